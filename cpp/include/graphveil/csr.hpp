@@ -1,0 +1,32 @@
+// Compressed sparse row storage of an undirected simple graph: every edge {u, v} appears
+// as v in row u and as u in row v, each row sorted ascending.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace graphveil {
+
+template <class Index>
+struct Csr {
+    std::int64_t n = 0;
+    std::vector<std::int64_t> indptr;  // n + 1 offsets into indices
+    std::vector<Index> indices;        // 2 m neighbour ids
+};
+
+struct CsrBuildCounts {
+    std::int64_t self_loops = 0;  // input pairs (u, u), dropped
+    std::int64_t duplicates = 0;  // input pairs merged into an earlier one (repeats and reversals)
+};
+
+// Builds the CSR of the simple undirected graph on nodes 0..n-1 with the given pairs.
+// Ids must lie in [0, n) (checked by the caller). O(n + m log d_max), rows sorted in parallel.
+template <class Index>
+Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count,
+                     int threads, CsrBuildCounts& counts);
+
+// Canonical edge arrays (u < v, sorted by (u, v)) of a CSR graph.
+template <class Index>
+void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n, Index* out_u,
+               Index* out_v);
+
+}  // namespace graphveil

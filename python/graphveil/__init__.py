@@ -1,0 +1,18 @@
+"""graphveil: anonymize social graphs via uncertainty semantics.
+
+Implements Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertainty Semantics"
+(ASIACCS 2015): the uncertain-graph model, the MaxVar scheme and its competitors, and the
+privacy/utility quantifying framework.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("graphveil")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    __version__ = "0.0.0+unknown"
+
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+__all__ = ["Graph", "UncertainGraph", "__version__"]

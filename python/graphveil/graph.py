@@ -1,0 +1,309 @@
+"""The deterministic graph: immutable, undirected, simple, stored as CSR."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from graphveil import _core
+from graphveil._common import check_threads, index_dtype
+
+if TYPE_CHECKING:  # pragma: no cover
+    import networkx as nx
+
+
+@dataclass(frozen=True)
+class BuildCounts:
+    """What was cleaned while building a graph: nothing is dropped silently."""
+
+    self_loops: int = 0
+    """Input pairs (u, u), dropped (the node itself is kept)."""
+    duplicates: int = 0
+    """Input pairs merged into an earlier one: exact repeats and reversed pairs."""
+
+
+class Graph:
+    """An immutable undirected simple graph on nodes ``0..n-1`` in CSR form.
+
+    Every edge ``{u, v}`` is stored in both rows; rows are sorted. ``indptr`` is int64 and
+    ``indices`` int32 while ``n < 2**31`` (int64 above). Arrays are read-only views.
+    ``labels[i]`` is the original id of node ``i`` (from a file, a networkx graph, ...); it is
+    kept for the caller and never written into a published output unless asked for.
+
+    Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx` or
+    :func:`graphveil.read_edgelist`.
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0])
+    >>> g.n, g.m, g.degrees.tolist()
+    (3, 3, [2, 2, 2])
+    """
+
+    __slots__ = ("_indptr", "_indices", "_labels", "_counts", "_edges")
+
+    def __init__(
+        self,
+        indptr: np.ndarray,
+        indices: np.ndarray,
+        labels: np.ndarray | None = None,
+        counts: BuildCounts | None = None,
+        *,
+        validate: bool = True,
+    ) -> None:
+        indptr = np.ascontiguousarray(indptr, dtype=np.int64)
+        if indptr.ndim != 1 or indptr.size == 0:
+            raise ValueError("indptr must be a 1-d array of length n + 1 >= 1")
+        n = indptr.size - 1
+        indices = np.ascontiguousarray(indices, dtype=index_dtype(n))
+        if validate:
+            _validate_csr(indptr, indices)
+        if labels is not None:
+            labels = np.asarray(labels)
+            if labels.shape != (n,):
+                raise ValueError(f"labels must have one entry per node ({n}), got shape {labels.shape}")
+            labels.setflags(write=False)
+        indptr.setflags(write=False)
+        indices.setflags(write=False)
+        self._indptr = indptr
+        self._indices = indices
+        self._labels = labels
+        self._counts = counts or BuildCounts()
+        self._edges: tuple[np.ndarray, np.ndarray] | None = None
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def from_edges(
+        cls,
+        u: Any,
+        v: Any,
+        n: int | None = None,
+        *,
+        labels: Any = None,
+        threads: int | None = None,
+    ) -> Graph:
+        """Build from two arrays of node ids in ``0..n-1``.
+
+        Self-loops are dropped and duplicate or reversed pairs merged; both are counted in
+        :attr:`build_counts`. ``n`` defaults to ``max id + 1`` (isolated nodes need an explicit n).
+
+        Raises
+        ------
+        ValueError
+            If the arrays differ in length, hold negative ids or ids >= n.
+        TypeError
+            If the ids are not integers.
+        """
+        u_arr = _as_id_array(u, "u")
+        v_arr = _as_id_array(v, "v")
+        if u_arr.shape != v_arr.shape:
+            raise ValueError(f"u and v must have the same length, got {u_arr.size} and {v_arr.size}")
+        top = int(max(u_arr.max(initial=-1), v_arr.max(initial=-1)))
+        low = int(min(u_arr.min(initial=0), v_arr.min(initial=0)))
+        if low < 0:
+            raise ValueError(f"node ids must be non-negative, found {low}; relabel ids to 0..n-1 first")
+        if n is None:
+            n = top + 1
+        n = int(n)
+        if n < 0:
+            raise ValueError(f"n must be non-negative, got {n}")
+        if top >= n:
+            raise ValueError(f"node id {top} is out of range for n={n}; pass a larger n")
+        build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
+        indptr, indices, loops, dups = build(n, u_arr, v_arr, check_threads(threads))
+        return cls(indptr, indices, labels, BuildCounts(int(loops), int(dups)), validate=False)
+
+    @classmethod
+    def from_scipy(cls, matrix: Any, *, as_undirected: bool = False) -> Graph:
+        """Build from a square scipy.sparse matrix or array (any format); nonzeros are edges.
+
+        A non-symmetric matrix is refused unless ``as_undirected=True`` (then ``a_ij`` or
+        ``a_ji`` nonzero gives edge ``{i, j}``). Diagonal entries are dropped and counted.
+        """
+        if not sp.issparse(matrix):
+            raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
+        rows, cols = matrix.shape
+        if rows != cols:
+            raise ValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
+        coo = sp.coo_matrix(matrix)
+        coo.eliminate_zeros()
+        coo.sum_duplicates()
+        if not as_undirected:
+            off = coo.row != coo.col
+            a = sp.csr_matrix((np.ones(int(off.sum()), dtype=np.int8), (coo.row[off], coo.col[off])), shape=coo.shape)
+            if (a != a.T).nnz:
+                raise ValueError(
+                    "adjacency matrix is not symmetric (a directed graph); pass as_undirected=True "
+                    "to read every nonzero a_ij as the undirected edge {i, j}"
+                )
+            keep = coo.row <= coo.col
+            return cls.from_edges(coo.row[keep], coo.col[keep], rows)
+        return cls.from_edges(coo.row, coo.col, rows)
+
+    @classmethod
+    def from_networkx(cls, graph: nx.Graph, *, as_undirected: bool = False) -> Graph:
+        """Build from a networkx graph; its nodes become :attr:`labels` in iteration order.
+
+        Directed graphs are refused unless ``as_undirected=True``; multigraph edges are merged
+        and self-loops dropped (both counted).
+        """
+        if graph.is_directed() and not as_undirected:
+            raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
+        nodes = list(graph.nodes())
+        index = {node: i for i, node in enumerate(nodes)}
+        m = graph.number_of_edges()
+        u = np.fromiter((index[a] for a, _ in graph.edges()), dtype=np.int64, count=m)
+        v = np.fromiter((index[b] for _, b in graph.edges()), dtype=np.int64, count=m)
+        labels = _labels_array(nodes)
+        return cls.from_edges(u, v, len(nodes), labels=labels)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return self._indptr.size - 1
+
+    @property
+    def m(self) -> int:
+        """Number of (undirected) edges."""
+        return self._indices.size // 2
+
+    @property
+    def indptr(self) -> np.ndarray:
+        """CSR row offsets, int64, length n + 1 (read-only)."""
+        return self._indptr
+
+    @property
+    def indices(self) -> np.ndarray:
+        """CSR neighbour ids, length 2m, each row sorted (read-only)."""
+        return self._indices
+
+    @property
+    def degrees(self) -> np.ndarray:
+        """Degree of every node (int64)."""
+        return np.diff(self._indptr)
+
+    @property
+    def labels(self) -> np.ndarray:
+        """Original id of every node (``arange(n)`` when none were given)."""
+        if self._labels is None:
+            return np.arange(self.n, dtype=np.int64)
+        return self._labels
+
+    @property
+    def has_labels(self) -> bool:
+        """Whether original ids other than ``0..n-1`` were given."""
+        return self._labels is not None
+
+    @property
+    def build_counts(self) -> BuildCounts:
+        """Self-loops dropped and duplicate pairs merged while building this graph."""
+        return self._counts
+
+    def neighbors(self, node: int) -> np.ndarray:
+        """Sorted neighbours of ``node`` (a read-only view)."""
+        if not 0 <= node < self.n:
+            raise IndexError(f"node {node} out of range for a graph on {self.n} nodes")
+        return self._indices[self._indptr[node] : self._indptr[node + 1]]
+
+    def edges(self) -> tuple[np.ndarray, np.ndarray]:
+        """Canonical edge arrays ``(u, v)`` with ``u < v``, sorted by ``(u, v)``."""
+        if self._edges is None:
+            fn = _core.csr_edges32 if self._indices.dtype == np.int32 else _core.csr_edges64
+            u, v = fn(self._indptr, self._indices)
+            u.setflags(write=False)
+            v.setflags(write=False)
+            self._edges = (u, v)
+        return self._edges
+
+    # ------------------------------------------------------------------ conversions
+    def to_scipy(self, *, dtype: Any = np.float64, array: bool = True) -> sp.csr_array | sp.csr_matrix:
+        """Symmetric adjacency as ``scipy.sparse.csr_array`` (or ``csr_matrix``), sharing indices."""
+        data = np.ones(self._indices.size, dtype=dtype)
+        cls = sp.csr_array if array else sp.csr_matrix
+        return cls((data, self._indices, self._indptr), shape=(self.n, self.n))
+
+    def to_networkx(self, *, use_labels: bool = False) -> nx.Graph:
+        """A ``networkx.Graph``; nodes are ``0..n-1``, or the original labels if asked."""
+        import networkx as nx
+
+        graph = nx.Graph()
+        names = self.labels.tolist() if use_labels else range(self.n)
+        graph.add_nodes_from(names)
+        u, v = self.edges()
+        if use_labels:
+            lab = self.labels
+            graph.add_edges_from(zip(lab[u].tolist(), lab[v].tolist()))
+        else:
+            graph.add_edges_from(zip(u.tolist(), v.tolist()))
+        return graph
+
+    def subgraph(self, nodes: Any) -> Graph:
+        """The subgraph induced by ``nodes`` (relabelled 0..len(nodes)-1 in the given order)."""
+        nodes = np.asarray(nodes, dtype=np.int64)
+        if nodes.size and (nodes.min() < 0 or nodes.max() >= self.n):
+            raise IndexError(f"subgraph nodes must lie in 0..{self.n - 1}")
+        if np.unique(nodes).size != nodes.size:
+            raise ValueError("subgraph nodes must be distinct")
+        a = self.to_scipy(dtype=np.int8)[nodes][:, nodes].tocsr()
+        a.sort_indices()
+        labels = self.labels[nodes] if self._labels is not None else None
+        return Graph(a.indptr, a.indices, labels, validate=False)
+
+    # ------------------------------------------------------------------ dunder
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Graph):
+            return NotImplemented
+        return (
+            self.n == other.n
+            and np.array_equal(self._indptr, other._indptr)
+            and np.array_equal(self._indices, other._indices)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Graph(n={self.n:,}, m={self.m:,})"
+
+
+def _as_id_array(values: Any, name: str) -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-d array of node ids, got shape {arr.shape}")
+    if arr.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    if not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must hold integer node ids, got dtype {arr.dtype}")
+    if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
+        raise ValueError(f"{name} holds ids above 2**63-1; relabel them first")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+def _labels_array(nodes: list[Any]) -> np.ndarray:
+    try:
+        arr = np.asarray(nodes)
+    except (ValueError, TypeError):
+        arr = np.empty(len(nodes), dtype=object)
+        arr[:] = nodes
+    if arr.ndim != 1 or arr.dtype.kind not in "iuUSO":
+        arr = np.empty(len(nodes), dtype=object)
+        arr[:] = nodes
+    return arr
+
+
+def _validate_csr(indptr: np.ndarray, indices: np.ndarray) -> None:
+    n = indptr.size - 1
+    if indptr[0] != 0 or indptr[-1] != indices.size or np.any(np.diff(indptr) < 0):
+        raise ValueError("indptr must start at 0, be non-decreasing and end at len(indices)")
+    if indices.size % 2:
+        raise ValueError("an undirected CSR stores every edge twice: len(indices) must be even")
+    if indices.size and (indices.min() < 0 or indices.max() >= n):
+        raise ValueError(f"indices must lie in 0..{n - 1}")
+    a = sp.csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(n, n))
+    if not a.has_sorted_indices or a.diagonal().any():
+        raise ValueError("rows must be sorted with no self-loops")
+    if (a != a.T).nnz or a.max(initial=0) > 1:
+        raise ValueError("adjacency must be symmetric with no repeated neighbours")

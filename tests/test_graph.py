@@ -1,0 +1,90 @@
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import graphveil as gv
+
+
+def test_zoo_matches_networkx(zoo_graph):
+    g = zoo_graph
+    ref = g.to_networkx()
+    assert ref.number_of_nodes() == g.n
+    assert ref.number_of_edges() == g.m
+    assert [d for _, d in sorted(ref.degree())] == g.degrees.tolist()
+    for node in range(g.n):
+        assert sorted(ref.neighbors(node)) == g.neighbors(node).tolist()
+    u, v = g.edges()
+    assert np.all(u < v)
+    assert sorted(zip(u.tolist(), v.tolist())) == sorted(tuple(sorted(e)) for e in ref.edges())
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
+@pytest.mark.parametrize("array", [True, False])
+def test_scipy_round_trip(zoo_graph, fmt, array):
+    a = zoo_graph.to_scipy(array=array).asformat(fmt)
+    assert gv.Graph.from_scipy(a) == zoo_graph
+
+
+def test_networkx_round_trip(zoo_graph):
+    assert gv.Graph.from_networkx(zoo_graph.to_networkx()) == zoo_graph
+
+
+def test_self_loops_and_duplicates_counted():
+    g = gv.Graph.from_edges([0, 1, 1, 2, 3], [1, 0, 1, 3, 2], n=4)
+    assert g.m == 2
+    assert g.build_counts == gv.graph.BuildCounts(self_loops=1, duplicates=2)
+    assert g.degrees.tolist() == [1, 1, 1, 1]
+
+
+def test_networkx_labels_kept():
+    ref = nx.Graph([("a", "b"), ("b", "c")])
+    g = gv.Graph.from_networkx(ref)
+    assert g.labels.tolist() == ["a", "b", "c"]
+    assert set(g.to_networkx(use_labels=True).edges()) == {("a", "b"), ("b", "c")}
+
+
+def test_directed_inputs_refused_unless_asked():
+    d = nx.DiGraph([(0, 1), (1, 2)])
+    with pytest.raises(ValueError, match="as_undirected=True"):
+        gv.Graph.from_networkx(d)
+    assert gv.Graph.from_networkx(d, as_undirected=True).m == 2
+    a = sp.csr_array(np.array([[0, 1], [0, 0]]))
+    with pytest.raises(ValueError, match="not symmetric"):
+        gv.Graph.from_scipy(a)
+    assert gv.Graph.from_scipy(a, as_undirected=True).m == 1
+
+
+@pytest.mark.parametrize(
+    ("u", "v", "n", "err", "msg"),
+    [
+        ([0, 1], [1], None, ValueError, "same length"),
+        ([0, -1], [1, 2], None, ValueError, "non-negative"),
+        ([0, 5], [1, 2], 3, ValueError, "out of range"),
+        ([0.5], [1.0], None, TypeError, "integer"),
+    ],
+)
+def test_bad_edge_arrays(u, v, n, err, msg):
+    with pytest.raises(err, match=msg):
+        gv.Graph.from_edges(u, v, n)
+
+
+def test_arrays_are_read_only():
+    g = gv.Graph.from_edges([0], [1])
+    with pytest.raises(ValueError):
+        g.indices[0] = 1
+
+
+def test_subgraph_matches_networkx():
+    ref = nx.karate_club_graph()
+    g = gv.Graph.from_networkx(ref)
+    nodes = [0, 1, 2, 3, 7, 13, 33]
+    sub = g.subgraph(nodes)
+    expected = nx.convert_node_labels_to_integers(ref.subgraph(nodes), ordering="sorted")
+    assert sub.m == expected.number_of_edges()
+    assert sub.to_networkx().edges() == expected.edges()
+
+
+def test_large_ids_use_int32_indices():
+    g = gv.Graph.from_edges(np.arange(1000), np.arange(1, 1001))
+    assert g.indices.dtype == np.int32 and g.indptr.dtype == np.int64
