@@ -1,0 +1,381 @@
+"""Privacy measures: the re-identification scores H1 and H2_open, and eps of (k, eps)-obfuscation.
+
+Re-identification scores (Section 5.1 of the paper)
+---------------------------------------------------
+A structural query gives every node a *signature*; nodes with equal signatures form an
+equivalence class. H1 uses the degree; H2_open uses the *set* (not multiset) of the
+neighbours' degrees. For a published graph ``g`` and the true graph ``g0`` on the same nodes,
+node ``u`` is re-identified with probability ``1 / |C|`` where ``C`` is the class of ``g``
+holding ``u``'s *original* signature, if ``u`` is in ``C``, and 0 otherwise. The score is the
+sum over all nodes (lower is better); on ``g0`` itself it is the number of classes.
+
+Signatures are hashed in C++ and grouped by exact comparison of the sorted sets inside every
+run of equal hashes, so a hash collision can never merge two classes. The authors' code
+(``graph-dp/compare/attack_structure_igraph.py``) did not fully remove duplicate degrees from
+the H2_open lists (a loop-bound bug); here the signatures are true sets.
+
+(k, eps)-obfuscation check (Section 2.2, Boldi et al. VLDB 2012)
+----------------------------------------------------------------
+In an uncertain graph the degree of ``v`` is Poisson-binomial: ``X_v(d) = Pr[deg v = d]``,
+computed exactly by convolution in C++ for *every* node (the authors' code replaced the law
+of nodes above degree 5,000 by a uniform one). For each degree value ``d``:
+``S_d = sum_v X_v(d)`` and ``H_d`` is the entropy, in bits, of ``Y_d(v) = X_v(d) / S_d``,
+accumulated in one streaming pass as ``H_d = log2 S_d - (sum_v X_v(d) log2 X_v(d)) / S_d``.
+A node ``v`` whose degree in ``g0`` is ``d_v`` is k-obfuscated iff ``H_{d_v} >= log2 k``;
+``eps`` is the fraction of nodes that are not. For a deterministic graph ``H_d`` is
+``log2`` of the number of nodes of degree ``d``.
+
+Differences from the authors' ``compute_eps_multi`` (``graph-dp/src/entropy_obfuscation_igraph.py``),
+which under-counts failures:
+
+* it skipped every node whose degree column has entropy exactly 0 (``ent[deg] > 0`` test), i.e.
+  precisely the nodes that are uniquely identified; here ``H = 0 < log2 k`` fails them;
+* it skipped nodes whose original degree exceeds the output's maximum degree; here such a
+  degree has ``S_d = 0``, entropy 0, and the node fails;
+* it dropped ``Y`` values below 1e-6 from the entropy sum and used a uniform law for nodes of
+  degree above 5,000; here every term counts and every law is exact.
+
+Relaxed models (RandWalk-mod, Mixture): every pair is one independent Bernoulli trial. A pair
+``(u, w)`` with ``u != w`` counts for both ends (parallel pairs count separately); a self-loop
+``(u, u)`` counts once for ``u``: the degree is the row sum of the uncertain adjacency matrix,
+so its mean is :meth:`UncertainGraph.expected_degrees`. (Samples drawn for the utility
+statistics are simplified instead; that is a different, post-processed graph.)
+
+``H_d >= log2 k`` is tested with a tolerance of 1e-9 bits so that a degree held by exactly
+``k`` sure nodes passes whatever the last bit of the logarithm.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal, overload
+
+import numpy as np
+import scipy.sparse as sp
+
+from graphveil import _core
+from graphveil._common import check_threads
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+__all__ = [
+    "h1",
+    "h2_open",
+    "reidentification_score",
+    "num_signatures",
+    "signature_classes",
+    "degree_distributions",
+    "degree_entropy",
+    "eps",
+]
+
+SignatureKind = Literal["h1", "h2_open"]
+
+#: Tolerance (bits) of the test ``H_d >= log2 k``.
+ENTROPY_TOLERANCE = 1e-9
+
+
+# ---------------------------------------------------------------------------------------------
+# re-identification scores
+
+
+def _check_graph(g: Any, name: str) -> Graph:
+    if not isinstance(g, Graph):
+        raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
+    return g
+
+
+def _check_kind(kind: str) -> str:
+    if kind not in ("h1", "h2_open"):
+        raise ValueError(f"kind must be 'h1' or 'h2_open', got {kind!r}")
+    return kind
+
+
+def _width(g: Graph) -> str:
+    return "32" if g.indices.dtype == np.int32 else "64"
+
+
+def _score(g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool) -> tuple[float, int, int, int]:
+    _check_graph(g0, "g0")
+    _check_graph(g, "g")
+    _check_kind(kind)
+    if g0.n != g.n:
+        raise ValueError(
+            f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1 "
+            "(a published sample keeps every node, isolated ones included)"
+        )
+    fn = getattr(_core, "reidentification_score" + _width(g0))
+    score, matched, c0, c1 = fn(g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash)
+    return float(score), int(matched), int(c0), int(c1)
+
+
+def reidentification_score(g0: Graph, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None) -> float:
+    """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
+
+    Parameters
+    ----------
+    g0 : Graph
+        The true graph.
+    g : Graph
+        A published deterministic graph (e.g. a sample of an uncertain graph) on the same
+        nodes ``0..n-1``.
+    kind : {"h1", "h2_open"}
+        The signature: the degree (H1) or the set of neighbours' degrees (H2_open).
+    threads : int, optional
+        Worker threads (0 or None: all cores). The result does not depend on it.
+
+    Returns
+    -------
+    float
+        ``sum_u [u in C(u)] / |C(u)|`` with ``C(u)`` the nodes of ``g`` whose signature equals
+        ``u``'s signature in ``g0``. Lower is better; on ``g0`` itself it is the number of
+        distinct signatures.
+
+    Raises
+    ------
+    TypeError
+        If ``g0`` or ``g`` is not a :class:`graphveil.Graph`.
+    ValueError
+        If the graphs have different node counts or ``kind`` is unknown.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])  # a path: degrees 1 2 2 1
+    >>> reidentification_score(g0, g0, "h1")
+    2.0
+
+    References
+    ----------
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 5.1 (Example 5.1, Table 5).
+    """
+    return _score(g0, g, kind, threads, False)[0]
+
+
+def h1(g0: Graph, g: Graph, *, threads: int | None = None) -> float:
+    """H1 score of ``g`` against ``g0``: signatures are node degrees.
+
+    See :func:`reidentification_score` for parameters and the definition.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 0, 0], [1, 2, 3])  # a star
+    >>> h1(g0, g0)
+    2.0
+    """
+    return reidentification_score(g0, g, "h1", threads=threads)
+
+
+def h2_open(g0: Graph, g: Graph, *, threads: int | None = None) -> float:
+    """H2_open score of ``g`` against ``g0``: signatures are sets of neighbours' degrees.
+
+    See :func:`reidentification_score` for parameters and the definition.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])  # path: {2} {1,2} {1,2} {2}
+    >>> h2_open(g0, g0)
+    2.0
+    """
+    return reidentification_score(g0, g, "h2_open", threads=threads)
+
+
+def num_signatures(g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None) -> int:
+    """Number of distinct signatures (equivalence classes) of ``g``: its score against itself.
+
+    Parameters
+    ----------
+    g : Graph
+    kind : {"h1", "h2_open"}
+    threads : int, optional
+
+    Returns
+    -------
+    int
+    """
+    return _score(g, g, kind, threads, False)[2]
+
+
+def signature_classes(g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None) -> np.ndarray:
+    """Equivalence class of every node of ``g`` under the signature ``kind``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Dense class ids ``0..classes-1``, numbered in order of the first node holding each
+        signature; equal ids iff equal signatures (compared exactly, not by hash).
+    """
+    _check_graph(g, "g")
+    _check_kind(kind)
+    return getattr(_core, "signature_classes" + _width(g))(g.indptr, g.indices, kind, check_threads(threads), False)
+
+
+# ---------------------------------------------------------------------------------------------
+# degree distributions, entropy and eps
+
+
+def _pairs(ug: UncertainGraph) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    u = np.ascontiguousarray(ug.u)
+    v = np.ascontiguousarray(ug.v, dtype=u.dtype)
+    p = np.ascontiguousarray(ug.p, dtype=np.float64)
+    return ("32" if u.dtype == np.int32 else "64"), u, v, p
+
+
+def _check_published(g: Any, name: str = "published") -> Graph | UncertainGraph:
+    if not isinstance(g, (Graph, UncertainGraph)):
+        raise TypeError(f"{name} must be a graphveil.UncertainGraph or Graph, got {type(g).__name__}")
+    return g
+
+
+def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = None) -> sp.csr_array:
+    """The exact degree distribution ``X_v(d) = Pr[deg v = d]`` of every node.
+
+    Parameters
+    ----------
+    ug : UncertainGraph or Graph
+        A deterministic graph gives one-point laws.
+    threads : int, optional
+
+    Returns
+    -------
+    scipy.sparse.csr_array, shape (n, max possible degree + 1)
+        Row ``v`` is ``X_v``; row ``v`` stores entries ``0..d_v`` where ``d_v`` is the number of
+        pairs at ``v`` with ``p > 0`` (explicit zeros kept), so memory is ``O(n + pairs)``.
+        Meant for inspection and tests; :func:`eps` never builds it.
+
+    Notes
+    -----
+    Poisson-binomial by exact convolution, ``O(d_v^2)`` per node; self-loops of relaxed
+    models count once (see the module notes).
+    """
+    _check_published(ug, "ug")
+    if isinstance(ug, Graph):
+        ug = UncertainGraph.from_graph(ug)
+    width, u, v, p = _pairs(ug)
+    offsets, values = getattr(_core, "degree_distributions" + width)(ug.n, u, v, p, check_threads(threads))
+    lengths = np.diff(offsets)
+    cols = np.arange(values.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
+    width_cols = int(lengths.max()) if lengths.size else 0
+    return sp.csr_array((values, cols, offsets), shape=(ug.n, width_cols))
+
+
+def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = None) -> np.ndarray:
+    """Entropy ``H_d`` (bits) of the node distribution ``Y_d`` for every degree value ``d``.
+
+    Parameters
+    ----------
+    published : UncertainGraph or Graph
+    threads : int, optional
+        Worker threads; the result is bit-identical for any value.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        ``H[d]`` for ``d = 0 .. D``, ``D`` the largest degree with positive probability.
+        ``H[d] = 0`` where no node can have degree ``d``. For a Graph,
+        ``H[d] = log2(number of nodes of degree d)``.
+
+    Examples
+    --------
+    The four-node uncertain graph of Table 2 of the paper:
+
+    >>> import graphveil as gv
+    >>> ug = gv.UncertainGraph(4, [0, 0, 0, 1, 2], [1, 2, 3, 2, 3], [.3, .8, .9, .7, .4])
+    >>> degree_entropy(ug).round(2).tolist()
+    [1.4, 1.84, 1.91, 1.0]
+
+    References
+    ----------
+    Section 2.2 and Table 2 of the paper; Boldi et al. VLDB 2012.
+    """
+    _check_published(published)
+    if isinstance(published, Graph):
+        counts = np.bincount(published.degrees, minlength=1).astype(np.float64)
+        out = np.zeros_like(counts)
+        np.log2(counts, out=out, where=counts > 0)
+        return out
+    width, u, v, p = _pairs(published)
+    entropy, _mass = getattr(_core, "degree_entropy" + width)(published.n, u, v, p, check_threads(threads))
+    return entropy
+
+
+@overload
+def eps(g0: Graph, published: UncertainGraph | Graph, k: int, *, threads: int | None = None) -> float: ...
+@overload
+def eps(
+    g0: Graph, published: UncertainGraph | Graph, k: Iterable[int], *, threads: int | None = None
+) -> dict[int, float]: ...
+
+
+def eps(
+    g0: Graph, published: UncertainGraph | Graph, k: int | Iterable[int], *, threads: int | None = None
+) -> float | dict[int, float]:
+    """Fraction of nodes that ``published`` fails to k-obfuscate w.r.t. the degree.
+
+    Parameters
+    ----------
+    g0 : Graph
+        The true graph; node ``v``'s property is its degree ``d_v`` in ``g0``.
+    published : UncertainGraph or Graph
+        The anonymized output on the same nodes ``0..n-1``.
+    k : int or iterable of int
+        Obfuscation level(s), each >= 1. The paper reports k = 30, 50, 100.
+    threads : int, optional
+        Worker threads for the degree distributions; the result does not depend on it.
+
+    Returns
+    -------
+    float or dict
+        For one ``k``: eps, the fraction of nodes ``v`` with ``H_{d_v} < log2 k``. For several:
+        ``{k: eps}``. The entropies are computed once for all ``k``.
+
+    Raises
+    ------
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If the node counts differ or some ``k < 1``.
+
+    Notes
+    -----
+    Every failing node is counted, including those whose degree is unique (entropy 0) and
+    those whose original degree is above the output's maximum degree; the authors' code
+    skipped both (see the module notes).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 0, 1], [2, 3, 2])  # Figure 1(a): degrees 2 1 2 1
+    >>> ug = gv.UncertainGraph(4, [0, 0, 0, 1, 2], [1, 2, 3, 2, 3], [.3, .8, .9, .7, .4])
+    >>> eps(g0, ug, 3)
+    0.0
+    >>> eps(g0, ug, [3, 4])  # H_1 = 1.84, H_2 = 1.91 bits: below log2 4 = 2
+    {3: 0.0, 4: 1.0}
+
+    References
+    ----------
+    Definition 2.1 of the paper; Boldi et al., "Injecting Uncertainty in Graphs for Identity
+    Obfuscation", VLDB 2012.
+    """
+    _check_graph(g0, "g0")
+    _check_published(published)
+    if g0.n != published.n:
+        raise ValueError(f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1")
+    single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
+    ks = [k] if single else list(k)  # type: ignore[list-item]
+    if not ks:
+        raise ValueError("k must be an int or a non-empty sequence of ints")
+    for kk in ks:
+        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
+            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
+    entropy = degree_entropy(published, threads=threads)
+    deg0 = g0.degrees
+    # A degree beyond the output's range has S_d = 0: entropy 0, and the node fails any k > 1.
+    h = np.zeros(deg0.size, dtype=np.float64)
+    inside = deg0 < entropy.size
+    h[inside] = entropy[deg0[inside]]
+    n = max(g0.n, 1)
+    result = {int(kk): float(np.count_nonzero(h < np.log2(float(kk)) - ENTROPY_TOLERANCE)) / n for kk in ks}
+    return result[int(ks[0])] if single else result
