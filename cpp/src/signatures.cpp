@@ -33,43 +33,51 @@ struct SignatureTable {
     }
 };
 
+// Keys: a signature of at most two values below 2^31 is encoded exactly in its key (top bit
+// set); any other signature gets a 63-bit hash (top bit clear). Equal exact keys therefore
+// mean equal signatures without looking at the values; equal hashes are always checked value
+// by value.
+constexpr std::uint64_t kExactBit = 1ULL << 63;
+constexpr std::uint64_t kSmallLimit = 1ULL << 31;
+
 template <class Index>
-SignatureTable<Index> build_signatures(const CsrView<Index>& g, SignatureKind kind, int threads,
-                                       SignatureHash hash_kind) {
+SignatureTable<Index> build_signatures(const CsrView<Index>& g, int threads, SignatureHash hash_kind) {
     const std::int64_t n = g.n;
     SignatureTable<Index> t;
     t.begin.resize(static_cast<std::size_t>(n));
     t.size.resize(static_cast<std::size_t>(n));
     t.hash.resize(static_cast<std::size_t>(n));
-    const bool sets = kind == SignatureKind::neighbour_degree_set;
+    // Degrees in a compact array: the gather below touches one int per neighbour, not two
+    // int64 offsets.
+    std::vector<Index> degree(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock * 4, threads, [&](std::int64_t lo, std::int64_t hi, std::int64_t) {
+        for (std::int64_t u = lo; u < hi; ++u) degree[static_cast<std::size_t>(u)] = static_cast<Index>(g.indptr[u + 1] - g.indptr[u]);
+    });
     // Every neighbourhood sorts in place inside its own CSR slot: no per-node allocation and
     // no second pass to compact, at the cost of 2m values per graph.
-    t.values.resize(static_cast<std::size_t>(sets ? g.indptr[n] : n));
-    const std::uint64_t mask = hash_kind == SignatureHash::weak ? 0x3ULL : ~0ULL;
+    t.values.resize(static_cast<std::size_t>(g.indptr[n]));
+    const bool weak = hash_kind == SignatureHash::weak;
     parallel_ranges(n, kBlock, threads, [&](std::int64_t lo, std::int64_t hi, std::int64_t) {
         for (std::int64_t u = lo; u < hi; ++u) {
-            Index* out;
-            std::int64_t len;
-            if (sets) {
-                const std::int64_t a = g.indptr[u], b = g.indptr[u + 1];
-                out = t.values.data() + a;
-                for (std::int64_t e = a; e < b; ++e) {
-                    const Index w = g.indices[e];
-                    out[e - a] = static_cast<Index>(g.indptr[w + 1] - g.indptr[w]);
-                }
-                std::sort(out, out + (b - a));
-                len = std::unique(out, out + (b - a)) - out;
-                t.begin[static_cast<std::size_t>(u)] = a;
+            const std::int64_t a = g.indptr[u], b = g.indptr[u + 1];
+            Index* out = t.values.data() + a;
+            for (std::int64_t e = a; e < b; ++e) out[e - a] = degree[static_cast<std::size_t>(g.indices[e])];
+            std::sort(out, out + (b - a));
+            const std::int64_t len = std::unique(out, out + (b - a)) - out;
+            std::uint64_t key;
+            if (!weak && len <= 2 && (len == 0 || static_cast<std::uint64_t>(out[len - 1]) < kSmallLimit)) {
+                const auto x = len > 0 ? static_cast<std::uint64_t>(out[0]) + 1 : 0;
+                const auto y = len > 1 ? static_cast<std::uint64_t>(out[1]) + 1 : 0;
+                key = kExactBit | (x << 32) | y;
             } else {
-                out = t.values.data() + u;
-                out[0] = static_cast<Index>(g.indptr[u + 1] - g.indptr[u]);
-                len = 1;
-                t.begin[static_cast<std::size_t>(u)] = u;
+                std::uint64_t h = mix64(static_cast<std::uint64_t>(len) + 0x9E3779B97F4A7C15ULL);
+                for (std::int64_t i = 0; i < len; ++i)
+                    h = mix64(h ^ (static_cast<std::uint64_t>(out[i]) + 0x632BE59BD9B4E019ULL));
+                key = weak ? (h & 0x3ULL) : (h & ~kExactBit);
             }
-            std::uint64_t h = mix64(static_cast<std::uint64_t>(len) + 0x9E3779B97F4A7C15ULL);
-            for (std::int64_t i = 0; i < len; ++i) h = mix64(h ^ (static_cast<std::uint64_t>(out[i]) + 0x632BE59BD9B4E019ULL));
+            t.begin[static_cast<std::size_t>(u)] = a;
             t.size[static_cast<std::size_t>(u)] = len;
-            t.hash[static_cast<std::size_t>(u)] = h & mask;
+            t.hash[static_cast<std::size_t>(u)] = key;
         }
     });
     return t;
@@ -84,35 +92,73 @@ template <class Index>
 std::vector<std::int64_t> group(const std::vector<const SignatureTable<Index>*>& tables, std::int64_t n) {
     const std::int64_t items = n * static_cast<std::int64_t>(tables.size());
     std::uint64_t capacity = 16;
-    while (capacity < static_cast<std::uint64_t>(2 * items)) capacity <<= 1;
-    // slot -> (table, node) of the class representative, or -1.
-    std::vector<std::int64_t> slot_item(capacity, -1);
-    std::vector<std::int64_t> slot_class(capacity, -1);
+    while (capacity < static_cast<std::uint64_t>(items + items / 2)) capacity <<= 1;
+    // The key sits in the slot, so a probe touches one cache line; the values of the class
+    // representative are read only when the keys are equal hashes.
+    struct Slot {
+        std::uint64_t key;
+        std::int64_t item;  // representative (table * n + node), -1 if empty
+    };
+    std::vector<Slot> slots(capacity, Slot{0, -1});
     std::vector<std::int64_t> cls(static_cast<std::size_t>(items));
     std::int64_t next_class = 0;
     for (std::int64_t it = 0; it < items; ++it) {
         const auto& tab = *tables[static_cast<std::size_t>(it / n)];
         const std::int64_t u = it % n;
-        const std::uint64_t h = tab.hash[static_cast<std::size_t>(u)];
-        std::uint64_t s = mix64(h) & (capacity - 1);
+        const std::uint64_t key = tab.hash[static_cast<std::size_t>(u)];
+        std::uint64_t s = mix64(key) & (capacity - 1);
         for (;;) {
-            const std::int64_t rep = slot_item[s];
-            if (rep < 0) {
-                slot_item[s] = it;
-                slot_class[s] = next_class;
+            Slot& slot = slots[s];
+            if (slot.item < 0) {
+                slot.key = key;
+                slot.item = it;
                 cls[static_cast<std::size_t>(it)] = next_class++;
                 break;
             }
-            const auto& rtab = *tables[static_cast<std::size_t>(rep / n)];
-            const std::int64_t r = rep % n;
-            if (rtab.hash[static_cast<std::size_t>(r)] == h && tab.equal(u, rtab, r)) {
-                cls[static_cast<std::size_t>(it)] = slot_class[s];
-                break;
+            if (slot.key == key) {
+                const std::int64_t rep = slot.item;
+                if ((key & kExactBit) || tab.equal(u, *tables[static_cast<std::size_t>(rep / n)], rep % n)) {
+                    cls[static_cast<std::size_t>(it)] = cls[static_cast<std::size_t>(rep)];
+                    break;
+                }
             }
             s = (s + 1) & (capacity - 1);
         }
     }
     return cls;
+}
+
+// H1: the degree is its own exact key; classes are degree values.
+template <class Index>
+std::vector<std::int64_t> degree_classes(const std::vector<const CsrView<Index>*>& graphs, std::int64_t n) {
+    std::int64_t top = 0;
+    for (const auto* g : graphs)
+        for (std::int64_t u = 0; u < n; ++u) top = std::max(top, g->indptr[u + 1] - g->indptr[u]);
+    std::vector<std::int64_t> id(static_cast<std::size_t>(top + 1), -1);
+    std::vector<std::int64_t> cls(static_cast<std::size_t>(n) * graphs.size());
+    std::int64_t next_class = 0;
+    std::size_t it = 0;
+    for (const auto* g : graphs) {
+        for (std::int64_t u = 0; u < n; ++u, ++it) {
+            auto& c = id[static_cast<std::size_t>(g->indptr[u + 1] - g->indptr[u])];
+            if (c < 0) c = next_class++;
+            cls[it] = c;
+        }
+    }
+    return cls;
+}
+
+template <class Index>
+std::vector<std::int64_t> classes_of(const std::vector<const CsrView<Index>*>& graphs, SignatureKind kind, int threads,
+                                     SignatureHash hash) {
+    const std::int64_t n = graphs.front()->n;
+    if (kind == SignatureKind::degree) return degree_classes(graphs, n);
+    std::vector<SignatureTable<Index>> tables;
+    tables.reserve(graphs.size());
+    for (const auto* g : graphs) tables.push_back(build_signatures(*g, threads, hash));
+    std::vector<const SignatureTable<Index>*> ptrs;
+    for (const auto& t : tables) ptrs.push_back(&t);
+    return group<Index>(ptrs, n);
 }
 
 template <class Index>
@@ -131,9 +177,15 @@ ReidentificationResult reidentification_score(const CsrView<Index>& g0, const Cs
     const std::int64_t n = g0.n;
     ReidentificationResult res;
     if (n == 0) return res;
-    const auto t0 = build_signatures(g0, kind, threads, hash);
-    const auto t1 = build_signatures(g, kind, threads, hash);
-    const auto cls = group<Index>({&t0, &t1}, n);
+    // The same arrays twice (the true graph's own row): one table serves both halves.
+    const bool same = g0.indptr == g.indptr && g0.indices == g.indices;
+    auto cls = classes_of<Index>(same ? std::vector<const CsrView<Index>*>{&g0}
+                                      : std::vector<const CsrView<Index>*>{&g0, &g},
+                                 kind, threads, hash);
+    if (same) {
+        cls.resize(static_cast<std::size_t>(2 * n));
+        std::copy(cls.begin(), cls.begin() + n, cls.begin() + n);
+    }
     std::int64_t classes = 0;
     for (auto c : cls) classes = std::max(classes, c + 1);
     std::vector<std::int64_t> count_g(static_cast<std::size_t>(classes), 0);
@@ -165,8 +217,8 @@ template <class Index>
 std::vector<std::int64_t> signature_classes(const CsrView<Index>& g, SignatureKind kind, int threads,
                                             SignatureHash hash) {
     check_view(g, "g");
-    const auto t = build_signatures(g, kind, threads, hash);
-    return group<Index>({&t}, g.n);
+    if (g.n == 0) return {};
+    return classes_of<Index>({&g}, kind, threads, hash);
 }
 
 template ReidentificationResult reidentification_score<std::int32_t>(const CsrView<std::int32_t>&,

@@ -15,3 +15,31 @@ def csr_edges32(
 def csr_edges64(
     indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64]
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+
+# --- privacy (register_privacy.cpp)
+def reidentification_score32(
+    indptr0: npt.NDArray[np.int64], indices0: npt.NDArray[np.int32], indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32], kind: str, threads: int = 0, weak_hash: bool = False,
+) -> tuple[float, int, int, int]: ...
+def reidentification_score64(
+    indptr0: npt.NDArray[np.int64], indices0: npt.NDArray[np.int64], indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64], kind: str, threads: int = 0, weak_hash: bool = False,
+) -> tuple[float, int, int, int]: ...
+def signature_classes32(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], kind: str, threads: int = 0, weak_hash: bool = False
+) -> npt.NDArray[np.int64]: ...
+def signature_classes64(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64], kind: str, threads: int = 0, weak_hash: bool = False
+) -> npt.NDArray[np.int64]: ...
+def degree_entropy32(
+    n: int, u: npt.NDArray[np.int32], v: npt.NDArray[np.int32], p: npt.NDArray[np.float64], threads: int = 0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+def degree_entropy64(
+    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], p: npt.NDArray[np.float64], threads: int = 0
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
+def degree_distributions32(
+    n: int, u: npt.NDArray[np.int32], v: npt.NDArray[np.int32], p: npt.NDArray[np.float64], threads: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+def degree_distributions64(
+    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], p: npt.NDArray[np.float64], threads: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...

@@ -1,0 +1,23 @@
+"""Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports."""
+
+from graphveil.measure.privacy import (
+    degree_distributions,
+    degree_entropy,
+    eps,
+    h1,
+    h2_open,
+    num_signatures,
+    reidentification_score,
+    signature_classes,
+)
+
+__all__ = [
+    "degree_distributions",
+    "degree_entropy",
+    "eps",
+    "h1",
+    "h2_open",
+    "num_signatures",
+    "reidentification_score",
+    "signature_classes",
+]
