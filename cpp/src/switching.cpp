@@ -1,0 +1,185 @@
+#include "graphveil/switching.hpp"
+
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+#include "graphveil/rng.hpp"
+
+namespace graphveil {
+
+namespace {
+
+// Open addressing with linear probing and backward-shift deletion (no tombstones, so the
+// probe lengths stay short however many switches run). Capacity a power of two, load <= 1/2.
+class EdgeTable {
+public:
+    static constexpr std::uint64_t kEmpty = std::numeric_limits<std::uint64_t>::max();
+
+    EdgeTable(std::int64_t expected, bool with_values) {
+        std::uint64_t cap = 16;
+        while (cap < 2 * static_cast<std::uint64_t>(expected)) cap <<= 1;
+        mask_ = cap - 1;
+        keys_.assign(cap, kEmpty);
+        if (with_values) values_.assign(cap, 0);
+    }
+
+    bool contains(std::uint64_t key) const { return keys_[find(key)] == key; }
+    std::int64_t value(std::uint64_t key) const { return values_[find(key)]; }
+
+    void insert(std::uint64_t key, std::int64_t value = 0) {
+        const std::uint64_t i = find(key);
+        keys_[i] = key;
+        if (!values_.empty()) values_[i] = value;
+    }
+
+    void erase(std::uint64_t key) {
+        std::uint64_t i = find(key);
+        if (keys_[i] != key) return;
+        // Backward shift: move later members of the probe run into the hole when their home
+        // slot does not lie cyclically in (hole, j].
+        std::uint64_t j = i;
+        for (;;) {
+            j = (j + 1) & mask_;
+            if (keys_[j] == kEmpty) break;
+            const std::uint64_t home = slot(keys_[j]);
+            const bool between = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+            if (between) continue;
+            keys_[i] = keys_[j];
+            if (!values_.empty()) values_[i] = values_[j];
+            i = j;
+        }
+        keys_[i] = kEmpty;
+    }
+
+private:
+    std::uint64_t slot(std::uint64_t key) const {
+        std::uint64_t z = key * 0x9E3779B97F4A7C15ULL;
+        z ^= z >> 32;
+        return z & mask_;
+    }
+    std::uint64_t find(std::uint64_t key) const {
+        std::uint64_t i = slot(key);
+        while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask_;
+        return i;
+    }
+
+    std::uint64_t mask_ = 0;
+    std::vector<std::uint64_t> keys_;
+    std::vector<std::int64_t> values_;
+};
+
+template <class Index>
+SwitchResult<Index> switch_uniform(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                   std::int64_t attempts, Rng& rng) {
+    const auto nn = static_cast<std::uint64_t>(n);
+    auto key = [nn](std::uint64_t a, std::uint64_t b) { return a < b ? a * nn + b : b * nn + a; };
+    SwitchResult<Index> out;
+    for (std::int64_t x = 0; x < n; ++x)
+        for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s)
+            if (indices[s] > x) {
+                out.u.push_back(static_cast<Index>(x));
+                out.v.push_back(indices[s]);
+            }
+    const auto m = static_cast<std::uint64_t>(out.u.size());
+    if (m < 2) return out;
+    EdgeTable table(static_cast<std::int64_t>(m), false);
+    for (std::uint64_t e = 0; e < m; ++e) table.insert(key(out.u[e], out.v[e]));
+
+    for (std::int64_t a = 0; a < attempts; ++a) {
+        const std::uint64_t i = rng.below(m);
+        const std::uint64_t j = rng.below(m);
+        const bool flip = (rng.next() >> 63) != 0;
+        if (i == j) continue;
+        const Index u = out.u[i], w = out.v[i];
+        Index v = out.u[j], t = out.v[j];
+        if (flip) std::swap(v, t);
+        // {u,w}, {v,t} -> {u,t}, {v,w}
+        if (u == t || v == w) continue;
+        const std::uint64_t k_ut = key(u, t), k_vw = key(v, w);
+        if (table.contains(k_ut) || table.contains(k_vw)) continue;
+        table.erase(key(u, w));
+        table.erase(key(v, t));
+        table.insert(k_ut);
+        table.insert(k_vw);
+        out.u[i] = std::min(u, t);
+        out.v[i] = std::max(u, t);
+        out.u[j] = std::min(v, w);
+        out.v[j] = std::max(v, w);
+        ++out.performed;
+    }
+    return out;
+}
+
+template <class Index>
+SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                  std::int64_t attempts, Rng& rng) {
+    const auto nn = static_cast<std::uint64_t>(n);
+    // Directed key (x, y) -> the slot of y in x's row. Rows keep their lengths (degrees are
+    // preserved), so a switch only rewrites four slots.
+    auto key = [nn](std::uint64_t x, std::uint64_t y) { return x * nn + y; };
+    const std::int64_t slots = indptr[n];
+    std::vector<Index> adj(indices, indices + slots);
+    std::vector<Index> owner(static_cast<std::size_t>(slots));
+    EdgeTable where(slots, true);
+    for (std::int64_t x = 0; x < n; ++x)
+        for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s) {
+            owner[static_cast<std::size_t>(s)] = static_cast<Index>(x);
+            where.insert(key(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(adj[s])), s);
+        }
+    SwitchResult<Index> out;
+    if (slots > 0) {
+        for (std::int64_t a = 0; a < attempts; ++a) {
+            const auto s = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(slots)));
+            const Index w = owner[static_cast<std::size_t>(s)], v = adj[s];
+            const std::int64_t su = indptr[w] + static_cast<std::int64_t>(rng.below(
+                                                    static_cast<std::uint64_t>(indptr[w + 1] - indptr[w])));
+            const std::int64_t st = indptr[v] + static_cast<std::int64_t>(rng.below(
+                                                    static_cast<std::uint64_t>(indptr[v + 1] - indptr[v])));
+            const Index u = adj[su], t = adj[st];
+            // path u - w - v - t; new edges {u,v}, {w,t}
+            if (u == v || t == w || u == t) continue;
+            if (where.contains(key(u, v)) || where.contains(key(w, t))) continue;
+            const std::int64_t s_uw = where.value(key(u, w));
+            const std::int64_t s_tv = where.value(key(t, v));
+            where.erase(key(w, u));
+            where.erase(key(u, w));
+            where.erase(key(v, t));
+            where.erase(key(t, v));
+            adj[su] = t;
+            adj[s_uw] = v;
+            adj[st] = w;
+            adj[s_tv] = u;
+            where.insert(key(w, t), su);
+            where.insert(key(u, v), s_uw);
+            where.insert(key(v, w), st);
+            where.insert(key(t, u), s_tv);
+            ++out.performed;
+        }
+    }
+    for (std::int64_t s = 0; s < slots; ++s)
+        if (owner[static_cast<std::size_t>(s)] < adj[s]) {
+            out.u.push_back(owner[static_cast<std::size_t>(s)]);
+            out.v.push_back(adj[s]);
+        }
+    return out;
+}
+
+}  // namespace
+
+template <class Index>
+SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                std::int64_t attempts, bool nearby, std::uint64_t seed) {
+    if (attempts < 0) throw std::invalid_argument("the number of switches must be >= 0");
+    if (n >= (std::int64_t(1) << 32)) throw std::invalid_argument("edge_switch supports graphs below 2**32 nodes");
+    Rng rng(seed, 0);
+    return nearby ? switch_nearby(indptr, indices, n, attempts, rng)
+                  : switch_uniform(indptr, indices, n, attempts, rng);
+}
+
+template SwitchResult<std::int32_t> edge_switch(const std::int64_t*, const std::int32_t*, std::int64_t,
+                                                std::int64_t, bool, std::uint64_t);
+template SwitchResult<std::int64_t> edge_switch(const std::int64_t*, const std::int64_t*, std::int64_t,
+                                                std::int64_t, bool, std::uint64_t);
+
+}  // namespace graphveil

@@ -1,0 +1,220 @@
+#include "graphveil/walks.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "graphveil/parallel.hpp"
+#include "graphveil/rng.hpp"
+
+namespace graphveil {
+
+namespace {
+
+constexpr std::int64_t kNodeBlock = 1024;
+// Salt separating the permutation streams from the walk streams of the same seed.
+constexpr std::uint64_t kPermSalt = 0x6A09E667F3BCC909ULL;
+
+// rev[s] = the slot of the reverse edge of slot s (rows must be sorted).
+template <class Index>
+std::vector<std::int64_t> reverse_slots(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                        int threads) {
+    std::vector<std::int64_t> rev(static_cast<std::size_t>(indptr[n]));
+    parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t u = begin; u < end; ++u) {
+            for (std::int64_t s = indptr[u]; s < indptr[u + 1]; ++s) {
+                const Index v = indices[s];
+                const Index* row = indices + indptr[v];
+                const Index* hit = std::lower_bound(row, indices + indptr[v + 1], static_cast<Index>(u));
+                rev[s] = hit - indices;
+            }
+        }
+    });
+    return rev;
+}
+
+// perm[s] for slot s = (x -> y): the local index in row x of the hop taken by a walk that
+// entered x from y. One uniform permutation per row (Fisher-Yates), one stream per block.
+template <class Index>
+std::vector<Index> routing_permutations(const std::int64_t* indptr, std::int64_t n, std::uint64_t seed,
+                                        int threads) {
+    std::vector<Index> perm(static_cast<std::size_t>(indptr[n]));
+    parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+        Rng rng(seed ^ kPermSalt, static_cast<std::uint64_t>(block));
+        for (std::int64_t x = begin; x < end; ++x) {
+            Index* row = perm.data() + indptr[x];
+            const std::int64_t d = indptr[x + 1] - indptr[x];
+            for (std::int64_t i = 0; i < d; ++i) row[i] = static_cast<Index>(i);
+            for (std::int64_t i = d - 1; i > 0; --i)
+                std::swap(row[i], row[rng.below(static_cast<std::uint64_t>(i + 1))]);
+        }
+    });
+    return perm;
+}
+
+// Ends the walk that starts along slot s (u -> v) and makes `hops` further hops from v.
+template <class Index>
+class Walker {
+public:
+    Walker(const std::int64_t* indptr, const Index* indices, std::int64_t n, Routing routing, std::uint64_t seed,
+           int threads)
+        : indptr_(indptr), indices_(indices), routing_(routing) {
+        if (routing == Routing::fixed) {
+            rev_ = reverse_slots(indptr, indices, n, threads);
+            perm_ = routing_permutations<Index>(indptr, n, seed, threads);
+        }
+    }
+
+    Index end(std::int64_t slot, int hops, Rng& rng) const {
+        if (routing_ == Routing::random) {
+            Index x = indices_[slot];
+            for (int h = 0; h < hops; ++h) {
+                const std::int64_t first = indptr_[x];
+                const auto d = static_cast<std::uint64_t>(indptr_[x + 1] - first);
+                x = indices_[first + static_cast<std::int64_t>(rng.below(d))];
+            }
+            return x;
+        }
+        std::int64_t s = slot;
+        for (int h = 0; h < hops; ++h) {
+            const Index x = indices_[s];
+            s = indptr_[x] + static_cast<std::int64_t>(perm_[static_cast<std::size_t>(rev_[s])]);
+        }
+        return indices_[s];
+    }
+
+private:
+    const std::int64_t* indptr_;
+    const Index* indices_;
+    Routing routing_;
+    std::vector<std::int64_t> rev_;
+    std::vector<Index> perm_;
+};
+
+template <class Index>
+PairList<Index> compact(const std::int64_t* indptr, std::int64_t n, const std::vector<Index>& ends) {
+    PairList<Index> out;
+    std::int64_t kept = 0;
+    for (const Index z : ends) kept += (z >= 0);
+    out.u.reserve(static_cast<std::size_t>(kept));
+    out.v.reserve(static_cast<std::size_t>(kept));
+    for (std::int64_t u = 0; u < n; ++u) {
+        for (std::int64_t s = indptr[u]; s < indptr[u + 1]; ++s) {
+            if (ends[static_cast<std::size_t>(s)] < 0) continue;
+            out.u.push_back(static_cast<Index>(u));
+            out.v.push_back(ends[static_cast<std::size_t>(s)]);
+        }
+    }
+    return out;
+}
+
+void check_walk_args(int t) {
+    if (t < 1) throw std::invalid_argument("walk length t must be >= 1");
+}
+
+}  // namespace
+
+template <class Index>
+std::vector<Index> walk_ends(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                             const std::int64_t* starts, std::int64_t count, int steps, std::uint64_t seed,
+                             int threads) {
+    if (steps < 0) throw std::invalid_argument("steps must be >= 0");
+    std::vector<Index> ends(static_cast<std::size_t>(count));
+    parallel_ranges(count, 4096, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+        Rng rng(seed, static_cast<std::uint64_t>(block));
+        for (std::int64_t i = begin; i < end; ++i) {
+            const std::int64_t start = starts[i];
+            if (start < 0 || start >= n) throw std::out_of_range("start node out of range");
+            auto x = static_cast<Index>(start);
+            for (int h = 0; h < steps; ++h) {
+                const std::int64_t first = indptr[x];
+                const auto d = static_cast<std::uint64_t>(indptr[x + 1] - first);
+                if (d == 0) break;
+                x = indices[first + static_cast<std::int64_t>(rng.below(d))];
+            }
+            ends[static_cast<std::size_t>(i)] = x;
+        }
+    });
+    return ends;
+}
+
+template <class Index>
+PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
+                             double alpha, Routing routing, std::uint64_t seed, int threads) {
+    check_walk_args(t);
+    if (!(alpha >= 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must lie in [0, 1]");
+    const Walker<Index> walker(indptr, indices, n, routing, seed, threads);
+    std::vector<Index> ends(static_cast<std::size_t>(indptr[n]), Index(-1));
+    parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+        Rng rng(seed, static_cast<std::uint64_t>(block));
+        for (std::int64_t u = begin; u < end; ++u) {
+            const std::int64_t d = indptr[u + 1] - indptr[u];
+            const double later = d > 1 ? (0.5 * static_cast<double>(d) - alpha) / static_cast<double>(d - 1) : 0.0;
+            for (std::int64_t k = 0; k < d; ++k) {
+                const std::int64_t s = indptr[u] + k;
+                const Index z = walker.end(s, t - 1, rng);
+                const double keep = d == 1 ? 0.5 : (k == 0 ? alpha : later);
+                if (rng.uniform() < keep) ends[static_cast<std::size_t>(s)] = z;
+            }
+        }
+    });
+    return compact(indptr, n, ends);
+}
+
+template <class Index>
+PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, int max_tries,
+                         Routing routing, std::uint64_t seed, int threads) {
+    check_walk_args(t);
+    if (max_tries < 1) throw std::invalid_argument("max_tries M must be >= 1");
+    const Walker<Index> walker(indptr, indices, n, routing, seed, threads);
+    const int tries = routing == Routing::fixed ? 1 : max_tries;
+    std::vector<Index> ends(static_cast<std::size_t>(indptr[n]), Index(-1));
+    parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+        Rng rng(seed, static_cast<std::uint64_t>(block));
+        std::vector<Index> added;           // u's additions, scanned while few
+        std::unordered_set<Index> added_set;  // and hashed once u has many
+        constexpr std::size_t kScanLimit = 32;
+        for (std::int64_t u = begin; u < end; ++u) {
+            const std::int64_t d = indptr[u + 1] - indptr[u];
+            const double later = d > 1 ? (0.5 * static_cast<double>(d) - 1.0) / static_cast<double>(d - 1) : 0.0;
+            added.clear();
+            added_set.clear();
+            const bool hashed = static_cast<std::size_t>(d) > kScanLimit;
+            auto linked = [&](Index z) {
+                if (hashed) return added_set.count(z) > 0;
+                return std::find(added.begin(), added.end(), z) != added.end();
+            };
+            for (std::int64_t k = 0; k < d; ++k) {
+                const std::int64_t s = indptr[u] + k;
+                bool found = false;
+                Index z = 0;
+                for (int attempt = 0; attempt < tries && !found; ++attempt) {
+                    z = walker.end(s, t - 1, rng);
+                    found = z != static_cast<Index>(u) && !linked(z);
+                }
+                if (!found) continue;
+                if (k == 0 || rng.uniform() < later) {
+                    ends[static_cast<std::size_t>(s)] = z;
+                    if (hashed)
+                        added_set.insert(z);
+                    else
+                        added.push_back(z);
+                }
+            }
+        }
+    });
+    return compact(indptr, n, ends);
+}
+
+#define GRAPHVEIL_WALKS_INSTANTIATE(Index)                                                                      \
+    template std::vector<Index> walk_ends(const std::int64_t*, const Index*, std::int64_t, const std::int64_t*, \
+                                          std::int64_t, int, std::uint64_t, int);                               \
+    template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing, \
+                                          std::uint64_t, int);                                                  \
+    template PairList<Index> randwalk(const std::int64_t*, const Index*, std::int64_t, int, int, Routing,        \
+                                      std::uint64_t, int);
+
+GRAPHVEIL_WALKS_INSTANTIATE(std::int32_t)
+GRAPHVEIL_WALKS_INSTANTIATE(std::int64_t)
+
+}  // namespace graphveil

@@ -1,0 +1,89 @@
+"""Shared plumbing of the schemes: argument checks and the report every scheme returns."""
+
+from __future__ import annotations
+
+import copy
+import numbers
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import numpy as np
+
+from graphveil.anonymize._result import Anonymized
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+
+def check_graph(graph: Any, name: str = "graph") -> Graph:
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
+            "Graph.from_edges / from_scipy / from_networkx"
+        )
+    return graph
+
+
+def check_int(value: Any, name: str, low: int, hint: str = "") -> int:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}{hint}")
+    return int(value)
+
+
+def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool = False) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    x = float(value)
+    bad_low = x <= low if open_low else x < low
+    if not np.isfinite(x) or bad_low or x > high:
+        left = "(" if open_low else "["
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
+    return x
+
+
+class Timer:
+    """Collects wall-clock seconds per named phase."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def phase(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
+
+
+def finish(
+    n: int,
+    u: np.ndarray,
+    v: np.ndarray,
+    p: np.ndarray,
+    *,
+    scheme: str,
+    params: dict[str, Any],
+    seed: int | None,
+    timer: Timer,
+    relaxed: bool = False,
+    **extra: Any,
+) -> Anonymized:
+    """Wrap pair arrays and a report into the :class:`Anonymized` every scheme returns."""
+    with timer.phase("build"):
+        graph = UncertainGraph(n, u, v, p, relaxed=relaxed)
+    report: dict[str, Any] = {
+        "scheme": scheme,
+        "params": dict(params),
+        "seed": seed,
+        "timings": timer.timings,
+        "n": int(n),
+        "pairs": graph.num_pairs,
+        **extra,
+    }
+    report["timings"]["total"] = sum(v for k, v in timer.timings.items() if k != "total")
+    graph.meta.update(copy.deepcopy(report))
+    return Anonymized(graph, report)

@@ -1,0 +1,86 @@
+"""Mixture (Section 3.5): the uncertain graph (1 - p) A(G0) + p A(G)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from graphveil.anonymize._report import Timer, check_graph, check_real, finish
+from graphveil.anonymize._result import Anonymized
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+__all__ = ["mixture"]
+
+
+def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymized:
+    """Mixture(G0, G, p): pairs in both graphs get 1, pairs only in G0 ``1 - p``, only in G ``p``.
+
+    That is the uncertain adjacency matrix ``(1 - p) A(G0) + p A(G)``. ``G`` is an anonymized
+    graph: a :class:`Graph`, or an :class:`UncertainGraph` such as the output of
+    :func:`randwalk_mod` (self-loops and repeated pairs are then kept: the result is relaxed).
+    More generally a pair of ``G`` with probability ``q`` gets ``(1 - p) + p q`` if it is an
+    edge of G0 (its first copy) and ``p q`` otherwise, which is the same matrix.
+
+    Parameters
+    ----------
+    g0 : Graph
+        The true graph.
+    anonymized : Graph or UncertainGraph
+        The anonymized graph G on the same nodes.
+    p : float
+        In ``[0, 1]``: 0 gives G0, 1 gives G.
+
+    Returns
+    -------
+    Anonymized
+        The report counts pairs ``in_both``, ``only_g0`` and ``only_g``.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` lies outside ``[0, 1]`` or the graphs differ in node count.
+
+    References
+    ----------
+    The paper, Section 3.5.
+    """
+    check_graph(g0, "g0")
+    p = check_real(p, "p", 0.0, 1.0)
+    if isinstance(anonymized, Graph):
+        ga = UncertainGraph.from_graph(anonymized)
+    elif isinstance(anonymized, UncertainGraph):
+        ga = anonymized
+    else:
+        raise TypeError(f"anonymized must be a Graph or an UncertainGraph, not {type(anonymized).__name__}")
+    if ga.n != g0.n:
+        raise ValueError(f"the graphs must share their nodes: G0 has {g0.n} nodes, G has {ga.n}")
+    timer = Timer()
+    with timer.phase("mix"):
+        n = g0.n
+        eu, ev = g0.edges()
+        e_keys = eu.astype(np.int64) * n + ev
+        a_keys = ga.u.astype(np.int64) * n + ga.v
+        # The first copy of each pair of G (pairs are sorted, so copies are adjacent).
+        first = np.ones(a_keys.size, dtype=bool)
+        first[1:] = a_keys[1:] != a_keys[:-1]
+        in_g0 = first & np.isin(a_keys, e_keys, assume_unique=False)
+        prob = p * ga.p + np.where(in_g0, 1.0 - p, 0.0)
+        only_g0 = ~np.isin(e_keys, a_keys[first])
+        u = np.concatenate([ga.u.astype(np.int64), eu[only_g0].astype(np.int64)])
+        v = np.concatenate([ga.v.astype(np.int64), ev[only_g0].astype(np.int64)])
+        prob = np.concatenate([prob, np.full(int(only_g0.sum()), 1.0 - p)])
+        prob = np.minimum(prob, 1.0)  # (1 - p) + p * 1 may round to 1 + 1e-16
+    return finish(
+        n,
+        u,
+        v,
+        prob,
+        relaxed=ga.relaxed,
+        scheme="mixture",
+        params={"p": p, "anonymized_scheme": ga.meta.get("scheme")},
+        seed=None,
+        timer=timer,
+        in_both=int(in_g0.sum()),
+        only_g0=int(only_g0.sum()),
+        only_g=int(a_keys.size - in_g0.sum()),
+    )

@@ -1,0 +1,351 @@
+"""RandWalk (Mittal et al.) and RandWalk-mod (Section 3.2 of the paper).
+
+Every edge slot ``(u, v)`` of the graph starts one random walk of ``t - 1`` hops from ``v``;
+its end ``z`` proposes the pair ``{u, z}``. The walks run in C++ over fixed blocks of nodes
+with one random stream per block, so the output depends on the seed only, never on the
+thread count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from graphveil import _core
+from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish
+from graphveil.anonymize._result import Anonymized
+from graphveil.graph import Graph
+
+__all__ = [
+    "randwalk",
+    "randwalk_mod",
+    "randwalk_mod_uncertain",
+    "randwalk_mod_tv_bound",
+    "transition_matrix",
+    "walk_ends",
+]
+
+_ROUTINGS = ("random", "fixed")
+
+
+def _check_routing(routing: str) -> str:
+    if routing not in _ROUTINGS:
+        raise ValueError(f"routing must be 'random' or 'fixed', got {routing!r}")
+    return routing
+
+
+def walk_ends(
+    graph: Graph, starts: Any, steps: int, *, seed: SeedLike = None, threads: int | None = None
+) -> np.ndarray:
+    """End nodes of independent uniform random walks of ``steps`` hops.
+
+    Parameters
+    ----------
+    graph : Graph
+    starts : array_like of int
+        One start node per walk (repeat a node to walk from it many times).
+    steps : int
+        Hops per walk (>= 0). A walk from an isolated node stays there.
+    seed, threads
+        Randomness and parallelism; the result does not depend on ``threads``.
+
+    Returns
+    -------
+    numpy.ndarray
+        The end node of every walk, in the order of ``starts``.
+    """
+    check_graph(graph)
+    steps = check_int(steps, "steps", 0)
+    s = np.ascontiguousarray(starts, dtype=np.int64)
+    if s.ndim != 1:
+        raise ValueError("starts must be a 1-d array of node ids")
+    if s.size and (s.min() < 0 or s.max() >= graph.n):
+        raise ValueError(f"start nodes must lie in 0..{graph.n - 1}")
+    return _core.walk_ends(graph.indptr, graph.indices, s, steps, seed_to_u64(seed), check_threads(threads))
+
+
+def randwalk(
+    graph: Graph,
+    t: int,
+    *,
+    max_tries: int = 10,
+    routing: str = "random",
+    seed: SeedLike = None,
+    threads: int | None = None,
+) -> Anonymized:
+    """RandWalk(G0, t, M) of Mittal et al. (the paper's Algorithm 1): a deterministic output.
+
+    For every node ``u`` and its neighbours ``v`` (in ascending id order) a walk of ``t - 1``
+    hops from ``v`` is repeated, at most ``max_tries`` times in all, while it ends at ``u`` or
+    at a node ``u`` has already linked to. If one succeeds, ``{u, z}`` is kept: always for the
+    first neighbour, with probability ``(0.5 d_u - 1) / (d_u - 1)`` for the others.
+
+    The "already linked" test looks at ``u``'s own additions (that keeps the nodes
+    independent, hence parallel and thread-count invariant); a pair proposed from both of
+    its ends is merged into one edge, so the output is a simple graph. The sequential
+    original tested a global G' whose content depends on the node order.
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0.
+    t : int
+        Walk length (>= 1); the walk makes ``t - 1`` hops. The paper uses 2, 3, 5, 10.
+    max_tries : int
+        The retry bound M (>= 1), 10 by default.
+    routing : {"random", "fixed"}
+        ``"fixed"``: SybilGuard-style routing (one random permutation of the neighbours of
+        each node, the paper's remark after Theorem 3.2); a retry would repeat the same route,
+        so each walk is tried once.
+    seed, threads
+        Randomness and parallelism; the result does not depend on ``threads``.
+
+    Returns
+    -------
+    Anonymized
+        A deterministic uncertain graph (all p = 1) and a report with ``proposed`` (pairs
+        kept before merging) and ``merged`` (pairs proposed from both ends).
+
+    Raises
+    ------
+    ValueError
+        If ``t < 1``, ``max_tries < 1`` or ``routing`` is unknown.
+
+    References
+    ----------
+    Mittal, Papamanthou, Song, "Preserving Link Privacy in Social Network Based Systems",
+    NDSS 2013; the paper, Section 3.2 and Algorithm 1.
+    """
+    check_graph(graph)
+    t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
+    max_tries = check_int(max_tries, "max_tries", 1)
+    _check_routing(routing)
+    seed64 = seed_to_u64(seed)
+    timer = Timer()
+    with timer.phase("walks"):
+        u, z = _core.randwalk(graph.indptr, graph.indices, t, max_tries, routing, seed64, check_threads(threads))
+    with timer.phase("merge"):
+        a = np.minimum(u, z).astype(np.int64)
+        b = np.maximum(u, z).astype(np.int64)
+        keys = np.unique(a * graph.n + b)
+        a, b = np.divmod(keys, graph.n) if graph.n else (keys, keys)
+    return finish(
+        graph.n,
+        a,
+        b,
+        np.ones(keys.size),
+        scheme="randwalk",
+        params={"t": t, "max_tries": max_tries, "routing": routing},
+        seed=seed64,
+        timer=timer,
+        proposed=int(u.size),
+        merged=int(u.size - keys.size),
+        edges=int(keys.size),
+    )
+
+
+def randwalk_mod(
+    graph: Graph,
+    t: int,
+    *,
+    alpha: float = 0.5,
+    routing: str = "random",
+    seed: SeedLike = None,
+    threads: int | None = None,
+) -> Anonymized:
+    """RandWalk-mod(G0, t, alpha) (the paper's Algorithm 2): one sampled output graph.
+
+    For every node ``u`` and its ``k``-th neighbour ``v`` (ascending ids, ``k`` from 0) a walk
+    of ``t - 1`` hops from ``v`` ends at ``z`` and ``{u, z}`` is kept with probability
+    ``Q_uv``: 0.5 if ``d_u = 1``, ``alpha`` if ``k = 0``, ``(0.5 d_u - alpha) / (d_u - 1)``
+    otherwise. No retries: self-loops and repeated pairs are kept (constraint 2'), so the
+    result is a *relaxed* uncertain graph with every p = 1. Each node keeps ``0.5 d_u`` pairs
+    in expectation, so the expected number of pairs is ``m``.
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0.
+    t : int
+        Walk length (>= 1); ``t - 1`` hops.
+    alpha : float
+        In ``[0, 1]``; 0.5 keeps every expected degree (Theorem 3.1).
+    routing : {"random", "fixed"}
+        ``"fixed"``: SybilGuard-style routing, one random permutation of the neighbours of
+        each node (the paper's remark after Theorem 3.2).
+    seed, threads
+        Randomness and parallelism; the result does not depend on ``threads``.
+
+    Returns
+    -------
+    Anonymized
+        A relaxed uncertain graph with all p = 1; the report counts ``self_loops`` and
+        ``repeated`` pairs (copies beyond the first).
+
+    Raises
+    ------
+    ValueError
+        If ``t < 1``, ``alpha`` lies outside ``[0, 1]`` or ``routing`` is unknown.
+
+    References
+    ----------
+    The paper, Section 3.2, Algorithm 2 and Theorem 3.1. See :func:`randwalk_mod_uncertain`
+    for the exact uncertain adjacency matrix.
+    """
+    check_graph(graph)
+    t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
+    alpha = check_real(alpha, "alpha", 0.0, 1.0)
+    _check_routing(routing)
+    seed64 = seed_to_u64(seed)
+    timer = Timer()
+    with timer.phase("walks"):
+        u, z = _core.randwalk_mod(graph.indptr, graph.indices, t, alpha, routing, seed64, check_threads(threads))
+    with timer.phase("count"):
+        loops = int(np.count_nonzero(u == z))
+        a = np.minimum(u, z).astype(np.int64)
+        b = np.maximum(u, z).astype(np.int64)
+        distinct = np.unique(a * graph.n + b).size if a.size else 0
+    return finish(
+        graph.n,
+        u,
+        z,
+        np.ones(u.size),
+        relaxed=True,
+        scheme="randwalk-mod",
+        params={"t": t, "alpha": alpha, "routing": routing},
+        seed=seed64,
+        timer=timer,
+        self_loops=loops,
+        repeated=int(u.size - distinct),
+    )
+
+
+def transition_matrix(graph: Graph) -> sp.csr_array:
+    """The random-walk transition matrix P_RW = D^-1 A (rows of isolated nodes are zero)."""
+    check_graph(graph)
+    deg = graph.degrees.astype(np.float64)
+    inv = np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
+    data = np.repeat(inv, graph.degrees)
+    return sp.csr_array((data, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+
+
+def _edge_adding_matrix(graph: Graph, alpha: float) -> sp.csr_array:
+    """Q of the paper: the keep-probability of the walk started along each edge slot."""
+    deg = graph.degrees
+    d = np.repeat(deg, deg).astype(np.float64)
+    k = np.arange(graph.indices.size) - np.repeat(graph.indptr[:-1], deg)
+    later = np.divide(0.5 * d - alpha, d - 1.0, out=np.zeros_like(d), where=d > 1)
+    q = np.where(d == 1, 0.5, np.where(k == 0, alpha, later))
+    return sp.csr_array((q, graph.indices, graph.indptr), shape=(graph.n, graph.n))
+
+
+def _walk_matrix(start: sp.csr_array, graph: Graph, hops: int) -> sp.csr_array:
+    p = transition_matrix(graph)
+    w = sp.csr_array(start)
+    for _ in range(hops):
+        w = sp.csr_array(w @ p)
+    return w
+
+
+def randwalk_mod_uncertain(graph: Graph, t: int, *, alpha: float = 0.5, max_entries: int = 50_000_000) -> Anonymized:
+    """The exact uncertain adjacency matrix of RandWalk-mod, computed sparsely (small t).
+
+    The expected number of times the sample of :func:`randwalk_mod` holds the pair ``{i, j}``
+    is ``W_ij + W_ji`` with ``W = Q P_RW^(t-1)`` (``Q`` the edge-adding matrix of Section 3.2):
+    the walk from ``i`` through its neighbour ``k`` ends at ``j`` with probability
+    ``P^(t-1)_kj`` and is kept with probability ``Q_ik``. With ``alpha = 0.5``,
+    ``Q = A / 2`` and the matrix is ``A P^(t-1)``, whose row sums are the degrees
+    (Theorem 3.1); for ``alpha != 0.5`` the column sums of ``W`` differ from ``d / 2`` and
+    expected degrees move. (The paper writes the matrix as ``(A P^(t-1)) o (Q + Q^T)``;
+    read literally, the Hadamard product would vanish off the edges of G0, so we use the
+    product above, which is what Algorithm 2 computes.)
+
+    A diagonal entry ``M_ii`` is twice the expected number of self-loops at ``i`` (a loop
+    adds 2 to a row sum). Entries above 1 (multi-edges, constraint 2') are stored as
+    ``floor(M_ij)`` pairs at p = 1 plus one pair at the fractional part, so that
+    :meth:`UncertainGraph.expected_degrees` returns the row sums of the matrix.
+
+    Parameters
+    ----------
+    graph : Graph
+    t : int
+        Walk length (>= 1). The cost grows with the number of pairs within ``t`` hops.
+    alpha : float
+        In ``[0, 1]``.
+    max_entries : int
+        Refuse to build a matrix with more nonzeros than this (raise ValueError).
+
+    Returns
+    -------
+    Anonymized
+        A relaxed uncertain graph and a report with ``K_t`` (the unordered nonzeros of
+        ``A P^(t-1)``), the bound ``m (K_t - m) / K_t`` and the total variance.
+
+    References
+    ----------
+    The paper, Section 3.2, Theorem 3.1 and Proposition 4.4.
+    """
+    check_graph(graph)
+    t = check_int(t, "t", 1)
+    alpha = check_real(alpha, "alpha", 0.0, 1.0)
+    timer = Timer()
+    with timer.phase("matrix"):
+        w = _walk_matrix(_edge_adding_matrix(graph, alpha), graph, t - 1)
+        if w.nnz > max_entries:
+            raise ValueError(f"Q P^(t-1) has {w.nnz:,} nonzeros, above max_entries={max_entries:,}; lower t")
+        full = sp.csr_array(w + w.T)
+        upper = sp.triu(full, format="coo")
+        upper.eliminate_zeros()
+    with timer.phase("split"):
+        x = upper.data
+        # Snap round-off so that an exact integer entry gives no spurious tiny pair.
+        rounded = np.round(x)
+        x = np.where(np.abs(x - rounded) < 1e-12, rounded, x)
+        whole = np.floor(x).astype(np.int64)
+        frac = x - whole
+        rows = np.concatenate([np.repeat(upper.row, whole), upper.row[frac > 0]])
+        cols = np.concatenate([np.repeat(upper.col, whole), upper.col[frac > 0]])
+        p = np.concatenate([np.ones(int(whole.sum())), frac[frac > 0]])
+    k_t = _nonzero_pairs(graph, t)
+    bound = randwalk_mod_tv_bound(graph, t, k_t=k_t)
+    return finish(
+        graph.n,
+        rows,
+        cols,
+        p,
+        relaxed=True,
+        scheme="randwalk-mod-uncertain",
+        params={"t": t, "alpha": alpha},
+        seed=None,
+        timer=timer,
+        K_t=k_t,
+        tv=float(np.sum(p * (1.0 - p))),
+        tv_bound=bound,
+    )
+
+
+def _nonzero_pairs(graph: Graph, t: int) -> int:
+    b = _walk_matrix(graph.to_scipy(), graph, t - 1)
+    return int(sp.triu(b).nnz)
+
+
+def randwalk_mod_tv_bound(graph: Graph, t: int, *, k_t: int | None = None) -> float:
+    """The paper's upper bound ``m (K_t - m) / K_t`` on the total variance of RandWalk-mod.
+
+    ``K_t`` is the number of unordered pairs ``{i, j}`` (``i <= j``) with a nonzero entry of
+    ``B = A P_RW^(t-1)``, computed sparsely (small t). The bound follows from Cauchy-Schwarz
+    as Proposition 4.1's; counting ordered pairs instead would give a looser bound.
+
+    References
+    ----------
+    The paper, Proposition 4.4.
+    """
+    check_graph(graph)
+    t = check_int(t, "t", 1)
+    if k_t is None:
+        k_t = _nonzero_pairs(graph, t)
+    m = graph.m
+    return float(m * (k_t - m) / k_t) if k_t else 0.0

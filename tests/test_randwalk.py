@@ -1,0 +1,276 @@
+"""RandWalk and RandWalk-mod against exact walk enumeration, scipy.sparse and Theorem 3.1."""
+
+from __future__ import annotations
+
+import itertools
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy import stats
+
+import graphveil as gv
+from graphveil.anonymize.randwalk import (
+    randwalk,
+    randwalk_mod,
+    randwalk_mod_tv_bound,
+    randwalk_mod_uncertain,
+    transition_matrix,
+    walk_ends,
+)
+from tests.conftest import ZOO, shared_graph_path
+
+
+def _karate() -> gv.Graph:
+    return gv.Graph.from_networkx(nx.karate_club_graph())
+
+
+def _read(name: str) -> gv.Graph:
+    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
+    _, inverse = np.unique(a[:, :2], return_inverse=True)
+    inverse = inverse.reshape(-1, 2)
+    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
+
+
+def _pair_totals(n: int, u, v, p) -> dict[tuple[int, int], float]:
+    out: dict[tuple[int, int], float] = {}
+    for a, b, x in zip(np.asarray(u).tolist(), np.asarray(v).tolist(), np.asarray(p).tolist()):
+        key = (min(a, b), max(a, b))
+        out[key] = out.get(key, 0.0) + x
+    return out
+
+
+def _enumerated_matrix(g: gv.Graph, t: int, alpha: float) -> dict[tuple[int, int], float]:
+    """Expected adjacency of RandWalk-mod by enumerating every walk (a loop counts 2)."""
+    deg = g.degrees
+    out: dict[tuple[int, int], float] = {}
+    for u in range(g.n):
+        nbrs = g.neighbors(u).tolist()
+        d = len(nbrs)
+        for k, v in enumerate(nbrs):
+            q = 0.5 if d == 1 else (alpha if k == 0 else (0.5 * d - alpha) / (d - 1))
+            frontier = {v: 1.0}
+            for _ in range(t - 1):
+                nxt: dict[int, float] = {}
+                for x, w in frontier.items():
+                    for y in g.neighbors(x).tolist():
+                        nxt[y] = nxt.get(y, 0.0) + w / deg[x]
+                frontier = nxt
+            for z, w in frontier.items():
+                key = (min(u, z), max(u, z))
+                out[key] = out.get(key, 0.0) + q * w * (2.0 if u == z else 1.0)
+    return out
+
+
+# ------------------------------------------------------------------ the uncertain form, Theorem 3.1
+@pytest.mark.parametrize("name", ["path5", "star6", "paper_example", "two_components", "clique5"])
+@pytest.mark.parametrize("alpha", [0.5, 0.2, 1.0])
+@pytest.mark.parametrize("t", [1, 2, 3, 4])
+def test_uncertain_form_matches_walk_enumeration(name, alpha, t):
+    g = ZOO[name]
+    ug, report = randwalk_mod_uncertain(g, t, alpha=alpha)
+    assert ug.relaxed
+    got = _pair_totals(g.n, ug.u, ug.v, ug.p)
+    want = _enumerated_matrix(g, t, alpha)
+    assert set(k for k, x in want.items() if x > 1e-12) == set(k for k, x in got.items() if x > 1e-12)
+    for key, x in want.items():
+        assert got.get(key, 0.0) == pytest.approx(x, abs=1e-12)
+
+
+@pytest.mark.parametrize("t", [1, 2, 3, 4])
+def test_theorem_3_1_expected_degrees_kept_iff_alpha_half(t):
+    g = _karate()
+    ug, _ = randwalk_mod_uncertain(g, t, alpha=0.5)
+    np.testing.assert_allclose(ug.expected_degrees(), g.degrees, rtol=0, atol=1e-12)
+    for alpha in (0.0, 0.3, 0.7, 1.0):
+        ug, _ = randwalk_mod_uncertain(g, t, alpha=alpha)
+        assert np.abs(ug.expected_degrees() - g.degrees).max() > 1e-3
+
+
+def test_theorem_3_1_on_a_real_graph():
+    g = _read("ca-GrQc")
+    ug, report = randwalk_mod_uncertain(g, 2, alpha=0.5)
+    np.testing.assert_allclose(ug.expected_degrees(), g.degrees, rtol=0, atol=1e-9)
+    assert report["tv"] <= report["tv_bound"]
+    ug, _ = randwalk_mod_uncertain(g, 2, alpha=0.1)
+    assert np.abs(ug.expected_degrees() - g.degrees).max() > 0.1
+
+
+@pytest.mark.parametrize("t", [2, 3])
+def test_tv_bound(t):
+    g = _karate()
+    ug, report = randwalk_mod_uncertain(g, t)
+    b = g.to_scipy() @ np.linalg.matrix_power(transition_matrix(g).toarray(), t - 1)
+    k_t = int(np.count_nonzero(np.triu(b) > 1e-15))
+    assert report["K_t"] == k_t
+    assert randwalk_mod_tv_bound(g, t) == pytest.approx(g.m * (k_t - g.m) / k_t)
+    assert ug.total_variance() == pytest.approx(report["tv"])
+    assert report["tv"] <= report["tv_bound"]
+
+
+# ------------------------------------------------------------------ the sampled schemes
+def test_walk_end_distribution_matches_transition_power():
+    g = _karate()
+    steps, count = 3, 20_000
+    ends = walk_ends(g, np.full(count, 5), steps, seed=11)
+    row = np.linalg.matrix_power(transition_matrix(g).toarray(), steps)[5]
+    observed = np.bincount(ends, minlength=g.n)
+    keep = row * count >= 5
+    assert observed[~keep].sum() <= 30
+    res = stats.chisquare(observed[keep], row[keep] / row[keep].sum() * observed[keep].sum())
+    assert res.pvalue > 1e-3
+
+
+@pytest.mark.parametrize(("routing", "alpha", "t"), [("random", 0.3, 3), ("random", 0.5, 4), ("fixed", 0.5, 3)])
+def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
+    """Counts of every pair over many samples vs the exact matrix (chi-square, fixed seeds)."""
+    g = _karate()
+    ug, _ = randwalk_mod_uncertain(g, t, alpha=alpha)
+    want = _pair_totals(g.n, ug.u, ug.v, ug.p)
+    samples = 1500
+    counts: dict[tuple[int, int], float] = {}
+    rng = np.random.default_rng(5)
+    for _ in range(samples):
+        s, _ = randwalk_mod(g, t, alpha=alpha, routing=routing, seed=rng)
+        for key, x in _pair_totals(g.n, s.u, s.v, s.p).items():
+            counts[key] = counts.get(key, 0.0) + x
+    assert set(counts) <= set(want)
+    # expected number of occurrences of each pair (a loop entry of the matrix is twice its count)
+    exp = {k: x * samples / (2.0 if k[0] == k[1] else 1.0) for k, x in want.items()}
+    keys = [k for k in exp if exp[k] >= 5]
+    obs = np.array([counts.get(k, 0.0) for k in keys])
+    e = np.array([exp[k] for k in keys])
+    res = stats.chisquare(obs, e * obs.sum() / e.sum())
+    assert res.pvalue > 1e-3
+    assert abs(obs.sum() - e.sum()) < 5 * np.sqrt(e.sum())
+
+
+@pytest.mark.parametrize("alpha", [0.5, 0.2])
+def test_randwalk_mod_edge_count_is_m_in_expectation(alpha):
+    g = _read("ca-GrQc")
+    ug, report = randwalk_mod(g, 3, alpha=alpha, seed=3)
+    q = _q_values(g, alpha)
+    assert q.sum() == pytest.approx(g.m)
+    assert abs(ug.num_pairs - g.m) < 5 * np.sqrt(np.sum(q * (1 - q)))
+    assert np.all(ug.p == 1.0) and ug.relaxed
+    assert report["self_loops"] == int(np.count_nonzero(ug.u == ug.v))
+
+
+def _q_values(g: gv.Graph, alpha: float) -> np.ndarray:
+    out = []
+    for d in g.degrees.tolist():
+        if d == 1:
+            out.append(0.5)
+        elif d > 1:
+            out += [alpha] + [(0.5 * d - alpha) / (d - 1)] * (d - 1)
+    return np.array(out)
+
+
+def test_randwalk_is_simple_and_respects_the_retry_rule():
+    g = _read("ca-GrQc")
+    ug, report = randwalk(g, 3, seed=1)
+    assert not ug.relaxed and np.all(ug.u < ug.v) and np.all(ug.p == 1.0)
+    assert report["edges"] == ug.num_pairs == report["proposed"] - report["merged"]
+    # every node with d >= 1 keeps its first walk unless all M tries failed
+    assert report["proposed"] >= 0.9 * np.count_nonzero(g.degrees)
+
+
+def test_randwalk_first_neighbour_always_added_on_a_star():
+    # t = 2 from a leaf: walk leaf -> centre -> uniform leaf; with M large a different leaf is found
+    g = ZOO["star6"]
+    ug, _ = randwalk(g, 3, max_tries=200, seed=2)
+    deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=g.n)
+    assert ug.num_pairs >= 3  # leaves link to other leaves (t = 3 ends two hops away)
+    assert deg.sum() == 2 * ug.num_pairs
+
+
+@pytest.mark.parametrize("scheme", ["randwalk", "randwalk_mod_random", "randwalk_mod_fixed"])
+def test_threads_do_not_change_the_output(scheme):
+    g = _read("ca-GrQc")
+
+    def run(threads):
+        if scheme == "randwalk":
+            return randwalk(g, 4, seed=9, threads=threads).graph
+        routing = scheme.rsplit("_", 1)[1]
+        return randwalk_mod(g, 4, routing=routing, seed=9, threads=threads).graph
+
+    a, b = run(1), run(2)
+    np.testing.assert_array_equal(a.u, b.u)
+    np.testing.assert_array_equal(a.v, b.v)
+    c = run(2)
+    np.testing.assert_array_equal(a.u, c.u)
+
+
+def test_seed_reproducible_and_varies():
+    g = _karate()
+    a = randwalk_mod(g, 3, seed=1).graph
+    b = randwalk_mod(g, 3, seed=1).graph
+    c = randwalk_mod(g, 3, seed=2).graph
+    assert np.array_equal(a.u, b.u) and np.array_equal(a.v, b.v)
+    assert not (a.num_pairs == c.num_pairs and np.array_equal(a.u, c.u) and np.array_equal(a.v, c.v))
+
+
+def test_fixed_routing_walk_one_hop_is_a_permutation():
+    # t = 2, fixed routing: the walks entering a node v from its d_v neighbours leave by
+    # distinct edges, so on a star every leaf's walk ends at a distinct leaf (alpha irrelevant: d = 1)
+    g = ZOO["star6"]
+    seen = set()
+    for seed in range(40):
+        ug, _ = randwalk_mod(g, 2, routing="fixed", seed=seed)
+        assert ug.num_pairs <= 7 + 6
+        seen.add(ug.num_pairs)
+    assert len(seen) > 1
+
+
+def test_zoo_runs(zoo_graph):
+    for t in (1, 2, 3):
+        for ug in (
+            randwalk(zoo_graph, t, seed=0).graph,
+            randwalk_mod(zoo_graph, t, seed=0).graph,
+            randwalk_mod(zoo_graph, t, routing="fixed", seed=0).graph,
+            randwalk_mod_uncertain(zoo_graph, t).graph,
+        ):
+            assert ug.n == zoo_graph.n
+    ug, _ = randwalk_mod_uncertain(zoo_graph, 2)
+    np.testing.assert_allclose(ug.expected_degrees(), zoo_graph.degrees, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda g: randwalk(g, 0), "t must be >= 1"),
+        (lambda g: randwalk_mod(g, 0), "t must be >= 1"),
+        (lambda g: randwalk_mod_uncertain(g, 0), "t must be >= 1"),
+        (lambda g: randwalk(g, 2, max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, 2, alpha=-0.1), "alpha"),
+        (lambda g: randwalk_mod(g, 2, alpha=1.5), "alpha"),
+        (lambda g: randwalk_mod_uncertain(g, 2, alpha=2), "alpha"),
+        (lambda g: randwalk_mod(g, 2, alpha=float("nan")), "alpha"),
+        (lambda g: randwalk_mod(g, 2, routing="sybil"), "routing"),
+        (lambda g: walk_ends(g, [99], 2), "start nodes"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call(_karate())
+
+
+def test_type_errors():
+    with pytest.raises(TypeError):
+        randwalk_mod(nx.karate_club_graph(), 2)
+    with pytest.raises(TypeError):
+        randwalk_mod(_karate(), 2.5)
+
+
+def test_report_is_json_and_in_meta():
+    import json
+
+    ug, report = randwalk_mod(_karate(), 3, seed=4)
+    json.dumps(report)
+    assert ug.meta["scheme"] == "randwalk-mod" and ug.meta["seed"] == 4
+    assert report["params"] == {"t": 3, "alpha": 0.5, "routing": "random"}
+    assert set(report["timings"]) >= {"walks", "total"}
+
+
+def test_no_itertools_left():  # keep the import used by parametrised helpers honest
+    assert itertools is not None
