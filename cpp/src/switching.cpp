@@ -146,14 +146,15 @@ SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indic
             where.erase(key(u, w));
             where.erase(key(v, t));
             where.erase(key(t, v));
+            // rows: w swaps u for t, u swaps w for v, v swaps t for u, t swaps v for w
             adj[su] = t;
             adj[s_uw] = v;
-            adj[st] = w;
-            adj[s_tv] = u;
+            adj[st] = u;
+            adj[s_tv] = w;
             where.insert(key(w, t), su);
             where.insert(key(u, v), s_uw);
-            where.insert(key(v, w), st);
-            where.insert(key(t, u), s_tv);
+            where.insert(key(v, u), st);
+            where.insert(key(t, w), s_tv);
             ++out.performed;
         }
     }

@@ -43,3 +43,21 @@ def degree_distributions32(
 def degree_distributions64(
     n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], p: npt.NDArray[np.float64], threads: int = 0
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
+
+# --- schemes (register_schemes.cpp): walks.hpp, switching.hpp; int32 or int64 indices
+def walk_ends(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64], steps: int, seed: int, threads: int = 0,
+) -> npt.NDArray[np.int32] | npt.NDArray[np.int64]: ...
+def randwalk_mod(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    t: int, alpha: float, routing: str, seed: int, threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64]]: ...
+def randwalk(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    t: int, max_tries: int, routing: str, seed: int, threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64]]: ...
+def edge_switch(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    switches: int, nearby: bool, seed: int,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64], int]: ...
