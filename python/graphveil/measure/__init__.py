@@ -10,8 +10,12 @@ from graphveil.measure.privacy import (
     reidentification_score,
     signature_classes,
 )
+from graphveil.measure.report import Report, evaluate, relative_error
 
 __all__ = [
+    "Report",
+    "evaluate",
+    "relative_error",
     "degree_distributions",
     "degree_entropy",
     "eps",

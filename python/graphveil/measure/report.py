@@ -1,0 +1,479 @@
+"""Evaluation reports: privacy and utility of a published graph against the true one (Section 5).
+
+:func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
+computes, on every sample, the re-identification scores H1 and H2_open, the ten utility
+statistics and the edge differences with the true graph; then it averages them as the paper
+does (20 samples a case), and adds eps of (k, eps)-obfuscation for the published graph itself.
+The result, a :class:`Report`, prints as the rows of the paper's Tables 3-7 and saves as JSON
+or CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import SeedLike, atomic_path, check_threads, seed_to_u64
+from graphveil.graph import Graph
+from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.privacy import h1, h2_open
+from graphveil.uncertain import UncertainGraph
+
+__all__ = ["Report", "evaluate", "relative_error", "STATISTICS", "PAPER_K"]
+
+#: The ten utility statistics, in the order of the paper's tables.
+STATISTICS: tuple[str, ...] = (
+    "S_NE",
+    "S_AD",
+    "S_MD",
+    "S_DV",
+    "S_CC",
+    "S_PL",
+    "S_APD",
+    "S_EDiam",
+    "S_CL",
+    "S_Diam",
+)
+#: The k values of the paper's eps columns.
+PAPER_K: tuple[int, ...] = (30, 50, 100)
+
+_PRIVACY = ("H1", "H2_open")
+_EDGES = ("edges_removed", "edges_added")
+_COLUMNS = _PRIVACY + _EDGES + STATISTICS
+
+# Display formats: (original row, mean row). The original row holds exact counts.
+_FORMATS: dict[str, tuple[str, str]] = {
+    "H1": ("{:.0f}", "{:.1f}"),
+    "H2_open": ("{:.0f}", "{:.1f}"),
+    "S_NE": ("{:.0f}", "{:.0f}"),
+    "S_AD": ("{:.2f}", "{:.2f}"),
+    "S_MD": ("{:.0f}", "{:.1f}"),
+    "S_DV": ("{:.2f}", "{:.2f}"),
+    "S_CC": ("{:.4f}", "{:.4f}"),
+    "S_PL": ("{:.3f}", "{:.3f}"),
+    "S_APD": ("{:.2f}", "{:.2f}"),
+    "S_EDiam": ("{:.0f}", "{:.1f}"),
+    "S_CL": ("{:.2f}", "{:.2f}"),
+    "S_Diam": ("{:.0f}", "{:.1f}"),
+    "edges_removed": ("{:.0f}", "{:.1f}"),
+    "edges_added": ("{:.0f}", "{:.1f}"),
+}
+_HEADERS = {"S_EDiam": "S_ED", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
+
+
+def relative_error(mean: dict[str, float], original: dict[str, float]) -> tuple[float, dict[str, float]]:
+    """rel.err = mean over the ten statistics of ``|mean - original| / original``.
+
+    Parameters
+    ----------
+    mean : dict
+        Each statistic averaged over the samples.
+    original : dict
+        The statistics of the true graph.
+
+    Returns
+    -------
+    (float, dict)
+        rel.err and the per-statistic terms. A statistic whose original value is 0 or not
+        finite (e.g. ``S_CC`` of a triangle-free graph, ``S_PL`` of a graph with too few
+        distinct degrees) has no relative error: its term is ``nan`` and it is left out of the
+        mean; rel.err is ``nan`` if no term is left.
+
+    Examples
+    --------
+    The paper's Table 6, dblp, MaxVar with n_p = 200k (printed as 0.017):
+
+    >>> g0 = dict(S_NE=1049866, S_AD=6.62, S_MD=343, S_DV=100.15, S_CC=0.306, S_PL=2.245,
+    ...           S_APD=7.69, S_EDiam=9, S_CL=7.46, S_Diam=20)
+    >>> mv = dict(S_NE=1049774, S_AD=6.62, S_MD=342.3, S_DV=100.73, S_CC=0.279, S_PL=2.213,
+    ...           S_APD=7.66, S_EDiam=9.3, S_CL=7.43, S_Diam=19.5)
+    >>> round(relative_error(mv, g0)[0], 4)
+    0.0177
+    """
+    terms: dict[str, float] = {}
+    for key in STATISTICS:
+        o = float(original[key])
+        mval = float(mean[key])
+        terms[key] = abs(mval - o) / abs(o) if (math.isfinite(o) and o != 0.0 and math.isfinite(mval)) else math.nan
+    finite = [t for t in terms.values() if math.isfinite(t)]
+    return (math.fsum(finite) / len(finite) if finite else math.nan), terms
+
+
+@dataclass
+class Report:
+    """Privacy and utility of one published graph against the true graph.
+
+    Attributes
+    ----------
+    original : dict
+        The true graph's own row: H1, H2_open (its numbers of signatures) and the ten
+        statistics.
+    per_sample : list of dict
+        For every sample: H1, H2_open, edges_removed ``|E_G0 \\ E_G|``, edges_added
+        ``|E_G \\ E_G0|`` and the ten statistics.
+    eps : dict
+        ``{k: eps}`` of the published graph (computed on the uncertain graph itself).
+    eps_original : dict
+        ``{k: eps}`` of the true graph.
+    n, m : int
+        Size of the true graph.
+    seed : int
+        The 64-bit seed everything was derived from (samples and statistics).
+    sample_seed : int
+        The seed passed to ``UncertainGraph.sample``: ``ug.sample(len(per_sample),
+        sample_seed)`` redraws the very samples.
+    label : str
+        A name for the published graph (scheme and parameters), shown as the row label.
+    extra : dict
+        Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
+        all samples, as the authors did).
+    """
+
+    original: dict[str, float]
+    per_sample: list[dict[str, float]]
+    eps: dict[int, float]
+    eps_original: dict[int, float]
+    n: int
+    m: int
+    seed: int
+    sample_seed: int
+    label: str = "published"
+    extra: dict[str, float] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ aggregates
+    @property
+    def samples(self) -> int:
+        """Number of samples."""
+        return len(self.per_sample)
+
+    @property
+    def mean(self) -> dict[str, float]:
+        """Every column averaged over the samples."""
+        return {key: _mean([row[key] for row in self.per_sample]) for key in _COLUMNS}
+
+    @property
+    def std(self) -> dict[str, float]:
+        """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
+        return {key: _std([row[key] for row in self.per_sample]) for key in _COLUMNS}
+
+    @property
+    def rel_err_terms(self) -> dict[str, float]:
+        """``|mean - original| / original`` for each statistic (nan where undefined)."""
+        return relative_error(self.mean, self.original)[1]
+
+    @property
+    def rel_err(self) -> float:
+        """Mean relative error over the ten statistics (Section 6 of the paper)."""
+        return relative_error(self.mean, self.original)[0]
+
+    @property
+    def tradeoff(self) -> float:
+        """``sqrt(H2_open) * rel.err`` (lower is better; Table 7 of the paper)."""
+        return math.sqrt(self.mean["H2_open"]) * self.rel_err
+
+    # ------------------------------------------------------------------ display
+    def table(self) -> str:
+        """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
+        width = max(10, len(self.label), len("original"))
+        stats_cols = _PRIVACY + STATISTICS
+        head = ["".ljust(width)] + [_HEADERS.get(c, c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
+        mean = self.mean
+        orig_row = ["original".ljust(width)] + [
+            _FORMATS[c][0].format(self.original[c]).rjust(10) for c in stats_cols
+        ] + ["".rjust(8)]
+        mean_row = [self.label.ljust(width)] + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in stats_cols] + [
+            f"{self.rel_err:.3f}".rjust(8)
+        ]
+        ks = sorted(self.eps)
+        head2 = (
+            ["".ljust(width)]
+            + [c.rjust(10) for c in ("H1", "H2_open", "|E0\\E|", "|E\\E0|")]
+            + [f"eps(k={k})".rjust(12) for k in ks]
+            + ["rel.err".rjust(8), "tradeoff".rjust(9)]
+        )
+        orig2 = (
+            ["original".ljust(width)]
+            + [_FORMATS[c][0].format(self.original[c]).rjust(10) for c in _PRIVACY]
+            + ["".rjust(10)] * 2
+            + [f"{self.eps_original[k]:.5f}".rjust(12) for k in ks]
+            + ["".rjust(8), "".rjust(9)]
+        )
+        mean2 = (
+            [self.label.ljust(width)]
+            + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in _PRIVACY + _EDGES]
+            + [f"{self.eps[k]:.5f}".rjust(12) for k in ks]
+            + [f"{self.rel_err:.3f}".rjust(8), f"{self.tradeoff:.2f}".rjust(9)]
+        )
+        lines = [" ".join(r) for r in (head, orig_row, mean_row)]
+        lines.append("")
+        lines.extend(" ".join(r) for r in (head2, orig2, mean2))
+        lines.append(
+            f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
+            "eps counts every node whose degree entropy is below log2 k)"
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+    # ------------------------------------------------------------------ saving
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff."""
+        return {
+            "label": self.label,
+            "n": self.n,
+            "m": self.m,
+            "samples": self.samples,
+            "seed": self.seed,
+            "sample_seed": self.sample_seed,
+            "original": dict(self.original),
+            "per_sample": [dict(row) for row in self.per_sample],
+            "mean": self.mean,
+            "std": self.std,
+            "rel_err": self.rel_err,
+            "rel_err_terms": self.rel_err_terms,
+            "tradeoff": self.tradeoff,
+            "eps": {str(k): v for k, v in sorted(self.eps.items())},
+            "eps_original": {str(k): v for k, v in sorted(self.eps_original.items())},
+            "extra": dict(self.extra),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file)."""
+        return cls(
+            original={k: float(v) for k, v in data["original"].items()},
+            per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
+            eps={int(k): float(v) for k, v in data["eps"].items()},
+            eps_original={int(k): float(v) for k, v in data["eps_original"].items()},
+            n=int(data["n"]),
+            m=int(data["m"]),
+            seed=int(data["seed"]),
+            sample_seed=int(data["sample_seed"]),
+            label=str(data.get("label", "published")),
+            extra={k: float(v) for k, v in data.get("extra", {}).items()},
+        )
+
+    def to_json(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_dict` as JSON (NaN written as null); atomic (temp file + rename)."""
+        with atomic_path(path) as tmp:
+            tmp.write_text(json.dumps(_json_safe(self.to_dict()), indent=2) + "\n", encoding="utf-8")
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
+
+        Columns: row, H1, H2_open, edges_removed, edges_added, the ten statistics, rel_err,
+        tradeoff and eps_k<k> (filled on the ``mean`` row for the published graph and on the
+        ``original`` row for the true graph).
+        """
+        ks = sorted(self.eps)
+        header = ["row", *_COLUMNS, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
+        rows: list[list[Any]] = []
+        for i, row in enumerate(self.per_sample):
+            rows.append([f"sample_{i}", *[row[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
+        mean, std = self.mean, self.std
+        rows.append(["mean", *[mean[c] for c in _COLUMNS], self.rel_err, self.tradeoff, *[self.eps[k] for k in ks]])
+        rows.append(["std", *[std[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
+        orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in _COLUMNS]
+        rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
+        with atomic_path(path) as tmp:
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                writer = csv.writer(f)
+                writer.writerow(header)
+                writer.writerows([[_csv_value(v) for v in r] for r in rows])
+
+
+def _mean(values: Sequence[float]) -> float:
+    arr = np.asarray(values, dtype=np.float64)
+    return float(arr.mean()) if arr.size else math.nan
+
+
+def _std(values: Sequence[float]) -> float:
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        return math.nan
+    return float(arr.std(ddof=1)) if arr.size > 1 else 0.0
+
+
+def _csv_value(v: Any) -> Any:
+    if isinstance(v, float):
+        return "nan" if math.isnan(v) else repr(v)
+    return v
+
+
+def _json_safe(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_json_safe(v) for v in obj]
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def _edge_keys(g: Graph) -> np.ndarray:
+    u, v = g.edges()
+    # Canonical edges are sorted by (u, v), so the keys are sorted too.
+    return u.astype(np.int64) * g.n + v.astype(np.int64)
+
+
+def _edge_differences(keys0: np.ndarray, g: Graph) -> tuple[int, int]:
+    keys = _edge_keys(g)
+    if keys0.size == 0 or keys.size == 0:
+        return int(keys0.size), int(keys.size)
+    pos = np.searchsorted(keys0, keys)
+    pos[pos == keys0.size] = 0
+    common = int(np.count_nonzero(keys0[pos] == keys))
+    return int(keys0.size) - common, int(keys.size) - common
+
+
+def _default_statistics() -> Callable[..., dict[str, float]]:
+    from graphveil.measure.utility import utility_statistics
+
+    return utility_statistics
+
+
+def _check_k(k: int | Iterable[int]) -> tuple[int, ...]:
+    ks = (k,) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else tuple(k)  # type: ignore[arg-type]
+    if not ks:
+        raise ValueError("k must be an int or a non-empty sequence of ints")
+    for kk in ks:
+        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
+            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
+    return tuple(int(kk) for kk in ks)
+
+
+def evaluate(
+    g0: Graph,
+    ug: UncertainGraph | Graph,
+    samples: int = 20,
+    seed: SeedLike = None,
+    k: int | Iterable[int] = PAPER_K,
+    threads: int | None = None,
+    *,
+    label: str = "published",
+    statistics: Callable[..., dict[str, float]] | None = None,
+) -> Report:
+    """Measure the privacy and utility of a published graph as the paper does (Section 5).
+
+    Parameters
+    ----------
+    g0 : Graph
+        The true graph.
+    ug : UncertainGraph or Graph
+        The published graph on the same nodes ``0..n-1``. A deterministic Graph (e.g. the
+        output of EdgeSwitch) is its own single sample.
+    samples : int, default 20
+        Possible worlds drawn from ``ug`` (the paper: 20).
+    seed : int, numpy.random.Generator or None
+        One seed for everything random (the samples, the BFS sources and HyperBall hashes of
+        the statistics). The report records it.
+    k : int or iterable of int, default (30, 50, 100)
+        Obfuscation levels for eps.
+    threads : int, optional
+        Worker threads for every kernel (None or 0: all cores). Results do not depend on it.
+    label : str
+        Row label in the printed tables.
+    statistics : callable, optional
+        ``f(graph, *, seed, threads) -> dict`` with the ten statistics; defaults to
+        :func:`graphveil.measure.utility.utility_statistics`.
+
+    Returns
+    -------
+    Report
+        Per-sample values, means and spreads, rel.err, tradeoff, edge differences, eps and the
+        true graph's own row.
+
+    Raises
+    ------
+    TypeError
+        If ``g0`` is not a Graph or ``ug`` neither an UncertainGraph nor a Graph.
+    ValueError
+        If the node counts differ, ``samples < 1`` or some ``k < 1``.
+
+    Notes
+    -----
+    Per sample: H1 and H2_open against ``g0`` (:func:`~graphveil.measure.privacy.h1`,
+    :func:`~graphveil.measure.privacy.h2_open`), the ten statistics and the edge differences;
+    reported values are means over the samples (``S_PL`` too: the mean of the per-sample
+    exponents; the exponent of the pooled degrees, as the authors computed it, is in
+    ``report.extra["S_PL_pooled"]``). eps is computed once, on ``ug`` itself.
+
+    References
+    ----------
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
+    """
+    if not isinstance(g0, Graph):
+        raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    if not isinstance(ug, (UncertainGraph, Graph)):
+        raise TypeError(f"ug must be a graphveil.UncertainGraph or Graph, got {type(ug).__name__}")
+    if ug.n != g0.n:
+        raise ValueError(f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1")
+    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
+        raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    ks = _check_k(k)
+    nthreads = check_threads(threads)
+    stats_fn = statistics or _default_statistics()
+
+    root = seed_to_u64(seed)
+    rng = np.random.default_rng(root)
+    sample_seed = int(rng.integers(0, 2**63))
+    stat_seeds = rng.integers(0, 2**63, size=int(samples) + 1)
+
+    original: dict[str, float] = {"H1": h1(g0, g0, threads=nthreads), "H2_open": h2_open(g0, g0, threads=nthreads)}
+    original.update(_stats(stats_fn, g0, int(stat_seeds[0]), nthreads))
+
+    if isinstance(ug, Graph):
+        worlds = [ug]
+    else:
+        worlds = ug.sample(int(samples), sample_seed, threads=nthreads)
+    keys0 = _edge_keys(g0)
+    per_sample = []
+    for i, g in enumerate(worlds):
+        removed, added = _edge_differences(keys0, g)
+        row = {
+            "H1": h1(g0, g, threads=nthreads),
+            "H2_open": h2_open(g0, g, threads=nthreads),
+            "edges_removed": float(removed),
+            "edges_added": float(added),
+        }
+        row.update(_stats(stats_fn, g, int(stat_seeds[i + 1]), nthreads))
+        per_sample.append(row)
+
+    extra: dict[str, float] = {}
+    try:
+        from graphveil.measure.utility import pooled_powerlaw_exponent
+    except ImportError:  # pragma: no cover - utility always ships with the package
+        pooled_powerlaw_exponent = None
+    if pooled_powerlaw_exponent is not None and statistics is None:
+        extra["S_PL_pooled"] = float(pooled_powerlaw_exponent(worlds))
+
+    eps_published = eps_of(g0, ug, list(ks), threads=nthreads)
+    eps_original = eps_of(g0, g0, list(ks), threads=nthreads)
+    return Report(
+        original=original,
+        per_sample=per_sample,
+        eps=eps_published,
+        eps_original=eps_original,
+        n=g0.n,
+        m=g0.m,
+        seed=root,
+        sample_seed=sample_seed,
+        label=label,
+        extra=extra,
+    )
+
+
+def _stats(fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int) -> dict[str, float]:
+    values = fn(g, seed=seed, threads=threads)
+    missing = [key for key in STATISTICS if key not in values]
+    if missing:
+        raise ValueError(f"the statistics function returned no {', '.join(missing)}")
+    return {key: float(values[key]) for key in STATISTICS}

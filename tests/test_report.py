@@ -1,0 +1,210 @@
+"""evaluate() and Report: aggregation, rel.err, tradeoff, edge differences, JSON/CSV."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+
+import numpy as np
+import pytest
+from conftest import ZOO
+
+import graphveil as gv
+from graphveil.measure import privacy as P
+from graphveil.measure.report import STATISTICS, Report, evaluate, relative_error
+
+needs_sample = pytest.mark.skipif(not hasattr(gv.UncertainGraph, "sample"), reason="UncertainGraph.sample not built yet")
+
+
+def cheap_statistics(g: gv.Graph, *, seed=None, threads=None) -> dict[str, float]:
+    """A stand-in for utility_statistics: simple, exactly checkable values for every key."""
+    d = g.degrees.astype(float)
+    base = {
+        "S_NE": float(g.m),
+        "S_AD": float(d.mean()) if d.size else math.nan,
+        "S_MD": float(d.max(initial=0)),
+        "S_DV": float(d.var()) if d.size else math.nan,
+    }
+    for i, key in enumerate(STATISTICS[4:]):
+        base[key] = float(g.m + i + 1)
+    return base
+
+
+def karate() -> gv.Graph:
+    import networkx as nx
+
+    return gv.Graph.from_networkx(nx.karate_club_graph())
+
+
+# --------------------------------------------------------------------------- rel.err
+PAPER_DBLP = dict(
+    S_NE=1049866, S_AD=6.62, S_MD=343, S_DV=100.15, S_CC=0.306, S_PL=2.245, S_APD=7.69, S_EDiam=9, S_CL=7.46, S_Diam=20
+)
+PAPER_DBLP_MV200K = dict(
+    S_NE=1049774, S_AD=6.62, S_MD=342.3, S_DV=100.73, S_CC=0.279, S_PL=2.213, S_APD=7.66, S_EDiam=9.3, S_CL=7.43,
+    S_Diam=19.5,
+)
+
+
+def test_rel_err_and_tradeoff_from_paper_tables():
+    # Table 6 prints rel.err 0.017 for dblp, MaxVar n_p = 200k; Table 7 prints tradeoff 0.99
+    # with H2_open = 3257.2 (its tables round the inputs; 0.01767 * sqrt(3257.2) = 1.01).
+    rel, terms = relative_error(PAPER_DBLP_MV200K, PAPER_DBLP)
+    assert math.floor(rel * 1000) / 1000 == 0.017
+    assert rel == pytest.approx(0.01767, abs=1e-5)
+    assert terms["S_CC"] == pytest.approx(0.027 / 0.306)
+    row = dict(PAPER_DBLP_MV200K, H1=59.7, H2_open=3257.2, edges_removed=94508.0, edges_added=94416.5)
+    report = Report(
+        original=dict(PAPER_DBLP, H1=199, H2_open=125302),
+        per_sample=[row],
+        eps={30: 0.00033},
+        eps_original={30: 0.00238},
+        n=317080,
+        m=1049866,
+        seed=0,
+        sample_seed=0,
+    )
+    assert report.rel_err == pytest.approx(rel)
+    assert report.tradeoff == pytest.approx(math.sqrt(3257.2) * rel)
+    assert round(report.tradeoff, 1) == 1.0
+
+
+def test_rel_err_skips_undefined_terms():
+    orig = dict.fromkeys(STATISTICS, 2.0)
+    orig["S_CC"] = 0.0
+    orig["S_PL"] = math.nan
+    mean = dict.fromkeys(STATISTICS, 3.0)
+    rel, terms = relative_error(mean, orig)
+    assert math.isnan(terms["S_CC"]) and math.isnan(terms["S_PL"])
+    assert rel == pytest.approx(0.5)
+
+
+# ------------------------------------------------------------------------- evaluate
+def test_evaluate_deterministic_published_graph():
+    g0 = ZOO["two_components"]
+    g = gv.Graph.from_edges([0, 1, 3, 4, 2], [1, 2, 4, 5, 5], 6)
+    rep = evaluate(g0, g, samples=5, seed=1, k=(2, 3), statistics=cheap_statistics)
+    assert rep.samples == 1  # a deterministic graph is its own only sample
+    row = rep.per_sample[0]
+    assert row["H1"] == P.h1(g0, g) and row["H2_open"] == P.h2_open(g0, g)
+    e0 = set(zip(*map(np.ndarray.tolist, g0.edges())))
+    e1 = set(zip(*map(np.ndarray.tolist, g.edges())))
+    assert row["edges_removed"] == len(e0 - e1) and row["edges_added"] == len(e1 - e0)
+    assert rep.eps == P.eps(g0, g, [2, 3])
+    assert rep.eps_original == P.eps(g0, g0, [2, 3])
+    assert rep.original["H1"] == P.num_signatures(g0, "h1")
+    assert rep.original["H2_open"] == P.num_signatures(g0, "h2_open")
+    assert rep.original["S_NE"] == g0.m
+
+
+def test_evaluate_validation():
+    g0 = ZOO["path5"]
+    with pytest.raises(ValueError, match="nodes"):
+        evaluate(g0, ZOO["star6"], statistics=cheap_statistics)
+    with pytest.raises(ValueError, match="samples"):
+        evaluate(g0, g0, samples=0, statistics=cheap_statistics)
+    with pytest.raises(ValueError, match="k must"):
+        evaluate(g0, g0, k=[], statistics=cheap_statistics)
+    with pytest.raises(TypeError):
+        evaluate(g0, "graph", statistics=cheap_statistics)
+    with pytest.raises(ValueError, match="S_NE"):
+        evaluate(g0, g0, statistics=lambda g, **kw: {})
+
+
+@needs_sample
+def test_evaluate_uncertain_graph_matches_recomputation():
+    g0 = karate()
+    rng = np.random.default_rng(0)
+    u, v = g0.edges()
+    extra_u = rng.integers(0, g0.n, 40)
+    extra_v = (extra_u + rng.integers(1, g0.n, 40)) % g0.n
+    pairs = {(min(a, b), max(a, b)) for a, b in zip(extra_u.tolist(), extra_v.tolist())} - set(
+        zip(u.tolist(), v.tolist())
+    )
+    pu = np.concatenate([u, [a for a, _ in pairs]])
+    pv = np.concatenate([v, [b for _, b in pairs]])
+    p = np.concatenate([rng.uniform(0.6, 1.0, u.size), rng.uniform(0.0, 0.4, len(pairs))])
+    ug = gv.UncertainGraph(g0.n, pu, pv, p)
+    rep = evaluate(g0, ug, samples=6, seed=11, k=(2, 5), statistics=cheap_statistics, label="test")
+    assert rep.samples == 6
+    worlds = ug.sample(6, rep.sample_seed)
+    e0 = set(zip(*map(np.ndarray.tolist, g0.edges())))
+    for row, g in zip(rep.per_sample, worlds):
+        assert row["H1"] == P.h1(g0, g)
+        assert row["H2_open"] == P.h2_open(g0, g)
+        e1 = set(zip(*map(np.ndarray.tolist, g.edges())))
+        assert row["edges_removed"] == len(e0 - e1)
+        assert row["edges_added"] == len(e1 - e0)
+        assert row["S_NE"] == g.m
+    mean = rep.mean
+    assert mean["H1"] == pytest.approx(np.mean([r["H1"] for r in rep.per_sample]))
+    assert rep.std["S_NE"] == pytest.approx(np.std([r["S_NE"] for r in rep.per_sample], ddof=1))
+    assert rep.eps == P.eps(g0, ug, [2, 5])
+    # Same seed, same report; thread count does not matter.
+    again = evaluate(g0, ug, samples=6, seed=11, k=(2, 5), threads=1, statistics=cheap_statistics, label="test")
+    assert again.to_dict() == rep.to_dict()
+
+
+@needs_sample
+def test_evaluate_sure_graph_has_no_error():
+    g0 = karate()
+    rep = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=2, statistics=cheap_statistics)
+    assert rep.rel_err == 0.0 and rep.tradeoff == 0.0
+    assert rep.mean["edges_removed"] == 0.0 and rep.mean["edges_added"] == 0.0
+    assert rep.mean["H1"] == rep.original["H1"]
+    assert rep.eps == rep.eps_original
+
+
+@needs_sample
+def test_evaluate_with_the_ten_statistics():
+    pytest.importorskip("graphveil.measure.utility")
+    g0 = karate()
+    rep = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=2, seed=3)
+    assert set(STATISTICS) <= set(rep.original)
+    assert rep.rel_err == pytest.approx(0.0, abs=1e-12)
+    assert "S_PL_pooled" in rep.extra
+
+
+# ---------------------------------------------------------------------- output formats
+def _report() -> Report:
+    g0 = ZOO["two_components"]
+    g = gv.Graph.from_edges([0, 1, 3, 4, 2], [1, 2, 4, 5, 5], 6)
+    return evaluate(g0, g, seed=4, k=(2, 3), statistics=cheap_statistics, label="switch")
+
+
+def test_table_prints_paper_rows():
+    text = str(_report())
+    lines = text.splitlines()
+    assert lines[0].split()[:3] == ["H1", "H2_open", "S_NE"]
+    assert lines[1].startswith("original") and lines[2].startswith("switch")
+    assert "eps(k=2)" in text and "tradeoff" in text
+
+
+def test_json_round_trip(tmp_path):
+    rep = _report()
+    path = tmp_path / "report.json"
+    rep.to_json(path)
+    data = json.loads(path.read_text())
+    assert data["rel_err"] == pytest.approx(rep.rel_err)
+    assert data["eps"] == {"2": rep.eps[2], "3": rep.eps[3]}
+    back = Report.from_dict(data)
+    assert back.per_sample == rep.per_sample and back.eps == rep.eps and back.seed == rep.seed
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temp file left
+
+
+def test_csv_rows(tmp_path):
+    rep = _report()
+    path = tmp_path / "report.csv"
+    rep.to_csv(path)
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["row"] for r in rows] == ["sample_0", "mean", "std", "original"]
+    assert float(rows[1]["H1"]) == rep.mean["H1"]
+    assert float(rows[1]["rel_err"]) == pytest.approx(rep.rel_err)
+    assert float(rows[3]["eps_k2"]) == rep.eps_original[2]
+
+
+def test_write_into_missing_directory_fails_cleanly(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        _report().to_json(tmp_path / "missing" / "r.json")
