@@ -13,6 +13,6 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
     __version__ = "0.0.0+unknown"
 
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import UncertainGraph, load_uncertain
 
-__all__ = ["Graph", "UncertainGraph", "__version__"]
+__all__ = ["Graph", "UncertainGraph", "__version__", "load_uncertain"]

@@ -61,3 +61,32 @@ def edge_switch(
     indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     switches: int, nearby: bool, seed: int,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64], int]: ...
+
+# --- sampling (register_sampling.cpp)
+# Pairs must be canonical (u < v), sorted and unique. A sample depends only on (seed, index).
+def sample_csr32(
+    n: int,
+    u: npt.NDArray[np.int32],
+    v: npt.NDArray[np.int32],
+    p: npt.NDArray[np.float64],
+    seed: int,
+    first_sample: int,
+    count: int,
+    threads: int = 0,
+) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]]: ...
+def sample_csr64(
+    n: int,
+    u: npt.NDArray[np.int64],
+    v: npt.NDArray[np.int64],
+    p: npt.NDArray[np.float64],
+    seed: int,
+    first_sample: int,
+    count: int,
+    threads: int = 0,
+) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]: ...
+def sample_edges32(
+    u: npt.NDArray[np.int32], v: npt.NDArray[np.int32], p: npt.NDArray[np.float64], seed: int, sample: int, threads: int = 0
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+def sample_edges64(
+    u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], p: npt.NDArray[np.float64], seed: int, sample: int, threads: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

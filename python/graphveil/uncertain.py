@@ -2,30 +2,65 @@
 
 from __future__ import annotations
 
-from typing import Any
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import warnings
+import zipfile
+import zlib
+from pathlib import Path
+from typing import IO, Any
 
 import numpy as np
+import scipy.sparse as sp
 
-from graphveil._common import index_dtype
+from graphveil import _core
+from graphveil._common import SeedLike, atomic_path, check_threads, index_dtype, seed_to_u64
 from graphveil.graph import Graph
+
+#: Version of the saved-file layout (.npz and TSV). Readers refuse newer versions.
+FORMAT_VERSION = 1
+_FORMAT_TAG = "graphveil.uncertain"
+_NPZ_KEYS = (
+    "format",
+    "format_version",
+    "graphveil_version",
+    "n",
+    "relaxed",
+    "ids_permuted",
+    "seed",
+    "meta",
+    "u",
+    "v",
+    "p",
+)
+#: Key under which :meth:`UncertainGraph.load` records what the file said about itself.
+FILE_INFO_KEY = "file"
 
 
 class UncertainGraph:
     """An uncertain graph on nodes ``0..n-1``: pairs ``(u, v)`` with probabilities ``p``.
 
     Every pair exists independently with its probability; a *possible world* (a sample)
-    keeps each pair with probability ``p``.
+    keeps each pair with probability ``p`` (Section 2.1 of the paper).
 
     Canonical form (strict model, the default): ``u < v``, pairs sorted by ``(u, v)`` and
-    unique, ``p`` float64 in ``[0, 1]``.
+    unique, ``p`` float64 in ``[0, 1]``. Pairs with ``p = 0`` and ``p = 1`` are kept as given.
 
     Relaxed model (``relaxed=True``, constraint 2' of the paper, used by RandWalk-mod and
     Mixture): self-loops ``(u, u)`` and repeated pairs (multi-edges) are allowed; pairs are
-    still sorted with ``u <= v``. The uncertain adjacency matrix is the sum of one entry per
-    pair, so a pair ``(u, v)`` with ``u != v`` adds ``p`` to the expected degree of both ends
-    and a self-loop ``(u, u)`` adds ``p`` once to ``u`` (the row sum of the matrix, as in
-    Theorem 3.1). Samples used for statistics are simplified: multi-edges merged,
-    self-loops dropped.
+    still sorted with ``u <= v``. The uncertain adjacency matrix (:meth:`to_scipy`) is the
+    sum of one entry per pair, so a pair ``(u, v)`` with ``u != v`` adds ``p`` to the expected
+    degree of both ends and a self-loop ``(u, u)`` adds ``p`` once to ``u`` (the row sum of the
+    matrix, as in Theorem 3.1); entries may exceed 1. :meth:`expected_degrees`,
+    :meth:`degree_variance`, :meth:`total_variance` and :meth:`expected_num_edges` describe
+    this model. Samples are simplified (multi-edges merged, self-loops dropped): a pair
+    repeated with probabilities ``p_1..p_k`` appears with probability ``1 - prod(1 - p_i)``,
+    which is the strict graph :meth:`simplified` returns; sampling and the edit distance
+    (:meth:`expected_edit_distance`) work on that graph.
 
     Parameters
     ----------
@@ -38,10 +73,24 @@ class UncertainGraph:
     relaxed : bool
         Allow self-loops and multi-edges.
     meta : dict, optional
-        Provenance (scheme, parameters, seed); saved with the graph.
+        Provenance (scheme, parameters, seed); saved with the graph as JSON.
+
+    Raises
+    ------
+    ValueError
+        If the arrays differ in length, ids fall outside ``0..n-1``, a probability lies outside
+        ``[0, 1]`` (or is NaN), or the strict model receives a self-loop or a repeated pair.
+    TypeError
+        If the ids are not integers or the probabilities not real numbers.
+
+    Examples
+    --------
+    >>> ug = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0])
+    >>> ug.expected_degrees().tolist(), ug.total_variance()
+    ([0.5, 1.5, 1.0], 0.25)
     """
 
-    __slots__ = ("_n", "_u", "_v", "_p", "_relaxed", "meta")
+    __slots__ = ("_n", "_u", "_v", "_p", "_relaxed", "_simple", "meta")
 
     def __init__(
         self,
@@ -53,15 +102,20 @@ class UncertainGraph:
         relaxed: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an integer, got {type(n).__name__}")
         n = int(n)
         if n < 0:
             raise ValueError(f"n must be non-negative, got {n}")
         u_arr = np.asarray(u)
         v_arr = np.asarray(v)
-        p_arr = np.asarray(p, dtype=np.float64)
+        try:
+            p_arr = np.array(p, dtype=np.float64)  # always a private copy: it is frozen below
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"p must hold real numbers: {err}") from None
         if not (u_arr.ndim == v_arr.ndim == p_arr.ndim == 1) or not (u_arr.size == v_arr.size == p_arr.size):
             raise ValueError(
-                f"u, v and p must be 1-d arrays of one length, got sizes {u_arr.size}, {v_arr.size}, {p_arr.size}"
+                f"u, v and p must be 1-d arrays of one length, got shapes {u_arr.shape}, {v_arr.shape}, {p_arr.shape}"
             )
         if u_arr.size and not (np.issubdtype(u_arr.dtype, np.integer) and np.issubdtype(v_arr.dtype, np.integer)):
             raise TypeError(f"pair ends must be integers, got dtypes {u_arr.dtype} and {v_arr.dtype}")
@@ -70,20 +124,27 @@ class UncertainGraph:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 raise ValueError(
-                    f"probabilities must lie in [0, 1]: pair {i} ({int(u_arr[i])}, {int(v_arr[i])}) has p={p_arr[i]!r} "
+                    f"probabilities must lie in [0, 1]: pair {i} ({int(u_arr[i])}, {int(v_arr[i])}) has p={float(p_arr[i])!r} "
                     f"({int(bad.sum())} such pairs)"
                 )
             lo = int(min(u_arr.min(), v_arr.min()))
             hi = int(max(u_arr.max(), v_arr.max()))
             if lo < 0 or hi >= n:
-                raise ValueError(f"pair ends must lie in 0..{n - 1}, found {lo if lo < 0 else hi}")
+                raise ValueError(
+                    f"pair ends must lie in 0..{n - 1}, found {lo if lo < 0 else hi}; pass a larger n or relabel"
+                )
         dtype = index_dtype(n)
         a = np.minimum(u_arr, v_arr).astype(dtype, copy=False)
         b = np.maximum(u_arr, v_arr).astype(dtype, copy=False)
         if not relaxed and np.any(a == b):
-            raise ValueError("self-loops are not allowed in the strict model; pass relaxed=True to keep them")
-        order = np.lexsort((b, a))
-        a, b, p_arr = a[order], b[order], p_arr[order]
+            i = int(np.flatnonzero(a == b)[0])
+            raise ValueError(
+                f"self-loop ({int(a[i])}, {int(a[i])}) is not allowed in the strict model; "
+                "drop it or pass relaxed=True"
+            )
+        if not _is_sorted(a, b):
+            order = np.lexsort((b, a))
+            a, b, p_arr = a[order], b[order], p_arr[order]
         if not relaxed and a.size > 1:
             same = (a[1:] == a[:-1]) & (b[1:] == b[:-1])
             if same.any():
@@ -98,6 +159,7 @@ class UncertainGraph:
         self._v = b
         self._p = p_arr
         self._relaxed = bool(relaxed)
+        self._simple: UncertainGraph | None = None
         self.meta: dict[str, Any] = dict(meta or {})
 
     @classmethod
@@ -106,6 +168,7 @@ class UncertainGraph:
         u, v = graph.edges()
         return cls(graph.n, u, v, np.ones(u.size), meta=meta)
 
+    # ------------------------------------------------------------------ properties
     @property
     def n(self) -> int:
         """Number of nodes."""
@@ -136,6 +199,7 @@ class UncertainGraph:
         """Number of pairs with a probability (including p = 0 and p = 1)."""
         return int(self._p.size)
 
+    # ------------------------------------------------------------------ the model
     def expected_degrees(self) -> np.ndarray:
         """Expected degree of every node: the row sums of the uncertain adjacency matrix."""
         loops = self._u == self._v
@@ -152,9 +216,593 @@ class UncertainGraph:
         return var
 
     def total_variance(self) -> float:
-        """TV = sum over pairs of p(1 - p): half the sum of the degree variances (Section 4)."""
+        """TV = sum over pairs of p(1 - p) (Section 4.1).
+
+        In the strict model this is half the sum of the degree variances, and the variance of
+        the edit distance between a sample and any graph (Theorem 4.1).
+        """
         return float(np.sum(self._p * (1.0 - self._p)))
+
+    def expected_num_edges(self) -> float:
+        """Expected number of edges, sum of p (in the relaxed model every loop and copy counts).
+
+        The expected edge count of a simplified sample is ``simplified().expected_num_edges()``.
+        """
+        return float(np.sum(self._p))
+
+    def simplified(self) -> UncertainGraph:
+        """The strict uncertain graph whose samples are this graph's simplified samples.
+
+        Self-loops are dropped and a pair repeated with probabilities ``p_1..p_k`` becomes one
+        pair with ``1 - prod(1 - p_i)``. A strict graph returns itself. ``meta`` is shared.
+        """
+        if not self._relaxed:
+            return self
+        if self._simple is None:
+            keep = self._u != self._v
+            a, b, p = self._u[keep], self._v[keep], self._p[keep]
+            if a.size:
+                start = np.flatnonzero(np.r_[True, (a[1:] != a[:-1]) | (b[1:] != b[:-1])])
+                size = np.diff(np.r_[start, a.size])
+                q = 1.0 - np.multiply.reduceat(1.0 - p, start)
+                # a lone pair keeps its p exactly (1 - (1 - p) may round away from p)
+                q = np.where(size == 1, p[start], q)
+                a, b = a[start], b[start]
+            else:
+                q = p
+            self._simple = UncertainGraph(self._n, a, b, q, meta=self.meta)
+        return self._simple
+
+    def to_scipy(self, *, array: bool = True) -> sp.csr_array | sp.csr_matrix:
+        """The uncertain adjacency matrix (Section 3.1) as a symmetric scipy.sparse CSR.
+
+        Entry ``(u, v)`` is the sum of ``p`` over the pairs ``(u, v)``; a self-loop contributes
+        its ``p`` once to the diagonal, so row sums are :meth:`expected_degrees`.
+        """
+        loops = self._u == self._v
+        rows = np.concatenate([self._u, self._v[~loops]])
+        cols = np.concatenate([self._v, self._u[~loops]])
+        data = np.concatenate([self._p, self._p[~loops]])
+        coo = sp.coo_matrix((data, (rows, cols)), shape=(self._n, self._n))
+        out = coo.tocsr()  # sums repeated pairs
+        out.sort_indices()
+        return sp.csr_array(out) if array else out
+
+    # ------------------------------------------------------------------ edit distance
+    def expected_edit_distance(self, graph: Graph) -> float:
+        """Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
+
+        ``D(G, G') = |E_G \\ E_G'| + |E_G' \\ E_G|`` counts the pairs present in exactly one of
+        the two graphs. By linearity (Section 4.1), ``E[D] = sum over pairs in graph of (1 - p)
+        + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
+        here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
+        Relaxed graphs are measured through their simplified samples (:meth:`simplified`).
+
+        Parameters
+        ----------
+        graph : Graph
+            A deterministic graph on the same ``n`` nodes (typically the original G0).
+
+        Returns
+        -------
+        float
+
+        Raises
+        ------
+        TypeError
+            If ``graph`` is not a :class:`Graph`.
+        ValueError
+            If ``graph`` has a different number of nodes.
+
+        References
+        ----------
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 4.1 and Theorem 4.1.
+        """
+        simple = self.simplified()
+        in_graph, outside = simple._match(graph)
+        q = simple._p
+        return float(np.sum(1.0 - q[in_graph]) + np.sum(q[~in_graph]) + outside)
+
+    def edit_distance_variance(self, graph: Graph | None = None) -> float:
+        """Variance of the edit distance between a sample and a graph: Theorem 4.1.
+
+        ``Var[D(G, graph)] = sum of p(1 - p)`` over the pairs (of :meth:`simplified` for a
+        relaxed graph), whatever ``graph`` is: every pair adds an independent Bernoulli term
+        and ``graph`` only decides which outcome counts. ``graph`` is optional and only checked.
+
+        References
+        ----------
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Theorem 4.1 (proof in the appendix).
+        """
+        simple = self.simplified()
+        if graph is not None:
+            simple._check_graph(graph)
+        return simple.total_variance()
+
+    def _check_graph(self, graph: Graph) -> None:
+        if not isinstance(graph, Graph):
+            raise TypeError(f"expected a graphveil.Graph, got {type(graph).__name__}")
+        if graph.n != self._n:
+            raise ValueError(f"graph has {graph.n} nodes but the uncertain graph has {self._n}; they must match")
+
+    def _match(self, graph: Graph) -> tuple[np.ndarray, int]:
+        """For a strict graph: which pairs are edges of ``graph``, and how many edges are no pair."""
+        self._check_graph(graph)
+        gu, gv = graph.edges()
+        pairs = _pair_keys(self._u, self._v, self._n)
+        edges = _pair_keys(gu, gv, self._n)
+        in_graph = np.zeros(pairs.size, dtype=bool)
+        if pairs.size == 0:
+            return in_graph, int(edges.size)
+        pos = np.minimum(np.searchsorted(pairs, edges), pairs.size - 1)
+        found = pairs[pos] == edges
+        in_graph[pos[found]] = True
+        return in_graph, int(edges.size - found.sum())
+
+    # ------------------------------------------------------------------ sampling
+    def sample(
+        self,
+        count: int | None = None,
+        seed: SeedLike = None,
+        threads: int | None = None,
+    ) -> Graph | list[Graph]:
+        """Draw possible worlds: every pair kept independently with its probability.
+
+        Samples are simple graphs (a relaxed graph's self-loops dropped and multi-edges
+        merged, see :meth:`simplified`). Drawn in C++ in parallel; pairs are cut into fixed
+        blocks, each (sample, block) with its own random stream, so the output depends only on
+        the seed, never on ``threads``; sample ``k`` of ``sample(count, seed)`` is the same for
+        every ``count > k``.
+
+        Parameters
+        ----------
+        count : int, optional
+            Number of samples. ``None`` returns one :class:`Graph`, an int a list.
+        seed : int, numpy.random.Generator or None
+            Randomness; ``None`` draws fresh entropy.
+        threads : int, optional
+            Worker threads (``None`` or 0: every core).
+
+        Returns
+        -------
+        Graph or list of Graph
+
+        Raises
+        ------
+        ValueError
+            If ``count`` is negative or ``threads`` invalid.
+
+        References
+        ----------
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 2.1 (possible worlds).
+
+        Examples
+        --------
+        >>> ug = UncertainGraph(3, [0, 1], [1, 2], [1.0, 0.0])
+        >>> ug.sample(seed=1).m
+        1
+        """
+        single = count is None
+        if single:
+            count = 1
+        elif isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)) or count < 0:
+            raise ValueError(f"count must be a non-negative integer or None, got {count!r}")
+        nthreads = check_threads(threads)
+        simple = self.simplified()
+        fn = _core.sample_csr32 if simple._u.dtype == np.int32 else _core.sample_csr64
+        csrs = fn(simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), 0, int(count), nthreads)
+        graphs = [Graph(indptr, indices, validate=False) for indptr, indices in csrs]
+        return graphs[0] if single else graphs
+
+    def sample_edges(
+        self,
+        seed: SeedLike = None,
+        *,
+        index: int = 0,
+        threads: int | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The edges of one sample as canonical arrays ``(u, v)``, ``u < v``, sorted.
+
+        The same world as ``sample(count, seed)[index]`` (and ``sample(seed=seed)`` for
+        ``index=0``) for an int seed, without building the graph.
+
+        Parameters
+        ----------
+        seed : int, numpy.random.Generator or None
+            Randomness.
+        index : int
+            Which sample of the seed's sequence.
+        threads : int, optional
+            Worker threads (``None`` or 0: every core).
+
+        Returns
+        -------
+        (numpy.ndarray, numpy.ndarray)
+            The kept pairs, in the node-id dtype.
+        """
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)) or index < 0:
+            raise ValueError(f"index must be a non-negative integer, got {index!r}")
+        nthreads = check_threads(threads)
+        simple = self.simplified()
+        fn = _core.sample_edges32 if simple._u.dtype == np.int32 else _core.sample_edges64
+        return fn(simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads)
+
+    # ------------------------------------------------------------------ files
+    def save(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        keep_ids: bool = False,
+        seed: SeedLike = None,
+        format: str | None = None,
+        compress: bool = True,
+    ) -> np.ndarray:
+        """Write the uncertain graph to ``path``, by default under randomly permuted node ids.
+
+        A published output must not carry the original ids: unless ``keep_ids=True``, node
+        ``i`` is written as ``perm[i]`` for a uniformly random permutation ``perm``, which is
+        returned so the caller can map back privately. The file records *whether* ids were
+        permuted, never the permutation nor the seed that drew it. Pass ``seed=None`` (fresh
+        entropy, the default) for anything published: a seed someone can guess reproduces the
+        permutation.
+
+        Formats: ``"npz"`` (numpy archive: ``format``, ``format_version``,
+        ``graphveil_version``, ``n``, ``relaxed``, ``ids_permuted``, ``seed``, ``meta`` as JSON,
+        and the arrays ``u``, ``v``, ``p``) or ``"tsv"`` (``# key: value`` header lines, then one
+        ``u<TAB>v<TAB>p`` line per pair; ``.gz``, ``.bz2``, ``.xz`` compress). Chosen from the
+        suffix when ``format`` is None. ``seed`` in the file is ``meta["seed"]``, the seed of the
+        scheme that produced the graph. The write is atomic (temporary file, then rename).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            Destination (``.npz``, ``.tsv``, ``.txt``, optionally followed by ``.gz``/``.bz2``/``.xz``).
+        keep_ids : bool
+            Write node ids as they are.
+        seed : int, numpy.random.Generator or None
+            Randomness of the permutation.
+        format : {"npz", "tsv"}, optional
+            Overrides the choice by suffix.
+        compress : bool
+            Compress the .npz archive (ignored for TSV, where the suffix decides).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``perm`` (int64): node ``i`` of this graph is node ``perm[i]`` in the file; the
+            identity when ``keep_ids`` is true.
+
+        Raises
+        ------
+        ValueError
+            If the format cannot be told from the suffix.
+        TypeError
+            If ``meta`` is not JSON-serialisable.
+        FileNotFoundError
+            If the destination directory does not exist.
+        """
+        fmt = _format_of(path, format)
+        meta_json = _meta_json(self.meta)
+        if keep_ids:
+            perm = np.arange(self._n, dtype=np.int64)
+            out = self
+        else:
+            perm = np.random.default_rng(seed_to_u64(seed)).permutation(self._n).astype(np.int64)
+            out = UncertainGraph(self._n, perm[self._u], perm[self._v], self._p, relaxed=self._relaxed)
+        header = {
+            "format": _FORMAT_TAG,
+            "format_version": FORMAT_VERSION,
+            "graphveil_version": _package_version(),
+            "n": self._n,
+            "relaxed": self._relaxed,
+            "ids_permuted": not keep_ids,
+            "seed": _json_dumps(self.meta.get("seed")),
+            "meta": meta_json,
+        }
+        if fmt == "npz":
+            _write_npz(path, header, out, compress)
+        else:
+            _write_tsv(path, header, out)
+        return perm
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
+        """Read an uncertain graph written by :meth:`save` (or a plain ``u v p`` TSV).
+
+        The stored ``meta`` becomes the graph's ``meta``; what the file said about itself
+        (``format_version``, ``graphveil_version``, ``ids_permuted``, ``seed``) is added under
+        ``meta["file"]``. Everything is validated: format tag and version, array shapes and
+        dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
+
+        A TSV without a header is read as ``u v p`` lines (``#``/``%`` comments allowed); ``n`` is
+        then the largest id + 1 and the model strict.
+
+        Raises
+        ------
+        FileNotFoundError
+            If ``path`` does not exist.
+        ValueError
+            If the file is corrupt, truncated, of another kind, written by a newer format
+            version, or holds an invalid uncertain graph; the message names the file.
+        """
+        target = Path(path)
+        if not target.exists():
+            raise FileNotFoundError(f"no such file: {target}")
+        fmt = format if format is not None else ("npz" if _is_zip(target) else _format_of(target, None))
+        if fmt not in ("npz", "tsv"):
+            raise ValueError(f"format must be 'npz' or 'tsv', got {fmt!r}")
+        header, u, v, p = _read_npz(target) if fmt == "npz" else _read_tsv(target)
+        try:
+            graph = cls(header["n"], u, v, p, relaxed=header["relaxed"], meta=header["meta"])
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{target}: invalid uncertain graph: {err}") from None
+        graph.meta[FILE_INFO_KEY] = {
+            "format_version": header["format_version"],
+            "graphveil_version": header["graphveil_version"],
+            "ids_permuted": header["ids_permuted"],
+            "seed": header["seed"],
+        }
+        return graph
+
+    # ------------------------------------------------------------------ dunder
+    def __eq__(self, other: object) -> bool:
+        """Same n, model, pairs and probabilities (``meta`` is not compared)."""
+        if not isinstance(other, UncertainGraph):
+            return NotImplemented
+        return (
+            self._n == other._n
+            and self._relaxed == other._relaxed
+            and np.array_equal(self._u, other._u)
+            and np.array_equal(self._v, other._v)
+            and np.array_equal(self._p, other._p)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         kind = ", relaxed" if self._relaxed else ""
         return f"UncertainGraph(n={self._n:,}, pairs={self.num_pairs:,}{kind})"
+
+
+def load_uncertain(path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
+    """Read an uncertain graph from a .npz or TSV file: :meth:`UncertainGraph.load`."""
+    return UncertainGraph.load(path, format=format)
+
+
+# ---------------------------------------------------------------------- helpers
+def _is_sorted(a: np.ndarray, b: np.ndarray) -> bool:
+    if a.size < 2:
+        return True
+    da = np.diff(a)
+    return bool(np.all(da >= 0) and np.all((da > 0) | (b[1:] >= b[:-1])))
+
+
+def _pair_keys(u: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
+    """One sortable uint64 per canonical pair (sorted pairs give sorted keys)."""
+    if n > 2**32:
+        raise ValueError(f"edit distances need n <= 2**32 nodes, got {n}")
+    return u.astype(np.uint64) * np.uint64(n) + v.astype(np.uint64)
+
+
+def _package_version() -> str:
+    from graphveil import __version__
+
+    return str(__version__)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (Path, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def _json_dumps(value: Any) -> str:
+    return json.dumps(value, default=_json_default, sort_keys=True, allow_nan=True)
+
+
+def _meta_json(meta: dict[str, Any]) -> str:
+    clean = {k: val for k, val in meta.items() if k != FILE_INFO_KEY}
+    try:
+        return _json_dumps(clean)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"meta must be JSON-serialisable to be saved: {err}") from None
+
+
+_COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+
+
+def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
+    if format is not None:
+        if format not in ("npz", "tsv"):
+            raise ValueError(f"format must be 'npz' or 'tsv', got {format!r}")
+        return format
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSED:
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    if last == ".npz":
+        return "npz"
+    if last in (".tsv", ".txt", ".tab"):
+        return "tsv"
+    raise ValueError(
+        f"cannot tell the format of {os.fspath(path)!r} from its suffix; "
+        "use .npz or .tsv (optionally .gz/.bz2/.xz), or pass format='npz' or 'tsv'"
+    )
+
+
+def _open_text(path: Path, mode: str) -> IO[str]:
+    opener = _COMPRESSED.get(path.suffix.lower())
+    if opener is not None:
+        return opener(path, mode + "t", encoding="utf-8")  # type: ignore[no-any-return]
+    return open(path, mode, encoding="utf-8")
+
+
+def _is_zip(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PK\x03\x04"
+
+
+def _write_npz(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph, compress: bool) -> None:
+    arrays: dict[str, Any] = {
+        "format": np.array(header["format"]),
+        "format_version": np.array(header["format_version"], dtype=np.int64),
+        "graphveil_version": np.array(header["graphveil_version"]),
+        "n": np.array(header["n"], dtype=np.int64),
+        "relaxed": np.array(header["relaxed"]),
+        "ids_permuted": np.array(header["ids_permuted"]),
+        "seed": np.array(header["seed"]),
+        "meta": np.array(header["meta"]),
+        "u": graph.u,
+        "v": graph.v,
+        "p": graph.p,
+    }
+    save = np.savez_compressed if compress else np.savez
+    with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # a file object: numpy adds no suffix
+        save(fh, **arrays)
+
+
+def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{path}: not a readable graphveil uncertain-graph .npz file ({what})")
+
+    try:
+        # our own handle: np.load leaks the file it opened when the archive is truncated
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
+            files = list(data.files)
+            arrays = {k: data[k] for k in _NPZ_KEYS if k in files}
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError, zlib.error) as err:
+        raise bad(f"{type(err).__name__}: {err}") from None
+    missing = [k for k in _NPZ_KEYS if k not in arrays]
+    if "format" in missing or "format_version" in missing:
+        raise bad(f"no format tag; entries found: {sorted(files)}")
+    if str(arrays["format"]) != _FORMAT_TAG:
+        raise bad(f"format tag is {str(arrays['format'])!r}, expected {_FORMAT_TAG!r}")
+    version = _scalar_int(arrays["format_version"], "format_version", path)
+    _check_version(version, path)
+    if missing:
+        raise bad(f"missing entries {missing}")
+    meta_text = str(arrays["meta"])
+    try:
+        meta = json.loads(meta_text)
+        seed = json.loads(str(arrays["seed"]))
+    except json.JSONDecodeError as err:
+        raise bad(f"meta or seed is not valid JSON: {err}") from None
+    if not isinstance(meta, dict):
+        raise bad("meta is not a JSON object")
+    header = {
+        "format_version": version,
+        "graphveil_version": str(arrays["graphveil_version"]),
+        "n": _scalar_int(arrays["n"], "n", path),
+        "relaxed": _scalar_bool(arrays["relaxed"], "relaxed", path),
+        "ids_permuted": _scalar_bool(arrays["ids_permuted"], "ids_permuted", path),
+        "seed": seed,
+        "meta": meta,
+    }
+    u, v, p = arrays["u"], arrays["v"], arrays["p"]
+    for name, arr in (("u", u), ("v", v), ("p", p)):
+        if arr.ndim != 1:
+            raise bad(f"{name} must be 1-d, has shape {arr.shape}")
+    if not (u.size == v.size == p.size):
+        raise bad(f"u, v and p differ in length: {u.size}, {v.size}, {p.size}")
+    if not (np.issubdtype(u.dtype, np.integer) and np.issubdtype(v.dtype, np.integer)):
+        raise bad(f"u and v must be integer arrays, got {u.dtype} and {v.dtype}")
+    if not np.issubdtype(p.dtype, np.floating):
+        raise bad(f"p must be a float array, got {p.dtype}")
+    return header, u, v, p
+
+
+def _scalar_int(arr: np.ndarray, name: str, path: Path) -> int:
+    if arr.shape != () or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"{path}: entry {name!r} must be an integer scalar, got {arr.dtype} of shape {arr.shape}")
+    return int(arr)
+
+
+def _scalar_bool(arr: np.ndarray, name: str, path: Path) -> bool:
+    if arr.shape != () or arr.dtype != np.bool_:
+        raise ValueError(f"{path}: entry {name!r} must be a boolean scalar, got {arr.dtype} of shape {arr.shape}")
+    return bool(arr)
+
+
+def _check_version(version: int, path: Path) -> None:
+    if version > FORMAT_VERSION:
+        raise ValueError(
+            f"{path}: written in format version {version}, newer than this graphveil "
+            f"({_package_version()}) reads (up to {FORMAT_VERSION}); upgrade graphveil"
+        )
+    if version < 1:
+        raise ValueError(f"{path}: invalid format version {version}")
+
+
+_TSV_CHUNK = 1 << 16
+
+
+def _write_tsv(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph) -> None:
+    lines = ["# an uncertain graph: after this header, one 'u<TAB>v<TAB>p' line per node pair"]
+    for key in ("format", "format_version", "graphveil_version", "n", "relaxed", "ids_permuted", "seed", "meta"):
+        value = header[key]
+        text = value if key in ("format", "seed", "meta") else _json_dumps(value)
+        lines.append(f"# {key}: {text}")
+    lines.append("# columns: u v p")
+    target = Path(path)
+    with atomic_path(target) as tmp:
+        # the temporary name keeps the final suffix, so _open_text compresses alike
+        with _open_text(tmp, "w") as fh:
+            fh.write("\n".join(lines) + "\n")
+            u, v, p = graph.u, graph.v, graph.p
+            for start in range(0, graph.num_pairs, _TSV_CHUNK):
+                stop = start + _TSV_CHUNK
+                rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
+                fh.write("".join(f"{a}\t{b}\t{c!r}\n" for a, b, c in rows))
+
+
+def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    fields: dict[str, str] = {}
+    try:
+        with _open_text(path, "r") as fh:
+            text = fh.read()
+    except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError) as err:
+        raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            if line.strip():
+                break
+            continue
+        key, sep, value = line[1:].partition(":")
+        if sep:
+            fields.setdefault(key.strip(), value.strip())
+    try:
+        version = int(fields.get("format_version", "1"))
+        n_text = fields.get("n")
+        header: dict[str, Any] = {
+            "format_version": version,
+            "graphveil_version": json.loads(fields["graphveil_version"]) if "graphveil_version" in fields else None,
+            "n": None if n_text is None else json.loads(n_text),
+            "relaxed": json.loads(fields.get("relaxed", "false")),
+            "ids_permuted": json.loads(fields["ids_permuted"]) if "ids_permuted" in fields else None,
+            "seed": json.loads(fields.get("seed", "null")),
+            "meta": json.loads(fields.get("meta", "{}")),
+        }
+    except (ValueError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: malformed header line: {err}") from None
+    if fields.get("format", _FORMAT_TAG) != _FORMAT_TAG:
+        raise ValueError(f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}")
+    _check_version(version, path)
+    if not isinstance(header["relaxed"], bool) or not isinstance(header["meta"], dict):
+        raise ValueError(f"{path}: header 'relaxed' must be true/false and 'meta' a JSON object")
+    dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "input contained no data": an empty graph
+            table = np.loadtxt(io.StringIO(text), dtype=dtype, comments=["#", "%"], ndmin=1)
+    except ValueError as err:
+        raise ValueError(f"{path}: expected lines 'u v p' (two integer ids, one probability): {err}") from None
+    u, v, p = table["u"], table["v"], table["p"]
+    if header["n"] is None:
+        header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if isinstance(header["n"], bool) or not isinstance(header["n"], int):
+        raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")
+    return header, u, v, p

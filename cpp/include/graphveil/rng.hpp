@@ -15,6 +15,9 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
     return z ^ (z >> 31);
 }
 
+// __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer.
+__extension__ typedef unsigned __int128 uint128_t;
+
 // xoshiro256** (Blackman, Vigna 2018): fast, 256-bit state, good statistical quality.
 class Rng {
 public:
@@ -41,12 +44,12 @@ public:
     // Uniform integer in [0, bound) without modulo bias (Lemire 2019).
     std::uint64_t below(std::uint64_t bound) {
         if (bound == 0) return 0;
-        unsigned __int128 product = static_cast<unsigned __int128>(next()) * bound;
+        uint128_t product = static_cast<uint128_t>(next()) * bound;
         auto low = static_cast<std::uint64_t>(product);
         if (low < bound) {
             const std::uint64_t threshold = (0 - bound) % bound;
             while (low < threshold) {
-                product = static_cast<unsigned __int128>(next()) * bound;
+                product = static_cast<uint128_t>(next()) * bound;
                 low = static_cast<std::uint64_t>(product);
             }
         }
