@@ -5,6 +5,7 @@
 #include <string>
 
 #include "convert.hpp"
+#include "graphveil/obfuscation.hpp"
 #include "graphveil/switching.hpp"
 #include "graphveil/walks.hpp"
 
@@ -103,11 +104,28 @@ void register_for(py::module_& m) {
           "Switched edge arrays (u < v, unsorted) and the number of performed switches");
 }
 
+py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t n, const carray<std::int64_t>& pool,
+                            const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
+                            std::uint64_t seed) {
+    if (pool.shape(0) != weights.shape(0)) throw std::invalid_argument("pool and weights must have the same length");
+    CandidateDraw draw;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
+        py::gil_scoped_release release;
+        draw = draw_candidates(edge_keys.data(), edge_keys.shape(0), n, pool.data(), weights.data(), pool.shape(0),
+                               target, max_draws, seed);
+    }
+    return py::make_tuple(to_numpy(std::move(draw.removed)), to_numpy(std::move(draw.added)), draw.draws);
+}
+
 }  // namespace
 
 void register_schemes(py::module_& m) {
     register_for<std::int32_t>(m);
     register_for<std::int64_t>(m);
+    m.def("draw_candidates", &draw_candidates_py, py::arg("edge_keys").noconvert(), py::arg("n"),
+          py::arg("pool").noconvert(), py::arg("weights").noconvert(), py::arg("target"), py::arg("max_draws"),
+          py::arg("seed"), "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws)");
 }
 
 }  // namespace graphveil::bind

@@ -75,6 +75,20 @@ def finish(
     """Wrap pair arrays and a report into the :class:`Anonymized` every scheme returns."""
     with timer.phase("build"):
         graph = UncertainGraph(n, u, v, p, relaxed=relaxed)
+    return finish_graph(graph, scheme=scheme, params=params, seed=seed, timer=timer, **extra)
+
+
+def finish_graph(
+    graph: UncertainGraph,
+    *,
+    scheme: str,
+    params: dict[str, Any],
+    seed: int | None,
+    timer: Timer,
+    **extra: Any,
+) -> Anonymized:
+    """As :func:`finish` for an uncertain graph already built (its meta is updated in place)."""
+    n = graph.n
     report: dict[str, Any] = {
         "scheme": scheme,
         "params": dict(params),

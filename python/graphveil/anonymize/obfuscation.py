@@ -1,0 +1,398 @@
+"""(k, eps)-obfuscation of Boldi et al. (VLDB 2012), as analysed in Section 2.2 of the paper.
+
+Potential pairs are drawn between "unique" nodes, every candidate pair gets a probability
+from a truncated normal perturbation, and the width ``sigma`` of the perturbation is searched
+(double until success, then bisect) for the smallest one whose output k-obfuscates all but an
+``eps`` fraction of the nodes. Vectorised numpy with a seeded ``numpy.random.Generator``; the
+eps check is :func:`graphveil.measure.privacy.eps` (exact Poisson-binomial, C++).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from graphveil import _core
+from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
+from graphveil.anonymize._result import Anonymized
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+__all__ = [
+    "ObfuscationError",
+    "obfuscation",
+    "obfuscation_expected_tv",
+    "truncated_normal_moments",
+    "uniqueness",
+]
+
+_SQRT_2PI = math.sqrt(2.0 * math.pi)
+
+
+class ObfuscationError(RuntimeError):
+    """No attempt met (k, eps). ``report`` says what was tried; ``best`` is the attempt with the
+    smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None."""
+
+    def __init__(self, message: str, report: dict[str, Any], best: Anonymized | None = None) -> None:
+        super().__init__(message)
+        self.report = report
+        self.best = best
+
+
+# ------------------------------------------------------------------ formulas
+def truncated_normal_moments(sigma: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``E[r]`` and ``E[r^2]`` of ``r ~ N(0, sigma^2)`` truncated to ``[0, 1]`` (R_sigma).
+
+    With ``Z = P(0 <= X <= 1) = erf(1 / (sigma sqrt 2)) / 2``:
+    ``E[r] = sigma (1 - exp(-1 / 2 sigma^2)) / (Z sqrt(2 pi))`` and
+    ``E[r^2] = sigma^2 - sigma exp(-1 / 2 sigma^2) / (Z sqrt(2 pi))``.
+
+    These are the paper's equations (the E[r_e] formulas of Proposition 4.3) with its constant
+    ``C`` read as the normaliser ``1 / Z``; the paper's text calls ``C = 0.5 erf(...)``, and its
+    small-sigma approximation ``E[r] ~ sigma / sqrt(2 pi)`` drops a factor 2 (for small sigma
+    R_sigma is half-normal, mean ``sigma sqrt(2 / pi)``). We use the exact expressions.
+    """
+    s = np.asarray(sigma, dtype=np.float64)
+    if np.any(~(s > 0)):
+        raise ValueError("sigma must be > 0")
+    z = 0.5 * special.erf(1.0 / (s * math.sqrt(2.0)))
+    tail = np.exp(-0.5 / (s * s))
+    m1 = s * -np.expm1(-0.5 / (s * s)) / (z * _SQRT_2PI)
+    m2 = s * s - s * tail / (z * _SQRT_2PI)
+    return m1, m2
+
+
+def obfuscation_expected_tv(sigma: float, num_pairs: int, *, q: float = 0.0) -> float:
+    """Expected total variance of (k, eps)-obf: ``|E_C| (E[r] - E[r^2])`` (Proposition 4.3).
+
+    ``num_pairs`` is ``m + n_p = |E_C|``, the candidate pairs. With white noise ``q`` a pair's
+    ``r`` is uniform on [0, 1] with probability ``q`` (``E[r - r^2] = 1/6``). This is the
+    paper's formula with a single ``sigma``; the scheme spreads ``sigma`` over pairs
+    (``sigma(e)``), for which the report of :func:`obfuscation` gives the exact expectation.
+    """
+    q = check_real(q, "q", 0.0, 1.0)
+    m1, m2 = truncated_normal_moments(sigma)
+    return float(num_pairs * ((1.0 - q) * (m1 - m2) + q / 6.0))
+
+
+def _sample_truncated_normal(sigma: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Inverse-CDF draws of N(0, sigma^2) truncated to [0, 1], one per entry of ``sigma``.
+
+    ``r = -sigma Phi^-1(tail)`` with ``tail = (erfc(x) + w erf(x)) / 2``, ``x = 1 / (sigma sqrt 2)``,
+    ``w`` uniform on (0, 1]: the upper-tail form keeps full precision for tiny sigma.
+    """
+    x = 1.0 / (sigma * math.sqrt(2.0))
+    w = 1.0 - rng.random(sigma.size)
+    tail = 0.5 * (special.erfc(x) + w * special.erf(x))
+    return np.clip(-sigma * special.ndtri(tail), 0.0, 1.0)
+
+
+def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
+    """Boldi's sigma-uniqueness of every node: ``1 / C(d_v)``, ``C(d) = sum_d' count(d') phi_sigma(d - d')``."""
+    values, inverse, counts = np.unique(np.asarray(degrees), return_inverse=True, return_counts=True)
+    vals = values.astype(np.float64)
+    common = np.empty(vals.size)
+    chunk = max(1, 4_000_000 // max(1, vals.size))
+    for start in range(0, vals.size, chunk):
+        diff = vals[start : start + chunk, None] - vals[None, :]
+        common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
+    common /= sigma * _SQRT_2PI
+    return 1.0 / common[inverse.reshape(-1)]
+
+
+# ------------------------------------------------------------------ one attempt
+@dataclass
+class _Prepared:
+    graph: Graph
+    k: int
+    eps: float
+    c: float
+    q: float
+    threads: int
+    edge_keys: np.ndarray = field(init=False)
+    degrees: np.ndarray = field(init=False)
+    target: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        g = self.graph
+        eu, ev = g.edges()
+        self.edge_keys = eu.astype(np.int64) * g.n + ev  # sorted: edges() is canonical
+        self.degrees = g.degrees
+        self.target = int(round(self.c * g.m))
+
+
+@dataclass
+class _Attempt:
+    graph: UncertainGraph
+    eps_hat: float
+    candidate_pairs: int
+    removed_edges: int
+    added_pairs: int
+    excluded: int
+    draws: int
+    expected_tv: float
+
+
+def _draw_candidates(prep: _Prepared, unique: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Boldi's candidate loop (sequential, C++); returns (removed edge keys, added keys, excluded, draws)."""
+    g = prep.graph
+    n, m = g.n, g.m
+    excluded = min(n, math.ceil(prep.eps * n / 2.0))
+    order = np.argsort(-unique, kind="stable")
+    allowed = np.ones(n, dtype=bool)
+    allowed[order[:excluded]] = False
+    pool = np.flatnonzero(allowed)
+    removed = np.zeros(0, dtype=np.int64)
+    added = np.zeros(0, dtype=np.int64)
+    if prep.target <= m:
+        return removed, added, excluded, 0
+    # feasibility: at most every non-edge inside V \ H can be added
+    inside_edges = int(np.count_nonzero(allowed[prep.edge_keys // max(n, 1)] & allowed[prep.edge_keys % max(n, 1)]))
+    free = pool.size * (pool.size - 1) // 2 - inside_edges
+    if prep.target > m + free:
+        raise ValueError(
+            f"c={prep.c:g} asks for {prep.target - m:,} potential pairs but only {free:,} node pairs outside "
+            f"the {excluded:,} excluded nodes are not edges; lower c or eps"
+        )
+    try:
+        removed, added, draws = _core.draw_candidates(
+            prep.edge_keys, n, pool.astype(np.int64), unique[pool], prep.target, 100 * prep.target + 1_000_000,
+            int(rng.integers(0, 2**63)),
+        )
+    except RuntimeError as err:
+        raise RuntimeError(
+            f"{err}: the {excluded:,} excluded nodes leave too few pairs for {prep.target:,} candidates "
+            "(lower c or eps)"
+        ) from None
+    return removed, added, excluded, draws
+
+
+def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attempt:
+    from graphveil.measure.privacy import eps as eps_of
+
+    g = prep.graph
+    n = g.n
+    unique = uniqueness(prep.degrees, sigma) if n else np.zeros(0)
+    removed, added, excluded, draws = _draw_candidates(prep, unique, rng)
+    kept = prep.edge_keys[~np.isin(prep.edge_keys, removed)]
+    keys = np.concatenate([kept, added])
+    is_edge = np.concatenate([np.ones(kept.size, dtype=bool), np.zeros(added.size, dtype=bool)])
+    order = np.argsort(keys)  # canonical (u, v) order: the UncertainGraph's sort is then cheap
+    keys, is_edge = keys[order], is_edge[order]
+    u, v = np.divmod(keys, max(n, 1))
+    if keys.size:
+        ue = 0.5 * (unique[u] + unique[v])
+        sig = sigma * keys.size * ue / ue.sum()
+        noise = rng.random(keys.size) < prep.q
+        r = _sample_truncated_normal(sig, rng)
+        r[noise] = rng.random(int(noise.sum()))
+        p = np.where(is_edge, 1.0 - r, r)
+        m1, m2 = truncated_normal_moments(sig)
+        expected_tv = float(np.sum((1.0 - prep.q) * (m1 - m2) + prep.q / 6.0))
+    else:
+        p = np.zeros(0)
+        expected_tv = 0.0
+    ug = UncertainGraph(n, u, v, p)
+    eps_hat = float(eps_of(g, ug, prep.k, threads=prep.threads))
+    return _Attempt(ug, eps_hat, int(keys.size), int(removed.size), int(added.size), excluded, draws, expected_tv)
+
+
+def _generate(prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int) -> tuple[_Attempt | None, _Attempt, list[float]]:
+    """t attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
+    best_ok: _Attempt | None = None
+    best_any: _Attempt | None = None
+    hats: list[float] = []
+    for i in range(attempts):
+        rng = np.random.default_rng(np.random.SeedSequence([seed64, step, i]))
+        att = _attempt(prep, sigma, rng)
+        hats.append(att.eps_hat)
+        if best_any is None or att.eps_hat < best_any.eps_hat:
+            best_any = att
+        if att.eps_hat <= prep.eps and (best_ok is None or att.eps_hat < best_ok.eps_hat):
+            best_ok = att
+    assert best_any is not None
+    return best_ok, best_any, hats
+
+
+# ------------------------------------------------------------------ the scheme
+def obfuscation(
+    graph: Graph,
+    k: int,
+    eps: float,
+    *,
+    sigma: float | None = None,
+    c: float = 2.0,
+    q: float = 0.01,
+    attempts: int = 5,
+    tol: float = 0.05,
+    sigma_max: float = 16.0,
+    sigma_min: float = 1e-8,
+    seed: SeedLike = None,
+    threads: int | None = None,
+    progress: bool = False,
+) -> Anonymized:
+    """(k, eps)-obfuscation (Boldi et al.): an uncertain graph that k-obfuscates ``(1 - eps) n`` nodes.
+
+    One attempt at width ``sigma``: the ``ceil(eps n / 2)`` most sigma-unique nodes form the
+    excluded set H; pairs ``u != v`` are drawn with probability proportional to uniqueness
+    outside H, an edge drawn is removed, a non-edge added, until ``|E_C| = c m``. Each
+    candidate pair ``e`` gets ``sigma(e) = sigma |E_C| U(e) / sum U``, ``U(e)`` the mean
+    uniqueness of its ends, and ``r_e`` uniform on [0, 1] with probability ``q``, else
+    ``N(0, sigma(e)^2)`` truncated to [0, 1]; ``p(e) = 1 - r_e`` for an edge, ``r_e`` otherwise.
+    eps-hat is measured by :func:`graphveil.measure.privacy.eps`; of ``attempts`` tries the one
+    with the smallest eps-hat <= eps is kept.
+
+    ``sigma=None`` searches: start at 1 and double until an attempt succeeds (giving up above
+    ``sigma_max``), then bisect between the last failure (or 0) and the first success until the
+    bracket is within ``tol`` of the upper end (or below ``sigma_min``), keeping the smallest
+    sigma that succeeds. A given ``sigma`` (the paper's tables use 0.1, 0.01, 0.001) runs the
+    attempts at that width only.
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0.
+    k : int
+        Obfuscation level, >= 1.
+    eps : float
+        Tolerance in [0, 1].
+    sigma : float, optional
+        Fixed width (> 0); None searches.
+    c : float
+        ``|E_C| = round(c m)`` candidate pairs (>= 1; 2 = as many potential pairs as edges).
+    q : float
+        White-noise probability in [0, 1].
+    attempts : int
+        Attempts per sigma (t, >= 1).
+    tol : float
+        Relative bisection tolerance in (0, 1).
+    sigma_max, sigma_min : float
+        Search limits.
+    seed, threads
+        Randomness (each attempt has its own stream derived from the seed, the search step and
+        the attempt number) and threads of the eps check.
+    progress : bool
+        Print one line per sigma tried (to stderr).
+
+    Returns
+    -------
+    Anonymized
+        The uncertain graph on the candidate pairs (edges removed by the draw are absent) and a
+        report: ``sigma``, ``eps_hat``, ``history`` (every sigma tried with its eps-hat per
+        attempt), ``candidate_pairs``, ``removed_edges``, ``added_pairs``, ``excluded``,
+        ``tv`` (measured), ``expected_tv`` (exact given the candidates and sigma(e)) and
+        ``expected_tv_paper`` (Proposition 4.3 at ``sigma``).
+
+    Raises
+    ------
+    ObfuscationError
+        No attempt met (k, eps) (at the fixed sigma, or at any sigma up to ``sigma_max``).
+        The exception carries ``report`` and ``best`` (the closest attempt).
+    ValueError
+        If ``k < 1``, ``eps`` outside [0, 1], ``sigma <= 0``, ``attempts < 1``, ``c < 1``,
+        ``q`` outside [0, 1], or c asks for more pairs than exist.
+
+    References
+    ----------
+    Boldi, Bonchi, Gionis, Tassa, "Injecting Uncertainty in Graphs for Identity Obfuscation",
+    VLDB 2012 (Algorithms 1 and 2); the paper, Sections 2.2 and 4.3 (Proposition 4.3).
+    """
+    check_graph(graph)
+    k = check_int(k, "k", 1, " (the obfuscation level)")
+    eps = check_real(eps, "eps", 0.0, 1.0)
+    if sigma is not None:
+        sigma = check_real(sigma, "sigma", 0.0, math.inf, open_low=True)
+    c = check_real(c, "c", 1.0, math.inf)
+    q = check_real(q, "q", 0.0, 1.0)
+    attempts = check_int(attempts, "attempts", 1, " (t, attempts per sigma)")
+    tol = check_real(tol, "tol", 0.0, 1.0, open_low=True)
+    sigma_max = check_real(sigma_max, "sigma_max", 0.0, math.inf, open_low=True)
+    sigma_min = check_real(sigma_min, "sigma_min", 0.0, sigma_max, open_low=True)
+    seed64 = seed_to_u64(seed)
+    prep = _Prepared(graph, k, eps, c, q, check_threads(threads))
+    timer = Timer()
+    history: list[dict[str, Any]] = []
+    params = {"k": k, "eps": eps, "sigma": sigma, "c": c, "q": q, "attempts": attempts, "tol": tol,
+              "sigma_max": sigma_max, "sigma_min": sigma_min}
+
+    def run(s: float) -> tuple[_Attempt | None, _Attempt]:
+        with timer.phase("attempts"):
+            ok, closest, hats = _generate(prep, s, attempts, seed64, len(history))
+        history.append({"sigma": s, "eps_hat": hats, "success": ok is not None})
+        if progress:
+            import sys
+
+            state = "ok  " if ok is not None else "fail"
+            print(f"obfuscation: sigma={s:.6g} {state} eps-hat min {min(hats):.4f} (eps={eps:g})", file=sys.stderr)
+        return ok, closest
+
+    def fail(message: str, closest: _Attempt) -> ObfuscationError:
+        report = {"scheme": "obfuscation", "params": params, "seed": seed64, "history": history,
+                  "timings": timer.timings, "eps_hat": closest.eps_hat}
+        best = _wrap(closest, sigma_of_closest, params, seed64, history, timer, mode)
+        return ObfuscationError(message, report, best)
+
+    if sigma is not None:
+        mode = "fixed"
+        sigma_of_closest = sigma
+        found, closest = run(sigma)
+        if found is None:
+            raise fail(
+                f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: the best of {attempts} has "
+                f"eps-hat={closest.eps_hat:.4g} > eps={eps:g} for k={k}; raise sigma or eps, or lower k",
+                closest,
+            )
+        best, best_sigma = found, sigma
+    else:
+        mode = "search"
+        low, high = 0.0, 1.0
+        while True:
+            found, closest = run(high)
+            sigma_of_closest = high
+            if found is not None:
+                break
+            low, high = high, 2.0 * high
+            if high > sigma_max:
+                raise fail(
+                    f"no sigma up to sigma_max={sigma_max:g} gives a (k={k}, eps={eps:g})-obfuscation: the best "
+                    f"attempt has eps-hat={closest.eps_hat:.4g}; raise eps or c, or lower k",
+                    closest,
+                )
+        best, best_sigma = found, high
+        while high - low > tol * high and high > sigma_min:
+            mid = 0.5 * (low + high)
+            found, _ = run(mid)
+            if found is not None:
+                best, best_sigma, high = found, mid, mid
+            else:
+                low = mid
+    return _wrap(best, best_sigma, params, seed64, history, timer, mode)
+
+
+def _wrap(att: _Attempt, sigma: float, params: dict[str, Any], seed64: int, history: list[dict[str, Any]],
+          timer: Timer, mode: str) -> Anonymized:
+    ug = att.graph
+    return finish_graph(
+        ug,
+        scheme="obfuscation",
+        params=params,
+        seed=seed64,
+        timer=timer,
+        mode=mode,
+        sigma=sigma,
+        eps_hat=att.eps_hat,
+        history=history,
+        candidate_pairs=att.candidate_pairs,
+        removed_edges=att.removed_edges,
+        added_pairs=att.added_pairs,
+        excluded=att.excluded,
+        draws=att.draws,
+        tv=float(np.sum(ug.p * (1.0 - ug.p))),
+        expected_tv=att.expected_tv,
+        expected_tv_paper=obfuscation_expected_tv(sigma, att.candidate_pairs, q=params["q"]),
+    )

@@ -1,0 +1,211 @@
+"""(k, eps)-obfuscation: the (k, eps) guarantee checked by an independent eps, Proposition 4.3
+against scipy's truncated normal and against measured TV, the sampler, the search, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy import stats
+
+import graphveil as gv
+from graphveil.anonymize.obfuscation import (
+    ObfuscationError,
+    _sample_truncated_normal,
+    obfuscation,
+    obfuscation_expected_tv,
+    truncated_normal_moments,
+    uniqueness,
+)
+from tests.conftest import shared_graph_path
+
+
+def _karate() -> gv.Graph:
+    return gv.Graph.from_networkx(nx.karate_club_graph())
+
+
+def _read(name: str) -> gv.Graph:
+    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
+    _, inverse = np.unique(a[:, :2], return_inverse=True)
+    inverse = inverse.reshape(-1, 2)
+    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
+
+
+def _reference_eps(g0: gv.Graph, ug: gv.UncertainGraph, k: int) -> float:
+    """eps by direct Poisson-binomial convolution per node and the entropy definition."""
+    incident: list[list[float]] = [[] for _ in range(g0.n)]
+    for a, b, p in zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()):
+        incident[a].append(p)
+        incident[b].append(p)
+    width = max((len(x) for x in incident), default=0) + 1
+    x = np.zeros((g0.n, max(width, int(g0.degrees.max(initial=0)) + 1)))
+    for node, ps in enumerate(incident):
+        dist = np.array([1.0])
+        for p in ps:
+            dist = np.convolve(dist, [1.0 - p, p])
+        x[node, : dist.size] = dist
+    fails = 0
+    for node, d in enumerate(g0.degrees.tolist()):
+        col = x[:, d]
+        s = col.sum()
+        if s <= 0:
+            fails += 1
+            continue
+        y = col[col > 0] / s
+        if -(y * np.log2(y)).sum() < math.log2(k) - 1e-9:
+            fails += 1
+    return fails / g0.n
+
+
+# ------------------------------------------------------------------ truncated normal
+@pytest.mark.parametrize("sigma", [1e-6, 1e-3, 0.01, 0.1, 0.5, 1.0, 4.0, 16.0])
+def test_moments_match_scipy_truncnorm(sigma):
+    m1, m2 = truncated_normal_moments(sigma)
+    dist = stats.truncnorm(0.0, 1.0 / sigma, loc=0.0, scale=sigma)
+    assert float(m1) == pytest.approx(dist.moment(1), rel=1e-9, abs=1e-15)
+    assert float(m2) == pytest.approx(dist.moment(2), rel=1e-8, abs=1e-15)
+
+
+@pytest.mark.parametrize("sigma", [1e-4, 0.05, 1.0, 8.0])
+def test_sampler_is_the_truncated_normal(sigma):
+    rng = np.random.default_rng(1)
+    r = _sample_truncated_normal(np.full(20_000, sigma), rng)
+    assert r.min() >= 0 and r.max() <= 1
+    dist = stats.truncnorm(0.0, 1.0 / sigma, loc=0.0, scale=sigma)
+    assert stats.kstest(r, dist.cdf).pvalue > 1e-3
+
+
+def test_expected_tv_formula():
+    sigma, pairs = 0.05, 1000
+    dist = stats.truncnorm(0.0, 1.0 / sigma, scale=sigma)
+    assert obfuscation_expected_tv(sigma, pairs) == pytest.approx(pairs * (dist.moment(1) - dist.moment(2)))
+    # white noise: uniform r has E[r - r^2] = 1/6
+    assert obfuscation_expected_tv(sigma, pairs, q=1.0) == pytest.approx(pairs / 6)
+
+
+def test_uniqueness_definition():
+    deg = np.array([1, 1, 2, 5, 5, 5])
+    sigma = 1.3
+    phi = stats.norm(scale=sigma).pdf
+    want = [1.0 / sum(phi(d - e) for e in deg) for d in deg]
+    np.testing.assert_allclose(uniqueness(deg, sigma), want, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ the (k, eps) guarantee
+def test_fixed_sigma_meets_k_eps_on_a_real_graph():
+    g = _read("ca-GrQc")
+    k, eps = 20, 0.1
+    ug, report = obfuscation(g, k, eps, sigma=0.01, attempts=2, seed=7)
+    ref = _reference_eps(g, ug, k)
+    assert ref == pytest.approx(report["eps_hat"], abs=1e-12)
+    assert ref <= eps
+    assert report["mode"] == "fixed" and report["sigma"] == 0.01
+    assert len(report["history"]) == 1 and len(report["history"][0]["eps_hat"]) == 2
+    assert report["eps_hat"] == min(report["history"][0]["eps_hat"])
+    # candidate pairs: exactly c m of them, all of E_C published
+    assert report["candidate_pairs"] == ug.num_pairs == round(2 * g.m)
+    assert report["candidate_pairs"] == g.m - report["removed_edges"] + report["added_pairs"]
+    # potential (non-edge) pairs avoid the excluded set H of the most unique nodes
+    edges = set(zip(*(x.tolist() for x in g.edges())))
+    pot = [(a, b) for a, b in zip(ug.u.tolist(), ug.v.tolist()) if (a, b) not in edges]
+    assert len(pot) == report["added_pairs"]
+    un = uniqueness(g.degrees, 0.01)
+    h = set(np.argsort(-un, kind="stable")[: math.ceil(eps * g.n / 2)].tolist())
+    assert report["excluded"] == len(h)
+    assert not any(a in h or b in h for a, b in pot)
+
+
+def test_search_finds_the_smallest_succeeding_sigma():
+    g = _karate()
+    k, eps = 3, 0.3
+    ug, report = obfuscation(g, k, eps, attempts=2, tol=0.2, sigma_min=1e-3, seed=3)
+    assert report["mode"] == "search"
+    assert _reference_eps(g, ug, k) <= eps
+    sigmas = [h["sigma"] for h in report["history"]]
+    assert sigmas[0] == 1.0
+    best = report["sigma"]
+    for h in report["history"]:
+        assert h["success"] == (min(h["eps_hat"]) <= eps)
+        if h["sigma"] < best:
+            assert not h["success"]
+    assert any(h["success"] and h["sigma"] == best for h in report["history"])
+
+
+def test_failure_is_reported_not_returned():
+    g = _karate()
+    with pytest.raises(ObfuscationError, match="no attempt at sigma=0.001") as info:
+        obfuscation(g, 30, 0.0, sigma=0.001, attempts=2, seed=1)
+    err = info.value
+    assert err.report["history"][0]["success"] is False
+    assert err.best is not None and err.best.report["eps_hat"] > 0.0
+    with pytest.raises(ObfuscationError, match="no sigma up to sigma_max=2"):
+        obfuscation(g, 30, 0.0, attempts=1, sigma_max=2.0, seed=1)
+
+
+# ------------------------------------------------------------------ total variance
+def test_proposition_4_3_on_a_regular_graph():
+    """All degrees equal -> every sigma(e) = sigma: E[TV] is exactly Proposition 4.3."""
+    n, sigma, q = 400, 0.2, 0.0
+    g = gv.Graph.from_networkx(nx.circulant_graph(n, [1, 2, 3]))
+    ug, report = obfuscation(g, 10, 0.0, sigma=sigma, q=q, attempts=1, seed=2)
+    pairs = report["candidate_pairs"]
+    dist = stats.truncnorm(0.0, 1.0 / sigma, scale=sigma)
+    m = [dist.moment(j) for j in range(1, 5)]
+    mean = pairs * (m[0] - m[1])
+    var = pairs * (m[1] - 2 * m[2] + m[3] - (m[0] - m[1]) ** 2)
+    assert report["expected_tv_paper"] == pytest.approx(mean, rel=1e-9)
+    assert report["expected_tv"] == pytest.approx(mean, rel=1e-9)
+    assert abs(report["tv"] - mean) < 5 * math.sqrt(var)
+    assert ug.total_variance() == pytest.approx(report["tv"])
+
+
+def test_expected_tv_vs_measured_on_a_real_graph():
+    g = _read("ca-GrQc")
+    sigma, q = 0.1, 0.01
+    ug, report = obfuscation(g, 10, 0.1, sigma=sigma, q=q, attempts=1, seed=5)
+    # recompute sigma(e) from the published pairs and an independent uniqueness
+    deg = g.degrees
+    vals, counts = np.unique(deg, return_counts=True)
+    phi = stats.norm(scale=sigma).pdf
+    common = {int(d): float(np.sum(counts * phi(d - vals))) for d in vals}
+    un = np.array([1.0 / common[int(d)] for d in deg])
+    ue = 0.5 * (un[ug.u] + un[ug.v])
+    sig = sigma * ug.num_pairs * ue / ue.sum()
+    m1, m2 = truncated_normal_moments(sig)
+    mean = float(np.sum((1 - q) * (m1 - m2) + q / 6))
+    assert report["expected_tv"] == pytest.approx(mean, rel=1e-9)
+    sd_bound = math.sqrt(float(np.sum((1 - q) * m2 + q / 3)))  # Var(r - r^2) <= E[r^2]
+    assert abs(report["tv"] - mean) < 5 * sd_bound
+
+
+def test_seed_reproducible():
+    g = _karate()
+    a, ra = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
+    b, rb = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
+    np.testing.assert_array_equal(a.p, b.p)
+    np.testing.assert_array_equal(a.u, b.u)
+    assert ra["history"] == rb["history"]
+    c, _ = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=12)
+    assert not (c.num_pairs == a.num_pairs and np.array_equal(c.p, a.p))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"k": 0}, "k must be >= 1"),
+        ({"eps": -0.1}, "eps must lie in"),
+        ({"eps": 1.5}, "eps must lie in"),
+        ({"sigma": 0.0}, "sigma must lie in"),
+        ({"sigma": -1.0}, "sigma must lie in"),
+        ({"attempts": 0}, "attempts must be >= 1"),
+        ({"c": 0.5}, "c must lie in"),
+        ({"q": 2.0}, "q must lie in"),
+        ({"c": 1000.0}, "lower c or eps"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    args = {"k": 3, "eps": 0.1, "sigma": 0.1, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        obfuscation(_karate(), args.pop("k"), args.pop("eps"), seed=0, **args)
