@@ -61,6 +61,10 @@ def edge_switch(
     indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     switches: int, nearby: bool, seed: int,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64], int]: ...
+def draw_candidates(
+    edge_keys: npt.NDArray[np.int64], n: int, pool: npt.NDArray[np.int64], weights: npt.NDArray[np.float64],
+    target: int, max_draws: int, seed: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 
 # --- sampling (register_sampling.cpp)
 # Pairs must be canonical (u < v), sorted and unique. A sample depends only on (seed, index).

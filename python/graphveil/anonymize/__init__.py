@@ -2,6 +2,13 @@
 
 from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize.mixture import mixture
+from graphveil.anonymize.obfuscation import (
+    ObfuscationError,
+    obfuscation,
+    obfuscation_expected_tv,
+    truncated_normal_moments,
+)
+from graphveil.anonymize.partition import partition
 from graphveil.anonymize.randwalk import (
     randwalk,
     randwalk_mod,
@@ -13,11 +20,16 @@ from graphveil.anonymize.switching import edge_switch
 
 __all__ = [
     "Anonymized",
+    "ObfuscationError",
     "edge_switch",
     "mixture",
+    "obfuscation",
+    "obfuscation_expected_tv",
+    "partition",
     "randwalk",
     "randwalk_mod",
     "randwalk_mod_tv_bound",
     "randwalk_mod_uncertain",
+    "truncated_normal_moments",
     "walk_ends",
 ]

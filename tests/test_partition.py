@@ -1,0 +1,105 @@
+"""Partition: schemes on METIS parts, cut edges at p = 1, ids mapped back."""
+
+from __future__ import annotations
+
+import json
+
+import networkx as nx
+import numpy as np
+import pytest
+
+import graphveil as gv
+from graphveil.anonymize._partition import metis_parts
+from graphveil.anonymize.obfuscation import ObfuscationError
+from graphveil.anonymize.partition import partition
+from graphveil.anonymize.randwalk import randwalk_mod_uncertain
+from tests.conftest import shared_graph_path
+
+
+def _read(name: str) -> gv.Graph:
+    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
+    _, inverse = np.unique(a[:, :2], return_inverse=True)
+    inverse = inverse.reshape(-1, 2)
+    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
+
+
+def _edge_set(ug) -> set[tuple[int, int]]:
+    return set(zip(ug.u.tolist(), ug.v.tolist()))
+
+
+def test_switch_on_parts_keeps_degrees_and_cut():
+    g = _read("ca-GrQc")
+    ug, report = partition("switch", g, 8, seed=4, switches=2000)
+    labels = metis_parts(g, 8, seed=4)
+    eu, ev = g.edges()
+    cut = set(zip(eu[labels[eu] != labels[ev]].tolist(), ev[labels[eu] != labels[ev]].tolist()))
+    assert report["cut_edges"] == len(cut)
+    assert cut <= _edge_set(ug)
+    # every published pair lies inside a part or is a cut edge of G0
+    for a, b in _edge_set(ug) - cut:
+        assert labels[a] == labels[b]
+    h = gv.Graph.from_edges(ug.u, ug.v, g.n)
+    np.testing.assert_array_equal(h.degrees, g.degrees)
+    assert sum(report["part_sizes"]) == g.n and len(report["part_reports"]) <= 8
+    assert sum(r["performed"] for r in report["part_reports"]) > 0
+    json.dumps(report)
+
+
+def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
+    g = gv.Graph.from_networkx(nx.karate_club_graph())
+    ug, report = partition("randwalk-mod", g, 2, 3, seed=1)
+    assert ug.relaxed
+    assert report["params"]["args"] == [3]
+    labels = metis_parts(g, 2, seed=1)
+    # expected number of pairs = m inside the parts + the cut
+    inside = sum(r["pairs"] for r in report["part_reports"])
+    assert ug.num_pairs == inside + report["cut_edges"]
+    # the per-part uncertain forms keep degrees: together with the cut, all of G0's degrees
+    total = np.zeros(g.n)
+    for i in range(2):
+        nodes = np.flatnonzero(labels == i)
+        sub_ug, _ = randwalk_mod_uncertain(g.subgraph(nodes), 3)
+        np.add.at(total, nodes, sub_ug.expected_degrees())
+    eu, ev = g.edges()
+    cut = labels[eu] != labels[ev]
+    np.add.at(total, eu[cut], 1.0)
+    np.add.at(total, ev[cut], 1.0)
+    np.testing.assert_allclose(total, g.degrees, atol=1e-12)
+
+
+def test_obfuscation_on_parts_and_error_names_the_part():
+    g = _read("ca-GrQc")
+    ug, report = partition("obfuscation", g, 4, 5, 0.2, sigma=0.1, attempts=1, seed=2)
+    assert all(r["eps_hat"] <= 0.2 for r in report["part_reports"])
+    assert not ug.relaxed
+    with pytest.raises(ObfuscationError, match="part 0"):
+        partition("obfuscation", g, 4, 10_000, 0.0, sigma=0.001, attempts=1, seed=2)
+
+
+def test_seed_and_callable():
+    g = _read("ca-GrQc")
+    a, _ = partition("randwalk", g, 4, 3, seed=9)
+    b, _ = partition("randwalk", g, 4, 3, seed=9)
+    np.testing.assert_array_equal(a.u, b.u)
+    np.testing.assert_array_equal(a.v, b.v)
+
+    def identity(sub, *, seed):
+        from graphveil.anonymize.switching import edge_switch
+
+        return edge_switch(sub, 0, seed=seed)
+
+    ug, report = partition(identity, g, 3, seed=1)
+    assert _edge_set(ug) == set(zip(*(x.tolist() for x in g.edges())))
+    assert report["params"]["scheme"] == "identity"
+
+
+def test_bad_input():
+    g = gv.Graph.from_networkx(nx.karate_club_graph())
+    with pytest.raises(ValueError, match="unknown scheme"):
+        partition("maxvarx", g, 2)
+    with pytest.raises(ValueError, match="parts must be >= 1"):
+        partition("switch", g, 0, switches=1)
+    with pytest.raises(ValueError, match="exceeds the number of nodes"):
+        partition("switch", g, 100, switches=1)
+    with pytest.raises(TypeError):
+        partition(3, g, 2)
