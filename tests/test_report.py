@@ -208,3 +208,16 @@ def test_csv_rows(tmp_path):
 def test_write_into_missing_directory_fails_cleanly(tmp_path):
     with pytest.raises(FileNotFoundError):
         _report().to_json(tmp_path / "missing" / "r.json")
+
+
+def test_evaluate_accepts_a_scheme_output():
+    from graphveil.anonymize import Anonymized
+
+    g0 = ZOO["two_components"]
+    g = gv.Graph.from_edges([0, 1, 3, 4, 2], [1, 2, 4, 5, 5], 6)
+    out = Anonymized(gv.UncertainGraph.from_graph(g), {"scheme": "switch", "params": {"s": 1}})
+    if not hasattr(gv.UncertainGraph, "sample"):
+        pytest.skip("UncertainGraph.sample not built yet")
+    rep = evaluate(g0, out, samples=2, seed=0, k=2, statistics=cheap_statistics)
+    assert rep.label == "switch(s=1)"
+    assert rep.per_sample[0]["H1"] == P.h1(g0, g)

@@ -367,9 +367,10 @@ def evaluate(
     ----------
     g0 : Graph
         The true graph.
-    ug : UncertainGraph or Graph
-        The published graph on the same nodes ``0..n-1``. A deterministic Graph (e.g. the
-        output of EdgeSwitch) is its own single sample.
+    ug : UncertainGraph, Graph or Anonymized
+        The published graph on the same nodes ``0..n-1``. A deterministic Graph is its own
+        single sample. A scheme's :class:`~graphveil.anonymize.Anonymized` output is accepted
+        as is (its scheme and parameters become the default label).
     samples : int, default 20
         Possible worlds drawn from ``ug`` (the paper: 20).
     seed : int, numpy.random.Generator or None
@@ -380,7 +381,8 @@ def evaluate(
     threads : int, optional
         Worker threads for every kernel (None or 0: all cores). Results do not depend on it.
     label : str
-        Row label in the printed tables.
+        Row label in the printed tables (default: "published", or the scheme's name and
+        parameters for an Anonymized input).
     statistics : callable, optional
         ``f(graph, *, seed, threads) -> dict`` with the ten statistics; defaults to
         :func:`graphveil.measure.utility.utility_statistics`.
@@ -412,6 +414,12 @@ def evaluate(
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    from graphveil.anonymize._result import Anonymized
+
+    if isinstance(ug, Anonymized):
+        if label == "published":
+            label = _scheme_label(ug.report)
+        ug = ug.graph
     if not isinstance(ug, (UncertainGraph, Graph)):
         raise TypeError(f"ug must be a graphveil.UncertainGraph or Graph, got {type(ug).__name__}")
     if ug.n != g0.n:
@@ -469,6 +477,13 @@ def evaluate(
         label=label,
         extra=extra,
     )
+
+
+def _scheme_label(report: dict[str, Any]) -> str:
+    params = report.get("params") or {}
+    inner = ", ".join(f"{k}={v}" for k, v in params.items() if not isinstance(v, (dict, list)))
+    scheme = str(report.get("scheme", "published"))
+    return f"{scheme}({inner})" if inner else scheme
 
 
 def _stats(fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int) -> dict[str, float]:
