@@ -11,12 +11,13 @@ import json
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 import graphveil as gv
 from graphveil import _core
 from graphveil.uncertain import FORMAT_VERSION
-
 
 # ---------------------------------------------------------------------- brute force helpers
 
@@ -120,7 +121,9 @@ def test_theorem_4_1_enumerated(trial, relaxed):
     ]
     for edges in candidates:
         g = graph_of(n, edges)
-        dist = np.array([len(simple_edges(ug, mask) ^ edges) for _, mask in all_worlds], dtype=float)
+        dist = np.array(
+            [len(simple_edges(ug, mask) ^ edges) for _, mask in all_worlds], dtype=float
+        )
         prob = np.array([w for w, _ in all_worlds])
         mean = float(prob @ dist)
         var = float(prob @ (dist - mean) ** 2)
@@ -228,7 +231,11 @@ def test_sample_frequencies_match_p():
 
 def test_relaxed_sample_frequencies_match_simplified():
     ug = gv.UncertainGraph(
-        5, [0, 0, 0, 1, 1, 2, 3, 3], [1, 1, 1, 1, 2, 2, 4, 4], [0.3, 0.3, 0.5, 0.9, 0.4, 1.0, 0.25, 0.0], relaxed=True
+        5,
+        [0, 0, 0, 1, 1, 2, 3, 3],
+        [1, 1, 1, 1, 2, 2, 4, 4],
+        [0.3, 0.3, 0.5, 0.9, 0.4, 1.0, 0.25, 0.0],
+        relaxed=True,
     )
     simple = ug.simplified()
     assert list(zip(simple.u.tolist(), simple.v.tolist())) == [(0, 1), (1, 2), (3, 4)]
@@ -323,7 +330,11 @@ def test_sample_arguments():
 def test_canonical_form_and_frozen_arrays():
     p_in = np.array([0.1, 0.2, 0.3])
     ug = gv.UncertainGraph(4, [3, 0, 2], [1, 2, 1], p_in)
-    assert ug.u.tolist() == [0, 1, 1] and ug.v.tolist() == [2, 2, 3] and ug.p.tolist() == [0.2, 0.3, 0.1]
+    assert (
+        ug.u.tolist() == [0, 1, 1]
+        and ug.v.tolist() == [2, 2, 3]
+        and ug.p.tolist() == [0.2, 0.3, 0.1]
+    )
     assert ug.u.dtype == np.int32 and ug.p.dtype == np.float64
     with pytest.raises(ValueError):
         ug.p[0] = 1.0
@@ -374,7 +385,9 @@ def test_relaxed_model_semantics():
 def published() -> gv.UncertainGraph:
     rng = np.random.default_rng(21)
     ug = random_strict(rng, 40, 200)
-    return gv.UncertainGraph(ug.n, ug.u, ug.v, ug.p, meta={"scheme": "maxvar", "params": {"n_p": 20}, "seed": 42})
+    return gv.UncertainGraph(
+        ug.n, ug.u, ug.v, ug.p, meta={"scheme": "maxvar", "params": {"n_p": 20}, "seed": 42}
+    )
 
 
 @pytest.mark.parametrize("name", ["g.npz", "g.tsv", "g.tsv.gz", "g.txt.bz2", "g.tsv.xz"])
@@ -405,7 +418,9 @@ def test_round_trip_permuted(published, tmp_path, name):
     assert not np.array_equal(perm, np.arange(published.n))
     # isomorphic: the same graph under perm
     np.testing.assert_array_equal(np.sort(back.p), np.sort(published.p))
-    np.testing.assert_allclose(np.sort(back.expected_degrees()), np.sort(published.expected_degrees()))
+    np.testing.assert_allclose(
+        np.sort(back.expected_degrees()), np.sort(published.expected_degrees())
+    )
     assert back == gv.UncertainGraph(published.n, perm[published.u], perm[published.v], published.p)
     np.testing.assert_allclose(back.expected_degrees()[perm], published.expected_degrees())
     # ... and the ids differ
@@ -415,7 +430,16 @@ def test_round_trip_permuted(published, tmp_path, name):
     if name.endswith(".npz"):
         with np.load(tmp_path / name) as data:
             assert sorted(data.files) == sorted(
-                ["format", "format_version", "graphveil_version", "n", "relaxed", "ids_permuted", "seed", "meta"]
+                [
+                    "format",
+                    "format_version",
+                    "graphveil_version",
+                    "n",
+                    "relaxed",
+                    "ids_permuted",
+                    "seed",
+                    "meta",
+                ]
                 + ["u", "v", "p"]
             )
 
@@ -427,7 +451,9 @@ def test_round_trip_relaxed_and_empty(tmp_path):
         back = gv.load_uncertain(tmp_path / name)
         assert back == ug and back.relaxed
         perm = ug.save(tmp_path / name, seed=1)
-        assert gv.load_uncertain(tmp_path / name) == gv.UncertainGraph(4, perm[ug.u], perm[ug.v], ug.p, relaxed=True)
+        assert gv.load_uncertain(tmp_path / name) == gv.UncertainGraph(
+            4, perm[ug.u], perm[ug.v], ug.p, relaxed=True
+        )
     empty = gv.UncertainGraph(7, [], [], [])
     for name in ("e.npz", "e.tsv"):
         empty.save(tmp_path / name)
@@ -459,7 +485,9 @@ def test_write_is_atomic(published, tmp_path):
     path = tmp_path / "g.npz"
     published.save(path, keep_ids=True)
     before = path.read_bytes()
-    bad = gv.UncertainGraph(published.n, published.u, published.v, published.p, meta={"x": object()})
+    bad = gv.UncertainGraph(
+        published.n, published.u, published.v, published.p, meta={"x": object()}
+    )
     with pytest.raises(TypeError, match="JSON"):
         bad.save(path)
     assert path.read_bytes() == before
@@ -524,7 +552,10 @@ def test_load_rejects_bad_tsv(published, tmp_path):
         "letters.tsv": (text + "1\tx\t0.5\n", "u v p"),
         "short.tsv": (text + "1\t2\n", "u v p"),
         "prob.tsv": (text.replace("\t1.0\n", "\t1.5\n", 1), r"\[0, 1\]"),
-        "future.tsv": (text.replace("# format_version: 1", f"# format_version: {FORMAT_VERSION + 1}"), "newer"),
+        "future.tsv": (
+            text.replace("# format_version: 1", f"# format_version: {FORMAT_VERSION + 1}"),
+            "newer",
+        ),
         "n.tsv": (text.replace("# n: 40", "# n: 2"), "0..1"),
         "header.tsv": (text.replace("# relaxed: false", "# relaxed: maybe"), "header"),
     }
@@ -546,7 +577,9 @@ def test_load_rejects_bad_tsv(published, tmp_path):
 
 
 def test_meta_json_with_numpy_values(tmp_path):
-    ug = gv.UncertainGraph(3, [0], [1], [0.5], meta={"sigma": np.float64(0.1), "sizes": np.arange(3), "seed": 2**63})
+    ug = gv.UncertainGraph(
+        3, [0], [1], [0.5], meta={"sigma": np.float64(0.1), "sizes": np.arange(3), "seed": 2**63}
+    )
     ug.save(tmp_path / "m.npz")
     back = gv.load_uncertain(tmp_path / "m.npz")
     assert back.meta["sigma"] == 0.1 and back.meta["sizes"] == [0, 1, 2]
@@ -558,3 +591,34 @@ def test_to_scipy_matrix_class():
     ug = gv.UncertainGraph(3, [0], [1], [0.5])
     assert isinstance(ug.to_scipy(), sp.csr_array)
     assert isinstance(ug.to_scipy(array=False), sp.csr_matrix)
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    n=st.integers(2, 12),
+    data=st.data(),
+    relaxed=st.booleans(),
+)
+def test_round_trip_property(tmp_path, n, data, relaxed):
+    """Any graph, any floats in [0, 1] (subnormals, 1 - ulp): both formats are exact."""
+    if relaxed:
+        pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+        pairs = data.draw(st.lists(pair, max_size=30))
+    else:
+        pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(
+            lambda t: t[0] != t[1]
+        )
+        pairs = data.draw(st.lists(pair, max_size=30, unique_by=lambda t: (min(t), max(t))))
+    probs = data.draw(st.lists(st.floats(0.0, 1.0), min_size=len(pairs), max_size=len(pairs)))
+    u = np.array([a for a, _ in pairs], dtype=np.int64)
+    v = np.array([b for _, b in pairs], dtype=np.int64)
+    ug = gv.UncertainGraph(n, u, v, probs, relaxed=relaxed)
+    for name in ("h.npz", "h.tsv"):
+        perm = ug.save(tmp_path / name, seed=data.draw(st.integers(0, 2**64 - 1)))
+        back = gv.load_uncertain(tmp_path / name)
+        assert back == gv.UncertainGraph(n, perm[ug.u], perm[ug.v], ug.p, relaxed=relaxed)
+        assert back.expected_edit_distance(gv.Graph.from_edges([], [], n)) == pytest.approx(
+            ug.expected_edit_distance(gv.Graph.from_edges([], [], n))
+        )
