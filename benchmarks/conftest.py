@@ -10,7 +10,18 @@ from pathlib import Path
 
 import pytest
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+def _shared_data() -> Path:
+    # The project sits beside ../shared (in /work/main and in a helper's /work/wt/<name> alike).
+    here = Path(__file__).resolve()
+    for parent in here.parents[1:]:
+        candidate = parent / "shared" / "data"
+        if candidate.is_dir():
+            return candidate
+    return here.parents[1].parent / "shared" / "data"
+
+
+SHARED_DATA = _shared_data()
 
 
 def shared_graph_path(name: str) -> Path:

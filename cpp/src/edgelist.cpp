@@ -52,38 +52,38 @@ bool parse_id(const char* begin, const char* end, std::int64_t& out, std::string
     return true;
 }
 
-enum class LineKind { skip, edge, error };
+inline bool ends_token(const char* p, const char* end) { return p == end || is_separator(*p) || *p == '\n'; }
 
-// One physical line without its '\n'.
-LineKind parse_line(const char* p, const char* end, std::int64_t& a, std::int64_t& b, std::string& error) {
+// Reads the id token at p (p is not at a separator or line end) and moves p past it. Up to 18
+// digits cannot overflow and take the fast path; anything else goes through from_chars.
+inline bool read_id(const char*& p, const char* end, std::int64_t& out, std::string& error) {
+    const char* q = p;
+    const bool negative = *q == '-';
+    if (*q == '-' || *q == '+') ++q;
+    const char* digits = q;
+    std::uint64_t acc = 0;
+    while (q < end && static_cast<unsigned char>(*q - '0') < 10) acc = acc * 10 + static_cast<unsigned>(*q++ - '0');
+    const std::ptrdiff_t count = q - digits;
+    if (count > 0 && count <= 18 && ends_token(q, end)) {
+        out = negative ? -static_cast<std::int64_t>(acc) : static_cast<std::int64_t>(acc);
+        p = q;
+        return true;
+    }
+    while (!ends_token(q, end)) ++q;
+    if (!parse_id(p, q, out, error)) return false;
+    p = q;
+    return true;
+}
+
+inline const char* skip_blanks(const char* p, const char* end) {
     while (p < end && is_blank(*p)) ++p;
-    if (p == end || *p == '#' || *p == '%') return LineKind::skip;
-    const char* tok = p;
-    while (p < end && !is_separator(*p)) ++p;
-    if (p == tok) {
-        error = "the line starts with ',' (an empty first column)";
-        return LineKind::error;
-    }
-    if (!parse_id(tok, p, a, error)) return LineKind::error;
-    while (p < end && is_blank(*p)) ++p;
-    bool comma = false;
-    if (p < end && *p == ',') {
-        comma = true;
-        ++p;
-        while (p < end && is_blank(*p)) ++p;
-    }
-    if (p == end) {
-        error = "only one column; an edge line needs two node ids";
-        return LineKind::error;
-    }
-    tok = p;
-    while (p < end && !is_separator(*p)) ++p;
-    if (p == tok) {
-        error = comma ? "an empty second column (two commas in a row)" : "an empty second column";
-        return LineKind::error;
-    }
-    if (!parse_id(tok, p, b, error)) return LineKind::error;
-    return LineKind::edge;  // further columns are ignored
+    return p;
+}
+
+// Past the next '\n' (or end).
+inline const char* next_line(const char* p, const char* end) {
+    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+    return nl == nullptr ? end : static_cast<const char*>(nl) + 1;
 }
 
 struct ChunkResult {
@@ -150,22 +150,36 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
         std::int64_t* u = out.u.data() + first_line[c];
         std::int64_t* v = out.v.data() + first_line[c];
         std::int64_t line = 0;
+        auto fail = [&](std::string what) {
+            if (!what.empty()) res.error = std::move(what);
+            res.error_line = line;
+        };
         while (p < end) {
-            const char* eol = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
-            if (eol == nullptr) eol = end;
+            p = skip_blanks(p, end);
+            if (p == end) break;
+            if (*p == '\n' || *p == '#' || *p == '%') {  // blank line or comment
+                p = next_line(p, end);
+                ++line;
+                continue;
+            }
+            if (*p == ',') return fail("the line starts with ',' (an empty first column)");
             std::int64_t a = 0, b = 0;
-            const LineKind kind = parse_line(p, eol, a, b, res.error);
-            if (kind == LineKind::error) {
-                res.error_line = line;
-                return;
+            if (!read_id(p, end, a, res.error)) return fail({});
+            p = skip_blanks(p, end);
+            bool comma = false;
+            if (p < end && *p == ',') {
+                comma = true;
+                p = skip_blanks(p + 1, end);
             }
-            if (kind == LineKind::edge) {
-                u[res.pairs] = a;
-                v[res.pairs] = b;
-                ++res.pairs;
-            }
+            if (p == end || *p == '\n') return fail("only one column; an edge line needs two node ids");
+            if (*p == ',')
+                return fail(comma ? "an empty second column (two commas in a row)" : "an empty second column");
+            if (!read_id(p, end, b, res.error)) return fail({});
+            u[res.pairs] = a;
+            v[res.pairs] = b;
+            ++res.pairs;
+            p = next_line(p, end);  // further columns are ignored
             ++line;
-            p = eol + 1;
         }
     });
     for (std::int64_t c = 0; c < n_chunks; ++c) {

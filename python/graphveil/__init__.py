@@ -13,6 +13,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
     __version__ = "0.0.0+unknown"
 
 from graphveil.graph import Graph
+from graphveil.io import read_edgelist, write_edgelist
 from graphveil.uncertain import UncertainGraph, load_uncertain
 
-__all__ = ["Graph", "UncertainGraph", "__version__", "load_uncertain"]
+__all__ = ["Graph", "UncertainGraph", "__version__", "load_uncertain", "read_edgelist", "write_edgelist"]

@@ -94,3 +94,17 @@ def sample_edges32(
 def sample_edges64(
     u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], p: npt.NDArray[np.float64], seed: int, sample: int, threads: int = 0
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+
+# --- io (register_io.cpp)
+def parse_edgelist(
+    text: bytes | bytearray | memoryview, threads: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def relabel_ascending(
+    u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], extra: npt.NDArray[np.int64], threads: int = 0
+) -> npt.NDArray[np.int64]: ...
+def count_directed_pairs(
+    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], threads: int = 0
+) -> int: ...
+def format_edgelist(
+    u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], delimiter: str, threads: int = 0
+) -> npt.NDArray[np.uint8]: ...

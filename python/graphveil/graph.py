@@ -23,6 +23,15 @@ class BuildCounts:
     """Input pairs (u, u), dropped (the node itself is kept)."""
     duplicates: int = 0
     """Input pairs merged into an earlier one: exact repeats and reversed pairs."""
+    lines: int | None = None
+    """Edge lines read from a file (:func:`graphveil.read_edgelist`); None otherwise."""
+    exact_repeats: int | None = None
+    """Of the duplicates: pairs repeating an earlier ``(u, v)`` in the same direction.
+    None unless counted (:func:`graphveil.read_edgelist` counts them)."""
+    reversed_pairs: int | None = None
+    """Of the duplicates: the rest, pairs ``(v, u)`` whose reverse ``(u, v)`` was already there
+    (each undirected edge of a file listing both directions counts once).
+    None unless counted (:func:`graphveil.read_edgelist` counts them)."""
 
 
 class Graph:
