@@ -262,7 +262,7 @@ std::vector<std::int64_t> relabel_ascending(std::int64_t* u, std::int64_t* v, st
         return labels;
     }
 
-    // Sparse ids: sort a copy in two halves in parallel, merge, deduplicate, binary-search.
+    // Sparse ids: sort a copy in two halves in parallel, merge, deduplicate.
     std::vector<std::int64_t> labels(static_cast<std::size_t>(total));
     std::copy_n(u, count, labels.begin());
     std::copy_n(v, count, labels.begin() + count);
@@ -277,8 +277,26 @@ std::vector<std::int64_t> relabel_ascending(std::int64_t* u, std::int64_t* v, st
     std::inplace_merge(labels.begin(), mid, labels.end());
     labels.erase(std::unique(labels.begin(), labels.end()), labels.end());
     labels.shrink_to_fit();
+
+    // Rank lookup: buckets over the top bits of (id - lo), at most one per label, each holding
+    // the first label index in it; a binary search runs only inside one bucket, so spread-out
+    // ids cost O(1) probes and clustered ones at most O(log n).
+    const auto n_labels = static_cast<std::uint64_t>(labels.size());
+    int shift = 0;
+    while (shift < 63 && (span >> shift) >= n_labels) ++shift;
+    const std::size_t n_buckets = static_cast<std::size_t>(span >> shift) + 1;
+    std::vector<std::int64_t> bucket_start(n_buckets + 1, 0);
+    const auto offset = static_cast<std::uint64_t>(lo);
+    auto bucket_of = [&](std::int64_t id) {
+        return static_cast<std::size_t>((static_cast<std::uint64_t>(id) - offset) >> shift);
+    };
+    for (const std::int64_t id : labels) ++bucket_start[bucket_of(id) + 1];
+    for (std::size_t b = 0; b < n_buckets; ++b) bucket_start[b + 1] += bucket_start[b];
     auto rank = [&](std::int64_t id) {
-        return static_cast<std::int64_t>(std::lower_bound(labels.begin(), labels.end(), id) - labels.begin());
+        const std::size_t b = bucket_of(id);
+        const auto first = labels.begin() + bucket_start[b];
+        const auto last = labels.begin() + bucket_start[b + 1];
+        return static_cast<std::int64_t>(std::lower_bound(first, last, id) - labels.begin());
     };
     parallel_ranges(count, block, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
         for (std::int64_t i = begin; i < end; ++i) {

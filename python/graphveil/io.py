@@ -21,7 +21,7 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import numpy as np
 
@@ -108,8 +108,12 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     header = _read_header(source, text)
     del text  # the pairs are parsed; free the text before building
     if u.size == 0 and header is None:
-        what = "the file is empty" if lines == 0 else f"its {lines:,} lines are all blank or comments"
-        raise ValueError(f"{source}: no edges found ({what}); an edge line holds two integer node ids")
+        what = (
+            "the file is empty" if lines == 0 else f"its {lines:,} lines are all blank or comments"
+        )
+        raise ValueError(
+            f"{source}: no edges found ({what}); an edge line holds two integer node ids"
+        )
 
     extra = np.zeros(0, dtype=np.int64)
     if header is not None:
@@ -199,7 +203,9 @@ def write_edgelist(
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
     if delimiter not in _DELIMITERS:
-        raise ValueError(f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}")
+        raise ValueError(
+            f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}"
+        )
     nthreads = check_threads(threads)
     eu, ev = graph.edges()
     if use_labels:
@@ -227,14 +233,11 @@ def write_edgelist(
 # ---------------------------------------------------------------------- helpers
 
 
-class _Header:
-    __slots__ = ("n", "m", "labelled", "isolated")
-
-    def __init__(self, n: int, m: int, labelled: bool, isolated: np.ndarray) -> None:
-        self.n = n
-        self.m = m
-        self.labelled = labelled
-        self.isolated = isolated
+class _Header(NamedTuple):
+    n: int
+    m: int
+    labelled: bool
+    isolated: np.ndarray
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -277,12 +280,16 @@ def _read_header(path: Path, text: bytes) -> _Header | None:
         try:
             isolated.extend(int(tok) for tok in line.split())
         except ValueError:
-            raise ValueError(f"{path}: a '# graphveil isolated' header line holds a non-integer label") from None
+            raise ValueError(
+                f"{path}: a '# graphveil isolated' header line holds a non-integer label"
+            ) from None
         pos = end + 1
     try:
         iso = np.array(isolated, dtype=np.int64)
     except OverflowError:
-        raise ValueError(f"{path}: a '# graphveil isolated' label is beyond the signed 64-bit range") from None
+        raise ValueError(
+            f"{path}: a '# graphveil isolated' label is beyond the signed 64-bit range"
+        ) from None
     return _Header(int(match[1]), int(match[2]), match[3] == b"yes", iso)
 
 
@@ -307,7 +314,9 @@ def _integer_labels(graph: Graph) -> np.ndarray:
             f"labels have dtype {labels.dtype}. Write 0..n-1 ids (use_labels=False) and keep the labels apart"
         )
     if labels.dtype == np.uint64 and labels.size and labels.max() > np.iinfo(np.int64).max:
-        raise ValueError("use_labels=True: some labels exceed 2**63-1, which read_edgelist cannot read back")
+        raise ValueError(
+            "use_labels=True: some labels exceed 2**63-1, which read_edgelist cannot read back"
+        )
     return labels.astype(np.int64, copy=False)
 
 
