@@ -368,6 +368,12 @@ def test_bad_construction(args, kwargs, error, match):
         gv.UncertainGraph(*args, **kwargs)
 
 
+def test_mixed_id_dtypes():
+    big = np.array([2**40], dtype=np.uint64)
+    ug = gv.UncertainGraph(2**40 + 1, big, np.array([0], dtype=np.int64), [0.5])
+    assert ug.u.dtype == np.int64 and ug.u.tolist() == [0] and ug.v.tolist() == [2**40]
+
+
 def test_relaxed_model_semantics():
     ug = gv.UncertainGraph(3, [0, 1, 1, 2], [0, 0, 0, 1], [0.5, 0.4, 0.8, 0.3], relaxed=True)
     assert ug.u.tolist() == [0, 0, 0, 1] and ug.v.tolist() == [0, 1, 1, 2]

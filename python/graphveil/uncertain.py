@@ -140,8 +140,11 @@ class UncertainGraph:
                     f"pair ends must lie in 0..{n - 1}, found {lo if lo < 0 else hi}; pass a larger n or relabel"
                 )
         dtype = index_dtype(n)
-        a = np.minimum(u_arr, v_arr).astype(dtype, copy=False)
-        b = np.maximum(u_arr, v_arr).astype(dtype, copy=False)
+        # cast first: mixing e.g. uint64 and int64 would promote to float64
+        u_arr = u_arr.astype(dtype, copy=False)
+        v_arr = v_arr.astype(dtype, copy=False)
+        a = np.minimum(u_arr, v_arr)
+        b = np.maximum(u_arr, v_arr)
         if not relaxed and np.any(a == b):
             i = int(np.flatnonzero(a == b)[0])
             raise ValueError(
