@@ -1,7 +1,169 @@
+#include <stdexcept>
+#include <string>
+
 #include "convert.hpp"
+#include "graphveil/maxvar_dual.hpp"
+#include "graphveil/proposal.hpp"
 
 namespace graphveil::bind {
 
-void register_maxvar(py::module_& /*m*/) {}
+namespace {
+
+template <class T>
+void require_1d(const carray<T>& a, const char* name) {
+    if (a.ndim() != 1) throw std::invalid_argument(std::string(name) + " must be a 1-d array");
+}
+
+template <class Index>
+py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
+                        const carray<std::int64_t>& labels, std::int64_t parts, int threads) {
+    require_1d(indptr, "indptr");
+    require_1d(indices, "indices");
+    require_1d(labels, "labels");
+    const std::int64_t n = indptr.shape(0) - 1;
+    if (n < 0 || labels.shape(0) != n) throw std::invalid_argument("labels must hold one entry per node");
+    if (parts < 1) throw std::invalid_argument("parts must be positive");
+    const std::int64_t* lab = labels.data();
+    for (std::int64_t x = 0; x < n; ++x)
+        if (lab[x] < 0 || lab[x] >= parts) throw std::invalid_argument("labels must lie in 0..parts-1");
+    PartLayout<Index> layout;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
+        py::gil_scoped_release release;
+        layout = split_parts<Index>(n, indptr.data(), indices.data(), lab, parts, threads);
+    }
+    py::dict out;
+    out["node_ptr"] = to_numpy(std::move(layout.node_ptr));
+    out["order"] = to_numpy(std::move(layout.order));
+    out["local_indptr"] = to_numpy(std::move(layout.local_indptr));
+    out["local_indices"] = to_numpy(std::move(layout.local_indices));
+    out["edge_ptr"] = to_numpy(std::move(layout.edge_ptr));
+    out["edge_u"] = to_numpy(std::move(layout.edge_u));
+    out["edge_v"] = to_numpy(std::move(layout.edge_v));
+    out["cut_u"] = to_numpy(std::move(layout.cut_u));
+    out["cut_v"] = to_numpy(std::move(layout.cut_v));
+    return out;
+}
+
+template <class Index>
+py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int64_t>& local_indptr,
+                     const carray<Index>& local_indices, const carray<std::int64_t>& requested, std::uint64_t seed,
+                     std::int64_t attempts_per_request, int threads) {
+    require_1d(node_ptr, "node_ptr");
+    const std::int64_t parts = node_ptr.shape(0) - 1;
+    if (parts < 0 || requested.ndim() != 1 || requested.shape(0) != parts)
+        throw std::invalid_argument("requested must hold one count per part");
+    if (local_indptr.ndim() != 1 || local_indptr.shape(0) != node_ptr.data()[parts] + 1)
+        throw std::invalid_argument("local_indptr must have n + 1 entries");
+    for (std::int64_t i = 0; i < parts; ++i)
+        if (requested.data()[i] < 0) throw std::invalid_argument("requested counts must be non-negative");
+    Proposals<Index> found;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
+        py::gil_scoped_release release;
+        found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local_indptr.data(), local_indices.data(),
+                                                requested.data(), seed, attempts_per_request, threads);
+    }
+    std::vector<std::int64_t> counts;
+    counts.reserve(static_cast<std::size_t>(4 * parts));
+    for (const auto& c : found.counts) counts.insert(counts.end(), {c.requested, c.found, c.attempts, c.available});
+    auto table = to_numpy(std::move(counts));
+    return py::make_tuple(to_numpy(std::move(found.ptr)), to_numpy(std::move(found.a)), to_numpy(std::move(found.b)),
+                          table.reshape({parts, std::int64_t{4}}));
+}
+
+py::dict stats_dict(const QpStats& s) {
+    py::dict d;
+    d["iterations"] = s.iterations;
+    d["cg_iterations"] = s.cg_iterations;
+    d["repair_iterations"] = s.repair_iterations;
+    d["evaluations"] = s.evaluations;
+    d["projection_iterations"] = s.projection_iterations;
+    d["raw_eq_residual"] = s.raw_eq_residual;
+    d["raw_box_residual"] = s.raw_box_residual;
+    d["eq_residual"] = s.eq_residual;
+    d["box_residual"] = s.box_residual;
+    d["objective"] = s.objective;
+    d["dual_objective"] = s.dual_objective;
+    d["converged"] = s.converged;
+    return d;
+}
+
+template <class Index>
+void check_pairs(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree) {
+    require_1d(pu, "pu");
+    require_1d(pv, "pv");
+    require_1d(degree, "degree");
+    if (pu.shape(0) != pv.shape(0)) throw std::invalid_argument("pu and pv must have the same length");
+    if (degree.shape(0) != n) throw std::invalid_argument("degree must hold one entry per node");
+    for (py::ssize_t e = 0; e < pu.shape(0); ++e) {
+        const Index a = pu.data()[e], b = pv.data()[e];
+        if (a < 0 || b < 0 || a >= n || b >= n || a == b)
+            throw std::invalid_argument("pairs must join two distinct nodes in 0..n-1");
+    }
+}
+
+template <class Index>
+py::tuple dual_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree,
+                  double tol, std::int64_t max_newton, std::int64_t max_cg) {
+    check_pairs(n, pu, pv, degree);
+    QpOptions options;
+    options.tol = tol;
+    options.max_newton = max_newton;
+    options.max_cg = max_cg;
+    std::vector<double> p(static_cast<std::size_t>(pu.shape(0)));
+    QpStats stats;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
+        py::gil_scoped_release release;
+        stats = maxvar_dual_solve<Index>(n, pu.shape(0), pu.data(), pv.data(), degree.data(), p.data(), options);
+    }
+    return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
+}
+
+template <class Index>
+py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree,
+                    const carray<double>& p_in, double tol, std::int64_t max_rounds, std::int64_t max_cg) {
+    check_pairs(n, pu, pv, degree);
+    require_1d(p_in, "p");
+    if (p_in.shape(0) != pu.shape(0)) throw std::invalid_argument("p must hold one entry per pair");
+    std::vector<double> p(p_in.data(), p_in.data() + p_in.shape(0));
+    QpStats stats;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
+        py::gil_scoped_release release;
+        repair_equalities<Index>(n, pu.shape(0), pu.data(), pv.data(), degree.data(), p.data(), tol, max_rounds,
+                                 max_cg, stats);
+    }
+    return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
+}
+
+template <class Index>
+void define(py::module_& m, const std::string& suffix) {
+    m.def(("split_parts" + suffix).c_str(), &split_parts_py<Index>, py::arg("indptr").noconvert(),
+          py::arg("indices").noconvert(), py::arg("labels").noconvert(), py::arg("parts"), py::arg("threads") = 0,
+          "Group nodes by part; the induced subgraph of every part in local ids and the cut edges");
+    m.def(("propose_fof" + suffix).c_str(), &propose_py<Index>, py::arg("node_ptr").noconvert(),
+          py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
+          py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
+          py::arg("threads") = 0,
+          "Friend-of-friend potential edges per part: (ptr, a, b, counts[parts, (requested, found, attempts, "
+          "available)])");
+    m.def(("maxvar_dual" + suffix).c_str(), &dual_py<Index>, py::arg("n"), py::arg("pu").noconvert(),
+          py::arg("pv").noconvert(), py::arg("degree").noconvert(), py::arg("tol") = 1e-10,
+          py::arg("max_newton") = 200, py::arg("max_cg") = 2000,
+          "Exact MaxVar QP of one part by semismooth Newton on the dual; returns (p, stats)");
+    m.def(("repair_qp" + suffix).c_str(), &repair_py<Index>, py::arg("n"), py::arg("pu").noconvert(),
+          py::arg("pv").noconvert(), py::arg("degree").noconvert(), py::arg("p").noconvert(),
+          py::arg("tol") = 1e-12, py::arg("max_rounds") = 20, py::arg("max_cg") = 2000,
+          "Clip p into [0, 1], then repair the degree equalities without leaving the box; returns (p, stats)");
+}
+
+}  // namespace
+
+void register_maxvar(py::module_& m) {
+    define<std::int32_t>(m, "32");
+    define<std::int64_t>(m, "64");
+}
 
 }  // namespace graphveil::bind

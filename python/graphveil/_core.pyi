@@ -1,4 +1,6 @@
 # Type stubs for graphveil._core, the compiled kernels (private API).
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -108,3 +110,37 @@ def count_directed_pairs(
 def format_edgelist(
     u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], delimiter: str, threads: int = 0
 ) -> npt.NDArray[np.uint8]: ...
+# --- maxvar (register_maxvar.cpp)
+
+def split_parts32(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], labels: npt.NDArray[np.int64], parts: int,
+    threads: int = 0,
+) -> dict[str, npt.NDArray[Any]]: ...
+def split_parts64(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64], labels: npt.NDArray[np.int64], parts: int,
+    threads: int = 0,
+) -> dict[str, npt.NDArray[Any]]: ...
+def propose_fof32(
+    node_ptr: npt.NDArray[np.int64], local_indptr: npt.NDArray[np.int64], local_indices: npt.NDArray[np.int32],
+    requested: npt.NDArray[np.int64], seed: int, attempts_per_request: int, threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int64]]: ...
+def propose_fof64(
+    node_ptr: npt.NDArray[np.int64], local_indptr: npt.NDArray[np.int64], local_indices: npt.NDArray[np.int64],
+    requested: npt.NDArray[np.int64], seed: int, attempts_per_request: int, threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+def maxvar_dual32(
+    n: int, pu: npt.NDArray[np.int32], pv: npt.NDArray[np.int32], degree: npt.NDArray[np.float64],
+    tol: float = 1e-10, max_newton: int = 200, max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+def maxvar_dual64(
+    n: int, pu: npt.NDArray[np.int64], pv: npt.NDArray[np.int64], degree: npt.NDArray[np.float64],
+    tol: float = 1e-10, max_newton: int = 200, max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+def repair_qp32(
+    n: int, pu: npt.NDArray[np.int32], pv: npt.NDArray[np.int32], degree: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64], tol: float = 1e-12, max_rounds: int = 20, max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+def repair_qp64(
+    n: int, pu: npt.NDArray[np.int64], pv: npt.NDArray[np.int64], degree: npt.NDArray[np.float64],
+    p: npt.NDArray[np.float64], tol: float = 1e-12, max_rounds: int = 20, max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...

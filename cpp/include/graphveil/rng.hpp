@@ -7,6 +7,9 @@
 
 namespace graphveil {
 
+// GCC/Clang extension type; __extension__ keeps -Wpedantic quiet about it.
+__extension__ typedef unsigned __int128 uint128_t;
+
 // SplitMix64 (Steele, Lea, Flood 2014): used to expand a seed into stream states.
 inline std::uint64_t splitmix64(std::uint64_t& state) {
     std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);

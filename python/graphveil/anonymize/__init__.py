@@ -1,6 +1,7 @@
 """Anonymization schemes: each returns an :class:`Anonymized` (uncertain graph + report)."""
 
 from graphveil.anonymize._result import Anonymized
+from graphveil.anonymize.maxvar import maxvar
 from graphveil.anonymize.mixture import mixture
 from graphveil.anonymize.obfuscation import (
     ObfuscationError,
@@ -22,6 +23,7 @@ __all__ = [
     "Anonymized",
     "ObfuscationError",
     "edge_switch",
+    "maxvar",
     "mixture",
     "obfuscation",
     "obfuscation_expected_tv",

@@ -1,0 +1,329 @@
+#include "graphveil/maxvar_dual.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace graphveil {
+
+namespace {
+
+inline double clip01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    double s = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    return s;
+}
+
+// y = (w A_F A_F^T + diag(shift)) x over the free pairs (fu[k], fv[k]).
+template <class Index>
+void apply(const std::vector<Index>& fu, const std::vector<Index>& fv, double w, const std::vector<double>& shift,
+           const std::vector<double>& x, std::vector<double>& y) {
+    for (std::size_t i = 0; i < x.size(); ++i) y[i] = shift[i] * x[i];
+    for (std::size_t k = 0; k < fu.size(); ++k) {
+        const double t = w * (x[fu[k]] + x[fv[k]]);
+        y[fu[k]] += t;
+        y[fv[k]] += t;
+    }
+}
+
+// Jacobi-preconditioned CG for (w A_F A_F^T + diag(shift)) x = b, from x = 0, stopping at
+// ||residual||_2 <= abs_tol. diag = w * free_degree + shift. Returns the iterations used.
+template <class Index>
+std::int64_t pcg(const std::vector<Index>& fu, const std::vector<Index>& fv, double w,
+                 const std::vector<double>& shift, const std::vector<double>& diag, const std::vector<double>& b,
+                 double abs_tol, std::int64_t max_iter, std::vector<double>& x) {
+    const std::size_t n = b.size();
+    x.assign(n, 0.0);
+    std::vector<double> res(b), z(n), dir(n), q(n);
+    for (std::size_t i = 0; i < n; ++i) z[i] = res[i] / diag[i];
+    dir = z;
+    double rz = dot(res, z);
+    if (std::sqrt(dot(res, res)) <= abs_tol) return 0;
+    std::int64_t it = 0;
+    while (it < max_iter) {
+        ++it;
+        apply(fu, fv, w, shift, dir, q);
+        const double dq = dot(dir, q);
+        if (!(dq > 0.0)) break;  // breakdown: keep the iterate found so far
+        const double alpha = rz / dq;
+        double rr = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            x[i] += alpha * dir[i];
+            res[i] -= alpha * q[i];
+            rr += res[i] * res[i];
+        }
+        if (std::sqrt(rr) <= abs_tol) break;
+        double rz_new = 0.0;
+        for (std::size_t i = 0; i < n; ++i) {
+            z[i] = res[i] / diag[i];
+            rz_new += res[i] * z[i];
+        }
+        const double beta = rz_new / rz;
+        rz = rz_new;
+        for (std::size_t i = 0; i < n; ++i) dir[i] = z[i] + beta * dir[i];
+    }
+    return it;
+}
+
+// r = d - A p; returns max |r_u|.
+template <class Index>
+double residual(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                const double* p, std::vector<double>& r) {
+    r.assign(degree, degree + n);
+    for (std::int64_t e = 0; e < np; ++e) {
+        r[pu[e]] -= p[e];
+        r[pv[e]] -= p[e];
+    }
+    double worst = 0.0;
+    for (std::int64_t u = 0; u < n; ++u) worst = std::max(worst, std::abs(r[u]));
+    return worst;
+}
+
+void check_counts(std::int64_t n, std::int64_t np) {
+    if (n < 0 || np < 0) throw std::invalid_argument("node and pair counts must be non-negative");
+}
+
+// Maximises the dual of  min sum_e (x_e - c_e)^2  s.t. A x = d, 0 <= x <= 1  (c = 0 when center
+// is null: the MaxVar objective; c = a point to project otherwise) from the multipliers in lam.
+// x_e(lambda) = clip(c_e + (lambda_u + lambda_v) / 2, 0, 1). Returns max_u |r_u| at the end.
+template <class Index>
+double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                   const double* center, std::vector<double>& lam, const QpOptions& options, QpStats& stats) {
+    const auto N = static_cast<std::size_t>(n);
+    std::vector<double> pairs_at(N, 0.0);
+    for (std::int64_t e = 0; e < np; ++e) {
+        pairs_at[pu[e]] += 1.0;
+        pairs_at[pv[e]] += 1.0;
+    }
+    std::vector<double> r(N), ap(N), trial(N), delta, shift(N), diag(N), free_degree(N);
+    auto c = [center](std::int64_t e) { return center ? center[e] : 0.0; };
+
+    // Dual value g and gradient r = d - A x(lambda); returns max |r|.
+    auto evaluate = [&](const std::vector<double>& l, double& g, double& r2) {
+        ++stats.evaluations;
+        std::fill(ap.begin(), ap.end(), 0.0);
+        g = 0.0;
+        for (std::int64_t e = 0; e < np; ++e) {
+            const double s = l[pu[e]] + l[pv[e]];
+            const double ce = c(e);
+            const double xe = clip01(ce + 0.5 * s);
+            ap[pu[e]] += xe;
+            ap[pv[e]] += xe;
+            g += (xe - ce) * (xe - ce) - s * xe;
+        }
+        double worst = 0.0;
+        r2 = 0.0;
+        for (std::size_t u = 0; u < N; ++u) {
+            g += l[u] * degree[u];
+            r[u] = degree[u] - ap[u];
+            r2 += r[u] * r[u];
+            worst = std::max(worst, std::abs(r[u]));
+        }
+        return worst;
+    };
+
+    double g = 0.0, r2 = 0.0;
+    double worst = evaluate(lam, g, r2);
+    std::vector<Index> fu, fv;
+    std::vector<double> r_old;
+    std::int64_t iterations = 0;
+    while (worst > options.tol && iterations < options.max_newton) {
+        ++iterations;
+        fu.clear();
+        fv.clear();
+        std::fill(free_degree.begin(), free_degree.end(), 0.0);
+        for (std::int64_t e = 0; e < np; ++e) {
+            const double h = c(e) + 0.5 * (lam[pu[e]] + lam[pv[e]]);
+            if (h > 0.0 && h < 1.0) {
+                fu.push_back(pu[e]);
+                fv.push_back(pv[e]);
+                free_degree[pu[e]] += 1.0;
+                free_degree[pv[e]] += 1.0;
+            }
+        }
+        const double rnorm = std::sqrt(r2);
+        // Levenberg-Marquardt shift: vanishes with the residual (fast local convergence),
+        // keeps the system positive definite. A node whose pairs are all clipped gets the
+        // curvature it would have if they were free, so its step has the right scale.
+        const double mu = std::min(1e-2, rnorm) + 1e-12;
+        for (std::size_t u = 0; u < N; ++u) {
+            shift[u] = mu + (free_degree[u] == 0.0 ? 0.5 * pairs_at[u] : 0.0);
+            diag[u] = 0.5 * free_degree[u] + shift[u];
+        }
+        const double eta = std::min(0.1, std::sqrt(rnorm));
+        stats.cg_iterations += pcg(fu, fv, 0.5, shift, diag, r, eta * rnorm, options.max_cg, delta);
+        const double slope = dot(r, delta);
+        if (!(slope > 0.0)) break;
+        // Backtracking on g (Armijo). Near the solution the change of g drowns in rounding (g is
+        // a sum over all pairs), so there only a step that shrinks the residual norm counts.
+        r_old = r;
+        double t = 1.0, g_new = 0.0, r2_new = 0.0, worst_new = 0.0;
+        bool accepted = false;
+        for (int k = 0; k < 60; ++k) {
+            for (std::size_t u = 0; u < N; ++u) trial[u] = lam[u] + t * delta[u];
+            worst_new = evaluate(trial, g_new, r2_new);
+            const bool g_reliable = slope * t > 1e-12 * (1.0 + std::abs(g));
+            if ((g_reliable && g_new >= g + 1e-4 * t * slope) || r2_new <= (1.0 - 1e-4 * t) * r2) {
+                accepted = true;
+                break;
+            }
+            t *= 0.5;
+        }
+        if (!accepted) {
+            r = r_old;
+            break;
+        }
+        lam.swap(trial);
+        g = g_new;
+        r2 = r2_new;
+        worst = worst_new;
+    }
+    stats.iterations += iterations;
+    stats.dual_objective = g;
+    return worst;
+}
+
+// Least-norm moves of the pairs strictly inside the box, each shortened to keep the box.
+// Returns max_u |r_u| after the last round.
+template <class Index>
+double free_pair_rounds(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                        double* p, double tol, std::int64_t max_rounds, std::int64_t max_cg, QpStats& stats) {
+    std::vector<double> r;
+    double worst = residual(n, np, pu, pv, degree, p, r);
+    std::vector<Index> fu, fv;
+    std::vector<std::int64_t> free_ids;
+    std::vector<double> free_degree(static_cast<std::size_t>(n)), shift(static_cast<std::size_t>(n)),
+        diag(static_cast<std::size_t>(n)), y, rhs, delta, saved;
+    for (std::int64_t round = 0; round < max_rounds && worst > tol; ++round) {
+        fu.clear();
+        fv.clear();
+        free_ids.clear();
+        std::fill(free_degree.begin(), free_degree.end(), 0.0);
+        for (std::int64_t e = 0; e < np; ++e)
+            if (p[e] > 0.0 && p[e] < 1.0) {
+                free_ids.push_back(e);
+                fu.push_back(pu[e]);
+                fv.push_back(pv[e]);
+                free_degree[pu[e]] += 1.0;
+                free_degree[pv[e]] += 1.0;
+            }
+        if (free_ids.empty()) break;
+        // A node without free pairs cannot move: pin its unknown to 0 (identity row, zero rhs).
+        // The tiny shift regularises bipartite components, whose signless Laplacian is singular;
+        // its null vectors z satisfy A_F^T z = 0 and so never reach the pair update.
+        rhs = r;
+        for (std::int64_t u = 0; u < n; ++u) {
+            if (free_degree[u] == 0.0) {
+                shift[u] = 1.0;
+                rhs[u] = 0.0;
+            } else {
+                shift[u] = 1e-14 * free_degree[u];
+            }
+            diag[u] = free_degree[u] + shift[u];
+        }
+        stats.cg_iterations += pcg(fu, fv, 1.0, shift, diag, rhs, 0.1 * tol, max_cg, y);
+        double alpha = 1.0;
+        delta.resize(free_ids.size());
+        for (std::size_t k = 0; k < free_ids.size(); ++k) {
+            const double dlt = y[fu[k]] + y[fv[k]];
+            delta[k] = dlt;
+            const double pe = p[free_ids[k]];
+            if (dlt > 0.0) alpha = std::min(alpha, (1.0 - pe) / dlt);
+            if (dlt < 0.0) alpha = std::min(alpha, -pe / dlt);
+        }
+        saved.resize(free_ids.size());
+        for (std::size_t k = 0; k < free_ids.size(); ++k) {
+            double& pe = p[free_ids[k]];
+            saved[k] = pe;
+            // Only rounding can carry pe past a bound here; it lands on the bound.
+            pe = clip01(pe + alpha * delta[k]);
+        }
+        const double next = residual(n, np, pu, pv, degree, p, r);
+        if (!(next < worst)) {  // no progress: undo the round and stop
+            for (std::size_t k = 0; k < free_ids.size(); ++k) p[free_ids[k]] = saved[k];
+            break;
+        }
+        const bool slow = next > 0.5 * worst;
+        worst = next;
+        ++stats.repair_iterations;
+        if (slow) break;  // pairs keep hitting bounds: leave it to the caller's projection
+    }
+    return worst;
+}
+
+}  // namespace
+
+template <class Index>
+void repair_equalities(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                       double* p, double tol, std::int64_t max_rounds, std::int64_t max_cg, QpStats& stats) {
+    check_counts(n, np);
+    std::vector<double> r;
+    stats.raw_eq_residual = residual(n, np, pu, pv, degree, p, r);
+    double box = 0.0;
+    for (std::int64_t e = 0; e < np; ++e) {
+        if (!(p[e] == p[e])) throw std::invalid_argument("the QP solution holds NaN");
+        box = std::max({box, -p[e], p[e] - 1.0});
+        p[e] = clip01(p[e]);
+    }
+    stats.raw_box_residual = box;
+    double worst = free_pair_rounds(n, np, pu, pv, degree, p, tol, max_rounds, max_cg, stats);
+    if (worst > tol) {
+        // Some residual needs a pair to leave a bound. Project the clipped point onto the
+        // feasible set exactly: the projection dual has the same form with centre c = p,
+        // and its x(lambda) lies in the box by construction. Then polish as before.
+        std::vector<double> center(p, p + np), lam(static_cast<std::size_t>(n), 0.0);
+        QpOptions options;
+        options.tol = std::max(tol, 1e-10);  // Newton's rounding floor; the rounds below polish
+        options.max_cg = max_cg;
+        QpStats projection;
+        newton_dual(n, np, pu, pv, degree, center.data(), lam, options, projection);
+        for (std::int64_t e = 0; e < np; ++e) p[e] = clip01(center[e] + 0.5 * (lam[pu[e]] + lam[pv[e]]));
+        stats.projection_iterations += projection.iterations;
+        stats.cg_iterations += projection.cg_iterations;
+        worst = free_pair_rounds(n, np, pu, pv, degree, p, tol, max_rounds, max_cg, stats);
+    }
+    stats.eq_residual = worst;
+    double box_after = 0.0, objective = 0.0;
+    for (std::int64_t e = 0; e < np; ++e) {
+        box_after = std::max({box_after, -p[e], p[e] - 1.0});
+        objective += p[e] * p[e];
+    }
+    stats.box_residual = box_after;
+    stats.objective = objective;
+}
+
+template <class Index>
+QpStats maxvar_dual_solve(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                          double* p, const QpOptions& options) {
+    check_counts(n, np);
+    QpStats stats;
+    const auto N = static_cast<std::size_t>(n);
+    // Start where every pair at u would carry the same share d_u / (pairs at u).
+    std::vector<double> pairs_at(N, 0.0), lam(N, 0.0);
+    for (std::int64_t e = 0; e < np; ++e) {
+        pairs_at[pu[e]] += 1.0;
+        pairs_at[pv[e]] += 1.0;
+    }
+    for (std::size_t u = 0; u < N; ++u) lam[u] = pairs_at[u] > 0 ? degree[u] / pairs_at[u] : 0.0;
+    const double worst = newton_dual(n, np, pu, pv, degree, nullptr, lam, options, stats);
+    const bool newton_converged = worst <= options.tol;
+    for (std::int64_t e = 0; e < np; ++e) p[e] = clip01(0.5 * (lam[pu[e]] + lam[pv[e]]));
+    repair_equalities(n, np, pu, pv, degree, p, options.repair_tol, options.max_repair, options.max_cg, stats);
+    stats.converged = newton_converged && stats.eq_residual <= 1e-6 && stats.box_residual == 0.0;
+    return stats;
+}
+
+#define GRAPHVEIL_INSTANTIATE(Index)                                                                           \
+    template QpStats maxvar_dual_solve(std::int64_t, std::int64_t, const Index*, const Index*, const double*,   \
+                                       double*, const QpOptions&);                                             \
+    template void repair_equalities(std::int64_t, std::int64_t, const Index*, const Index*, const double*,      \
+                                    double*, double, std::int64_t, std::int64_t, QpStats&);
+
+GRAPHVEIL_INSTANTIATE(std::int32_t)
+GRAPHVEIL_INSTANTIATE(std::int64_t)
+#undef GRAPHVEIL_INSTANTIATE
+
+}  // namespace graphveil
