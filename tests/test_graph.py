@@ -88,3 +88,16 @@ def test_subgraph_matches_networkx():
 def test_large_ids_use_int32_indices():
     g = gv.Graph.from_edges(np.arange(1000), np.arange(1, 1001))
     assert g.indices.dtype == np.int32 and g.indptr.dtype == np.int64
+
+
+def test_csr_constructor_validates():
+    g = gv.Graph.from_edges([0, 1], [1, 2])
+    assert gv.Graph(g.indptr, g.indices) == g
+    with pytest.raises(ValueError, match="twice"):
+        gv.Graph(np.array([0, 1, 1]), np.array([1]))
+    with pytest.raises(ValueError, match="symmetric"):
+        gv.Graph(np.array([0, 2, 2, 2]), np.array([1, 2]))
+    with pytest.raises(ValueError, match="repeat"):
+        gv.Graph(np.array([0, 2, 4]), np.array([1, 1, 0, 0]))
+    with pytest.raises(ValueError, match="self-loops"):
+        gv.Graph(np.array([0, 2, 2]), np.array([0, 1]))

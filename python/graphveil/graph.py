@@ -314,5 +314,9 @@ def _validate_csr(indptr: np.ndarray, indices: np.ndarray) -> None:
     a = sp.csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(n, n))
     if not a.has_sorted_indices or a.diagonal().any():
         raise ValueError("rows must be sorted with no self-loops")
-    if (a != a.T).nnz or a.max(initial=0) > 1:
-        raise ValueError("adjacency must be symmetric with no repeated neighbours")
+    stored = a.nnz
+    a.sum_duplicates()
+    if a.nnz != stored:
+        raise ValueError("rows must not repeat a neighbour")
+    if (a != a.T).nnz:
+        raise ValueError("adjacency must be symmetric: every edge stored in both rows")
