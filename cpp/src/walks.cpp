@@ -66,21 +66,39 @@ public:
     }
 
     Index end(std::int64_t slot, int hops, Rng& rng) const {
-        if (routing_ == Routing::random) {
-            Index x = indices_[slot];
-            for (int h = 0; h < hops; ++h) {
-                const std::int64_t first = indptr_[x];
-                const auto d = static_cast<std::uint64_t>(indptr_[x + 1] - first);
-                x = indices_[first + static_cast<std::int64_t>(rng.below(d))];
+        Index z;
+        ends(&slot, 1, hops, rng, &z);
+        return z;
+    }
+
+    // Ends of the walks along slots[0..count). The walks advance in lock-step, a batch at a
+    // time: their hops are independent loads, so the memory latency of one walk overlaps
+    // with the others' (a single walk is a chain of dependent cache misses).
+    void ends(const std::int64_t* slots, std::int64_t count, int hops, Rng& rng, Index* out) const {
+        constexpr std::int64_t kBatch = 64;
+        for (std::int64_t b = 0; b < count; b += kBatch) {
+            const std::int64_t len = std::min(kBatch, count - b);
+            if (routing_ == Routing::random) {
+                Index x[kBatch];
+                for (std::int64_t i = 0; i < len; ++i) x[i] = indices_[slots[b + i]];
+                for (int h = 0; h < hops; ++h) {
+                    for (std::int64_t i = 0; i < len; ++i) {
+                        const std::int64_t first = indptr_[x[i]];
+                        const auto d = static_cast<std::uint64_t>(indptr_[x[i] + 1] - first);
+                        x[i] = indices_[first + static_cast<std::int64_t>(rng.below(d))];
+                    }
+                }
+                for (std::int64_t i = 0; i < len; ++i) out[b + i] = x[i];
+            } else {
+                std::int64_t s[kBatch];
+                for (std::int64_t i = 0; i < len; ++i) s[i] = slots[b + i];
+                for (int h = 0; h < hops; ++h) {
+                    for (std::int64_t i = 0; i < len; ++i)
+                        s[i] = indptr_[indices_[s[i]]] + static_cast<std::int64_t>(perm_[static_cast<std::size_t>(rev_[s[i]])]);
+                }
+                for (std::int64_t i = 0; i < len; ++i) out[b + i] = indices_[s[i]];
             }
-            return x;
         }
-        std::int64_t s = slot;
-        for (int h = 0; h < hops; ++h) {
-            const Index x = indices_[s];
-            s = indptr_[x] + static_cast<std::int64_t>(perm_[static_cast<std::size_t>(rev_[s])]);
-        }
-        return indices_[s];
     }
 
 private:
@@ -147,14 +165,17 @@ PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, s
     std::vector<Index> ends(static_cast<std::size_t>(indptr[n]), Index(-1));
     parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
         Rng rng(seed, static_cast<std::uint64_t>(block));
+        // The block's slots are contiguous: walk them all, then flip the keep coins.
+        const std::int64_t first = indptr[begin], last = indptr[end];
+        std::vector<std::int64_t> slots(static_cast<std::size_t>(last - first));
+        for (std::int64_t s = first; s < last; ++s) slots[static_cast<std::size_t>(s - first)] = s;
+        walker.ends(slots.data(), last - first, t - 1, rng, ends.data() + first);
         for (std::int64_t u = begin; u < end; ++u) {
             const std::int64_t d = indptr[u + 1] - indptr[u];
             const double later = d > 1 ? (0.5 * static_cast<double>(d) - alpha) / static_cast<double>(d - 1) : 0.0;
             for (std::int64_t k = 0; k < d; ++k) {
-                const std::int64_t s = indptr[u] + k;
-                const Index z = walker.end(s, t - 1, rng);
                 const double keep = d == 1 ? 0.5 : (k == 0 ? alpha : later);
-                if (rng.uniform() < keep) ends[static_cast<std::size_t>(s)] = z;
+                if (!(rng.uniform() < keep)) ends[static_cast<std::size_t>(indptr[u] + k)] = Index(-1);
             }
         }
     });
@@ -171,6 +192,12 @@ PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::
     std::vector<Index> ends(static_cast<std::size_t>(indptr[n]), Index(-1));
     parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
         Rng rng(seed, static_cast<std::uint64_t>(block));
+        // First tries of all the block's walks in one batch; repeats are drawn as needed.
+        const std::int64_t first = indptr[begin], last = indptr[end];
+        std::vector<std::int64_t> slots(static_cast<std::size_t>(last - first));
+        for (std::int64_t s = first; s < last; ++s) slots[static_cast<std::size_t>(s - first)] = s;
+        std::vector<Index> first_try(slots.size());
+        walker.ends(slots.data(), last - first, t - 1, rng, first_try.data());
         std::vector<Index> added;           // u's additions, scanned while few
         std::unordered_set<Index> added_set;  // and hashed once u has many
         constexpr std::size_t kScanLimit = 32;
@@ -189,7 +216,7 @@ PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::
                 bool found = false;
                 Index z = 0;
                 for (int attempt = 0; attempt < tries && !found; ++attempt) {
-                    z = walker.end(s, t - 1, rng);
+                    z = attempt == 0 ? first_try[static_cast<std::size_t>(s - first)] : walker.end(s, t - 1, rng);
                     found = z != static_cast<Index>(u) && !linked(z);
                 }
                 if (!found) continue;

@@ -15,9 +15,10 @@ import scipy.sparse as sp
 
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish
+from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish, finish_graph, sorted_pairs
 from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
 
 __all__ = [
     "randwalk",
@@ -128,9 +129,9 @@ def randwalk(
     with timer.phase("walks"):
         u, z = _core.randwalk(graph.indptr, graph.indices, t, max_tries, routing, seed64, check_threads(threads))
     with timer.phase("merge"):
-        a = np.minimum(u, z).astype(np.int64)
-        b = np.maximum(u, z).astype(np.int64)
-        keys = np.unique(a * graph.n + b)
+        keys = np.sort(np.minimum(u, z).astype(np.int64) * graph.n + np.maximum(u, z))
+        if keys.size:
+            keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
         a, b = np.divmod(keys, graph.n) if graph.n else (keys, keys)
     return finish(
         graph.n,
@@ -203,23 +204,21 @@ def randwalk_mod(
     timer = Timer()
     with timer.phase("walks"):
         u, z = _core.randwalk_mod(graph.indptr, graph.indices, t, alpha, routing, seed64, check_threads(threads))
+    with timer.phase("build"):
+        a, b = sorted_pairs(graph.n, u, z)
+        ug = UncertainGraph(graph.n, a, b, np.ones(u.size), relaxed=True)
     with timer.phase("count"):
-        loops = int(np.count_nonzero(u == z))
-        a = np.minimum(u, z).astype(np.int64)
-        b = np.maximum(u, z).astype(np.int64)
-        distinct = np.unique(a * graph.n + b).size if a.size else 0
-    return finish(
-        graph.n,
-        u,
-        z,
-        np.ones(u.size),
-        relaxed=True,
+        loops = int(np.count_nonzero(ug.u == ug.v))
+        # pairs are sorted, so a repeated pair follows its first copy
+        repeated = int(np.count_nonzero((ug.u[1:] == ug.u[:-1]) & (ug.v[1:] == ug.v[:-1])))
+    return finish_graph(
+        ug,
         scheme="randwalk-mod",
         params={"t": t, "alpha": alpha, "routing": routing},
         seed=seed64,
         timer=timer,
         self_loops=loops,
-        repeated=int(u.size - distinct),
+        repeated=repeated,
     )
 
 

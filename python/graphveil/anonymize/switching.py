@@ -6,7 +6,7 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._common import SeedLike, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish
+from graphveil.anonymize._report import Timer, check_graph, check_int, finish, sorted_pairs
 from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
 
@@ -58,6 +58,8 @@ def edge_switch(graph: Graph, switches: int, *, nearby: bool = False, seed: Seed
     timer = Timer()
     with timer.phase("switch"):
         u, v, performed = _core.edge_switch(graph.indptr, graph.indices, switches, bool(nearby), seed64)
+    with timer.phase("sort"):
+        u, v = sorted_pairs(graph.n, u, v)
     return finish(
         graph.n,
         u,

@@ -1,0 +1,137 @@
+"""The other schemes at web-NotreDame scale (325,729 nodes, 1,090,108 edges).
+
+- RandWalk and RandWalk-mod at t = 5 (2.2M walks of 4 hops, C++, parallel): target <= 1 s;
+  raced against the same RandWalk-mod in plain vectorised numpy.
+- EdgeSwitch, 500k attempted switches (C++, sequential): target <= 1 s; raced against
+  networkx.double_edge_swap on ca-GrQc (networkx is far too slow for web-NotreDame).
+- (k, eps)-obfuscation at a fixed sigma = 0.01, c = 2, one attempt, k = 50, eps = 0.1,
+  including its exact eps check: target <= 10 s.
+The full sigma search (k = 50, eps = 0.1) takes minutes and is not run here.
+
+Run: python -m pytest benchmarks/bench_schemes.py --benchmark-only
+"""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+import pytest
+from conftest import shared_graph_path
+
+import graphveil as gv
+from graphveil.anonymize import edge_switch, obfuscation, randwalk, randwalk_mod
+
+
+def _load(name: str) -> gv.Graph:
+    path = shared_graph_path(name)
+    try:
+        from graphveil.io import read_edgelist
+    except ImportError:
+        read_edgelist = None
+    if read_edgelist is not None:
+        return read_edgelist(path)
+    with gzip.open(path, "rb") as f:
+        lines = [ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))]
+    a = np.array(b" ".join(lines).split(), dtype=np.int64).reshape(-1, 2)
+    ids, inv = np.unique(a, return_inverse=True)
+    inv = inv.reshape(-1, 2)
+    return gv.Graph.from_edges(inv[:, 0], inv[:, 1], ids.size)
+
+
+@pytest.fixture(scope="module")
+def notre_dame() -> gv.Graph:
+    return _load("web-NotreDame")
+
+
+@pytest.fixture(scope="module")
+def grqc() -> gv.Graph:
+    return _load("ca-GrQc")
+
+
+def _pairs_close_to_m(count: int, g: gv.Graph) -> None:
+    # sum of 2m Bernoulli(Q) with mean m and variance <= m / 2
+    assert abs(count - g.m) < 6 * np.sqrt(g.m / 2)
+
+
+def _numpy_randwalk_mod(g: gv.Graph, t: int, alpha: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    deg = g.degrees
+    u = np.repeat(np.arange(g.n), deg)
+    x = g.indices.astype(np.int64)
+    for _ in range(t - 1):
+        x = g.indices[g.indptr[x] + (rng.random(x.size) * deg[x]).astype(np.int64)].astype(np.int64)
+    d = deg[u].astype(np.float64)
+    k = np.arange(u.size) - g.indptr[u]
+    later = np.divide(0.5 * d - alpha, d - 1, out=np.zeros_like(d), where=d > 1)
+    q = np.where(d == 1, 0.5, np.where(k == 0, alpha, later))
+    keep = rng.random(u.size) < q
+    return u[keep], x[keep]
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_mod_t5(benchmark, notre_dame):
+    ug, report = benchmark.pedantic(lambda: randwalk_mod(notre_dame, 5, seed=1), rounds=3, iterations=1)
+    _pairs_close_to_m(ug.num_pairs, notre_dame)
+    assert ug.relaxed and report["params"]["t"] == 5
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_mod_t5_fixed_routing(benchmark, notre_dame):
+    ug, _ = benchmark.pedantic(
+        lambda: randwalk_mod(notre_dame, 5, routing="fixed", seed=1), rounds=3, iterations=1
+    )
+    _pairs_close_to_m(ug.num_pairs, notre_dame)
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_t5(benchmark, notre_dame):
+    ug, report = benchmark.pedantic(lambda: randwalk(notre_dame, 5, seed=1), rounds=3, iterations=1)
+    assert not ug.relaxed and np.all(ug.u < ug.v)
+    assert report["edges"] == ug.num_pairs > 0.9 * notre_dame.m
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_mod_t5_numpy_peer(benchmark, notre_dame):
+    u, z = benchmark.pedantic(lambda: _numpy_randwalk_mod(notre_dame, 5, 0.5, 1), rounds=3, iterations=1)
+    _pairs_close_to_m(u.size, notre_dame)
+
+
+@pytest.mark.benchmark(group="switch 500k web-NotreDame")
+@pytest.mark.parametrize("nearby", [False, True], ids=["uniform", "nearby"])
+def test_switch_500k(benchmark, notre_dame, nearby):
+    ug, report = benchmark.pedantic(
+        lambda: edge_switch(notre_dame, 500_000, nearby=nearby, seed=1), rounds=3, iterations=1
+    )
+    assert report["performed"] > 0
+    deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=notre_dame.n)
+    np.testing.assert_array_equal(deg, notre_dame.degrees)
+
+
+@pytest.mark.benchmark(group="switch 20k ca-GrQc")
+def test_switch_grqc(benchmark, grqc):
+    ug, report = benchmark(lambda: edge_switch(grqc, 20_000, seed=1))
+    deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=grqc.n)
+    np.testing.assert_array_equal(deg, grqc.degrees)
+
+
+@pytest.mark.benchmark(group="switch 20k ca-GrQc")
+def test_switch_grqc_networkx(benchmark, grqc):
+    import networkx as nx
+
+    def run():
+        h = grqc.to_networkx()
+        nx.double_edge_swap(h, nswap=20_000, max_tries=10**6, seed=1)
+        return h
+
+    h = benchmark.pedantic(run, rounds=1, iterations=1)
+    np.testing.assert_array_equal([d for _, d in sorted(h.degree())], grqc.degrees)
+
+
+@pytest.mark.benchmark(group="obfuscation fixed sigma web-NotreDame")
+def test_obfuscation_fixed_sigma(benchmark, notre_dame):
+    ug, report = benchmark.pedantic(
+        lambda: obfuscation(notre_dame, 50, 0.1, sigma=0.01, c=2.0, attempts=1, seed=1), rounds=1, iterations=1
+    )
+    assert report["eps_hat"] <= 0.1
+    assert report["candidate_pairs"] == ug.num_pairs == 2 * notre_dame.m
