@@ -15,5 +15,15 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, write_edgelist
 from graphveil.uncertain import UncertainGraph, load_uncertain
+from graphveil import datasets, generators  # noqa: E402 - submodules, after the core types
 
-__all__ = ["Graph", "UncertainGraph", "__version__", "load_uncertain", "read_edgelist", "write_edgelist"]
+__all__ = [
+    "Graph",
+    "UncertainGraph",
+    "__version__",
+    "datasets",
+    "generators",
+    "load_uncertain",
+    "read_edgelist",
+    "write_edgelist",
+]

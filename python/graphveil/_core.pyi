@@ -144,3 +144,8 @@ def repair_qp64(
     n: int, pu: npt.NDArray[np.int64], pv: npt.NDArray[np.int64], degree: npt.NDArray[np.float64],
     p: npt.NDArray[np.float64], tol: float = 1e-12, max_rounds: int = 20, max_cg: int = 2000,
 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+
+# --- generators (register_generators.cpp)
+def powerlaw_cluster(
+    n: int, edges: npt.NDArray[np.int32], p: float, seed: int, threads: int = 0
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]: ...
