@@ -544,7 +544,7 @@ def _download(entry: Dataset, dest: Path, *, progress: bool, timeout: float) -> 
 def _to_gzip_text(src: Path, dest: Path, *, compressed: bool, header_lines: int) -> None:
     """Copy src into a gzip file, turning the first header_lines lines into comments."""
     opener = gzip.open if compressed else open
-    with opener(src, "rb") as fin, gzip.open(dest, "wb", compresslevel=6, mtime=0) as fout:
+    with opener(src, "rb") as fin, gzip.GzipFile(dest, "wb", compresslevel=6, mtime=0) as fout:
         for _ in range(header_lines):
             line = fin.readline()
             if line:
