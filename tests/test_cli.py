@@ -64,7 +64,14 @@ def test_stats_of_a_file_reports_what_was_cleaned(capsys):
 
 
 def test_stats_with_data_dir(capsys):
-    code, out, _ = _run(capsys, "stats", "--dataset", "ca-HepTh", "--data-dir", str(shared_graph_path("ca-HepTh").parent))
+    code, out, _ = _run(
+        capsys,
+        "stats",
+        "--dataset",
+        "ca-HepTh",
+        "--data-dir",
+        str(shared_graph_path("ca-HepTh").parent),
+    )
     assert code == 0 and "9,877" in out
 
 
@@ -109,7 +116,9 @@ def test_fetch_without_network_is_a_user_error(capsys, monkeypatch):
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    entry = dataclasses.replace(datasets.info("com-amazon"), url=f"http://127.0.0.1:{port}/x.txt.gz")
+    entry = dataclasses.replace(
+        datasets.info("com-amazon"), url=f"http://127.0.0.1:{port}/x.txt.gz"
+    )
     monkeypatch.setitem(datasets._REGISTRY, "com-amazon", entry)
     code, _, err = _run(capsys, "datasets", "fetch", "com-amazon", "--no-progress")
     assert code == 2 and err.count("\n") == 1
@@ -139,6 +148,7 @@ def test_python_dash_m_in_a_subprocess(tmp_path):
     env_cache = {"GRAPHVEIL_DATA_DIR": str(tmp_path)}
     ok = subprocess.run(
         [sys.executable, "-m", "graphveil", "stats", "--dataset", "karate_club"],
+        check=False,
         capture_output=True,
         text=True,
         env={**_base_env(), **env_cache},
@@ -148,6 +158,7 @@ def test_python_dash_m_in_a_subprocess(tmp_path):
     assert "78" in ok.stdout
     bad = subprocess.run(
         [sys.executable, "-m", "graphveil", "stats", str(tmp_path / "missing.txt")],
+        check=False,
         capture_output=True,
         text=True,
         env={**_base_env(), **env_cache},

@@ -53,7 +53,10 @@ def test_registry_has_the_papers_graphs_and_the_shared_ones():
         if d.sha256 is not None:
             assert len(d.sha256) == 64 and int(d.sha256, 16) >= 0
     youtube = datasets.info("com-youtube")
-    assert youtube.url == "https://snap.stanford.edu/data/bigdata/communities/com-youtube.ungraph.txt.gz"
+    assert (
+        youtube.url
+        == "https://snap.stanford.edu/data/bigdata/communities/com-youtube.ungraph.txt.gz"
+    )
     assert (youtube.nodes, youtube.edges) == (1_134_890, 2_987_624)
     # Real graphs first, then the synthetic ones.
     flags = [d.synthetic for d in datasets.list()]
@@ -104,7 +107,9 @@ def test_embedded_copy_is_the_shared_copy():
 def test_embedded_karate_club_is_networkx_karate_club():
     g = datasets.load("karate_club")
     ref = nx.karate_club_graph()
-    ours = {frozenset(e) for e in zip(g.labels[g.edges()[0]].tolist(), g.labels[g.edges()[1]].tolist())}
+    ours = {
+        frozenset(e) for e in zip(g.labels[g.edges()[0]].tolist(), g.labels[g.edges()[1]].tolist())
+    }
     assert ours == {frozenset(e) for e in ref.edges()}
 
 
@@ -205,7 +210,9 @@ def test_fetch_downloads_verifies_and_renames(server, monkeypatch, tmp_path, cap
     path = datasets.fetch("facebook_combined")
     assert path == datasets.cache_dir() / "facebook_combined.txt.gz"
     assert path.read_bytes() == payload
-    assert sorted(p.name for p in path.parent.iterdir()) == ["facebook_combined.txt.gz"]  # no temp left
+    assert sorted(p.name for p in path.parent.iterdir()) == [
+        "facebook_combined.txt.gz"
+    ]  # no temp left
     assert "facebook_combined" in capsys.readouterr().err  # the progress bar
     g = datasets.load("facebook_combined")
     assert (g.n, g.m) == (34, 78)
@@ -251,7 +258,9 @@ def test_count_mismatch_without_checksum_removes_the_file(server, monkeypatch):
     root, base, _ = server
     (root / "karate.txt.gz").write_bytes(shared_graph_path("karate_club").read_bytes())
     _register(monkeypatch, "com-dblp", url=base + "karate.txt.gz")  # no sha256, counts of dblp
-    with pytest.raises(ChecksumError, match="34 nodes and 78 edges, but com-dblp has 317,080.*removed"):
+    with pytest.raises(
+        ChecksumError, match="34 nodes and 78 edges, but com-dblp has 317,080.*removed"
+    ):
         datasets.fetch("com-dblp", progress=False)
     assert list(datasets.cache_dir().iterdir()) == []
 
@@ -261,7 +270,9 @@ def test_no_network_gives_one_clear_line(monkeypatch):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     _register(monkeypatch, "com-dblp", url=f"http://127.0.0.1:{port}/com-dblp.ungraph.txt.gz")
-    with pytest.raises(DownloadError, match="cannot download com-dblp from http://127.0.0.1") as info:
+    with pytest.raises(
+        DownloadError, match="cannot download com-dblp from http://127.0.0.1"
+    ) as info:
         datasets.fetch("com-dblp", progress=False, timeout=5)
     assert "\n" not in str(info.value)
     assert isinstance(info.value, OSError)

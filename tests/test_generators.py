@@ -51,7 +51,12 @@ def test_same_seed_same_graph_any_thread_count():
 
 
 @settings(max_examples=40, deadline=None)
-@given(n=st.integers(3, 400), mean=st.floats(1.0, 6.0), p=st.floats(0.0, 1.0), seed=st.integers(0, 2**32))
+@given(
+    n=st.integers(3, 400),
+    mean=st.floats(1.0, 6.0),
+    p=st.floats(0.0, 1.0),
+    seed=st.integers(0, 2**32),
+)
 def test_sized_hits_exact_counts(n, mean, p, seed):
     edges = max(n - 1, int(mean * n))
     try:
@@ -65,7 +70,13 @@ def test_sized_hits_exact_counts(n, mean, p, seed):
 
 
 def test_edge_schedule_is_exact_and_feasible():
-    for n, edges in [(1_134_890, 2_987_624), (317_080, 1_049_866), (334_863, 925_872), (10, 9), (100, 2000)]:
+    for n, edges in [
+        (1_134_890, 2_987_624),
+        (317_080, 1_049_866),
+        (334_863, 925_872),
+        (10, 9),
+        (100, 2000),
+    ]:
         k = generators._edge_schedule(n, edges)
         assert int(k.sum()) == edges
         assert np.all(k <= np.arange(n))
@@ -110,7 +121,13 @@ N, M, SEEDS = 2000, 3, range(6)
 
 
 def _summary(graphs: list[nx.Graph]) -> dict[str, np.ndarray]:
-    out: dict[str, list[float]] = {"mean_degree": [], "clustering": [], "q90": [], "q99": [], "max": []}
+    out: dict[str, list[float]] = {
+        "mean_degree": [],
+        "clustering": [],
+        "q90": [],
+        "q99": [],
+        "max": [],
+    }
     for h in graphs:
         deg = np.array([d for _, d in h.degree()])
         out["mean_degree"].append(deg.mean())
@@ -130,15 +147,24 @@ def test_statistics_match_networkx_powerlaw_cluster_graph(p):
     assert abs(ref["mean_degree"].mean() - ours["mean_degree"].mean()) < 0.05 * 2 * M
     # Clustering: same model, so means agree within a few standard errors of the difference.
     diff = ours["clustering"].mean() - ref["clustering"].mean()
-    se = np.sqrt(ours["clustering"].var(ddof=1) / len(SEEDS) + ref["clustering"].var(ddof=1) / len(SEEDS))
+    se = np.sqrt(
+        ours["clustering"].var(ddof=1) / len(SEEDS) + ref["clustering"].var(ddof=1) / len(SEEDS)
+    )
     assert abs(diff) < max(5 * se, 0.02), (ours["clustering"], ref["clustering"])
     # Heavy tail: the upper quantiles and the hub sizes agree to within sampling noise.
     for key, rel in (("q90", 0.15), ("q99", 0.2), ("max", 0.5)):
-        assert abs(ours[key].mean() - ref[key].mean()) <= rel * ref[key].mean(), (key, ours[key], ref[key])
+        assert abs(ours[key].mean() - ref[key].mean()) <= rel * ref[key].mean(), (
+            key,
+            ours[key],
+            ref[key],
+        )
 
 
 def test_clustering_grows_with_p_and_is_real():
-    clustering = [nx.average_clustering(generators.powerlaw_cluster(N, M, p, seed=1).to_networkx()) for p in (0, 0.5, 1)]
+    clustering = [
+        nx.average_clustering(generators.powerlaw_cluster(N, M, p, seed=1).to_networkx())
+        for p in (0, 0.5, 1)
+    ]
     assert clustering[0] < clustering[1] < clustering[2]
     assert clustering[1] > 0.2  # far above an Erdos-Renyi graph of the same density (~0.003)
 

@@ -67,8 +67,12 @@ def add_graph_argument(parser: argparse.ArgumentParser) -> None:
     Shared by every command that reads one graph; resolve it with :func:`load_graph`.
     """
     group = parser.add_mutually_exclusive_group(required=True)
-    group.add_argument("graph", nargs="?", metavar="GRAPH", help="edge-list file (.txt, .gz, .bz2, .xz)")
-    group.add_argument("--dataset", metavar="NAME", help="a registered dataset (see `graphveil datasets list`)")
+    group.add_argument(
+        "graph", nargs="?", metavar="GRAPH", help="edge-list file (.txt, .gz, .bz2, .xz)"
+    )
+    group.add_argument(
+        "--dataset", metavar="NAME", help="a registered dataset (see `graphveil datasets list`)"
+    )
     parser.add_argument(
         "--data-dir",
         action="append",
@@ -96,7 +100,9 @@ def _add_stats(subparsers: Any) -> None:
         description="Print n, m, degree statistics and what was cleaned while reading the graph.",
     )
     add_graph_argument(parser)
-    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object instead of a table"
+    )
     parser.set_defaults(run=_run_stats)
 
 
@@ -139,7 +145,9 @@ def _add_datasets(subparsers: Any) -> None:
     )
     sub = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
     listing = sub.add_parser("list", help="every registered graph and where it is")
-    listing.add_argument("--data-dir", action="append", metavar="DIR", help="also look in this folder")
+    listing.add_argument(
+        "--data-dir", action="append", metavar="DIR", help="also look in this folder"
+    )
     listing.set_defaults(run=_run_datasets_list)
     fetch = sub.add_parser(
         "fetch",
@@ -147,7 +155,11 @@ def _add_datasets(subparsers: Any) -> None:
         description="Download a registered graph, verify its checksum and counts, store it as NAME.txt.gz.",
     )
     fetch.add_argument("name", metavar="NAME")
-    fetch.add_argument("--data-dir", metavar="DIR", help="target folder (default: $GRAPHVEIL_DATA_DIR or ~/.cache/graphveil)")
+    fetch.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="target folder (default: $GRAPHVEIL_DATA_DIR or ~/.cache/graphveil)",
+    )
     fetch.add_argument("--force", action="store_true", help="download again even if present")
     fetch.add_argument("--no-progress", action="store_true", help="no progress bar")
     fetch.set_defaults(run=_run_datasets_fetch)
@@ -170,7 +182,10 @@ def _run_datasets_list(args: argparse.Namespace) -> int:
     header = ("name", "nodes", "edges", "where", "description")
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(4)]
     for row in [header, *rows]:
-        cells = [cell.rjust(w) if i in (1, 2) else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths))]
+        cells = [
+            cell.rjust(w) if i in (1, 2) else cell.ljust(w)
+            for i, (cell, w) in enumerate(zip(row, widths))
+        ]
         print("  ".join([*cells, row[4]]))
     return 0
 
@@ -178,7 +193,9 @@ def _run_datasets_list(args: argparse.Namespace) -> int:
 def _run_datasets_fetch(args: argparse.Namespace) -> int:
     from graphveil import datasets
 
-    path = datasets.fetch(args.name, data_dir=args.data_dir, force=args.force, progress=not args.no_progress)
+    path = datasets.fetch(
+        args.name, data_dir=args.data_dir, force=args.force, progress=not args.no_progress
+    )
     print(path)
     return 0
 

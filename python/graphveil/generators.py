@@ -31,7 +31,9 @@ SIZES: dict[str, tuple[int, int]] = {
 LIKE_P = 0.5
 
 
-def powerlaw_cluster(n: int, m: int, p: float, *, seed: SeedLike = None, threads: int | None = None) -> Graph:
+def powerlaw_cluster(
+    n: int, m: int, p: float, *, seed: SeedLike = None, threads: int | None = None
+) -> Graph:
     """Holme-Kim graph: preferential attachment with triad formation.
 
     The model of :func:`networkx.powerlaw_cluster_graph`: start from ``m`` isolated nodes; the
@@ -172,7 +174,9 @@ def _edge_schedule(n: int, total: int) -> np.ndarray:
     if n < 3:
         raise ValueError(f"n must be at least 3, got {n}")
     if total < n - 1:
-        raise ValueError(f"edges={total} is below n - 1 = {n - 1}: every node after the seed adds an edge")
+        raise ValueError(
+            f"edges={total} is below n - 1 = {n - 1}: every node after the seed adds an edge"
+        )
     m0 = max(1, math.ceil(total / (n - 1)))
     while True:
         later = n - m0 - 1
