@@ -59,6 +59,8 @@ def test_stats_of_a_file_reports_what_was_cleaned(capsys):
     assert table["self loops dropped"] == "12"
     # SNAP lists each pair in both directions: one of the two is merged.
     assert table["duplicates merged"] == "14,484"
+    assert table["lines read"] == "28,980"
+    assert (table["exact repeats"], table["reversed pairs"]) == ("0", "14,484")
     # One node of ca-GrQc appears only in a self-loop: it is kept, isolated (SOURCES.md rule).
     assert table["isolated nodes"] == "1"
     assert table["min degree"] == "0"

@@ -107,11 +107,15 @@ def _add_stats(subparsers: Any) -> None:
 
 
 def graph_stats(graph: graphveil.Graph) -> dict[str, Any]:
-    """The numbers ``graphveil stats`` prints, as a dict."""
+    """The numbers ``graphveil stats`` prints, as a dict.
+
+    ``lines_read``, ``exact_repeats`` and ``reversed_pairs`` (the two kinds of merged
+    duplicates) appear only for a graph read from a file, where they were counted.
+    """
     deg = graph.degrees
     counts = graph.build_counts
     empty = deg.size == 0
-    return {
+    stats: dict[str, Any] = {
         "nodes": graph.n,
         "edges": graph.m,
         "min_degree": 0 if empty else int(deg.min()),
@@ -119,9 +123,16 @@ def graph_stats(graph: graphveil.Graph) -> dict[str, Any]:
         "max_degree": 0 if empty else int(deg.max()),
         "degree_variance": 0.0 if empty else float(np.var(deg)),
         "isolated_nodes": int(np.count_nonzero(deg == 0)),
-        "self_loops_dropped": int(counts.self_loops),
-        "duplicates_merged": int(counts.duplicates),
     }
+    if counts.lines is not None:
+        stats["lines_read"] = int(counts.lines)
+    stats["self_loops_dropped"] = int(counts.self_loops)
+    stats["duplicates_merged"] = int(counts.duplicates)
+    for key in ("exact_repeats", "reversed_pairs"):
+        value = getattr(counts, key)
+        if value is not None:
+            stats[key] = int(value)
+    return stats
 
 
 def _run_stats(args: argparse.Namespace) -> int:
