@@ -46,6 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="graphveil",
         description="Anonymize social graphs via uncertainty semantics, and measure privacy and utility.",
+        epilog=(
+            "examples:\n"
+            "  graphveil stats --dataset ca-GrQc      the embedded default graph\n"
+            "  graphveil stats edges.txt.gz           any SNAP-style edge list\n"
+            "  graphveil datasets list                registered graphs and where they are\n"
+            "  graphveil datasets fetch com-dblp      download one, verified\n"
+            "Run `graphveil COMMAND --help` for a command's options."
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {graphveil.__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
@@ -165,7 +174,7 @@ def _add_datasets(subparsers: Any) -> None:
         help="download a graph into the cache, verified",
         description="Download a registered graph, verify its checksum and counts, store it as NAME.txt.gz.",
     )
-    fetch.add_argument("name", metavar="NAME")
+    fetch.add_argument("name", metavar="NAME", help="a name from `graphveil datasets list`")
     fetch.add_argument(
         "--data-dir",
         metavar="DIR",
