@@ -354,6 +354,19 @@ def test_networkx_labels_that_are_not_integers(tmp_path):
     assert gv.read_edgelist(tmp_path / "g.txt") == g
 
 
+def test_duplicate_labels_are_refused(tmp_path):
+    g = gv.Graph.from_edges([0], [1], 3, labels=np.array([5, 5, 6]))
+    with pytest.raises(ValueError, match="not distinct"):
+        gv.write_edgelist(g, tmp_path / "g.txt", use_labels=True)
+
+
+def test_utf8_byte_order_mark_is_skipped(tmp_path):
+    g = gv.read_edgelist(write(tmp_path, b"\xef\xbb\xbf1 2\n2 3\n"))
+    assert g.labels.tolist() == [1, 2, 3]
+    head = b"\xef\xbb\xbf# graphveil edgelist n=4 m=1 labels=no\n0 1\n"
+    assert gv.read_edgelist(write(tmp_path, head)).n == 4
+
+
 def test_write_argument_errors(tmp_path):
     g = ZOO["triangle"]
     with pytest.raises(ValueError, match="delimiter"):

@@ -37,6 +37,7 @@ _HEADER = re.compile(rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|no)[ \t
 _ISOLATED_PREFIX = b"# graphveil isolated "
 _ISOLATED_PER_LINE = 32
 _DELIMITERS = ("\t", " ", ",")
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
@@ -101,6 +102,7 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     nthreads = check_threads(threads)
     source = Path(os.fspath(path))
     text = _decompress(source, _read_bytes(source))
+    text = text.removeprefix(_UTF8_BOM)  # some Windows tools write one; not part of line 1
     try:
         u, v, lines = _core.parse_edgelist(text, nthreads)
     except ValueError as exc:
@@ -316,6 +318,11 @@ def _integer_labels(graph: Graph) -> np.ndarray:
     if labels.dtype == np.uint64 and labels.size and labels.max() > np.iinfo(np.int64).max:
         raise ValueError(
             "use_labels=True: some labels exceed 2**63-1, which read_edgelist cannot read back"
+        )
+    if np.unique(labels).size != labels.size:
+        raise ValueError(
+            "use_labels=True: the labels are not distinct, so nodes would merge when read back; "
+            "write 0..n-1 ids (use_labels=False) instead"
         )
     return labels.astype(np.int64, copy=False)
 
