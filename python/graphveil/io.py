@@ -97,7 +97,8 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
 
     References
     ----------
-    The graphs of the paper (Section 6) are SNAP edge lists: https://snap.stanford.edu/data/
+    Nguyen, Imine, Rusinowitch (ASIACCS 2015), Section 7 (Evaluation): the paper's graphs
+    (dblp, amazon, youtube) are SNAP edge lists in this format, http://snap.stanford.edu/data/
     """
     nthreads = check_threads(threads)
     source = Path(os.fspath(path))

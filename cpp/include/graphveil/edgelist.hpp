@@ -24,7 +24,8 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads);
 
 // Replaces every id in u, v by its rank among the distinct ids of u, v and `extra` (ascending
 // order of the original id) and returns those distinct ids, sorted. Dense id ranges use a
-// bitmap with rank counts (O(count + range)); others a sort (O(count log count)).
+// bitmap with rank counts (O(count + range)); others a sort (O(count log count)) and a hash
+// table from id to rank.
 std::vector<std::int64_t> relabel_ascending(std::int64_t* u, std::int64_t* v, std::int64_t count,
                                             const std::int64_t* extra, std::int64_t extra_count, int threads);
 
