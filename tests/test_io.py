@@ -91,6 +91,29 @@ def test_extreme_and_sparse_ids(tmp_path):
     assert g.build_counts.self_loops == loops
 
 
+@pytest.mark.parametrize(
+    "family", ["dense", "offset", "spread", "two_clusters", "powers_of_two", "extremes"]
+)
+def test_relabel_matches_numpy_unique(family):
+    rng = np.random.default_rng(7)
+    base = {
+        "dense": np.arange(5000),
+        "offset": np.arange(5000) - 10**15,
+        "spread": rng.choice(2**40, size=5000, replace=False),
+        "two_clusters": np.concatenate([np.arange(2500), 2**62 + np.arange(2500)]),
+        "powers_of_two": np.arange(5000) << 40,
+        "extremes": np.concatenate([[INT64_MIN, INT64_MAX], rng.integers(-100, 100, 4998)]),
+    }[family].astype(np.int64)
+    u = base[rng.integers(0, base.size, 30_000)]
+    v = base[rng.integers(0, base.size, 30_000)]
+    extra = base[:3].copy()
+    for threads in (1, 2):
+        uu, vv = u.copy(), v.copy()
+        labels = _core.relabel_ascending(uu, vv, extra, threads)
+        assert np.array_equal(labels, np.unique(np.concatenate([u, v, extra])))
+        assert np.array_equal(labels[uu], u) and np.array_equal(labels[vv], v)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     pairs=st.lists(
