@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -173,3 +174,14 @@ def test_python_dash_m_in_a_subprocess(tmp_path):
 
 def _base_env() -> dict[str, str]:
     return dict(os.environ)
+
+
+def test_console_script():
+    exe = shutil.which("graphveil", path=os.path.dirname(sys.executable))
+    if exe is None:
+        pytest.skip("the graphveil console script is not installed beside this python")
+    run = subprocess.run(
+        [exe, "--version"], check=False, capture_output=True, text=True, timeout=300
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == f"graphveil {graphveil.__version__}"
