@@ -16,6 +16,8 @@ SwitchResult<Index> switch_uniform(const std::int64_t* indptr, const Index* indi
     const auto nn = static_cast<std::uint64_t>(n);
     auto key = [nn](std::uint64_t a, std::uint64_t b) { return a < b ? a * nn + b : b * nn + a; };
     SwitchResult<Index> out;
+    out.u.reserve(static_cast<std::size_t>(indptr[n] / 2));
+    out.v.reserve(static_cast<std::size_t>(indptr[n] / 2));
     for (std::int64_t x = 0; x < n; ++x)
         for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s)
             if (indices[s] > x) {

@@ -1,0 +1,281 @@
+"""``graphveil anonymize <scheme>``: the schemes on the command line.
+
+Kept apart from :mod:`graphveil.cli` so each scheme's pair of functions (``_add_<scheme>``,
+``_run_<scheme>``) can be added without touching the others. :func:`add_anonymize` creates the
+``anonymize`` command; every function in :data:`SCHEME_COMMANDS` adds one scheme under it
+(MaxVar appends its own).
+
+Common options of every scheme: the input graph (edge-list path or ``--dataset``), ``--seed``,
+``-o/--output`` (``.npz`` or ``.tsv[.gz]``: the uncertain graph, node ids randomly permuted
+unless ``--keep-ids``), ``--threads``, ``--quiet`` (no progress), ``--json`` (the report as
+one JSON object). The report is printed on stdout; progress goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from graphveil.anonymize._result import Anonymized
+
+
+def _graph_argument(parser: argparse.ArgumentParser) -> None:
+    from graphveil.cli import add_graph_argument
+
+    add_graph_argument(parser)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from graphveil.cli import load_graph
+
+    return load_graph(args)
+
+
+def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
+    _graph_argument(parser)
+    if seeded:
+        parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh entropy)")
+    if threaded:
+        parser.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores); output does not depend on it")
+    parser.add_argument("-o", "--output", metavar="OUT", help="write the uncertain graph (.npz, .tsv, .tsv.gz)")
+    parser.add_argument(
+        "--keep-ids", action="store_true", help="write node ids as they are (default: a random permutation)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+
+def _progress(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        print(f"graphveil anonymize: {text}", file=sys.stderr, flush=True)
+
+
+def _finish(args: argparse.Namespace, result: Anonymized) -> int:
+    ug, report = result
+    if args.output:
+        ug.save(args.output, keep_ids=args.keep_ids)
+        _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
+    if args.json:
+        print(json.dumps(report, default=_jsonable))
+        return 0
+    _print_report(report)
+    return 0
+
+
+def _jsonable(x: Any) -> Any:
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    return str(x)
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    rows: list[tuple[str, str]] = []
+    for key, value in report.items():
+        if key == "history":
+            for h in value:
+                hats = ", ".join(f"{x:.4g}" for x in h["eps_hat"])
+                rows.append(("sigma tried", f"{h['sigma']:.6g}  {'ok  ' if h['success'] else 'fail'}  eps-hat [{hats}]"))
+        elif key == "part_reports":
+            rows.append(("parts run", str(len(value))))
+        elif key == "timings":
+            rows.append(("timings (s)", ", ".join(f"{k} {v:.3f}" for k, v in value.items())))
+        elif isinstance(value, dict):
+            rows.append((key, ", ".join(f"{k}={v}" for k, v in value.items())))
+        elif isinstance(value, float):
+            rows.append((key, f"{value:.6g}"))
+        elif isinstance(value, int) and not isinstance(value, bool):
+            rows.append((key, f"{value:,}"))
+        else:
+            rows.append((key, str(value)))
+    width = max((len(k) for k, _ in rows), default=0)
+    for key, text in rows:
+        print(f"{key.replace('_', ' '):<{width}}  {text}")
+
+
+# ---------------------------------------------------------------------------- obfuscation
+def _add_obfuscation(sub: Any) -> None:
+    p = sub.add_parser(
+        "obfuscation",
+        help="(k, eps)-obfuscation of Boldi et al. (sigma search or fixed sigma)",
+        description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose output "
+        "k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 if none does.",
+    )
+    _common(p)
+    p.add_argument("-k", type=int, required=True, help="obfuscation level k >= 1 (the paper: 30, 50, 100)")
+    p.add_argument("--eps", type=float, required=True, help="tolerance in [0, 1] (the paper: 0.1)")
+    p.add_argument("--sigma", type=float, default=None, help="fixed sigma (the paper's tables: 0.1, 0.01, 0.001)")
+    p.add_argument("-c", type=float, default=2.0, help="candidate pairs |E_C| = c m (default 2)")
+    p.add_argument("-q", type=float, default=0.01, help="white-noise probability (default 0.01)")
+    p.add_argument("--attempts", type=int, default=5, help="attempts per sigma, t (default 5)")
+    p.add_argument("--tol", type=float, default=0.05, help="relative bisection tolerance (default 0.05)")
+    p.add_argument("--sigma-max", type=float, default=16.0, help="give up above this sigma (default 16)")
+    p.set_defaults(run=_run_obfuscation)
+
+
+def _run_obfuscation(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
+
+    g = _load(args)
+    _progress(args, f"(k, eps)-obfuscation of {g.n:,} nodes, {g.m:,} edges")
+    try:
+        result = obfuscation(
+            g, args.k, args.eps, sigma=args.sigma, c=args.c, q=args.q, attempts=args.attempts, tol=args.tol,
+            sigma_max=args.sigma_max, seed=args.seed, threads=args.threads, progress=not args.quiet,
+        )
+    except ObfuscationError as err:
+        raise ValueError(str(err)) from None
+    return _finish(args, result)
+
+
+# ---------------------------------------------------------------------------- walks
+def _add_randwalk(sub: Any) -> None:
+    p = sub.add_parser("randwalk", help="RandWalk of Mittal et al. (retry bound M)", description="RandWalk(G0, t, M).")
+    _common(p)
+    p.add_argument("-t", type=int, required=True, help="walk length t >= 1 (the paper: 2, 3, 5, 10)")
+    p.add_argument("-M", "--max-tries", type=int, default=10, help="retry bound M (default 10)")
+    p.add_argument("--routing", choices=("random", "fixed"), default="random", help="random or SybilGuard-style fixed routing")
+    p.set_defaults(run=_run_randwalk)
+
+
+def _run_randwalk(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.randwalk import randwalk
+
+    g = _load(args)
+    _progress(args, f"RandWalk t={args.t} on {g.n:,} nodes, {g.m:,} edges")
+    return _finish(
+        args, randwalk(g, args.t, max_tries=args.max_tries, routing=args.routing, seed=args.seed, threads=args.threads)
+    )
+
+
+def _add_randwalk_mod(sub: Any) -> None:
+    p = sub.add_parser(
+        "randwalk-mod",
+        help="RandWalk-mod (alpha; self-loops and multi-edges kept)",
+        description="RandWalk-mod(G0, t, alpha): one sampled output, or with --uncertain the exact "
+        "uncertain adjacency matrix (small t only).",
+    )
+    _common(p)
+    p.add_argument("-t", type=int, required=True, help="walk length t >= 1")
+    p.add_argument("--alpha", type=float, default=0.5, help="in [0, 1]; 0.5 keeps expected degrees (default)")
+    p.add_argument("--routing", choices=("random", "fixed"), default="random", help="random or SybilGuard-style fixed routing")
+    p.add_argument("--uncertain", action="store_true", help="the exact matrix Q P^(t-1) + its transpose instead of a sample")
+    p.set_defaults(run=_run_randwalk_mod)
+
+
+def _run_randwalk_mod(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.randwalk import randwalk_mod, randwalk_mod_uncertain
+
+    g = _load(args)
+    _progress(args, f"RandWalk-mod t={args.t} alpha={args.alpha} on {g.n:,} nodes, {g.m:,} edges")
+    if args.uncertain:
+        return _finish(args, randwalk_mod_uncertain(g, args.t, alpha=args.alpha))
+    return _finish(
+        args, randwalk_mod(g, args.t, alpha=args.alpha, routing=args.routing, seed=args.seed, threads=args.threads)
+    )
+
+
+# ---------------------------------------------------------------------------- switch, mixture, partition
+def _add_switch(sub: Any) -> None:
+    p = sub.add_parser("switch", help="EdgeSwitch: degree-preserving random switches", description="EdgeSwitch.")
+    _common(p, threaded=False)
+    p.add_argument("-s", "--switches", type=int, required=True, help="number of attempted switches s >= 0")
+    p.add_argument("--nearby", action="store_true", help="switch along 3-paths: new edges join nodes at distance 2")
+    p.set_defaults(run=_run_switch)
+
+
+def _run_switch(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.switching import edge_switch
+
+    g = _load(args)
+    _progress(args, f"EdgeSwitch s={args.switches:,} on {g.n:,} nodes, {g.m:,} edges")
+    return _finish(args, edge_switch(g, args.switches, nearby=args.nearby, seed=args.seed))
+
+
+def _add_mixture(sub: Any) -> None:
+    p = sub.add_parser(
+        "mixture",
+        help="Mixture: (1 - p) A(G0) + p A(G)",
+        description="Mixture of the true graph G0 and an anonymized G on the same node ids: an edge "
+        "list, or an uncertain graph written with --keep-ids.",
+    )
+    _common(p, seeded=False, threaded=False)
+    p.add_argument("--anonymized", required=True, metavar="FILE", help="G: .npz/.tsv uncertain graph (same ids) or an edge list")
+    p.add_argument("-p", type=float, required=True, help="mixing weight in [0, 1]")
+    p.set_defaults(run=_run_mixture)
+
+
+def _run_mixture(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.mixture import mixture
+    from graphveil.uncertain import UncertainGraph
+
+    g0 = _load(args)
+    path = args.anonymized
+    if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
+        g = UncertainGraph.load(path)
+        if g.meta.get("file", {}).get("ids_permuted"):
+            raise ValueError(f"{path} was written with permuted node ids; write it again with --keep-ids")
+    else:
+        from graphveil.io import read_edgelist
+
+        g = read_edgelist(path)
+    return _finish(args, mixture(g0, g, args.p))
+
+
+def _add_partition(sub: Any) -> None:
+    p = sub.add_parser(
+        "partition",
+        help="any scheme on METIS parts, cut edges kept",
+        description="Partition: split with METIS, run --scheme on every part with --params, copy cut edges at p = 1.",
+    )
+    _common(p, threaded=False)
+    p.add_argument("--parts", type=int, required=True, help="number of METIS parts")
+    p.add_argument("--scheme", required=True, choices=("obfuscation", "randwalk", "randwalk-mod", "switch"))
+    p.add_argument(
+        "--params", default="{}", metavar="JSON",
+        help='keyword arguments of the scheme per part, e.g. \'{"t": 5}\' or \'{"k": 20, "eps": 0.1, "sigma": 0.01}\'',
+    )
+    p.set_defaults(run=_run_partition)
+
+
+def _run_partition(args: argparse.Namespace) -> int:
+    from graphveil.anonymize.partition import partition
+
+    try:
+        params = json.loads(args.params)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"--params must be a JSON object: {err}") from None
+    if not isinstance(params, dict):
+        raise ValueError("--params must be a JSON object of keyword arguments")
+    g = _load(args)
+    _progress(args, f"Partition into {args.parts} parts, {args.scheme} on each")
+    try:
+        result = partition(args.scheme, g, args.parts, seed=args.seed, **params)
+    except RuntimeError as err:  # ObfuscationError of a part
+        raise ValueError(str(err)) from None
+    return _finish(args, result)
+
+
+#: One function per scheme, each adding its parser under ``graphveil anonymize``.
+SCHEME_COMMANDS: list[Callable[[Any], None]] = [
+    _add_obfuscation,
+    _add_randwalk,
+    _add_randwalk_mod,
+    _add_switch,
+    _add_mixture,
+    _add_partition,
+]
+
+
+def add_anonymize(subparsers: Any) -> None:
+    """The ``anonymize`` command with one subcommand per scheme in :data:`SCHEME_COMMANDS`."""
+    parser = subparsers.add_parser(
+        "anonymize",
+        help="turn a graph into an uncertain graph with one of the schemes",
+        description="Anonymize a graph. Run `graphveil anonymize SCHEME --help` for a scheme's options.",
+    )
+    sub = parser.add_subparsers(title="schemes", metavar="SCHEME", required=True)
+    for add in SCHEME_COMMANDS:
+        add(sub)
