@@ -209,3 +209,9 @@ def test_bad_input(kwargs, match):
     args = {"k": 3, "eps": 0.1, "sigma": 0.1, **kwargs}
     with pytest.raises(ValueError, match=match):
         obfuscation(_karate(), args.pop("k"), args.pop("eps"), seed=0, **args)
+
+
+def test_zoo(zoo_graph):
+    ug, report = obfuscation(zoo_graph, 1, 1.0, sigma=0.1, c=1.0, attempts=1, seed=0)
+    assert ug.num_pairs == zoo_graph.m == report["candidate_pairs"]
+    assert report["added_pairs"] == report["removed_edges"] == 0
