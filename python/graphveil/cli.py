@@ -220,4 +220,12 @@ def _run_datasets_fetch(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_datasets]
+# ---------------------------------------------------------------------------- anonymize
+def _add_anonymize(subparsers: Any) -> None:
+    # The schemes live in graphveil._cli_anonymize (one _add_/_run_ pair per scheme).
+    from graphveil._cli_anonymize import add_anonymize
+
+    add_anonymize(subparsers)
+
+
+_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_datasets, _add_anonymize]
