@@ -10,6 +10,21 @@ from graphveil.measure.privacy import (
     reidentification_score,
     signature_classes,
 )
+from graphveil.measure.utility import (
+    STATISTICS,
+    PowerLawFit,
+    degree_statistics,
+    diameter_lower_bound,
+    distance_histogram,
+    distance_statistics,
+    neighbourhood_function,
+    pooled_powerlaw_exponent,
+    powerlaw_exponent,
+    powerlaw_fit,
+    transitivity,
+    triangle_count,
+    utility_statistics,
+)
 from graphveil.measure.report import Report, evaluate, relative_error
 
 __all__ = [
@@ -24,4 +39,17 @@ __all__ = [
     "num_signatures",
     "reidentification_score",
     "signature_classes",
+    "STATISTICS",
+    "PowerLawFit",
+    "degree_statistics",
+    "diameter_lower_bound",
+    "distance_histogram",
+    "distance_statistics",
+    "neighbourhood_function",
+    "pooled_powerlaw_exponent",
+    "powerlaw_exponent",
+    "powerlaw_fit",
+    "transitivity",
+    "triangle_count",
+    "utility_statistics",
 ]

@@ -1,0 +1,43 @@
+// Utility-statistic kernels on an undirected simple CSR graph (Section 5.2 of the paper):
+// triangle counting, bit-parallel multi-source BFS distance histograms, and the HyperBall
+// (HyperANF) approximation of the neighbourhood function. Every kernel returns results that
+// do not depend on the thread count: integer counts are summed exactly, floating sums are
+// taken in a fixed order.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+namespace graphveil {
+
+struct TriangleCounts {
+    std::int64_t triangles = 0;  // unordered node triples {u, v, w} forming a triangle
+    std::int64_t triples = 0;    // connected triples (paths of length 2): sum_v d_v (d_v - 1) / 2
+};
+
+// Counts triangles by the degree-ordered orientation (each edge points from the lower to the
+// higher (degree, id) rank; every triangle is then found once, from its lowest-ranked node,
+// and every out-degree is O(sqrt m)). O(m sqrt m) time, O(n + m) extra memory.
+template <class Index>
+TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads);
+
+// Number of ordered (source, target) pairs at distance d, for d = 0, 1, ..., max distance, over
+// BFS from the given sources (each source counts itself at d = 0). Unreachable targets are not
+// counted. Sources are processed 256 at a time by bit-parallel BFS (Then et al., VLDB 2015:
+// "The More the Merrier: Efficient Multi-Source Graph Traversal"), switching between pushing
+// from the frontier and pulling into unvisited nodes by frontier size; batches run in parallel.
+// Memory: 96 bytes per node per worker thread.
+template <class Index>
+std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                             const std::int64_t* sources, std::int64_t n_sources, int threads);
+
+// HyperBall (Boldi, Rosa, Vigna, WWW 2011; HyperANF): N(t) = number of ordered pairs (u, v)
+// with d(u, v) <= t (u = v included), estimated with one HyperLogLog counter of 2^log2m one-byte
+// registers per node, for t = 0, 1, ... until no counter changes. Each counter's relative
+// standard error is about 1.04 / sqrt(2^log2m); counters are estimated with Ertl's improved
+// estimator (arXiv:1702.01284), unbiased from one element up. Memory: 2 * 2^log2m + 10 bytes per
+// node. The seed picks the hash function; the result is deterministic for a given seed.
+template <class Index>
+std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, std::int64_t n, int log2m,
+                              std::uint64_t seed, std::int64_t max_iterations, int threads);
+
+}  // namespace graphveil

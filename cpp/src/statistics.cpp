@@ -1,0 +1,458 @@
+#include "graphveil/statistics.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "graphveil/parallel.hpp"
+
+namespace graphveil {
+
+namespace {
+
+// Number of workers for `n_chunks` chunks; each worker owns one scratch slot.
+int worker_count(std::int64_t n_chunks, int threads) {
+    return static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(resolve_threads(threads), n_chunks)));
+}
+
+// Calls body(chunk, worker) for every chunk in [0, n_chunks), chunks handed out dynamically,
+// `worker` in [0, workers) identifying a scratch slot no other running call uses.
+template <class Body>
+void for_each_chunk(std::int64_t n_chunks, int workers, Body&& body) {
+    std::atomic<std::int64_t> next{0};
+    parallel_blocks(workers, workers, [&](std::int64_t w) {
+        for (;;) {
+            const std::int64_t c = next.fetch_add(1);
+            if (c >= n_chunks) return;
+            body(c, static_cast<int>(w));
+        }
+    });
+}
+
+// The SplitMix64 finaliser (Steele, Lea, Flood 2014): a fast 64-bit mixer used as the seeded
+// hash of node ids for the HyperLogLog counters.
+inline std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+inline int popcount64(std::uint64_t x) {
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_popcountll(x);
+#else
+    int c = 0;
+    while (x) {
+        x &= x - 1;
+        ++c;
+    }
+    return c;
+#endif
+}
+
+inline int clz64(std::uint64_t x) {  // x != 0
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(x);
+#else
+    int c = 0;
+    while (!(x & 0x8000000000000000ULL)) {
+        x <<= 1;
+        ++c;
+    }
+    return c;
+#endif
+}
+
+template <class Index>
+void check_csr(const std::int64_t* indptr, std::int64_t n) {
+    if (n < 0) throw std::invalid_argument("n must be non-negative");
+    if (n > 0 && indptr[0] != 0) throw std::invalid_argument("indptr must start at 0");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------- triangles
+
+template <class Index>
+TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads) {
+    check_csr<Index>(indptr, n);
+    TriangleCounts out;
+    if (n == 0) return out;
+    for (std::int64_t v = 0; v < n; ++v) {
+        const std::int64_t d = indptr[v + 1] - indptr[v];
+        out.triples += d * (d - 1) / 2;
+    }
+
+    // Orient every edge towards the endpoint of higher (degree, id) rank. The out-list of v is
+    // stored in place at the start of v's CSR row range (no prefix sum, no relabelling), and as
+    // a filtered copy of a sorted row it is sorted by id.
+    auto above = [indptr](std::int64_t v, std::int64_t w) {
+        const std::int64_t dv = indptr[v + 1] - indptr[v], dw = indptr[w + 1] - indptr[w];
+        return dw > dv || (dw == dv && w > v);
+    };
+    constexpr std::int64_t kBlock = 4096;
+    std::vector<Index> out_adj(static_cast<std::size_t>(indptr[n]));
+    std::vector<std::int64_t> out_end(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t v = begin; v < end; ++v) {
+            std::int64_t pos = indptr[v];
+            for (std::int64_t k = indptr[v]; k < indptr[v + 1]; ++k) {
+                const Index w = indices[k];
+                if (above(v, w)) out_adj[static_cast<std::size_t>(pos++)] = w;
+            }
+            out_end[static_cast<std::size_t>(v)] = pos;
+        }
+    });
+
+    // Each triangle is counted once, at its lowest-ranked node r: mark out(r), then scan out(x)
+    // for x in out(r); a marked node there closes the triangle (r, x, y).
+    constexpr std::int64_t kChunk = 512;
+    const std::int64_t n_chunks = (n + kChunk - 1) / kChunk;
+    const int workers = worker_count(n_chunks, threads);
+    std::vector<std::vector<std::uint8_t>> marks(static_cast<std::size_t>(workers));
+    std::vector<std::int64_t> counts(static_cast<std::size_t>(n_chunks), 0);
+    const Index* adj = out_adj.data();
+    const std::int64_t* ends = out_end.data();
+    for_each_chunk(n_chunks, workers, [&](std::int64_t chunk, int worker) {
+        auto& mark = marks[static_cast<std::size_t>(worker)];
+        if (mark.empty()) mark.assign(static_cast<std::size_t>(n), 0);
+        std::int64_t c = 0;
+        const std::int64_t end = std::min(n, (chunk + 1) * kChunk);
+        for (std::int64_t r = chunk * kChunk; r < end; ++r) {
+            const std::int64_t b = indptr[r], e = ends[r];
+            if (e - b < 2) continue;
+            for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(adj[k])] = 1;
+            for (std::int64_t k = b; k < e; ++k) {
+                const std::int64_t x = adj[k];
+                for (std::int64_t j = indptr[x]; j < ends[x]; ++j) c += mark[static_cast<std::size_t>(adj[j])];
+            }
+            for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(adj[k])] = 0;
+        }
+        counts[static_cast<std::size_t>(chunk)] = c;
+    });
+    for (const auto c : counts) out.triangles += c;
+    return out;
+}
+
+// ------------------------------------------------------------------------- multi-source BFS
+
+namespace {
+
+constexpr int kWords = 4;             // 64-bit words per node: one bit per source of the batch
+constexpr int kBatch = 64 * kWords;   // sources per batch
+
+struct Lane {
+    std::uint64_t w[kWords];
+};
+
+inline bool any(const Lane& a) {
+    std::uint64_t x = 0;
+    for (int i = 0; i < kWords; ++i) x |= a.w[i];
+    return x != 0;
+}
+
+struct BfsScratch {
+    std::vector<Lane> seen, frontier, next;
+    std::vector<std::int64_t> active, next_active;
+    std::vector<std::int64_t> hist;
+};
+
+template <class Index>
+void bfs_batch(const std::int64_t* indptr, const Index* indices, std::int64_t n, const std::int64_t* sources,
+               int count, BfsScratch& s) {
+    const Lane zero{};
+    std::fill(s.seen.begin(), s.seen.end(), zero);
+    std::fill(s.frontier.begin(), s.frontier.end(), zero);
+    std::fill(s.next.begin(), s.next.end(), zero);
+    s.active.clear();
+    Lane full{};
+    for (int i = 0; i < count; ++i) full.w[i / 64] |= 1ULL << (i % 64);
+
+    std::int64_t frontier_edges = 0;
+    for (int i = 0; i < count; ++i) {
+        const std::int64_t v = sources[i];
+        if (!any(s.frontier[static_cast<std::size_t>(v)])) {
+            s.active.push_back(v);
+            frontier_edges += indptr[v + 1] - indptr[v];
+        }
+        s.seen[static_cast<std::size_t>(v)].w[i / 64] |= 1ULL << (i % 64);
+        s.frontier[static_cast<std::size_t>(v)].w[i / 64] |= 1ULL << (i % 64);
+    }
+    if (s.hist.empty()) s.hist.push_back(0);
+    s.hist[0] += count;
+
+    const std::int64_t total_edges = indptr[n];
+    Lane* seen = s.seen.data();
+    Lane* frontier = s.frontier.data();
+    Lane* next = s.next.data();
+    for (std::size_t level = 1; !s.active.empty(); ++level) {
+        s.next_active.clear();
+        // Push from a small frontier; pull into unvisited nodes once the frontier's edges are a
+        // sizeable share of the graph (direction-optimising BFS, Beamer et al. SC 2012).
+        if (frontier_edges * 8 < total_edges) {
+            for (const std::int64_t u : s.active) {
+                const Lane f = frontier[u];
+                for (std::int64_t k = indptr[u]; k < indptr[u + 1]; ++k) {
+                    const std::int64_t v = indices[k];
+                    Lane nw;
+                    std::uint64_t hit = 0;
+                    for (int i = 0; i < kWords; ++i) {
+                        nw.w[i] = f.w[i] & ~seen[v].w[i];
+                        hit |= nw.w[i];
+                    }
+                    if (!hit) continue;
+                    if (!any(next[v])) s.next_active.push_back(v);
+                    for (int i = 0; i < kWords; ++i) next[v].w[i] |= nw.w[i];
+                }
+            }
+        } else {
+            for (std::int64_t v = 0; v < n; ++v) {
+                Lane need;
+                std::uint64_t open = 0;
+                for (int i = 0; i < kWords; ++i) {
+                    need.w[i] = full.w[i] & ~seen[v].w[i];
+                    open |= need.w[i];
+                }
+                if (!open) continue;
+                Lane acc{};
+                for (std::int64_t k = indptr[v]; k < indptr[v + 1]; ++k) {
+                    const Lane& f = frontier[indices[k]];
+                    std::uint64_t rest = 0;
+                    for (int i = 0; i < kWords; ++i) {
+                        acc.w[i] |= f.w[i] & need.w[i];
+                        rest |= need.w[i] & ~acc.w[i];
+                    }
+                    if (!rest) break;
+                }
+                if (any(acc)) {
+                    next[v] = acc;
+                    s.next_active.push_back(v);
+                }
+            }
+        }
+        for (const std::int64_t u : s.active) frontier[u] = zero;
+        std::int64_t reached = 0;
+        frontier_edges = 0;
+        for (const std::int64_t v : s.next_active) {
+            for (int i = 0; i < kWords; ++i) {
+                seen[v].w[i] |= next[v].w[i];
+                reached += popcount64(next[v].w[i]);
+            }
+            frontier[v] = next[v];
+            next[v] = zero;
+            frontier_edges += indptr[v + 1] - indptr[v];
+        }
+        if (reached) {
+            if (s.hist.size() <= level) s.hist.resize(level + 1, 0);
+            s.hist[level] += reached;
+        }
+        std::swap(s.active, s.next_active);
+    }
+}
+
+}  // namespace
+
+template <class Index>
+std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                             const std::int64_t* sources, std::int64_t n_sources, int threads) {
+    check_csr<Index>(indptr, n);
+    for (std::int64_t i = 0; i < n_sources; ++i)
+        if (sources[i] < 0 || sources[i] >= n)
+            throw std::out_of_range("BFS source " + std::to_string(sources[i]) + " is not a node id in [0, n)");
+    if (n_sources == 0) return {};
+    const std::int64_t n_batches = (n_sources + kBatch - 1) / kBatch;
+    const int workers = worker_count(n_batches, threads);
+    std::vector<BfsScratch> scratch(static_cast<std::size_t>(workers));
+    for_each_chunk(n_batches, workers, [&](std::int64_t batch, int worker) {
+        BfsScratch& s = scratch[static_cast<std::size_t>(worker)];
+        if (s.seen.empty()) {
+            s.seen.resize(static_cast<std::size_t>(n));
+            s.frontier.resize(static_cast<std::size_t>(n));
+            s.next.resize(static_cast<std::size_t>(n));
+        }
+        const std::int64_t begin = batch * kBatch;
+        const int count = static_cast<int>(std::min<std::int64_t>(kBatch, n_sources - begin));
+        bfs_batch(indptr, indices, n, sources + begin, count, s);
+    });
+    std::vector<std::int64_t> hist;
+    for (const auto& s : scratch) {
+        if (hist.size() < s.hist.size()) hist.resize(s.hist.size(), 0);
+        for (std::size_t d = 0; d < s.hist.size(); ++d) hist[d] += s.hist[d];
+    }
+    return hist;
+}
+
+// -------------------------------------------------------------------------------- HyperBall
+
+namespace {
+
+// Ertl (2017), "New cardinality estimation algorithms for HyperLogLog sketches", Algorithm 6.
+double ertl_sigma(double x) {
+    if (x == 1.0) return std::numeric_limits<double>::infinity();
+    double y = 1.0, z = x, previous;
+    do {
+        x *= x;
+        previous = z;
+        z += x * y;
+        y += y;
+    } while (previous != z);
+    return z;
+}
+
+double ertl_tau(double x) {
+    if (x == 0.0 || x == 1.0) return 0.0;
+    double y = 1.0, z = 1.0 - x, previous;
+    do {
+        x = std::sqrt(x);
+        previous = z;
+        y *= 0.5;
+        z -= (1.0 - x) * (1.0 - x) * y;
+    } while (previous != z);
+    return z / 3.0;
+}
+
+struct HllEstimator {
+    int m = 0, q = 0;
+    std::vector<double> sigma_term, tau_term;  // indexed by C_0 and by C_{q+1}
+    std::uint64_t weight[66] = {};             // 2^(q - r) for 1 <= r <= q, else 0
+    double unit = 0.0, scale = 0.0;
+
+    explicit HllEstimator(int log2m) : m(1 << log2m), q(64 - log2m) {
+        sigma_term.resize(static_cast<std::size_t>(m) + 1);
+        tau_term.resize(static_cast<std::size_t>(m) + 1);
+        for (int c = 0; c <= m; ++c) {
+            sigma_term[static_cast<std::size_t>(c)] = m * ertl_sigma(static_cast<double>(c) / m);
+            tau_term[static_cast<std::size_t>(c)] = m * ertl_tau(1.0 - static_cast<double>(c) / m) * std::ldexp(1.0, -q);
+        }
+        for (int r = 1; r <= q; ++r) weight[r] = 1ULL << (q - r);
+        unit = std::ldexp(1.0, -q);
+        scale = 0.5 / std::log(2.0) * m * m;
+    }
+
+    // sum_{1 <= r_j <= q} 2^-r_j in fixed point (at most m 2^(q-1) = 2^63, no overflow), with
+    // independent accumulators: a serial floating-point sum would cost 4 cycles per register.
+    double operator()(const std::uint8_t* r) const {
+        int zeros = 0, saturated = 0;
+        for (int j = 0; j < m; ++j) zeros += r[j] == 0;
+        for (int j = 0; j < m; ++j) saturated += r[j] == q + 1;
+        std::uint64_t acc[4] = {0, 0, 0, 0};
+        for (int j = 0; j < m; j += 4)
+            for (int k = 0; k < 4; ++k) acc[k] += weight[r[j + k]];
+        const double z = static_cast<double>(acc[0] + acc[1] + acc[2] + acc[3]) * unit;
+        return scale / (sigma_term[static_cast<std::size_t>(zeros)] + z + tau_term[static_cast<std::size_t>(saturated)]);
+    }
+};
+
+// Register-wise maximum of two counters; M is the register count when known at compile time
+// (fully unrolled into SIMD byte-max instructions), 0 for a run-time count m.
+template <int M>
+inline void merge_max(std::uint8_t* out, const std::uint8_t* other, int m) {
+    const int count = M > 0 ? M : m;
+    for (int j = 0; j < count; ++j) out[j] = std::max(out[j], other[j]);
+}
+
+template <int M, class Index>
+std::vector<double> hyperball_impl(const std::int64_t* indptr, const Index* indices, std::int64_t n, int log2m,
+                                   std::uint64_t seed, std::int64_t max_iterations, int threads) {
+    const int m = 1 << log2m;
+    const int q = 64 - log2m;
+    const auto sm = static_cast<std::size_t>(m);
+    const HllEstimator estimate(log2m);
+    // cur holds every counter after round t; a round writes only the counters that grow, into
+    // nxt, and copies them back afterwards, so unchanged counters cost no memory traffic.
+    std::vector<std::uint8_t> cur(static_cast<std::size_t>(n) * sm, 0), nxt(static_cast<std::size_t>(n) * sm);
+    std::vector<double> est(static_cast<std::size_t>(n));
+    std::vector<std::uint8_t> changed(static_cast<std::size_t>(n), 1), now_changed(static_cast<std::size_t>(n));
+
+    const std::uint64_t salt = mix64(seed ^ 0x6A09E667F3BCC909ULL);
+    constexpr std::int64_t kBlock = 2048;
+    const std::int64_t n_blocks = (n + kBlock - 1) / kBlock;
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t v = begin; v < end; ++v) {
+            const std::uint64_t h = mix64(salt + 0x9E3779B97F4A7C15ULL * (static_cast<std::uint64_t>(v) + 1));
+            const std::uint64_t rest = h >> log2m;
+            const int value = rest == 0 ? q + 1 : clz64(rest) - log2m + 1;
+            std::uint8_t* r = cur.data() + static_cast<std::size_t>(v) * sm;
+            r[h & static_cast<std::uint64_t>(m - 1)] = static_cast<std::uint8_t>(value);
+            est[static_cast<std::size_t>(v)] = estimate(r);
+        }
+    });
+    auto total = [&]() {
+        double s = 0.0;
+        for (const double e : est) s += e;
+        return s;
+    };
+    std::vector<double> neighbourhood{total()};
+    std::vector<std::int64_t> block_changes(static_cast<std::size_t>(n_blocks));
+    for (std::int64_t t = 1; max_iterations <= 0 || t <= max_iterations; ++t) {
+        parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+            std::int64_t changes = 0;
+            for (std::int64_t v = begin; v < end; ++v) {
+                const std::uint8_t* own = cur.data() + static_cast<std::size_t>(v) * sm;
+                std::uint8_t* out = nxt.data() + static_cast<std::size_t>(v) * sm;
+                // c_{t+1}(v) = c_t(v) joined with c_t(u) of the neighbours u whose counter changed
+                // in round t: an unchanged c_t(u) = c_{t-1}(u) is already inside c_t(v).
+                bool started = false;
+                for (std::int64_t k = indptr[v]; k < indptr[v + 1]; ++k) {
+                    const auto u = static_cast<std::size_t>(indices[k]);
+                    if (!changed[u]) continue;
+                    if (!started) {
+                        std::memcpy(out, own, sm);
+                        started = true;
+                    }
+                    merge_max<M>(out, cur.data() + u * sm, m);
+                }
+                const std::uint8_t moved = started && std::memcmp(out, own, sm) != 0;
+                if (moved) est[static_cast<std::size_t>(v)] = estimate(out);
+                now_changed[static_cast<std::size_t>(v)] = moved;
+                changes += moved;
+            }
+            block_changes[static_cast<std::size_t>(block)] = changes;
+        });
+        std::int64_t changes = 0;
+        for (const auto c : block_changes) changes += c;
+        if (changes == 0) break;
+        neighbourhood.push_back(total());
+        parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+            for (std::int64_t v = begin; v < end; ++v)
+                if (now_changed[static_cast<std::size_t>(v)])
+                    std::memcpy(cur.data() + static_cast<std::size_t>(v) * sm,
+                                nxt.data() + static_cast<std::size_t>(v) * sm, sm);
+        });
+        std::swap(changed, now_changed);
+    }
+    return neighbourhood;
+}
+
+}  // namespace
+
+template <class Index>
+std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, std::int64_t n, int log2m,
+                              std::uint64_t seed, std::int64_t max_iterations, int threads) {
+    check_csr<Index>(indptr, n);
+    if (log2m < 4 || log2m > 16) throw std::invalid_argument("log2m must lie in [4, 16]");
+    if (n == 0) return {};
+    switch (log2m) {
+        case 6: return hyperball_impl<64>(indptr, indices, n, log2m, seed, max_iterations, threads);
+        case 7: return hyperball_impl<128>(indptr, indices, n, log2m, seed, max_iterations, threads);
+        case 8: return hyperball_impl<256>(indptr, indices, n, log2m, seed, max_iterations, threads);
+        default: return hyperball_impl<0>(indptr, indices, n, log2m, seed, max_iterations, threads);
+    }
+}
+
+#define GRAPHVEIL_INSTANTIATE(Index)                                                                               \
+    template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int);          \
+    template std::vector<std::int64_t> distance_histogram<Index>(const std::int64_t*, const Index*, std::int64_t, \
+                                                                 const std::int64_t*, std::int64_t, int);        \
+    template std::vector<double> hyperball<Index>(const std::int64_t*, const Index*, std::int64_t, int,           \
+                                                  std::uint64_t, std::int64_t, int);
+
+GRAPHVEIL_INSTANTIATE(std::int32_t)
+GRAPHVEIL_INSTANTIATE(std::int64_t)
+#undef GRAPHVEIL_INSTANTIATE
+
+}  // namespace graphveil

@@ -1,0 +1,589 @@
+"""The ten utility statistics of Section 5.2 of the paper.
+
+Degree-based: ``S_NE`` (edges), ``S_AD`` (average degree), ``S_MD`` (maximum degree), ``S_DV``
+(degree variance), ``S_PL`` (power-law exponent). Shortest-path based, over connected pairs only:
+``S_APD`` (average distance), ``S_EDiam`` (effective diameter), ``S_CL`` (connectivity length),
+``S_Diam`` (diameter). Clustering: ``S_CC`` (transitivity).
+
+Conventions for degenerate graphs (no crash, no warning): a mean, percentile or fit over an empty
+set is ``nan`` (``S_AD`` and ``S_DV`` of the graph with no nodes; ``S_APD``, ``S_EDiam``, ``S_CL``
+of a graph without edges; ``S_PL`` when fewer than four distinct positive degrees leave too
+little to fit); a count or maximum over an empty set is 0 (``S_NE``, ``S_MD``, ``S_Diam``); ``S_CC`` is 0
+when the graph has no connected triple (the networkx convention; igraph returns nan).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from graphveil import _core
+from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil.graph import Graph
+
+#: The keys of :func:`utility_statistics`, in the paper's order.
+STATISTICS: tuple[str, ...] = (
+    "S_NE",
+    "S_AD",
+    "S_MD",
+    "S_DV",
+    "S_CC",
+    "S_PL",
+    "S_APD",
+    "S_EDiam",
+    "S_CL",
+    "S_Diam",
+)
+
+#: Graphs with at most this many nodes get exact all-pairs distances by default. Measured (CPU
+#: seconds, one core): exact 0.03 s on facebook_combined (4k nodes, 88k edges), 0.3 s on ca-HepTh
+#: (10k / 26k), 2.6 s on ca-AstroPh (19k / 198k) and 1.6-2.3 s on email-Enron (37k / 184k), against
+#: 0.2-0.3 s for HyperBall on the last two; the cost of exact grows as n * m.
+EXACT_THRESHOLD = 10_000
+#: Default number of HyperLogLog registers per node is ``2**HYPERBALL_LOG2M``.
+HYPERBALL_LOG2M = 7
+
+
+def _check_graph(graph: Any) -> Graph:
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"expected a graphveil.Graph, got {type(graph).__name__}; build one with "
+            "Graph.from_edges, Graph.from_scipy or Graph.from_networkx"
+        )
+    return graph
+
+
+def _kernel(graph: Graph, name: str) -> Any:
+    return getattr(_core, f"{name}{32 if graph.indices.dtype == np.int32 else 64}")
+
+
+def _check_count(value: Any, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------------------- degree statistics
+def degree_statistics(graph: Graph) -> dict[str, float]:
+    """Edges, average, maximum and variance of the degrees: ``S_NE, S_AD, S_MD, S_DV``.
+
+    Parameters
+    ----------
+    graph : Graph
+        A simple undirected graph.
+
+    Returns
+    -------
+    dict[str, float]
+        ``S_NE = m``, ``S_AD = 2m / n``, ``S_MD = max degree``,
+        ``S_DV = (1/n) sum (d_v - S_AD)^2`` (population variance). With no nodes ``S_AD`` and
+        ``S_DV`` are nan, ``S_NE`` and ``S_MD`` are 0.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a :class:`graphveil.Graph`.
+
+    References
+    ----------
+    Section 5.2 ("Degree-based statistics") of the paper.
+
+    Examples
+    --------
+    >>> g = Graph.from_edges([0, 0, 0], [1, 2, 3])
+    >>> degree_statistics(g)
+    {'S_NE': 3.0, 'S_AD': 1.5, 'S_MD': 3.0, 'S_DV': 0.75}
+    """
+    graph = _check_graph(graph)
+    deg = graph.degrees
+    if graph.n == 0:
+        return {"S_NE": 0.0, "S_AD": float("nan"), "S_MD": 0.0, "S_DV": float("nan")}
+    mean = 2.0 * graph.m / graph.n
+    return {
+        "S_NE": float(graph.m),
+        "S_AD": mean,
+        "S_MD": float(deg.max()),
+        "S_DV": float(np.mean((deg - mean) ** 2)),
+    }
+
+
+# ----------------------------------------------------------------------------------- triangles
+def triangle_count(graph: Graph, *, threads: int | None = None) -> tuple[int, int]:
+    """Number of triangles and of connected triples (paths of length two).
+
+    Triangles are counted in C++ by the degree-ordered orientation (every edge points to the
+    endpoint of higher (degree, id) rank, so each triangle is found once from its lowest node and
+    every out-degree is O(sqrt m)); O(m sqrt m) time, parallel over nodes, exact integers, so the
+    answer does not depend on ``threads``.
+
+    Parameters
+    ----------
+    graph : Graph
+        A simple undirected graph.
+    threads : int, optional
+        Worker threads (None or 0: all cores).
+
+    Returns
+    -------
+    (int, int)
+        ``(triangles, triples)`` with ``triples = sum_v d_v (d_v - 1) / 2``.
+
+    Examples
+    --------
+    >>> triangle_count(Graph.from_edges([0, 1, 2], [1, 2, 0]))
+    (1, 3)
+    """
+    graph = _check_graph(graph)
+    triangles, triples = _kernel(graph, "count_triangles")(graph.indptr, graph.indices, check_threads(threads))
+    return int(triangles), int(triples)
+
+
+def transitivity(graph: Graph, *, threads: int | None = None) -> float:
+    """Global clustering coefficient ``S_CC = 3 * triangles / connected triples``.
+
+    Returns 0.0 for a graph without connected triples (as ``networkx.transitivity``).
+
+    Parameters
+    ----------
+    graph : Graph
+        A simple undirected graph.
+    threads : int, optional
+        Worker threads (None or 0: all cores).
+
+    Returns
+    -------
+    float
+
+    References
+    ----------
+    Section 5.2 ("Clustering statistics") of the paper.
+
+    Examples
+    --------
+    >>> transitivity(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
+    0.6
+    """
+    triangles, triples = triangle_count(graph, threads=threads)
+    return 3.0 * triangles / triples if triples else 0.0
+
+
+# ----------------------------------------------------------------------------------- power law
+@dataclass(frozen=True)
+class PowerLawFit:
+    """A continuous power-law fit of a degree sample (Clauset, Shalizi, Newman 2009)."""
+
+    alpha: float
+    """The exponent ``1 + n_tail / sum ln(d / xmin)`` over the tail ``d >= xmin``."""
+    xmin: float
+    """The lower cut-off minimising the Kolmogorov-Smirnov distance."""
+    n_tail: int
+    """Number of values ``>= xmin``."""
+    ks: float
+    """Kolmogorov-Smirnov distance of the fit on the tail."""
+
+
+def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
+    """Fit a continuous power law to a degree sample, choosing ``xmin`` by minimum KS distance.
+
+    Zeros (isolated nodes) are dropped. Every distinct value below the second largest is a
+    candidate ``xmin`` (each tail keeps at least three distinct values); for each, ``alpha`` is the
+    continuous maximum-likelihood estimate ``1 + n_tail / sum ln(d / xmin)`` and the KS distance is
+    ``max |F_fit(x) - F_tail(x-)|`` over the tail's distinct values, ``F_tail(x-)`` being the
+    fraction of the tail strictly below ``x``. The candidate with the smallest distance wins.
+
+    This is exactly what ``powerlaw.Fit(degrees).power_law.alpha`` computes (powerlaw 2.x,
+    ``discrete=False``, ``xmin_distance='D'``): that package also only accepts candidates whose
+    ``alpha`` lies inside its default parameter range ``(0, 3)``, which ``alpha_max=3.0``
+    reproduces; when no candidate qualifies, the unrestricted minimum is used (powerlaw then
+    warns and reports its optimiser's value near 3). ``alpha_max=None`` gives the plain Clauset
+    et al. fit.
+
+    Parameters
+    ----------
+    degrees : array_like of int or float
+        Non-negative values, e.g. ``graph.degrees`` or the degrees of several samples pooled.
+    alpha_max : float or None, default 3.0
+        Candidates with ``alpha >= alpha_max`` are skipped (None: no limit).
+
+    Returns
+    -------
+    PowerLawFit
+        All fields nan (and ``n_tail`` 0) when fewer than four distinct positive values exist.
+
+    Raises
+    ------
+    ValueError
+        If ``degrees`` is not one-dimensional or holds negative or non-finite values.
+
+    References
+    ----------
+    Section 5.2 of the paper (``S_PL``); A. Clauset, C. R. Shalizi, M. E. J. Newman,
+    "Power-law distributions in empirical data", SIAM Review 51 (2009), Sections 3.1 and 3.3.
+
+    Examples
+    --------
+    >>> fit = powerlaw_fit([1, 1, 1, 2, 2, 3, 4, 8, 16])
+    >>> round(fit.alpha, 3), fit.xmin
+    (1.933, 1.0)
+    """
+    x = np.asarray(degrees, dtype=np.float64)
+    if x.ndim != 1:
+        raise ValueError(f"degrees must be a 1-d array, got shape {x.shape}")
+    if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
+        raise ValueError("degrees must be finite and non-negative")
+    values, counts = np.unique(x[x > 0], return_counts=True)
+    nan = float("nan")
+    if values.size < 4:  # fewer than two candidates: the powerlaw package returns nan too
+        return PowerLawFit(nan, nan, 0, nan)
+    logs = np.log(values)
+    # Suffix sums over distinct values: n_tail(i) and sum of ln d over the tail starting at i.
+    tail_n = np.cumsum(counts[::-1])[::-1]
+    tail_log = np.cumsum((counts * logs)[::-1])[::-1]
+    below = np.concatenate(([0], np.cumsum(counts)[:-1]))  # values strictly below values[i]
+    n_cand = values.size - 2
+    alphas = np.empty(n_cand)
+    distances = np.empty(n_cand)
+    for i in range(n_cand):
+        n_tail = tail_n[i]
+        alpha = 1.0 + n_tail / (tail_log[i] - n_tail * logs[i])
+        empirical = (below[i:] - below[i]) / n_tail
+        fitted = 1.0 - np.exp((1.0 - alpha) * (logs[i:] - logs[i]))
+        alphas[i] = alpha
+        distances[i] = np.max(np.abs(fitted - empirical))
+    eligible = np.ones(n_cand, dtype=bool) if alpha_max is None else alphas < alpha_max
+    pool = np.flatnonzero(eligible) if eligible.any() else np.arange(n_cand)
+    best = int(pool[np.argmin(distances[pool])])
+    return PowerLawFit(float(alphas[best]), float(values[best]), int(tail_n[best]), float(distances[best]))
+
+
+def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
+    """``S_PL``: the exponent of :func:`powerlaw_fit` (nan when there is nothing to fit).
+
+    Pass ``graph.degrees``, or the degrees of several samples concatenated to fit them pooled
+    (as the paper's authors did).
+
+    Examples
+    --------
+    >>> round(powerlaw_exponent([1, 1, 1, 2, 2, 3, 4, 8, 16]), 3)
+    1.933
+    """
+    return powerlaw_fit(degrees, alpha_max=alpha_max).alpha
+
+
+def pooled_powerlaw_exponent(graphs: Any, *, alpha_max: float | None = 3.0) -> float:
+    """``S_PL`` fitted once on the degrees of all ``graphs`` pooled (the authors' procedure)."""
+    degrees = [_check_graph(g).degrees for g in graphs]
+    return powerlaw_exponent(np.concatenate(degrees) if degrees else np.zeros(0), alpha_max=alpha_max)
+
+
+# ----------------------------------------------------------------------------------- distances
+def _random_sources(graph: Graph, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` distinct non-isolated nodes, sorted (all of them if there are fewer)."""
+    candidates = np.flatnonzero(graph.degrees > 0)
+    if candidates.size <= count:
+        return candidates.astype(np.int64)
+    return np.sort(rng.choice(candidates, size=count, replace=False)).astype(np.int64)
+
+
+def distance_histogram(
+    graph: Graph, sources: Any = None, *, threads: int | None = None
+) -> np.ndarray:
+    """Number of ordered pairs (s, t) at each BFS distance 0, 1, 2, ..., from the given sources.
+
+    ``hist[0]`` counts the sources themselves; unreachable targets are not counted. With
+    ``sources=None`` every node is a source, so ``hist[d]`` for ``d >= 1`` is twice the number of
+    unordered node pairs at distance ``d`` (the exact distance distribution). Computed by
+    bit-parallel BFS, 256 sources per pass, batches in parallel; exact integers, so the answer
+    does not depend on ``threads``. Cost: about ``n_sources / 256`` times a few passes over the
+    edges, and 96 bytes per node per thread.
+
+    Parameters
+    ----------
+    graph : Graph
+    sources : array_like of int, optional
+        Node ids to start from (repeats allowed; each counts). Default: all nodes.
+    threads : int, optional
+        Worker threads (None or 0: all cores).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Raises
+    ------
+    IndexError
+        If a source is not a node id.
+
+    Examples
+    --------
+    >>> distance_histogram(Graph.from_edges([0, 1], [1, 2])).tolist()
+    [3, 4, 2]
+    """
+    graph = _check_graph(graph)
+    if sources is None:
+        src = np.arange(graph.n, dtype=np.int64)
+    else:
+        src = np.ascontiguousarray(np.asarray(sources), dtype=np.int64).ravel()
+        if src.size and (src.min() < 0 or src.max() >= graph.n):
+            raise IndexError(f"sources must be node ids in 0..{graph.n - 1}")
+    return _kernel(graph, "distance_histogram")(graph.indptr, graph.indices, src, check_threads(threads))
+
+
+def neighbourhood_function(
+    graph: Graph,
+    *,
+    log2m: int = HYPERBALL_LOG2M,
+    seed: SeedLike = None,
+    threads: int | None = None,
+) -> np.ndarray:
+    """HyperBall (HyperANF) estimate of ``N(t)``, the ordered pairs within distance ``t``.
+
+    ``N(0) ~ n`` (every node reaches itself), ``N(t)`` for ``t = 0, 1, ...`` until no counter
+    changes, so ``N[-1]`` estimates the pairs in a common component (nodes themselves included).
+    One HyperLogLog counter of ``2**log2m`` one-byte registers per node (two copies: ``2**(log2m+1)``
+    bytes per node plus 10, i.e. 266 MB for a million nodes at the default ``log2m=7``), a seeded
+    64-bit hash, Ertl's improved estimator (unbiased from one element up). Each counter's relative
+    standard error is ``1.04 / sqrt(2**log2m)`` (9.2% at ``log2m=7``); summed over all nodes the
+    errors largely average out (see :func:`distance_statistics` for the measured error of the
+    derived statistics). Deterministic for a given seed and any ``threads``.
+
+    Parameters
+    ----------
+    graph : Graph
+    log2m : int, default 7
+        Registers per counter as a power of two, 4..16.
+    seed : int, numpy.random.Generator or None
+        Picks the hash function.
+    threads : int, optional
+        Worker threads (None or 0: all cores).
+
+    Returns
+    -------
+    numpy.ndarray of float64
+
+    References
+    ----------
+    P. Boldi, M. Rosa, S. Vigna, "HyperANF: approximating the neighbourhood function of very large
+    graphs on a budget", WWW 2011; O. Ertl, "New cardinality estimation algorithms for HyperLogLog
+    sketches", arXiv:1702.01284. The paper (Section 5.2) uses ANF for the same purpose.
+    """
+    graph = _check_graph(graph)
+    log2m = _check_count(log2m, "log2m", 4)
+    if log2m > 16:
+        raise ValueError(f"log2m must lie in 4..16, got {log2m}")
+    return _kernel(graph, "hyperball")(
+        graph.indptr, graph.indices, log2m, seed_to_u64(seed), 0, check_threads(threads)
+    )
+
+
+def _from_pairs(pairs: np.ndarray) -> dict[str, float]:
+    """APD, EDiam, CL from pair counts at distance 1, 2, ... (any common scale)."""
+    nan = float("nan")
+    total = float(pairs.sum())
+    if total <= 0:
+        return {"S_APD": nan, "S_EDiam": nan, "S_CL": nan}
+    d = np.arange(1, pairs.size + 1, dtype=np.float64)
+    cum = np.cumsum(pairs)
+    # Integer counts compare exactly: smallest h with 10 * cum(h) >= 9 * total.
+    if pairs.dtype.kind in "iu":
+        h = int(np.argmax(10 * cum >= 9 * cum[-1])) + 1
+    else:
+        h = int(np.searchsorted(cum, 0.9 * total * (1 - 1e-12), side="left")) + 1
+    return {
+        "S_APD": float((d * pairs).sum() / total),
+        "S_EDiam": float(min(h, pairs.size)),
+        "S_CL": float(total / (pairs / d).sum()),
+    }
+
+
+def diameter_lower_bound(
+    graph: Graph, *, sources: int = 1000, seed: SeedLike = None, threads: int | None = None
+) -> int:
+    """``S_Diam``: the largest distance found by BFS from ``sources`` random nodes.
+
+    A lower bound on the diameter (the largest distance between connected nodes), exact when
+    ``sources >= `` the number of non-isolated nodes. Sources are drawn without replacement among
+    the non-isolated nodes with a generator seeded by ``seed``. 0 for a graph without edges.
+
+    Parameters
+    ----------
+    graph : Graph
+    sources : int, default 1000
+        Number of BFS sources (the paper: 1,000).
+    seed : int, numpy.random.Generator or None
+    threads : int, optional
+        Worker threads (None or 0: all cores).
+
+    Returns
+    -------
+    int
+
+    References
+    ----------
+    Section 5.2 ("Shortest path-based statistics") of the paper.
+
+    Examples
+    --------
+    >>> diameter_lower_bound(Graph.from_edges([0, 1, 2], [1, 2, 3]), seed=1)
+    3
+    """
+    graph = _check_graph(graph)
+    sources = _check_count(sources, "sources", 1)
+    rng = np.random.default_rng(seed_to_u64(seed))
+    src = _random_sources(graph, sources, rng)
+    return max(distance_histogram(graph, src, threads=threads).size - 1, 0)
+
+
+def distance_statistics(
+    graph: Graph,
+    *,
+    method: str = "auto",
+    exact_threshold: int = EXACT_THRESHOLD,
+    sources: int = 1000,
+    log2m: int = HYPERBALL_LOG2M,
+    seed: SeedLike = None,
+    threads: int | None = None,
+) -> dict[str, float]:
+    """The shortest-path statistics ``S_APD, S_EDiam, S_CL, S_Diam`` over connected pairs.
+
+    ``S_APD`` is the mean distance and ``S_CL`` the harmonic mean of the distances over all pairs
+    of distinct nodes joined by a path; ``S_EDiam`` the smallest integer ``h`` such that at least
+    90% of those pairs are within distance ``h``; ``S_Diam`` the largest distance found by BFS from
+    ``sources`` random nodes.
+
+    ``method="exact"`` runs BFS from every node (bit-parallel, see :func:`distance_histogram`);
+    all four values are then exact, ``S_Diam`` included. ``method="hyperball"`` estimates the
+    first three from :func:`neighbourhood_function`; ``S_Diam`` comes from
+    :func:`diameter_lower_bound`. ``"auto"`` is exact when ``n <= exact_threshold``, else
+    HyperBall. ``method="sampled"`` uses the BFS histogram from the ``sources`` random nodes for
+    all four (an unbiased estimate of the distance distribution, at no cost beyond ``S_Diam``'s
+    BFS).
+
+    Accuracy, measured against the exact values on ca-GrQc, ca-HepTh, facebook_combined,
+    email-Enron and ca-AstroPh over 4-5 seeds each: HyperBall (``log2m=7``) gives ``S_APD`` and
+    ``S_CL`` within 4% (typically 0.5-3%, errors shared by all counters of a component do not
+    average out) and ``S_EDiam`` within 1 of the exact integer; ``"sampled"`` with 1,000 sources
+    gives ``S_APD`` and ``S_CL`` within 0.7%. Compare graphs with the same ``seed``, so that both
+    use the same hash function and source draw.
+
+    Parameters
+    ----------
+    graph : Graph
+    method : {"auto", "exact", "hyperball", "sampled"}
+    exact_threshold : int, default 10000
+        Largest n computed exactly under ``"auto"``.
+    sources : int, default 1000
+        BFS sources for ``S_Diam`` (and for ``"sampled"``).
+    log2m : int, default 7
+        HyperLogLog registers per node as a power of two.
+    seed : int, numpy.random.Generator or None
+        Seeds the choice of BFS sources and the HyperBall hash.
+    threads : int, optional
+        Worker threads (None or 0: all cores); results do not depend on it.
+
+    Returns
+    -------
+    dict[str, float]
+        Without any edge: ``S_APD``, ``S_EDiam``, ``S_CL`` nan, ``S_Diam`` 0.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method or a bad count.
+
+    References
+    ----------
+    Section 5.2 ("Shortest path-based statistics") of the paper.
+
+    Examples
+    --------
+    >>> distance_statistics(Graph.from_edges([0, 1], [1, 2]))
+    {'S_APD': 1.3333333333333333, 'S_EDiam': 2.0, 'S_CL': 1.2, 'S_Diam': 2.0}
+    """
+    graph = _check_graph(graph)
+    if method not in ("auto", "exact", "hyperball", "sampled"):
+        raise ValueError(f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}")
+    exact_threshold = _check_count(exact_threshold, "exact_threshold", 0)
+    sources = _check_count(sources, "sources", 1)
+    threads = check_threads(threads)
+    rng = np.random.default_rng(seed_to_u64(seed))
+    if method == "auto":
+        method = "exact" if graph.n <= exact_threshold else "hyperball"
+    if method == "exact":
+        hist = distance_histogram(graph, threads=threads)
+        out = _from_pairs(hist[1:])
+        out["S_Diam"] = float(max(hist.size - 1, 0))
+        return out
+    src = _random_sources(graph, sources, rng)
+    hist = distance_histogram(graph, src, threads=threads)
+    if method == "sampled":
+        out = _from_pairs(hist[1:])
+    else:
+        nf = neighbourhood_function(graph, log2m=log2m, seed=rng, threads=threads)
+        out = _from_pairs(np.maximum(np.diff(nf), 0.0))
+    out["S_Diam"] = float(max(hist.size - 1, 0))
+    return out
+
+
+# ----------------------------------------------------------------------------------- all ten
+def utility_statistics(
+    graph: Graph,
+    *,
+    exact_threshold: int = EXACT_THRESHOLD,
+    sources: int = 1000,
+    seed: SeedLike = None,
+    threads: int | None = None,
+    distance_method: str = "auto",
+) -> dict[str, float]:
+    """The ten utility statistics of the paper for one (sample) graph.
+
+    Parameters
+    ----------
+    graph : Graph
+        A simple undirected graph (a sample of an uncertain graph, or the original).
+    exact_threshold : int, default 10000
+        Distances are exact (all-pairs BFS) up to this many nodes, HyperBall above.
+    sources : int, default 1000
+        BFS sources for the diameter lower bound ``S_Diam`` (the paper: 1,000).
+    seed : int, numpy.random.Generator or None
+        Seeds the BFS sources and the HyperBall hash (the only random parts).
+    threads : int, optional
+        Worker threads (None or 0: all cores); results do not depend on it.
+    distance_method : {"auto", "exact", "hyperball", "sampled"}
+        How the distances are computed; see :func:`distance_statistics`.
+
+    Returns
+    -------
+    dict[str, float]
+        Keys :data:`STATISTICS`: ``S_NE, S_AD, S_MD, S_DV`` (:func:`degree_statistics`),
+        ``S_CC`` (:func:`transitivity`), ``S_PL`` (:func:`powerlaw_exponent` of this graph's
+        degrees), ``S_APD, S_EDiam, S_CL, S_Diam`` (:func:`distance_statistics`). Degenerate
+        graphs follow the conventions in this module's docstring.
+
+    References
+    ----------
+    Section 5.2 of the paper.
+
+    Examples
+    --------
+    >>> stats = utility_statistics(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]), seed=0)
+    >>> stats["S_NE"], stats["S_CC"], stats["S_Diam"]
+    (4.0, 0.6, 2.0)
+    """
+    graph = _check_graph(graph)
+    out = degree_statistics(graph)
+    out["S_CC"] = transitivity(graph, threads=threads)
+    out["S_PL"] = powerlaw_exponent(graph.degrees)
+    out.update(
+        distance_statistics(
+            graph,
+            method=distance_method,
+            exact_threshold=exact_threshold,
+            sources=sources,
+            seed=seed,
+            threads=threads,
+        )
+    )
+    return {key: out[key] for key in STATISTICS}

@@ -1,0 +1,326 @@
+"""The ten utility statistics (Section 5.2) against networkx, igraph, scipy and powerlaw."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import graphveil as gv
+from graphveil import _core
+from graphveil.measure import utility as U
+from conftest import ZOO, shared_graph_path
+
+nx = pytest.importorskip("networkx")
+
+
+@lru_cache(maxsize=None)
+def real_graph(name: str) -> gv.Graph:
+    """A graph from ../shared/data, nodes relabelled to 0..n-1 in sorted id order."""
+    path = shared_graph_path(name)
+    try:
+        from graphveil.io import read_edgelist  # lands with the io helper
+
+        graph = read_edgelist(path)
+        if isinstance(graph, gv.Graph):
+            return graph
+    except ImportError:
+        pass
+    pairs = np.loadtxt(path, dtype=np.int64, comments=["#", "%"], usecols=(0, 1), ndmin=2)
+    ids, inverse = np.unique(pairs.ravel(), return_inverse=True)
+    inverse = inverse.reshape(-1, 2)
+    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1], ids.size)
+
+
+def exact_distance_pairs(graph: gv.Graph) -> np.ndarray:
+    """Unordered connected pairs at distance 1, 2, ... by networkx all-pairs BFS."""
+    counts: dict[int, int] = {}
+    for _, lengths in nx.all_pairs_shortest_path_length(graph.to_networkx()):
+        for d in lengths.values():
+            counts[d] = counts.get(d, 0) + 1
+    top = max(counts)
+    hist = np.array([counts.get(d, 0) for d in range(top + 1)], dtype=np.int64)
+    return hist[1:] // 2
+
+
+def stats_from_pairs(pairs: np.ndarray) -> dict[str, float]:
+    """The four distance statistics straight from their definitions."""
+    if pairs.sum() == 0:
+        return {"S_APD": math.nan, "S_EDiam": math.nan, "S_CL": math.nan, "S_Diam": 0.0}
+    d = np.repeat(np.arange(1, pairs.size + 1), pairs)
+    return {
+        "S_APD": float(d.mean()),
+        "S_EDiam": float(np.sort(d)[math.ceil(0.9 * d.size) - 1]),
+        "S_CL": float(d.size / np.sum(1.0 / d)),
+        "S_Diam": float(d.max()),
+    }
+
+
+def same(a: float, b: float, rel: float = 1e-12) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or a == pytest.approx(b, rel=rel, abs=1e-12)
+
+
+# ------------------------------------------------------------------------------------- the zoo
+def test_zoo_all_ten_against_definitions(zoo_graph):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        stats = U.utility_statistics(zoo_graph, seed=1)
+    assert tuple(stats) == U.STATISTICS
+    assert all(isinstance(value, float) for value in stats.values())
+    g = zoo_graph
+    deg = g.degrees.astype(float)
+    G = g.to_networkx()
+    assert stats["S_NE"] == g.m
+    if g.n == 0:
+        assert math.isnan(stats["S_AD"]) and math.isnan(stats["S_DV"]) and stats["S_MD"] == 0
+    else:
+        assert stats["S_AD"] == pytest.approx(deg.mean())
+        assert stats["S_MD"] == deg.max()
+        assert stats["S_DV"] == pytest.approx(deg.var())
+    assert stats["S_CC"] == pytest.approx(nx.transitivity(G))
+    assert math.isnan(stats["S_PL"])  # no zoo graph has four distinct positive degrees
+    expected = stats_from_pairs(exact_distance_pairs(g)) if g.n else stats_from_pairs(np.zeros(0, int))
+    for key, value in expected.items():
+        assert same(stats[key], value), (key, stats[key], value)
+
+
+@pytest.mark.parametrize("method", ["exact", "hyperball", "sampled"])
+def test_zoo_every_distance_method_runs_quietly(zoo_graph, method):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = U.distance_statistics(zoo_graph, method=method, seed=3)
+    if zoo_graph.m == 0:
+        assert math.isnan(out["S_APD"]) and math.isnan(out["S_CL"]) and math.isnan(out["S_EDiam"])
+        assert out["S_Diam"] == 0.0
+    else:
+        assert out["S_APD"] >= 1.0 and out["S_CL"] >= 1.0 and out["S_Diam"] >= out["S_EDiam"] >= 1.0
+
+
+def test_zoo_kernels_on_degenerate_graphs():
+    empty = ZOO["empty"]
+    assert U.triangle_count(empty) == (0, 0)
+    assert U.distance_histogram(empty).size == 0
+    assert U.neighbourhood_function(empty, seed=0).size == 0
+    assert U.diameter_lower_bound(empty, seed=0) == 0
+    assert U.distance_histogram(ZOO["isolated3"]).tolist() == [3]
+    assert U.transitivity(ZOO["star6"]) == 0.0
+    assert U.transitivity(ZOO["clique5"]) == 1.0
+
+
+def test_small_examples_by_hand():
+    path = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])
+    assert U.distance_histogram(path).tolist() == [4, 6, 4, 2]
+    assert U.distance_histogram(path, [0, 0]).tolist() == [2, 2, 2, 2]
+    out = U.distance_statistics(path, method="exact")
+    # unordered pairs: 3 at distance 1, 2 at 2, 1 at 3
+    assert out == {"S_APD": 10 / 6, "S_EDiam": 3.0, "S_CL": 6 / (3 + 1 + 1 / 3), "S_Diam": 3.0}
+    assert U.degree_statistics(path) == {"S_NE": 3.0, "S_AD": 1.5, "S_MD": 2.0, "S_DV": 0.25}
+
+
+def test_the_effective_diameter_is_the_smallest_h_covering_90_percent():
+    # 9 pairs at distance 1 and 1 at distance 2: exactly 90% within 1.
+    pairs = np.array([9, 1], dtype=np.int64)
+    assert U._from_pairs(pairs)["S_EDiam"] == 1.0
+    assert U._from_pairs(np.array([8, 2], dtype=np.int64))["S_EDiam"] == 2.0
+    assert U._from_pairs(np.array([9.0, 1.0]))["S_EDiam"] == 1.0
+
+
+# -------------------------------------------------------------------------- validation
+def test_input_validation():
+    g = ZOO["path5"]
+    with pytest.raises(TypeError, match="graphveil.Graph"):
+        U.utility_statistics(g.to_networkx())
+    with pytest.raises(ValueError, match="method"):
+        U.distance_statistics(g, method="anf")
+    with pytest.raises(ValueError, match="sources"):
+        U.diameter_lower_bound(g, sources=0)
+    with pytest.raises(ValueError, match="log2m"):
+        U.neighbourhood_function(g, log2m=17)
+    with pytest.raises(IndexError, match="node ids"):
+        U.distance_histogram(g, [0, 5])
+    with pytest.raises(ValueError, match="non-negative"):
+        U.powerlaw_exponent([1, 2, -1])
+    with pytest.raises(ValueError, match="1-d"):
+        U.powerlaw_exponent(np.ones((2, 2)))
+    with pytest.raises(TypeError):
+        _core.count_triangles32(g.indptr, g.indices.astype(np.int64))
+
+
+def test_int64_kernels_agree_with_int32():
+    g = ZOO["two_components"]
+    ip, ix = g.indptr, g.indices.astype(np.int64)
+    assert _core.count_triangles64(ip, ix) == _core.count_triangles32(ip, g.indices)
+    src = np.arange(g.n, dtype=np.int64)
+    assert np.array_equal(_core.distance_histogram64(ip, ix, src), _core.distance_histogram32(ip, g.indices, src))
+    assert np.array_equal(_core.hyperball64(ip, ix, 6, 5), _core.hyperball32(ip, g.indices, 6, 5))
+
+
+# ------------------------------------------------------------------ real graphs: degrees, S_CC
+@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc", "facebook_combined"])
+def test_degree_statistics_and_transitivity_against_networkx(name):
+    g = real_graph(name)
+    G = g.to_networkx()
+    deg = np.array([d for _, d in G.degree()], dtype=float)
+    stats = U.degree_statistics(g)
+    assert stats["S_NE"] == G.number_of_edges()
+    assert stats["S_AD"] == pytest.approx(deg.mean(), rel=1e-12)
+    assert stats["S_MD"] == deg.max()
+    assert stats["S_DV"] == pytest.approx(deg.var(), rel=1e-12)
+    triangles, triples = U.triangle_count(g)
+    assert triangles == sum(nx.triangles(G).values()) // 3
+    assert triples == int(sum(d * (d - 1) // 2 for d in deg.astype(int)))
+    assert U.transitivity(g) == pytest.approx(nx.transitivity(G), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["ca-GrQc", "facebook_combined", "email-Enron"])
+def test_transitivity_against_igraph(name):
+    ig = pytest.importorskip("igraph")
+    g = real_graph(name)
+    u, v = g.edges()
+    reference = ig.Graph(n=g.n, edges=np.column_stack([u, v])).transitivity_undirected()
+    assert U.transitivity(g, threads=2) == pytest.approx(reference, rel=1e-12)
+
+
+# ---------------------------------------------------------------------- real graphs: distances
+def test_distance_histogram_karate_against_scipy():
+    csgraph = pytest.importorskip("scipy.sparse.csgraph")
+    g = real_graph("karate_club")
+    dist = csgraph.shortest_path(g.to_scipy(), unweighted=True)
+    reference = np.bincount(dist[np.isfinite(dist)].astype(np.int64).ravel())
+    assert np.array_equal(U.distance_histogram(g), reference)
+    assert U.distance_statistics(g, method="exact") == pytest.approx(
+        stats_from_pairs(reference[1:] // 2), rel=1e-12
+    )
+
+
+@pytest.mark.parametrize("name", ["ca-GrQc", "facebook_combined"])
+def test_exact_distances_against_igraph(name):
+    ig = pytest.importorskip("igraph")
+    g = real_graph(name)
+    u, v = g.edges()
+    hist = ig.Graph(n=g.n, edges=np.column_stack([u, v])).path_length_hist(directed=False)
+    reference = np.array([count for _, _, count in hist.bins()], dtype=np.int64)
+    ours = U.distance_histogram(g, threads=2)
+    assert ours[0] == g.n
+    assert np.array_equal(ours[1:], 2 * reference)
+    assert U.distance_statistics(g, method="exact") == pytest.approx(stats_from_pairs(reference), rel=1e-12)
+    # ca-GrQc is disconnected: pairs in different components are left out
+    assert hist.unconnected == g.n * (g.n - 1) // 2 - reference.sum()
+
+
+def test_diameter_lower_bound_is_seeded_and_bounded():
+    g = real_graph("ca-GrQc")
+    exact = U.distance_statistics(g, method="exact")["S_Diam"]
+    few = [U.diameter_lower_bound(g, sources=20, seed=s) for s in range(3)]
+    assert all(1 <= d <= exact for d in few)
+    assert U.diameter_lower_bound(g, sources=20, seed=7) == U.diameter_lower_bound(g, sources=20, seed=7)
+    assert U.diameter_lower_bound(g, sources=g.n, seed=0) == exact
+
+
+# ----------------------------------------------------------------------------- HyperBall
+@pytest.mark.parametrize("name", ["ca-GrQc", "facebook_combined", "email-Enron"])
+def test_hyperball_within_its_stated_error(name):
+    g = real_graph(name)
+    exact = U.distance_statistics(g, method="exact", threads=2)
+    for seed in (11, 12):
+        approx = U.distance_statistics(g, method="hyperball", seed=seed, threads=2)
+        assert approx["S_APD"] == pytest.approx(exact["S_APD"], rel=0.04)
+        assert approx["S_CL"] == pytest.approx(exact["S_CL"], rel=0.04)
+        assert abs(approx["S_EDiam"] - exact["S_EDiam"]) <= 1
+        assert approx["S_Diam"] <= exact["S_Diam"]
+        sampled = U.distance_statistics(g, method="sampled", seed=seed, threads=2)
+        assert sampled["S_APD"] == pytest.approx(exact["S_APD"], rel=0.01)
+        assert sampled["S_CL"] == pytest.approx(exact["S_CL"], rel=0.01)
+
+
+def test_hyperball_neighbourhood_function_scale():
+    g = real_graph("ca-GrQc")
+    nf = U.neighbourhood_function(g, seed=4)
+    hist = U.distance_histogram(g)
+    exact = np.cumsum(hist)
+    assert np.all(np.diff(nf) >= 0)
+    assert nf[0] == pytest.approx(g.n, rel=0.01)  # one element per counter: nearly exact
+    # N(t) of all counters summed: each counter has 1.04 / sqrt(128) = 9.2% standard error
+    assert nf[-1] == pytest.approx(exact[-1], rel=0.15)
+    for t in range(1, min(nf.size, exact.size)):
+        assert nf[t] == pytest.approx(exact[t], rel=0.15)
+
+
+# ------------------------------------------------------------------------- power law (S_PL)
+def _powerlaw_reference(degrees):
+    powerlaw = pytest.importorskip("powerlaw")
+    with warnings.catch_warnings():
+        # powerlaw 2.x: it advises discrete=True for integer data (we fit the continuous model
+        # on purpose, as the paper), and its own xmin search touches a deprecated property.
+        warnings.filterwarnings("ignore", message="discrete=False but data exclusively", category=UserWarning)
+        warnings.filterwarnings("ignore", message="Standard error for the MLE", category=DeprecationWarning)
+        fit = powerlaw.Fit(degrees, verbose=0)  # verbose=0: no progress bar, no print
+        return fit.power_law.alpha, fit.xmin
+
+
+@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc", "facebook_combined", "ca-HepTh", "email-Enron"])
+def test_powerlaw_exponent_matches_the_powerlaw_package(name):
+    deg = real_graph(name).degrees
+    alpha, xmin = _powerlaw_reference(deg)
+    fit = U.powerlaw_fit(deg)
+    assert fit.xmin == xmin
+    assert fit.alpha == pytest.approx(alpha, rel=1e-9)
+    assert U.powerlaw_exponent(deg) == fit.alpha
+
+
+def test_powerlaw_drops_zeros_and_pools():
+    g = real_graph("ca-GrQc")
+    deg = g.degrees
+    with_zeros = np.concatenate([deg, np.zeros(100, dtype=deg.dtype)])
+    assert U.powerlaw_exponent(with_zeros) == U.powerlaw_exponent(deg)
+    alpha, _ = _powerlaw_reference(with_zeros)
+    assert U.powerlaw_exponent(with_zeros) == pytest.approx(alpha, rel=1e-9)
+    h = real_graph("ca-HepTh")
+    pooled = U.pooled_powerlaw_exponent([g, h])
+    assert pooled == U.powerlaw_exponent(np.concatenate([deg, h.degrees]))
+    assert pooled == pytest.approx(_powerlaw_reference(np.concatenate([deg, h.degrees]))[0], rel=1e-9)
+
+
+def test_powerlaw_without_the_alpha_limit_is_plain_clauset():
+    # ca-HepTh's smallest KS distance lies at an alpha above 3, which the powerlaw package's
+    # default parameter range excludes; alpha_max=None keeps it.
+    deg = real_graph("ca-HepTh").degrees
+    limited, free = U.powerlaw_fit(deg), U.powerlaw_fit(deg, alpha_max=None)
+    assert free.ks <= limited.ks
+    assert free.alpha >= 3.0 > limited.alpha
+
+
+def test_powerlaw_on_a_known_sample():
+    rng = np.random.default_rng(5)
+    x = (1.0 - rng.random(20000)) ** (-1 / 1.5) * 3.0  # continuous power law, alpha 2.5, xmin 3
+    fit = U.powerlaw_fit(x)
+    assert fit.alpha == pytest.approx(2.5, abs=0.05)
+    assert fit.xmin == pytest.approx(3.0, rel=0.1)
+    assert math.isnan(U.powerlaw_exponent([1, 2, 3]))  # fewer than four distinct values
+    assert math.isnan(U.powerlaw_exponent([]))
+
+
+# ------------------------------------------------------------------------- determinism
+def test_results_do_not_depend_on_the_thread_count():
+    g = real_graph("ca-GrQc")
+    one = U.utility_statistics(g, seed=9, threads=1, distance_method="hyperball")
+    for threads in (2, 3):
+        assert U.utility_statistics(g, seed=9, threads=threads, distance_method="hyperball") == one
+        assert U.triangle_count(g, threads=threads) == U.triangle_count(g, threads=1)
+        assert np.array_equal(U.distance_histogram(g, threads=threads), U.distance_histogram(g, threads=1))
+        assert np.array_equal(
+            U.neighbourhood_function(g, seed=2, threads=threads), U.neighbourhood_function(g, seed=2, threads=1)
+        )
+    assert U.utility_statistics(g, seed=9, distance_method="hyperball") == one
+    assert U.utility_statistics(g, seed=10, distance_method="hyperball") != one
+
+
+def test_auto_switches_at_the_threshold():
+    g = real_graph("karate_club")
+    exact = U.distance_statistics(g, method="exact")
+    assert U.utility_statistics(g, exact_threshold=34, seed=0)["S_APD"] == exact["S_APD"]
+    hb = U.distance_statistics(g, method="hyperball", seed=0)
+    assert U.utility_statistics(g, exact_threshold=33, seed=0)["S_APD"] == hb["S_APD"]
