@@ -159,7 +159,7 @@ def test_int64_kernels_agree_with_int32():
 
 
 # ------------------------------------------------------------------ real graphs: degrees, S_CC
-@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc", "facebook_combined"])
+@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc"])
 def test_degree_statistics_and_transitivity_against_networkx(name):
     g = real_graph(name)
     G = g.to_networkx()
@@ -196,7 +196,7 @@ def test_distance_histogram_karate_against_scipy():
     )
 
 
-@pytest.mark.parametrize("name", ["ca-GrQc", "facebook_combined"])
+@pytest.mark.parametrize("name", ["ca-GrQc"])
 def test_exact_distances_against_igraph(name):
     ig = pytest.importorskip("igraph")
     g = real_graph(name)
@@ -295,10 +295,10 @@ def test_powerlaw_without_the_alpha_limit_is_plain_clauset():
 
 def test_powerlaw_on_a_known_sample():
     rng = np.random.default_rng(5)
-    x = (1.0 - rng.random(20000)) ** (-1 / 1.5) * 3.0  # continuous power law, alpha 2.5, xmin 3
+    x = (1.0 - rng.random(4000)) ** (-1 / 1.5) * 3.0  # continuous power law, alpha 2.5, xmin 3
     fit = U.powerlaw_fit(x)
-    assert fit.alpha == pytest.approx(2.5, abs=0.05)
-    assert fit.xmin == pytest.approx(3.0, rel=0.1)
+    assert fit.alpha == pytest.approx(2.5, abs=0.1)
+    assert 3.0 <= fit.xmin < 6.0  # any cut-off above 3 fits a pure power law
     assert math.isnan(U.powerlaw_exponent([1, 2, 3]))  # fewer than four distinct values
     assert math.isnan(U.powerlaw_exponent([]))
 
