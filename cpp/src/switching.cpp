@@ -1,6 +1,8 @@
 #include "graphveil/switching.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 #include <utility>
 
 #include "graphveil/edge_table.hpp"
@@ -15,41 +17,65 @@ SwitchResult<Index> switch_uniform(const std::int64_t* indptr, const Index* indi
                                    std::int64_t attempts, Rng& rng) {
     const auto nn = static_cast<std::uint64_t>(n);
     auto key = [nn](std::uint64_t a, std::uint64_t b) { return a < b ? a * nn + b : b * nn + a; };
-    SwitchResult<Index> out;
-    out.u.reserve(static_cast<std::size_t>(indptr[n] / 2));
-    out.v.reserve(static_cast<std::size_t>(indptr[n] / 2));
+    struct Edge {
+        Index a, b;
+    };
+    std::vector<Edge> edges;  // one cache line per edge read
+    edges.reserve(static_cast<std::size_t>(indptr[n] / 2));
     for (std::int64_t x = 0; x < n; ++x)
         for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s)
-            if (indices[s] > x) {
-                out.u.push_back(static_cast<Index>(x));
-                out.v.push_back(indices[s]);
-            }
-    const auto m = static_cast<std::uint64_t>(out.u.size());
-    if (m < 2) return out;
-    EdgeTable table(static_cast<std::int64_t>(m), false);
-    for (std::uint64_t e = 0; e < m; ++e) table.insert(key(out.u[e], out.v[e]));
-
-    for (std::int64_t a = 0; a < attempts; ++a) {
-        const std::uint64_t i = rng.below(m);
-        const std::uint64_t j = rng.below(m);
-        const bool flip = (rng.next() >> 63) != 0;
-        if (i == j) continue;
-        const Index u = out.u[i], w = out.v[i];
-        Index v = out.u[j], t = out.v[j];
-        if (flip) std::swap(v, t);
-        // {u,w}, {v,t} -> {u,t}, {v,w}
-        if (u == t || v == w) continue;
-        const std::uint64_t k_ut = key(u, t), k_vw = key(v, w);
-        if (table.contains(k_ut) || table.contains(k_vw)) continue;
-        table.erase(key(u, w));
-        table.erase(key(v, t));
-        table.insert(k_ut);
-        table.insert(k_vw);
-        out.u[i] = std::min(u, t);
-        out.v[i] = std::max(u, t);
-        out.u[j] = std::min(v, w);
-        out.v[j] = std::max(v, w);
-        ++out.performed;
+            if (indices[s] > x) edges.push_back({static_cast<Index>(x), indices[s]});
+    SwitchResult<Index> out;
+    const auto m = static_cast<std::uint64_t>(edges.size());
+    if (m >= 2) {
+        EdgeTable table(static_cast<std::int64_t>(m), false);
+        for (const Edge& e : edges) table.insert(key(e.a, e.b));
+        // The random edge picks are drawn kAhead attempts early and their edges prefetched, so
+        // the memory latency of the picks overlaps with the work of the attempts in between.
+        // The draws are the same sequence (i, j, flip per attempt) as without the look-ahead.
+        constexpr std::int64_t kAhead = 8;
+        struct Pick {
+            std::uint64_t i, j;
+            bool flip;
+        };
+        Pick ring[kAhead];
+        auto draw = [&](Pick& p) {
+            p.i = rng.below(m);
+            p.j = rng.below(m);
+            p.flip = (rng.next() >> 63) != 0;
+#if defined(__GNUC__) || defined(__clang__)
+            __builtin_prefetch(&edges[p.i]);
+            __builtin_prefetch(&edges[p.j]);
+#endif
+        };
+        for (std::int64_t a = 0; a < std::min(kAhead, attempts); ++a) draw(ring[a]);
+        for (std::int64_t a = 0; a < attempts; ++a) {
+            const Pick pick = ring[a % kAhead];
+            if (a + kAhead < attempts) draw(ring[a % kAhead]);
+            if (pick.i == pick.j) continue;
+            const Index u = edges[pick.i].a, w = edges[pick.i].b;
+            Index v = edges[pick.j].a, t = edges[pick.j].b;
+            if (pick.flip) std::swap(v, t);
+            // {u,w}, {v,t} -> {u,t}, {v,w}
+            if (u == t || v == w) continue;
+            const std::uint64_t k_ut = key(u, t), k_vw = key(v, w);
+            table.prefetch(k_ut);
+            table.prefetch(k_vw);
+            if (table.contains(k_ut) || table.contains(k_vw)) continue;
+            table.erase(key(u, w));
+            table.erase(key(v, t));
+            table.insert(k_ut);
+            table.insert(k_vw);
+            edges[pick.i] = {std::min(u, t), std::max(u, t)};
+            edges[pick.j] = {std::min(v, w), std::max(v, w)};
+            ++out.performed;
+        }
+    }
+    out.u.resize(edges.size());
+    out.v.resize(edges.size());
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+        out.u[e] = edges[e].a;
+        out.v[e] = edges[e].b;
     }
     return out;
 }

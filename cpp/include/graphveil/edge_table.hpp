@@ -22,6 +22,14 @@ public:
     }
 
     bool contains(std::uint64_t key) const { return keys_[find(key)] == key; }
+    // Hint the cache about a coming lookup (independent lookups then overlap their misses).
+    void prefetch(std::uint64_t key) const {
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(&keys_[slot(key)]);
+#else
+        (void)key;
+#endif
+    }
     std::int64_t value(std::uint64_t key) const { return values_[find(key)]; }
 
     void insert(std::uint64_t key, std::int64_t value = 0) {
