@@ -105,21 +105,43 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
 def _add_stats(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "stats",
-        help="size and degree statistics of a graph",
-        description="Print n, m, degree statistics and what was cleaned while reading the graph.",
+        help="size, degree, privacy and utility statistics of a graph",
+        description=(
+            "Print n, m, degree statistics, what was cleaned while reading the graph, the graph's own "
+            "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the ten "
+            "utility statistics of the paper (Section 5)."
+        ),
     )
     add_graph_argument(parser)
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
+    parser.add_argument(
+        "--basic", action="store_true", help="only size and degree numbers (skip privacy and utility)"
+    )
+    parser.add_argument(
+        "--k", type=int, nargs="+", default=[30, 50, 100], metavar="K", help="k values for eps (default: 30 50 100)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled BFS sources / HyperBall (default 0)")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
     parser.set_defaults(run=_run_stats)
 
 
-def graph_stats(graph: graphveil.Graph) -> dict[str, Any]:
+def graph_stats(
+    graph: graphveil.Graph,
+    *,
+    measures: bool = False,
+    k: Sequence[int] = (30, 50, 100),
+    seed: int | None = 0,
+    threads: int | None = None,
+) -> dict[str, Any]:
     """The numbers ``graphveil stats`` prints, as a dict.
 
     ``lines_read``, ``exact_repeats`` and ``reversed_pairs`` (the two kinds of merged
     duplicates) appear only for a graph read from a file, where they were counted.
+    With ``measures=True`` also the graph's own privacy scores (``H1``, ``H2_open``: the numbers
+    of distinct signatures, its score against itself), ``eps_k<k>`` of the graph itself and
+    the ten utility statistics ``S_NE ... S_Diam``.
     """
     deg = graph.degrees
     counts = graph.build_counts
@@ -141,18 +163,121 @@ def graph_stats(graph: graphveil.Graph) -> dict[str, Any]:
         value = getattr(counts, key)
         if value is not None:
             stats[key] = int(value)
+    if measures:
+        from graphveil.measure import eps, num_signatures, utility_statistics
+
+        stats["H1"] = num_signatures(graph, "h1", threads=threads)
+        stats["H2_open"] = num_signatures(graph, "h2_open", threads=threads)
+        for kk, value in sorted(eps(graph, graph, list(k), threads=threads).items()):
+            stats[f"eps_k{kk}"] = value
+        stats.update(utility_statistics(graph, seed=seed, threads=threads))
     return stats
 
 
 def _run_stats(args: argparse.Namespace) -> int:
-    stats = graph_stats(load_graph(args))
+    stats = graph_stats(
+        load_graph(args), measures=not args.basic, k=args.k, seed=args.seed, threads=args.threads
+    )
     if args.json:
-        print(json.dumps(stats))
+        print(json.dumps({key: _finite_or_none(value) for key, value in stats.items()}))
         return 0
     width = max(map(len, stats))
     for key, value in stats.items():
-        text = f"{value:,.4f}" if isinstance(value, float) else f"{value:,}"
-        print(f"{key.replace('_', ' '):<{width}}  {text}")
+        if isinstance(value, float) and not (key.startswith("S_") and value.is_integer()):
+            text = f"{value:,.4f}"
+        else:
+            text = f"{int(value):,}"
+        print(f"{key.replace('_', ' ') if key.islower() else key:<{width}}  {text}")
+    return 0
+
+
+def _finite_or_none(value: Any) -> Any:
+    return None if isinstance(value, float) and not np.isfinite(value) else value
+
+
+# ---------------------------------------------------------------------------- evaluate
+def _add_evaluate(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="privacy and utility of a published uncertain graph against the true graph",
+        usage="%(prog)s [-h] (GRAPH | --dataset NAME) UNCERTAIN [--samples N] [--k K [K ...]] [options]",
+        description=(
+            "Draw samples of UNCERTAIN (a .npz or TSV written by UncertainGraph.save) and print, as the "
+            "paper's table rows, H1, H2_open, the ten utility statistics, rel.err, tradeoff, the edge "
+            "differences and eps for each k, next to the true graph's own row (Section 5)."
+        ),
+    )
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="GRAPH (edge list of the true graph) then UNCERTAIN; only UNCERTAIN with --dataset",
+    )
+    parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
+    parser.add_argument("--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files")
+    parser.add_argument("--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)")
+    parser.add_argument(
+        "--k", type=int, nargs="+", default=[30, 50, 100], metavar="K", help="k values for eps (default: 30 50 100)"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the samples and statistics (default: fresh)")
+    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument(
+        "--permutation",
+        metavar="FILE",
+        help="the id permutation returned by UncertainGraph.save (.npy or text), needed when ids were permuted",
+    )
+    parser.add_argument("--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)")
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    parser.add_argument("--csv", metavar="FILE", help="also write the report as CSV")
+    parser.set_defaults(run=_run_evaluate)
+
+
+def _load_permutation(path: str, n: int) -> np.ndarray:
+    perm = np.load(path) if path.endswith(".npy") else np.loadtxt(path, dtype=np.int64, ndmin=1)
+    perm = np.asarray(perm)
+    if perm.shape != (n,) or not np.issubdtype(perm.dtype, np.integer) or not np.array_equal(np.sort(perm), np.arange(n)):
+        raise ValueError(f"{path} is not a permutation of 0..{n - 1} (one integer per node of the uncertain graph)")
+    return perm.astype(np.int64)
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    from graphveil.measure import evaluate
+    from graphveil.measure.report import _scheme_label
+    from graphveil.uncertain import UncertainGraph
+
+    expected = 1 if args.dataset is not None else 2
+    if len(args.paths) != expected:
+        raise ValueError(
+            "give the true graph and the uncertain graph: `graphveil evaluate GRAPH UNCERTAIN` "
+            "or `graphveil evaluate --dataset NAME UNCERTAIN`"
+        )
+    args.graph = None if args.dataset is not None else args.paths[0]
+    g0 = load_graph(args)
+    ug = UncertainGraph.load(args.paths[-1])
+    permuted = bool(ug.meta.get("file", {}).get("ids_permuted", False))
+    if args.permutation is not None:
+        perm = _load_permutation(args.permutation, ug.n)
+        inverse = np.empty_like(perm)
+        inverse[perm] = np.arange(perm.size, dtype=np.int64)
+        ug = UncertainGraph(ug.n, inverse[ug.u], inverse[ug.v], ug.p, relaxed=ug.relaxed, meta=ug.meta)
+    elif permuted:
+        raise ValueError(
+            f"{args.paths[-1]} was saved with permuted node ids: pass the permutation that save() returned "
+            "with --permutation FILE, or save with keep_ids=True for evaluation"
+        )
+    if ug.n != g0.n:
+        raise ValueError(
+            f"the true graph has {g0.n:,} nodes and the uncertain graph {ug.n:,}: both must be on the same nodes"
+        )
+    label = args.label
+    if label is None:
+        label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
+    report = evaluate(g0, ug, samples=args.samples, seed=args.seed, k=args.k, threads=args.threads, label=label)
+    print(report.table())
+    if args.json:
+        report.to_json(args.json)
+    if args.csv:
+        report.to_csv(args.csv)
     return 0
 
 
@@ -228,4 +353,4 @@ def _add_anonymize(subparsers: Any) -> None:
     add_anonymize(subparsers)
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_datasets, _add_anonymize]
+_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_anonymize, _add_evaluate, _add_datasets]
