@@ -50,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  graphveil stats --dataset ca-GrQc      the embedded default graph\n"
             "  graphveil stats edges.txt.gz           any SNAP-style edge list\n"
+            "  graphveil evaluate edges.txt.gz ug.npz --samples 20 --k 30 50 100\n"
+            "                                         privacy and utility of a published graph\n"
             "  graphveil datasets list                registered graphs and where they are\n"
             "  graphveil datasets fetch com-dblp      download one, verified\n"
             "Run `graphveil COMMAND --help` for a command's options."
