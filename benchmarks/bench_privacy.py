@@ -32,7 +32,9 @@ def _load(name: str) -> gv.Graph:
     if read_edgelist is not None:
         return read_edgelist(path)
     with gzip.open(path, "rb") as f:
-        lines = [ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))]
+        lines = [
+            ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))
+        ]
     a = np.array(b" ".join(lines).split(), dtype=np.int64).reshape(-1, 2)
     ids, inv = np.unique(a, return_inverse=True)
     inv = inv.reshape(-1, 2)
@@ -103,7 +105,9 @@ def test_scores_graphveil(benchmark, notre_dame):
 @pytest.mark.benchmark(group="h1+h2_open web-NotreDame vs itself")
 def test_scores_numpy_reference(benchmark, notre_dame):
     g = notre_dame
-    h1, h2 = benchmark.pedantic(lambda: (numpy_h1(g, g), numpy_h2_open(g, g)), rounds=1, iterations=1)
+    h1, h2 = benchmark.pedantic(
+        lambda: (numpy_h1(g, g), numpy_h2_open(g, g)), rounds=1, iterations=1
+    )
     assert h1 == pytest.approx(P.h1(g, g), rel=1e-12)
     assert h2 == pytest.approx(P.h2_open(g, g), rel=1e-12)  # the reference sums 1/|C| node by node
 
@@ -129,7 +133,9 @@ def test_eps_2m_pairs(benchmark, notre_dame, uncertain_2m):
     # and whose means are the expected degrees (exactness itself is tested on small graphs).
     entropy, mass = gv._core.degree_entropy32(ug.n, ug.u, ug.v, ug.p, 0)
     assert mass.sum() == pytest.approx(ug.n, rel=1e-9)
-    assert (mass * np.arange(mass.size)).sum() == pytest.approx(ug.expected_degrees().sum(), rel=1e-9)
+    assert (mass * np.arange(mass.size)).sum() == pytest.approx(
+        ug.expected_degrees().sum(), rel=1e-9
+    )
     assert np.all(entropy >= 0) and np.all(entropy <= np.log2(ug.n) + 1e-9)
 
 

@@ -65,8 +65,22 @@ def test_evaluate_prints_and_saves_the_report(capsys, tmp_path, published):
     js = tmp_path / "report.json"
     cs = tmp_path / "report.csv"
     code, out, err = _run(
-        capsys, "evaluate", "--dataset", "karate_club", str(path), "--samples", "3", "--k", "2", "5",
-        "--seed", "7", "--json", str(js), "--csv", str(cs),
+        capsys,
+        "evaluate",
+        "--dataset",
+        "karate_club",
+        str(path),
+        "--samples",
+        "3",
+        "--k",
+        "2",
+        "5",
+        "--seed",
+        "7",
+        "--json",
+        str(js),
+        "--csv",
+        str(cs),
     )
     assert code == 0 and err == ""
     lines = out.splitlines()
@@ -79,17 +93,26 @@ def test_evaluate_prints_and_saves_the_report(capsys, tmp_path, published):
 
 
 def test_evaluate_with_an_edge_list_and_a_permutation(capsys, tmp_path, published):
-    g0, ug, path, permuted, perm = published
+    g0, _ug, path, permuted, perm = published
     edges = tmp_path / "karate.txt"
     u, v = g0.edges()
     edges.write_text("".join(f"{a} {b}\n" for a, b in zip(u.tolist(), v.tolist())))
     args = ["--samples", "2", "--k", "3", "--seed", "1", "--json"]
     code, _, _ = _run(capsys, "evaluate", str(edges), str(path), *args, str(tmp_path / "a.json"))
     assert code == 0
-    code, _, err = _run(capsys, "evaluate", str(edges), str(permuted), *args, str(tmp_path / "b.json"))
+    code, _, err = _run(
+        capsys, "evaluate", str(edges), str(permuted), *args, str(tmp_path / "b.json")
+    )
     assert code == 2 and "--permutation" in err
     code, _, _ = _run(
-        capsys, "evaluate", str(edges), str(permuted), "--permutation", str(perm), *args, str(tmp_path / "b.json")
+        capsys,
+        "evaluate",
+        str(edges),
+        str(permuted),
+        "--permutation",
+        str(perm),
+        *args,
+        str(tmp_path / "b.json"),
     )
     assert code == 0
     a = json.loads((tmp_path / "a.json").read_text())

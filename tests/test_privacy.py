@@ -33,7 +33,11 @@ def load_shared(name: str) -> gv.Graph:
     if read_edgelist is not None:
         return read_edgelist(path)
     with gzip.open(path, "rb") as f:
-        rows = [ln.split()[:2] for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))]
+        rows = [
+            ln.split()[:2]
+            for ln in f.read().splitlines()
+            if ln.strip() and not ln.startswith((b"#", b"%"))
+        ]
     a = np.array(rows, dtype=np.int64)
     ids, inv = np.unique(a, return_inverse=True)
     inv = inv.reshape(-1, 2)
@@ -124,11 +128,21 @@ PAPER_G0 = gv.Graph.from_edges([0, 0, 1], [2, 3, 2], 4)
 def test_paper_table2_degree_laws():
     X = P.degree_distributions(PAPER_UG).toarray()
     table_x = np.array(
-        [[0.014, 0.188, 0.582, 0.216], [0.210, 0.580, 0.210, 0.0], [0.036, 0.252, 0.488, 0.224], [0.060, 0.580, 0.360, 0.0]]
+        [
+            [0.014, 0.188, 0.582, 0.216],
+            [0.210, 0.580, 0.210, 0.0],
+            [0.036, 0.252, 0.488, 0.224],
+            [0.060, 0.580, 0.360, 0.0],
+        ]
     )
     np.testing.assert_allclose(X, table_x, atol=5e-4)
     table_y = np.array(
-        [[0.044, 0.117, 0.355, 0.491], [0.656, 0.362, 0.128, 0.0], [0.112, 0.158, 0.298, 0.509], [0.187, 0.362, 0.220, 0.0]]
+        [
+            [0.044, 0.117, 0.355, 0.491],
+            [0.656, 0.362, 0.128, 0.0],
+            [0.112, 0.158, 0.298, 0.509],
+            [0.187, 0.362, 0.220, 0.0],
+        ]
     )
     np.testing.assert_allclose(X / X.sum(axis=0), table_y, atol=1.5e-3)
 
@@ -137,7 +151,9 @@ def test_paper_table2_entropies():
     H = P.degree_entropy(PAPER_UG)
     # The paper prints 1.40 1.84 1.91 0.99: its values truncated to two decimals.
     np.testing.assert_array_equal(np.floor(H * 100) / 100, [1.40, 1.84, 1.91, 0.99])
-    np.testing.assert_allclose(H, entropy_by_definition(P.degree_distributions(PAPER_UG).toarray()), rtol=1e-12)
+    np.testing.assert_allclose(
+        H, entropy_by_definition(P.degree_distributions(PAPER_UG).toarray()), rtol=1e-12
+    )
 
 
 def test_paper_table2_eps():
@@ -176,7 +192,9 @@ def test_brute_force_worlds(seed, relaxed):
     np.testing.assert_allclose(X, X_ref[:, :width], atol=1e-12)
     assert np.all(X_ref[:, width:] == 0.0)
     np.testing.assert_allclose(X.sum(axis=1), 1.0, rtol=1e-12)
-    np.testing.assert_allclose((X * np.arange(width)).sum(axis=1), ug.expected_degrees(), atol=1e-12)
+    np.testing.assert_allclose(
+        (X * np.arange(width)).sum(axis=1), ug.expected_degrees(), atol=1e-12
+    )
 
     H_ref = entropy_by_definition(X_ref)
     last = np.flatnonzero(X_ref.sum(axis=0) > 0).max()
@@ -295,7 +313,9 @@ def test_scores_against_reference_on_real_graphs(name):
         assert P.reidentification_score(g0, g0, kind) == len(set(ref_signatures(g0, kind)))
         for seed, frac in ((1, 0.02), (2, 0.2)):
             g = perturb(g0, frac, seed)
-            assert P.reidentification_score(g0, g, kind) == pytest.approx(ref_score(g0, g, kind), rel=1e-12)
+            assert P.reidentification_score(g0, g, kind) == pytest.approx(
+                ref_score(g0, g, kind), rel=1e-12
+            )
     assert P.h1(g0, g) == pytest.approx(ref_score(g0, g, "h1"), rel=1e-12)
     assert P.h2_open(g0, g) == pytest.approx(ref_score(g0, g, "h2_open"), rel=1e-12)
 
@@ -324,7 +344,9 @@ def test_scores_thread_independent():
     g0 = load_shared("ca-GrQc")
     g = perturb(g0, 0.1, 3)
     for kind in ("h1", "h2_open"):
-        assert P.reidentification_score(g0, g, kind, threads=1) == P.reidentification_score(g0, g, kind, threads=2)
+        assert P.reidentification_score(g0, g, kind, threads=1) == P.reidentification_score(
+            g0, g, kind, threads=2
+        )
 
 
 def test_score_counts_a_class_per_published_signature():

@@ -14,7 +14,9 @@ import graphveil as gv
 from graphveil.measure import privacy as P
 from graphveil.measure.report import STATISTICS, Report, evaluate, relative_error
 
-needs_sample = pytest.mark.skipif(not hasattr(gv.UncertainGraph, "sample"), reason="UncertainGraph.sample not built yet")
+needs_sample = pytest.mark.skipif(
+    not hasattr(gv.UncertainGraph, "sample"), reason="UncertainGraph.sample not built yet"
+)
 
 
 def cheap_statistics(g: gv.Graph, *, seed=None, threads=None) -> dict[str, float]:
@@ -38,13 +40,30 @@ def karate() -> gv.Graph:
 
 
 # --------------------------------------------------------------------------- rel.err
-PAPER_DBLP = dict(
-    S_NE=1049866, S_AD=6.62, S_MD=343, S_DV=100.15, S_CC=0.306, S_PL=2.245, S_APD=7.69, S_EDiam=9, S_CL=7.46, S_Diam=20
-)
-PAPER_DBLP_MV200K = dict(
-    S_NE=1049774, S_AD=6.62, S_MD=342.3, S_DV=100.73, S_CC=0.279, S_PL=2.213, S_APD=7.66, S_EDiam=9.3, S_CL=7.43,
-    S_Diam=19.5,
-)
+PAPER_DBLP = {
+    "S_NE": 1049866,
+    "S_AD": 6.62,
+    "S_MD": 343,
+    "S_DV": 100.15,
+    "S_CC": 0.306,
+    "S_PL": 2.245,
+    "S_APD": 7.69,
+    "S_EDiam": 9,
+    "S_CL": 7.46,
+    "S_Diam": 20,
+}
+PAPER_DBLP_MV200K = {
+    "S_NE": 1049774,
+    "S_AD": 6.62,
+    "S_MD": 342.3,
+    "S_DV": 100.73,
+    "S_CC": 0.279,
+    "S_PL": 2.213,
+    "S_APD": 7.66,
+    "S_EDiam": 9.3,
+    "S_CL": 7.43,
+    "S_Diam": 19.5,
+}
 
 
 def test_rel_err_and_tradeoff_from_paper_tables():
@@ -54,7 +73,9 @@ def test_rel_err_and_tradeoff_from_paper_tables():
     assert math.floor(rel * 1000) / 1000 == 0.017
     assert rel == pytest.approx(0.01767, abs=1e-5)
     assert terms["S_CC"] == pytest.approx(0.027 / 0.306)
-    row = dict(PAPER_DBLP_MV200K, H1=59.7, H2_open=3257.2, edges_removed=94508.0, edges_added=94416.5)
+    row = dict(
+        PAPER_DBLP_MV200K, H1=59.7, H2_open=3257.2, edges_removed=94508.0, edges_added=94416.5
+    )
     report = Report(
         original=dict(PAPER_DBLP, H1=199, H2_open=125302),
         per_sample=[row],
@@ -142,14 +163,18 @@ def test_evaluate_uncertain_graph_matches_recomputation():
     assert rep.std["S_NE"] == pytest.approx(np.std([r["S_NE"] for r in rep.per_sample], ddof=1))
     assert rep.eps == P.eps(g0, ug, [2, 5])
     # Same seed, same report; thread count does not matter.
-    again = evaluate(g0, ug, samples=6, seed=11, k=(2, 5), threads=1, statistics=cheap_statistics, label="test")
+    again = evaluate(
+        g0, ug, samples=6, seed=11, k=(2, 5), threads=1, statistics=cheap_statistics, label="test"
+    )
     assert again.to_dict() == rep.to_dict()
 
 
 @needs_sample
 def test_evaluate_sure_graph_has_no_error():
     g0 = karate()
-    rep = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=2, statistics=cheap_statistics)
+    rep = evaluate(
+        g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=2, statistics=cheap_statistics
+    )
     assert rep.rel_err == 0.0 and rep.tradeoff == 0.0
     assert rep.mean["edges_removed"] == 0.0 and rep.mean["edges_added"] == 0.0
     assert rep.mean["H1"] == rep.original["H1"]

@@ -119,13 +119,27 @@ def _add_stats(subparsers: Any) -> None:
         "--json", action="store_true", help="print one JSON object instead of a table"
     )
     parser.add_argument(
-        "--basic", action="store_true", help="only size and degree numbers (skip privacy and utility)"
+        "--basic",
+        action="store_true",
+        help="only size and degree numbers (skip privacy and utility)",
     )
     parser.add_argument(
-        "--k", type=int, nargs="+", default=[30, 50, 100], metavar="K", help="k values for eps (default: 30 50 100)"
+        "--k",
+        type=int,
+        nargs="+",
+        default=[30, 50, 100],
+        metavar="K",
+        help="k values for eps (default: 30 50 100)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled BFS sources / HyperBall (default 0)")
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the sampled BFS sources / HyperBall (default 0)",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
     parser.set_defaults(run=_run_stats)
 
 
@@ -216,19 +230,34 @@ def _add_evaluate(subparsers: Any) -> None:
         help="GRAPH (edge list of the true graph) then UNCERTAIN; only UNCERTAIN with --dataset",
     )
     parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
-    parser.add_argument("--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files")
-    parser.add_argument("--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)")
     parser.add_argument(
-        "--k", type=int, nargs="+", default=[30, 50, 100], metavar="K", help="k values for eps (default: 30 50 100)"
+        "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the samples and statistics (default: fresh)")
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument(
+        "--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)"
+    )
+    parser.add_argument(
+        "--k",
+        type=int,
+        nargs="+",
+        default=[30, 50, 100],
+        metavar="K",
+        help="k values for eps (default: 30 50 100)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the samples and statistics (default: fresh)"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
     parser.add_argument(
         "--permutation",
         metavar="FILE",
         help="the id permutation returned by UncertainGraph.save (.npy or text), needed when ids were permuted",
     )
-    parser.add_argument("--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)")
+    parser.add_argument(
+        "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
+    )
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--csv", metavar="FILE", help="also write the report as CSV")
     parser.set_defaults(run=_run_evaluate)
@@ -237,8 +266,14 @@ def _add_evaluate(subparsers: Any) -> None:
 def _load_permutation(path: str, n: int) -> np.ndarray:
     perm = np.load(path) if path.endswith(".npy") else np.loadtxt(path, dtype=np.int64, ndmin=1)
     perm = np.asarray(perm)
-    if perm.shape != (n,) or not np.issubdtype(perm.dtype, np.integer) or not np.array_equal(np.sort(perm), np.arange(n)):
-        raise ValueError(f"{path} is not a permutation of 0..{n - 1} (one integer per node of the uncertain graph)")
+    if (
+        perm.shape != (n,)
+        or not np.issubdtype(perm.dtype, np.integer)
+        or not np.array_equal(np.sort(perm), np.arange(n))
+    ):
+        raise ValueError(
+            f"{path} is not a permutation of 0..{n - 1} (one integer per node of the uncertain graph)"
+        )
     return perm.astype(np.int64)
 
 
@@ -261,7 +296,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         perm = _load_permutation(args.permutation, ug.n)
         inverse = np.empty_like(perm)
         inverse[perm] = np.arange(perm.size, dtype=np.int64)
-        ug = UncertainGraph(ug.n, inverse[ug.u], inverse[ug.v], ug.p, relaxed=ug.relaxed, meta=ug.meta)
+        ug = UncertainGraph(
+            ug.n, inverse[ug.u], inverse[ug.v], ug.p, relaxed=ug.relaxed, meta=ug.meta
+        )
     elif permuted:
         raise ValueError(
             f"{args.paths[-1]} was saved with permuted node ids: pass the permutation that save() returned "
@@ -274,7 +311,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     label = args.label
     if label is None:
         label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
-    report = evaluate(g0, ug, samples=args.samples, seed=args.seed, k=args.k, threads=args.threads, label=label)
+    report = evaluate(
+        g0, ug, samples=args.samples, seed=args.seed, k=args.k, threads=args.threads, label=label
+    )
     print(report.table())
     if args.json:
         report.to_json(args.json)

@@ -59,14 +59,14 @@ from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
-    "h1",
-    "h2_open",
-    "reidentification_score",
-    "num_signatures",
-    "signature_classes",
     "degree_distributions",
     "degree_entropy",
     "eps",
+    "h1",
+    "h2_open",
+    "num_signatures",
+    "reidentification_score",
+    "signature_classes",
 ]
 
 SignatureKind = Literal["h1", "h2_open"]
@@ -95,7 +95,9 @@ def _width(g: Graph) -> str:
     return "32" if g.indices.dtype == np.int32 else "64"
 
 
-def _score(g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool) -> tuple[float, int, int, int]:
+def _score(
+    g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool
+) -> tuple[float, int, int, int]:
     _check_graph(g0, "g0")
     _check_graph(g, "g")
     _check_kind(kind)
@@ -105,11 +107,15 @@ def _score(g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool)
             "(a published sample keeps every node, isolated ones included)"
         )
     fn = getattr(_core, "reidentification_score" + _width(g0))
-    score, matched, c0, c1 = fn(g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash)
+    score, matched, c0, c1 = fn(
+        g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash
+    )
     return float(score), int(matched), int(c0), int(c1)
 
 
-def reidentification_score(g0: Graph, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None) -> float:
+def reidentification_score(
+    g0: Graph, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
+) -> float:
     """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
 
     Parameters
@@ -198,7 +204,9 @@ def num_signatures(g: Graph, kind: SignatureKind = "h1", *, threads: int | None 
     return _score(g, g, kind, threads, False)[2]
 
 
-def signature_classes(g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None) -> np.ndarray:
+def signature_classes(
+    g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
+) -> np.ndarray:
     """Equivalence class of every node of ``g`` under the signature ``kind``.
 
     Returns
@@ -209,7 +217,9 @@ def signature_classes(g: Graph, kind: SignatureKind = "h1", *, threads: int | No
     """
     _check_graph(g, "g")
     _check_kind(kind)
-    return getattr(_core, "signature_classes" + _width(g))(g.indptr, g.indices, kind, check_threads(threads), False)
+    return getattr(_core, "signature_classes" + _width(g))(
+        g.indptr, g.indices, kind, check_threads(threads), False
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -225,7 +235,9 @@ def _pairs(ug: UncertainGraph) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]
 
 def _check_published(g: Any, name: str = "published") -> Graph | UncertainGraph:
     if not isinstance(g, (Graph, UncertainGraph)):
-        raise TypeError(f"{name} must be a graphveil.UncertainGraph or Graph, got {type(g).__name__}")
+        raise TypeError(
+            f"{name} must be a graphveil.UncertainGraph or Graph, got {type(g).__name__}"
+        )
     return g
 
 
@@ -254,7 +266,9 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
     if isinstance(ug, Graph):
         ug = UncertainGraph.from_graph(ug)
     width, u, v, p = _pairs(ug)
-    offsets, values = getattr(_core, "degree_distributions" + width)(ug.n, u, v, p, check_threads(threads))
+    offsets, values = getattr(_core, "degree_distributions" + width)(
+        ug.n, u, v, p, check_threads(threads)
+    )
     lengths = np.diff(offsets)
     cols = np.arange(values.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
     width_cols = int(lengths.max()) if lengths.size else 0
@@ -297,12 +311,16 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
         np.log2(counts, out=out, where=counts > 0)
         return out
     width, u, v, p = _pairs(published)
-    entropy, _mass = getattr(_core, "degree_entropy" + width)(published.n, u, v, p, check_threads(threads))
+    entropy, _mass = getattr(_core, "degree_entropy" + width)(
+        published.n, u, v, p, check_threads(threads)
+    )
     return entropy
 
 
 @overload
-def eps(g0: Graph, published: UncertainGraph | Graph, k: int, *, threads: int | None = None) -> float: ...
+def eps(
+    g0: Graph, published: UncertainGraph | Graph, k: int, *, threads: int | None = None
+) -> float: ...
 @overload
 def eps(
     g0: Graph, published: UncertainGraph | Graph, k: Iterable[int], *, threads: int | None = None
@@ -310,7 +328,11 @@ def eps(
 
 
 def eps(
-    g0: Graph, published: UncertainGraph | Graph, k: int | Iterable[int], *, threads: int | None = None
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: int | Iterable[int],
+    *,
+    threads: int | None = None,
 ) -> float | dict[int, float]:
     """Fraction of nodes that ``published`` fails to k-obfuscate w.r.t. the degree.
 
@@ -362,7 +384,9 @@ def eps(
     _check_graph(g0, "g0")
     _check_published(published)
     if g0.n != published.n:
-        raise ValueError(f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1")
+        raise ValueError(
+            f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
+        )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
     ks = [k] if single else list(k)  # type: ignore[list-item]
     if not ks:
@@ -377,5 +401,8 @@ def eps(
     inside = deg0 < entropy.size
     h[inside] = entropy[deg0[inside]]
     n = max(g0.n, 1)
-    result = {int(kk): float(np.count_nonzero(h < np.log2(float(kk)) - ENTROPY_TOLERANCE)) / n for kk in ks}
+    result = {
+        int(kk): float(np.count_nonzero(h < np.log2(float(kk)) - ENTROPY_TOLERANCE)) / n
+        for kk in ks
+    }
     return result[int(ks[0])] if single else result

@@ -26,7 +26,7 @@ from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
 from graphveil.uncertain import UncertainGraph
 
-__all__ = ["Report", "evaluate", "relative_error", "STATISTICS", "PAPER_K"]
+__all__ = ["PAPER_K", "STATISTICS", "Report", "evaluate", "relative_error"]
 
 #: The ten utility statistics, in the order of the paper's tables.
 STATISTICS: tuple[str, ...] = (
@@ -68,7 +68,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"S_EDiam": "S_ED", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def relative_error(mean: dict[str, float], original: dict[str, float]) -> tuple[float, dict[str, float]]:
+def relative_error(
+    mean: dict[str, float], original: dict[str, float]
+) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the ten statistics of ``|mean - original| / original``.
 
     Parameters
@@ -101,7 +103,11 @@ def relative_error(mean: dict[str, float], original: dict[str, float]) -> tuple[
     for key in STATISTICS:
         o = float(original[key])
         mval = float(mean[key])
-        terms[key] = abs(mval - o) / abs(o) if (math.isfinite(o) and o != 0.0 and math.isfinite(mval)) else math.nan
+        terms[key] = (
+            abs(mval - o) / abs(o)
+            if (math.isfinite(o) and o != 0.0 and math.isfinite(mval))
+            else math.nan
+        )
     finite = [t for t in terms.values() if math.isfinite(t)]
     return (math.fsum(finite) / len(finite) if finite else math.nan), terms
 
@@ -183,14 +189,22 @@ class Report:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
         stats_cols = _PRIVACY + STATISTICS
-        head = ["".ljust(width)] + [_HEADERS.get(c, c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
+        head = (
+            ["".ljust(width)]
+            + [_HEADERS.get(c, c).rjust(10) for c in stats_cols]
+            + ["rel.err".rjust(8)]
+        )
         mean = self.mean
-        orig_row = ["original".ljust(width)] + [
-            _FORMATS[c][0].format(self.original[c]).rjust(10) for c in stats_cols
-        ] + ["".rjust(8)]
-        mean_row = [self.label.ljust(width)] + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in stats_cols] + [
-            f"{self.rel_err:.3f}".rjust(8)
-        ]
+        orig_row = (
+            ["original".ljust(width)]
+            + [_FORMATS[c][0].format(self.original[c]).rjust(10) for c in stats_cols]
+            + ["".rjust(8)]
+        )
+        mean_row = (
+            [self.label.ljust(width)]
+            + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in stats_cols]
+            + [f"{self.rel_err:.3f}".rjust(8)]
+        )
         ks = sorted(self.eps)
         head2 = (
             ["".ljust(width)]
@@ -264,7 +278,9 @@ class Report:
     def to_json(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_dict` as JSON (NaN written as null); atomic (temp file + rename)."""
         with atomic_path(path) as tmp:
-            tmp.write_text(json.dumps(_json_safe(self.to_dict()), indent=2) + "\n", encoding="utf-8")
+            tmp.write_text(
+                json.dumps(_json_safe(self.to_dict()), indent=2) + "\n", encoding="utf-8"
+            )
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
@@ -279,15 +295,22 @@ class Report:
         for i, row in enumerate(self.per_sample):
             rows.append([f"sample_{i}", *[row[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
         mean, std = self.mean, self.std
-        rows.append(["mean", *[mean[c] for c in _COLUMNS], self.rel_err, self.tradeoff, *[self.eps[k] for k in ks]])
+        rows.append(
+            [
+                "mean",
+                *[mean[c] for c in _COLUMNS],
+                self.rel_err,
+                self.tradeoff,
+                *[self.eps[k] for k in ks],
+            ]
+        )
         rows.append(["std", *[std[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
         orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in _COLUMNS]
         rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
-        with atomic_path(path) as tmp:
-            with open(tmp, "w", newline="", encoding="utf-8") as f:
-                writer = csv.writer(f)
-                writer.writerow(header)
-                writer.writerows([[_csv_value(v) for v in r] for r in rows])
+        with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
+            writer = csv.writer(f)
+            writer.writerow(header)
+            writer.writerows([[_csv_value(v) for v in r] for r in rows])
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -423,7 +446,9 @@ def evaluate(
     if not isinstance(ug, (UncertainGraph, Graph)):
         raise TypeError(f"ug must be a graphveil.UncertainGraph or Graph, got {type(ug).__name__}")
     if ug.n != g0.n:
-        raise ValueError(f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1")
+        raise ValueError(
+            f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
+        )
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     ks = _check_k(k)
@@ -435,7 +460,10 @@ def evaluate(
     sample_seed = int(rng.integers(0, 2**63))
     stat_seeds = rng.integers(0, 2**63, size=int(samples) + 1)
 
-    original: dict[str, float] = {"H1": h1(g0, g0, threads=nthreads), "H2_open": h2_open(g0, g0, threads=nthreads)}
+    original: dict[str, float] = {
+        "H1": h1(g0, g0, threads=nthreads),
+        "H2_open": h2_open(g0, g0, threads=nthreads),
+    }
     original.update(_stats(stats_fn, g0, int(stat_seeds[0]), nthreads))
 
     if isinstance(ug, Graph):
@@ -486,7 +514,9 @@ def _scheme_label(report: dict[str, Any]) -> str:
     return f"{scheme}({inner})" if inner else scheme
 
 
-def _stats(fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int) -> dict[str, float]:
+def _stats(
+    fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int
+) -> dict[str, float]:
     values = fn(g, seed=seed, threads=threads)
     missing = [key for key in STATISTICS if key not in values]
     if missing:
