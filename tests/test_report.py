@@ -14,10 +14,6 @@ import graphveil as gv
 from graphveil.measure import privacy as P
 from graphveil.measure.report import STATISTICS, Report, evaluate, relative_error
 
-needs_sample = pytest.mark.skipif(
-    not hasattr(gv.UncertainGraph, "sample"), reason="UncertainGraph.sample not built yet"
-)
-
 
 def cheap_statistics(g: gv.Graph, *, seed=None, threads=None) -> dict[str, float]:
     """A stand-in for utility_statistics: simple, exactly checkable values for every key."""
@@ -133,7 +129,6 @@ def test_evaluate_validation():
         evaluate(g0, g0, statistics=lambda g, **kw: {})
 
 
-@needs_sample
 def test_evaluate_uncertain_graph_matches_recomputation():
     g0 = karate()
     rng = np.random.default_rng(0)
@@ -169,7 +164,6 @@ def test_evaluate_uncertain_graph_matches_recomputation():
     assert again.to_dict() == rep.to_dict()
 
 
-@needs_sample
 def test_evaluate_sure_graph_has_no_error():
     g0 = karate()
     rep = evaluate(
@@ -181,9 +175,7 @@ def test_evaluate_sure_graph_has_no_error():
     assert rep.eps == rep.eps_original
 
 
-@needs_sample
 def test_evaluate_with_the_ten_statistics():
-    pytest.importorskip("graphveil.measure.utility")
     g0 = karate()
     rep = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=2, seed=3)
     assert set(STATISTICS) <= set(rep.original)
@@ -241,8 +233,6 @@ def test_evaluate_accepts_a_scheme_output():
     g0 = ZOO["two_components"]
     g = gv.Graph.from_edges([0, 1, 3, 4, 2], [1, 2, 4, 5, 5], 6)
     out = Anonymized(gv.UncertainGraph.from_graph(g), {"scheme": "switch", "params": {"s": 1}})
-    if not hasattr(gv.UncertainGraph, "sample"):
-        pytest.skip("UncertainGraph.sample not built yet")
     rep = evaluate(g0, out, samples=2, seed=0, k=2, statistics=cheap_statistics)
     assert rep.label == "switch(s=1)"
     assert rep.per_sample[0]["H1"] == P.h1(g0, g)

@@ -24,23 +24,11 @@ from graphveil._common import SeedLike, atomic_path, check_threads, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
+from graphveil.measure.utility import STATISTICS, pooled_powerlaw_exponent, utility_statistics
 from graphveil.uncertain import UncertainGraph
 
 __all__ = ["PAPER_K", "STATISTICS", "Report", "evaluate", "relative_error"]
 
-#: The ten utility statistics, in the order of the paper's tables.
-STATISTICS: tuple[str, ...] = (
-    "S_NE",
-    "S_AD",
-    "S_MD",
-    "S_DV",
-    "S_CC",
-    "S_PL",
-    "S_APD",
-    "S_EDiam",
-    "S_CL",
-    "S_Diam",
-)
 #: The k values of the paper's eps columns.
 PAPER_K: tuple[int, ...] = (30, 50, 100)
 
@@ -357,12 +345,6 @@ def _edge_differences(keys0: np.ndarray, g: Graph) -> tuple[int, int]:
     return int(keys0.size) - common, int(keys.size) - common
 
 
-def _default_statistics() -> Callable[..., dict[str, float]]:
-    from graphveil.measure.utility import utility_statistics
-
-    return utility_statistics
-
-
 def _check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     ks = (k,) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else tuple(k)  # type: ignore[arg-type]
     if not ks:
@@ -453,7 +435,7 @@ def evaluate(
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     ks = _check_k(k)
     nthreads = check_threads(threads)
-    stats_fn = statistics or _default_statistics()
+    stats_fn = statistics or utility_statistics
 
     root = seed_to_u64(seed)
     rng = np.random.default_rng(root)
@@ -484,11 +466,7 @@ def evaluate(
         per_sample.append(row)
 
     extra: dict[str, float] = {}
-    try:
-        from graphveil.measure.utility import pooled_powerlaw_exponent
-    except ImportError:  # pragma: no cover - utility always ships with the package
-        pooled_powerlaw_exponent = None
-    if pooled_powerlaw_exponent is not None and statistics is None:
+    if statistics is None:
         extra["S_PL_pooled"] = float(pooled_powerlaw_exponent(worlds))
 
     eps_published = eps_of(g0, ug, list(ks), threads=nthreads)
