@@ -1,0 +1,529 @@
+"""The paper's study on any graph: every scheme over its grid, privacy and utility side by side.
+
+:func:`reproduce` runs the grid of Section 6 of the paper (Tables 3, 4, 6, 7), scaled to the
+graph, evaluates every grid point on ``samples`` possible worlds and returns a :class:`Study`
+whose tables and figures match the paper's. With ``out_dir`` every finished grid point is
+recorded there at once, so an interrupted run resumes without redoing finished points.
+
+References
+----------
+Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertainty Semantics",
+ASIACCS 2015, Section 6 (Evaluation).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import atomic_path, check_threads, seed_to_u64
+from graphveil.graph import Graph
+
+#: The ten utility statistics of Section 5.2, in the paper's column order.
+STATISTICS = ("S_NE", "S_AD", "S_MD", "S_DV", "S_CC", "S_PL", "S_APD", "S_EDiam", "S_CL", "S_Diam")
+
+#: Scheme names accepted by ``schemes=``, in the order the tables list them.
+SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
+
+#: The paper's grid: (k, eps)-obf sigma (n_p = m), RandWalk t, MaxVar n_p / m (dblp's
+#: 200k..1000k over 1,049,866 edges), EdgeSwitch s / m (the authors' range), Mixture p.
+DEFAULT_GRID: dict[str, tuple[float, ...]] = {
+    "obfuscation": (0.001, 0.01, 0.1),
+    "randwalk": (2, 3, 5, 10),
+    "randwalk_mod": (2, 3, 5, 10),
+    "maxvar": (0.19, 0.38, 0.57, 0.76, 0.95),
+    "edge_switch": (0.1, 0.2, 0.3, 0.4, 0.5),
+    "mixture": (0.2, 0.4, 0.6, 0.8),
+}
+
+#: What the grid value of each scheme means (column header of its table).
+GRID_PARAMETER = {
+    "obfuscation": "sigma",
+    "randwalk": "t",
+    "randwalk_mod": "t",
+    "maxvar": "n_p/m",
+    "edge_switch": "s/m",
+    "mixture": "p",
+}
+
+SCHEME_TITLES = {
+    "obfuscation": "(k,eps)-obf",
+    "randwalk": "RandWalk",
+    "randwalk_mod": "RandWalk-mod",
+    "maxvar": "MaxVar",
+    "edge_switch": "EdgeSwitch",
+    "mixture": "Mixture",
+}
+
+#: Version of the per-point record format in ``out_dir/points``.
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """Fixed settings of one study; a recorded point is reused only under an equal config."""
+
+    samples: int = 20
+    seed: int = 1
+    k: tuple[int, ...] = (30, 50, 100)
+    obf_k: int = 50
+    obf_eps: float = 0.1
+    maxvar_parts: int = 20
+    mixture_t: int = 2
+    threads: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "samples": self.samples,
+            "seed": self.seed,
+            "k": list(self.k),
+            "obf_k": self.obf_k,
+            "obf_eps": self.obf_eps,
+            "maxvar_parts": self.maxvar_parts,
+            "mixture_t": self.mixture_t,
+        }
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One cell of the grid: a scheme at one value of its parameter."""
+
+    scheme: str
+    value: float
+
+    @property
+    def key(self) -> str:
+        return f"{self.scheme}={_fmt_value(self.value)}"
+
+    @property
+    def label(self) -> str:
+        return f"{GRID_PARAMETER[self.scheme]}={_fmt_value(self.value)}"
+
+
+@dataclass
+class Study:
+    """The result of :func:`reproduce`: one row per grid point plus the true graph's own row."""
+
+    graph_name: str
+    n: int
+    m: int
+    config: StudyConfig
+    original: dict[str, Any]
+    rows: list[dict[str, Any]]
+    version: str
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["scheme"] == scheme]
+
+    # -------------------------------------------------------------- tables as data
+    def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
+        """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the ten statistics, rel.err."""
+        header = GRID_PARAMETER[scheme]
+        table = [{header: self.graph_name, **_pick(self.original, ("H1", "H2_open", *STATISTICS)), "rel_err": None}]
+        for row in self.scheme_rows(scheme):
+            table.append({header: row["value"], **_pick(row, ("H1", "H2_open", *STATISTICS, "rel_err"))})
+        return table
+
+    def comparison_table(self) -> list[dict[str, Any]]:
+        """The paper's Table 7: privacy (H1, H2_open, edge differences, eps for each k) and utility."""
+        eps_cols = [f"eps_k{k}" for k in self.config.k]
+        cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
+        table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
+        for row in self.rows:
+            table.append({"case": f"{SCHEME_TITLES[row['scheme']]} {row['label']}", **_pick(row, cols)})
+        return table
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        out = {scheme: self.scheme_table(scheme) for scheme in SCHEMES if self.scheme_rows(scheme)}
+        out["comparison"] = self.comparison_table()
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "graph": self.graph_name,
+            "n": self.n,
+            "m": self.m,
+            "graphveil_version": self.version,
+            "config": self.config.to_dict(),
+            "original": self.original,
+            "rows": self.rows,
+            "tables": self.tables(),
+            "timings": self.timings,
+        }
+
+    def to_markdown(self) -> str:
+        parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
+        parts.append(
+            f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+        )
+        for name, table in self.tables().items():
+            title = "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
+            parts += ["", f"## {title}", "", _markdown_table(table)]
+        return "\n".join(parts) + "\n"
+
+    def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
+        """Write every table as Markdown, CSV and JSON (and the figures as PNG) into ``out_dir``."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for name, table in self.tables().items():
+            written.append(_write_text(out / f"table_{name}.csv", _csv_table(table)))
+            written.append(_write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
+        written.append(_write_text(out / "study.json", json.dumps(self.to_json(), indent=2, default=_json_default)))
+        written.append(_write_text(out / "study.md", self.to_markdown()))
+        if figures:
+            from graphveil import plots
+
+            written += plots.study_figures(self, out)
+        return written
+
+
+def paper_grid(
+    schemes: Iterable[str] | None = None, grid: dict[str, Sequence[float]] | None = None
+) -> list[GridPoint]:
+    """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
+    chosen = list(SCHEMES if schemes is None else schemes)
+    unknown = [s for s in chosen if s not in SCHEMES]
+    if unknown:
+        raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(SCHEMES)}")
+    values = dict(DEFAULT_GRID)
+    for scheme, vals in (grid or {}).items():
+        if scheme not in SCHEMES:
+            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(SCHEMES)}")
+        vals = tuple(vals)
+        if not vals:
+            raise ValueError(f"grid for {scheme} is empty")
+        values[scheme] = vals
+    points = [GridPoint(s, float(v)) for s in chosen for v in values[s]]
+    for point in points:
+        _check_value(point)
+    return points
+
+
+def reproduce(
+    graph: Graph,
+    *,
+    graph_name: str = "G0",
+    schemes: Iterable[str] | None = None,
+    grid: dict[str, Sequence[float]] | None = None,
+    samples: int = 20,
+    seed: int = 1,
+    k: Sequence[int] = (30, 50, 100),
+    threads: int | None = None,
+    out_dir: str | Path | None = None,
+    resume: bool = True,
+    progress: bool | Callable[[str], None] = False,
+    figures: bool = True,
+) -> Study:
+    """Run the paper's study on ``graph`` and return its tables as data.
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0.
+    graph_name : str
+        Name used in tables and figures.
+    schemes : iterable of str, optional
+        Subset of :data:`SCHEMES` (default: all).
+    grid : dict, optional
+        Override grid values per scheme, e.g. ``{"maxvar": [0.19, 0.57]}``.
+    samples : int
+        Possible worlds drawn per grid point (the paper: 20).
+    seed : int
+        Master seed; every grid point derives its own seed from it and its key, so a point's
+        numbers do not depend on which other points run or in which order.
+    k : sequence of int
+        The k of the eps(k) columns.
+    threads : int, optional
+        Threads for the kernels (0 or None: all cores). Results do not depend on it.
+    out_dir : path, optional
+        Where to record finished points and write tables and figures. With ``resume``, points
+        already recorded there under the same graph, config and version are reused.
+    progress : bool or callable
+        Print progress per grid point and phase (or hand each message to the callable).
+    figures : bool
+        Write the PNG figures too (needs matplotlib, the ``plot`` extra).
+
+    Returns
+    -------
+    Study
+
+    Raises
+    ------
+    ValueError
+        For unknown schemes, empty or invalid grid values, samples < 1 or k < 1.
+    """
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    if graph.m == 0:
+        raise ValueError("the graph has no edges: nothing to anonymize")
+    if int(samples) < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    k = tuple(int(x) for x in k)
+    if not k or min(k) < 1:
+        raise ValueError(f"every k must be at least 1, got {list(k)}")
+    config = StudyConfig(samples=int(samples), seed=seed_to_u64(seed), k=k, threads=check_threads(threads))
+    points = paper_grid(schemes, grid)
+    say = _progress_sink(progress)
+    from graphveil import __version__
+
+    fingerprint = _fingerprint(graph, config, __version__)
+    state_dir = Path(out_dir) / "points" if out_dir is not None else None
+    if state_dir is not None:
+        state_dir.mkdir(parents=True, exist_ok=True)
+
+    started = time.perf_counter()
+    say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
+    original = _load_point(state_dir, "original", fingerprint) if resume else None
+    if original is None:
+        original = _original_row(graph, config)
+        _save_point(state_dir, "original", fingerprint, original)
+    rows = []
+    for i, point in enumerate(points, 1):
+        cached = _load_point(state_dir, point.key, fingerprint) if resume else None
+        if cached is not None:
+            say(f"[{i}/{len(points)}] {point.key}: recorded, reused")
+            rows.append(cached)
+            continue
+        row = _run_point(graph, point, config, original, lambda msg: say(f"[{i}/{len(points)}] {point.key}: {msg}"))
+        _save_point(state_dir, point.key, fingerprint, row)
+        rows.append(row)
+    study = Study(
+        graph_name=graph_name,
+        n=graph.n,
+        m=graph.m,
+        config=config,
+        original=original,
+        rows=rows,
+        version=__version__,
+        timings={"total_s": time.perf_counter() - started},
+    )
+    if out_dir is not None:
+        say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
+        study.write(out_dir, figures=figures)
+    return study
+
+
+# ---------------------------------------------------------------------------- one point
+def point_seed(master: int, key: str) -> int:
+    """The seed of one grid point: a hash of the master seed and the point's key."""
+    digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
+    from graphveil import anonymize
+
+    v, m, threads = point.value, graph.m, config.threads
+    if point.scheme == "obfuscation":
+        return anonymize.obfuscation(
+            graph, k=config.obf_k, eps=config.obf_eps, sigma=v, c=2.0, seed=seed, threads=threads
+        )
+    if point.scheme == "randwalk":
+        return anonymize.randwalk(graph, t=int(v), seed=seed, threads=threads)
+    if point.scheme == "randwalk_mod":
+        return anonymize.randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=threads)
+    if point.scheme == "maxvar":
+        parts = max(1, min(config.maxvar_parts, graph.n // 50))
+        return anonymize.maxvar(
+            graph, n_potential=int(round(v * m)), parts=parts, seed=seed, threads=threads, allow_fewer=True
+        )
+    if point.scheme == "edge_switch":
+        return anonymize.edge_switch(graph, s=int(round(v * m)), seed=seed)
+    if point.scheme == "mixture":
+        rw, _ = anonymize.randwalk_mod(graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads)
+        world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
+        return anonymize.mixture(graph, world, p=v)
+    raise AssertionError(point.scheme)  # paper_grid only makes known schemes
+
+
+def _run_point(
+    graph: Graph, point: GridPoint, config: StudyConfig, original: dict[str, Any], say: Callable[[str], None]
+) -> dict[str, Any]:
+    from graphveil.measure.report import evaluate
+
+    seed = point_seed(config.seed, point.key)
+    say("anonymizing")
+    t0 = time.perf_counter()
+    ug, report = _anonymize(graph, point, config, seed)
+    t1 = time.perf_counter()
+    say(f"anonymized in {t1 - t0:.2f} s; evaluating {config.samples} samples")
+    ev = evaluate(graph, ug, samples=config.samples, seed=point_seed(seed, "evaluate"), k=config.k, threads=config.threads)
+    t2 = time.perf_counter()
+    row: dict[str, Any] = {
+        "scheme": point.scheme,
+        "value": point.value,
+        "label": point.label,
+        "seed": seed,
+        "pairs": ug.num_pairs,
+        "tv": ug.total_variance(),
+        "tv_normalized": ug.total_variance() / graph.m,
+        "time_anonymize_s": t1 - t0,
+        "time_evaluate_s": t2 - t1,
+    }
+    row.update(_report_row(ev, config))
+    row["scheme_report"] = _jsonable(report)
+    say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
+    return row
+
+
+def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
+    row = dict(ev.summary())
+    for k in config.k:
+        row[f"eps_k{k}"] = float(ev.eps[k])
+    return row
+
+
+def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
+    from graphveil.measure.report import original_row
+
+    return original_row(graph, k=config.k, seed=point_seed(config.seed, "original"), threads=config.threads)
+
+
+# ---------------------------------------------------------------------------- state
+def _fingerprint(graph: Graph, config: StudyConfig, version: str) -> str:
+    h = hashlib.sha256()
+    u, v = graph.edges()
+    h.update(np.int64(graph.n).tobytes())
+    h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
+    h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
+    h.update(json.dumps({**config.to_dict(), "version": version, "state": STATE_VERSION}, sort_keys=True).encode())
+    return h.hexdigest()
+
+
+def _state_file(state_dir: Path, key: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in key)
+    return state_dir / f"{safe}.json"
+
+
+def _load_point(state_dir: Path | None, key: str, fingerprint: str) -> dict[str, Any] | None:
+    if state_dir is None:
+        return None
+    path = _state_file(state_dir, key)
+    try:
+        record = json.loads(path.read_text())
+    except (FileNotFoundError, json.JSONDecodeError):
+        return None
+    if record.get("fingerprint") != fingerprint or record.get("key") != key:
+        return None
+    return record["row"]
+
+
+def _save_point(state_dir: Path | None, key: str, fingerprint: str, row: dict[str, Any]) -> None:
+    if state_dir is None:
+        return
+    record = {"key": key, "fingerprint": fingerprint, "row": row}
+    _write_text(_state_file(state_dir, key), json.dumps(record, default=_json_default))
+
+
+# ---------------------------------------------------------------------------- formatting
+def _fmt_value(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _check_value(point: GridPoint) -> None:
+    v, s = point.value, point.scheme
+    ok = {
+        "obfuscation": v > 0,
+        "randwalk": v >= 1 and float(v).is_integer(),
+        "randwalk_mod": v >= 1 and float(v).is_integer(),
+        "maxvar": v > 0,
+        "edge_switch": v >= 0,
+        "mixture": 0 <= v <= 1,
+    }[s]
+    if not ok or not math.isfinite(v):
+        what = {
+            "obfuscation": "sigma must be > 0",
+            "randwalk": "t must be an integer >= 1",
+            "randwalk_mod": "t must be an integer >= 1",
+            "maxvar": "n_p/m must be > 0",
+            "edge_switch": "s/m must be >= 0",
+            "mixture": "p must lie in [0, 1]",
+        }[s]
+        raise ValueError(f"invalid grid value {v:g} for {s}: {what}")
+
+
+def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:
+    return {c: row.get(c) for c in cols}
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if value == 0 or 1e-3 <= abs(value) < 1e7:
+            return f"{value:.4g}" if abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
+        return f"{value:.3e}"
+    return str(value)
+
+
+def _markdown_table(table: list[dict[str, Any]]) -> str:
+    cols = list(table[0])
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(_cell(r.get(c)) for c in cols) + " |" for r in table]
+    return "\n".join(lines)
+
+
+def _csv_table(table: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(table[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in table:
+        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+    return buf.getvalue()
+
+
+def _write_text(path: Path, text: str) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+    return path
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")
+
+
+def _jsonable(report: dict[str, Any]) -> dict[str, Any]:
+    """The scheme report without bulky arrays (partition labels and the like)."""
+    out = {}
+    for key, value in report.items():
+        if isinstance(value, np.ndarray) and value.size > 64:
+            continue
+        try:
+            json.dumps(value, default=_json_default)
+        except TypeError:
+            continue
+        out[key] = value
+    return out
+
+
+def _progress_sink(progress: bool | Callable[[str], None]) -> Callable[[str], None]:
+    if callable(progress):
+        return progress
+    if progress:
+        import sys
+
+        def say(msg: str) -> None:
+            print(f"graphveil: {msg}", file=sys.stderr, flush=True)
+
+        return say
+    return lambda msg: None

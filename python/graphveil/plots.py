@@ -1,0 +1,120 @@
+"""Figures of a :class:`graphveil.experiments.Study` (matplotlib, the ``plot`` extra)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from graphveil._common import atomic_path
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.experiments import Study
+
+_MARKERS = {"obfuscation": "s", "randwalk": "^", "randwalk_mod": "v", "maxvar": "o", "edge_switch": "x", "mixture": "D"}
+
+
+def _pyplot():
+    try:
+        import matplotlib
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "figures need matplotlib: pip install 'graphveil[plot]' (or pass figures=False / --no-figures)"
+        ) from exc
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, path: Path) -> Path:
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
+    return path
+
+
+def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
+    """Write every figure of the study that its rows allow; return the paths written."""
+    plt = _pyplot()
+    out = Path(out_dir)
+    written = []
+    try:
+        if study.scheme_rows("maxvar"):
+            written.append(maxvar_figure(study, out / "maxvar.png", plt))
+        written.append(tradeoff_figure(study, out / "tradeoff.png", plt))
+        written.append(total_variance_figure(study, out / "total_variance.png", plt))
+    finally:
+        plt.close("all")
+    return written
+
+
+def maxvar_figure(study: Study, path: Path, plt) -> Path:
+    """MaxVar's H1, H2_open and rel.err against the ratio of replaced edges (Figs. 3-5 of the paper)."""
+    from graphveil.experiments import SCHEME_TITLES
+
+    rows = sorted(study.scheme_rows("maxvar"), key=lambda r: r["removed_edges"])
+    ratio = [r["removed_edges"] / study.m for r in rows]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    for ax, key, title in zip(
+        axes, ("H1", "H2_open", "rel_err"), ("H1 score (nodes re-identified)", "H2_open score", "rel.err")
+    ):
+        ax.plot(ratio, [r[key] for r in rows], marker="o", label=SCHEME_TITLES["maxvar"])
+        for r, x in zip(rows, ratio):
+            ax.annotate(r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3))
+        ax.set_xlabel("ratio of replaced edges |E_G0 \\ E_G| / |E_G0|")
+        ax.set_ylabel(title)
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(f"MaxVar on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)")
+    return _save(fig, path)
+
+
+def tradeoff_figure(study: Study, path: Path, plt) -> Path:
+    """Privacy (H2_open) against utility loss (rel.err) for every scheme (Figs. 7-9 of the paper)."""
+    from graphveil.experiments import SCHEME_TITLES, SCHEMES
+
+    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    for scheme in SCHEMES:
+        rows = study.scheme_rows(scheme)
+        if not rows:
+            continue
+        rows = sorted(rows, key=lambda r: r["rel_err"])
+        ax.plot(
+            [r["rel_err"] for r in rows],
+            [max(r["H2_open"], 1e-3) for r in rows],
+            marker=_MARKERS[scheme],
+            label=SCHEME_TITLES[scheme],
+        )
+    ax.axhline(study.original["H2_open"], color="grey", linestyle="--", label=f"{study.graph_name} (no anonymization)")
+    ax.set_yscale("log")
+    ax.set_xlabel("rel.err (mean relative error of the ten statistics)")
+    ax.set_ylabel("H2_open re-identification score (log scale)")
+    ax.set_title(f"Privacy-utility tradeoff on {study.graph_name} (lower-left is better)")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    return _save(fig, path)
+
+
+def total_variance_figure(study: Study, path: Path, plt) -> Path:
+    """Total degree variance divided by |E_G0| at every grid point (Fig. 10 of the paper)."""
+    from graphveil.experiments import SCHEME_TITLES, SCHEMES
+
+    fig, ax = plt.subplots(figsize=(8, 4))
+    x = 0
+    ticks, labels = [], []
+    for scheme in SCHEMES:
+        rows = study.scheme_rows(scheme)
+        if not rows:
+            continue
+        xs = list(range(x, x + len(rows)))
+        ax.bar(xs, [r["tv_normalized"] for r in rows], label=SCHEME_TITLES[scheme])
+        ticks += xs
+        labels += [r["label"] for r in rows]
+        x += len(rows) + 1
+    ax.set_xticks(ticks)
+    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("TV / |E_G0| (normalised total degree variance)")
+    ax.set_xlabel("scheme and grid point")
+    ax.set_title(f"Normalised total variance on {study.graph_name}")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8)
+    return _save(fig, path)
