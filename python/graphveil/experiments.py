@@ -341,7 +341,7 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
             graph, n_potential=int(round(v * m)), parts=parts, seed=seed, threads=threads, allow_fewer=True
         )
     if point.scheme == "edge_switch":
-        return anonymize.edge_switch(graph, s=int(round(v * m)), seed=seed)
+        return anonymize.edge_switch(graph, int(round(v * m)), seed=seed)
     if point.scheme == "mixture":
         rw, _ = anonymize.randwalk_mod(graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads)
         world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
@@ -380,16 +380,29 @@ def _run_point(
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
-    row = dict(ev.summary())
+    mean, std = ev.mean, ev.std
+    row: dict[str, Any] = {key: mean[key] for key in ("H1", "H2_open", *STATISTICS)}
+    row["removed_edges"] = mean["edges_removed"]
+    row["added_edges"] = mean["edges_added"]
     for k in config.k:
         row[f"eps_k{k}"] = float(ev.eps[k])
+    row["rel_err"] = ev.rel_err
+    row["tradeoff"] = ev.tradeoff
+    row["std"] = {key: std[key] for key in ("H1", "H2_open", *STATISTICS)}
+    row.update({f"extra_{key}": value for key, value in ev.extra.items()})
     return row
 
 
 def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
-    from graphveil.measure.report import original_row
+    from graphveil.measure.privacy import eps, h1, h2_open
+    from graphveil.measure.utility import utility_statistics
 
-    return original_row(graph, k=config.k, seed=point_seed(config.seed, "original"), threads=config.threads)
+    threads = config.threads
+    row: dict[str, Any] = {"H1": h1(graph, graph, threads=threads), "H2_open": h2_open(graph, graph, threads=threads)}
+    stats = utility_statistics(graph, seed=point_seed(config.seed, "original"), threads=threads)
+    row.update({key: float(stats[key]) for key in STATISTICS})
+    row.update({f"eps_k{k}": float(e) for k, e in eps(graph, graph, list(config.k), threads=threads).items()})
+    return row
 
 
 # ---------------------------------------------------------------------------- state
