@@ -394,4 +394,12 @@ def _add_anonymize(subparsers: Any) -> None:
     add_anonymize(subparsers)
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_anonymize, _add_evaluate, _add_datasets]
+# ---------------------------------------------------------------------------- reproduce
+def _add_reproduce(subparsers: Any) -> None:
+    # The paper's study (graphveil.experiments); its parser lives in graphveil._cli_reproduce.
+    from graphveil._cli_reproduce import add_reproduce
+
+    add_reproduce(subparsers)
+
+
+_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_anonymize, _add_evaluate, _add_reproduce, _add_datasets]
