@@ -108,3 +108,34 @@ def test_same_seed_same_numbers_without_out_dir(karate):
 def test_invalid_options(karate, kwargs, msg):
     with pytest.raises(ValueError, match=msg):
         ex.reproduce(karate, **kwargs)
+
+
+def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
+    from graphveil.cli import main
+
+    args = ["reproduce", "--dataset", "karate_club", "-o", str(tmp_path), "--samples", "2", "--schemes",
+            "randwalk", "edge_switch", "--grid", "randwalk=2", "--grid", "edge_switch=0.1", "--no-figures", "-q"]
+    assert main(args) == 0
+    first = (tmp_path / "table_comparison.csv").read_text()
+    assert "RandWalk t=2" in first and "EdgeSwitch s/m=0.1" in first
+    assert main(args) == 0  # everything recorded: resumed, same tables
+    assert (tmp_path / "table_comparison.csv").read_text() == first
+    assert "| karate_club |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "msg"),
+    [
+        (["--grid", "maxvar"], "SCHEME=V1,V2"),
+        (["--grid", "maxvar=a,b"], "numbers"),
+        (["--schemes", "nope"], "unknown scheme"),
+        (["--samples", "0"], "samples must be"),
+        (["--dataset", "no-such-graph"], "no-such-graph"),
+    ],
+)
+def test_cli_reproduce_user_errors_are_one_line(tmp_path, capsys, argv, msg):
+    from graphveil.cli import main
+
+    assert main(["reproduce", "-o", str(tmp_path), "-q", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("graphveil: error:") and msg in err
