@@ -149,3 +149,33 @@ def repair_qp64(
 def powerlaw_cluster(
     n: int, edges: npt.NDArray[np.int32], p: float, seed: int, threads: int = 0
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]: ...
+
+# --- stats (register_stats.cpp): statistics.hpp; int32 or int64 indices
+def count_triangles32(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], threads: int = 0
+) -> tuple[int, int]: ...
+def count_triangles64(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64], threads: int = 0
+) -> tuple[int, int]: ...
+def distance_histogram32(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], sources: npt.NDArray[np.int64], threads: int = 0
+) -> npt.NDArray[np.int64]: ...
+def distance_histogram64(
+    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64], sources: npt.NDArray[np.int64], threads: int = 0
+) -> npt.NDArray[np.int64]: ...
+def hyperball32(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    log2m: int,
+    seed: int,
+    max_iterations: int = 0,
+    threads: int = 0,
+) -> npt.NDArray[np.float64]: ...
+def hyperball64(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    log2m: int,
+    seed: int,
+    max_iterations: int = 0,
+    threads: int = 0,
+) -> npt.NDArray[np.float64]: ...
