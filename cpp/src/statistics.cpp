@@ -41,17 +41,12 @@ inline std::uint64_t mix64(std::uint64_t z) {
     return z ^ (z >> 31);
 }
 
+// Portable SWAR popcount: without -mpopcnt, __builtin_popcountll is a library call.
 inline int popcount64(std::uint64_t x) {
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_popcountll(x);
-#else
-    int c = 0;
-    while (x) {
-        x &= x - 1;
-        ++c;
-    }
-    return c;
-#endif
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
 }
 
 inline int clz64(std::uint64_t x) {  // x != 0
