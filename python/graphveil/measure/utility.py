@@ -226,7 +226,7 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
     --------
     >>> fit = powerlaw_fit([1, 1, 1, 2, 2, 3, 4, 8, 16])
     >>> round(fit.alpha, 3), fit.xmin
-    (1.933, 1.0)
+    (2.315, 2.0)
     """
     x = np.asarray(degrees, dtype=np.float64)
     if x.ndim != 1:
@@ -267,7 +267,7 @@ def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
     Examples
     --------
     >>> round(powerlaw_exponent([1, 1, 1, 2, 2, 3, 4, 8, 16]), 3)
-    1.933
+    2.315
     """
     return powerlaw_fit(degrees, alpha_max=alpha_max).alpha
 
