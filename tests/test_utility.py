@@ -324,3 +324,37 @@ def test_auto_switches_at_the_threshold():
     assert U.utility_statistics(g, exact_threshold=34, seed=0)["S_APD"] == exact["S_APD"]
     hb = U.distance_statistics(g, method="hyperball", seed=0)
     assert U.utility_statistics(g, exact_threshold=33, seed=0)["S_APD"] == hb["S_APD"]
+
+
+# ------------------------------------------------------------------------- property tests
+hypothesis = pytest.importorskip("hypothesis")
+st = hypothesis.strategies
+
+
+@st.composite
+def small_graphs(draw):
+    n = draw(st.integers(min_value=1, max_value=40))
+    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=120))
+    u = np.array([a for a, _ in pairs], dtype=np.int64)
+    v = np.array([b for _, b in pairs], dtype=np.int64)
+    return gv.Graph.from_edges(u, v, n)
+
+
+@hypothesis.settings(max_examples=60, deadline=None)
+@hypothesis.given(g=small_graphs(), data=st.data())
+def test_kernels_match_networkx_on_random_graphs(g, data):
+    G = g.to_networkx()
+    assert U.triangle_count(g, threads=3) == (
+        sum(nx.triangles(G).values()) // 3,
+        int(sum(d * (d - 1) // 2 for d in g.degrees.tolist())),
+    )
+    sources = data.draw(st.lists(st.integers(0, g.n - 1), max_size=300))
+    expected: dict[int, int] = {}
+    for s in sources:
+        for d in nx.single_source_shortest_path_length(G, s).values():
+            expected[d] = expected.get(d, 0) + 1
+    hist = U.distance_histogram(g, sources, threads=2)
+    assert hist.tolist() == [expected.get(d, 0) for d in range(len(expected))]
+    nf = U.neighbourhood_function(g, seed=data.draw(st.integers(0, 2**64 - 1)), log2m=6)
+    assert np.all(np.diff(nf) >= 0)
+    assert nf[0] == pytest.approx(g.n, rel=0.05)
