@@ -276,7 +276,11 @@ std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const I
             throw std::out_of_range("BFS source " + std::to_string(sources[i]) + " is not a node id in [0, n)");
     if (n_sources == 0) return {};
     const std::int64_t n_batches = (n_sources + kBatch - 1) / kBatch;
-    const int workers = worker_count(n_batches, threads);
+    // Every worker holds 3 lanes (96 bytes) per node: cap the workers so that all of them
+    // together stay within about 2 GiB, whatever the core count.
+    const std::int64_t per_worker = 3 * static_cast<std::int64_t>(sizeof(Lane)) * std::max<std::int64_t>(n, 1);
+    const auto memory_cap = static_cast<int>(std::max<std::int64_t>(1, (std::int64_t{1} << 31) / per_worker));
+    const int workers = std::min(worker_count(n_batches, threads), memory_cap);
     std::vector<BfsScratch> scratch(static_cast<std::size_t>(workers));
     for_each_chunk(n_batches, workers, [&](std::int64_t batch, int worker) {
         BfsScratch& s = scratch[static_cast<std::size_t>(worker)];

@@ -25,7 +25,7 @@ TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices,
 // counted. Sources are processed 256 at a time by bit-parallel BFS (Then et al., VLDB 2015:
 // "The More the Merrier: Efficient Multi-Source Graph Traversal"), switching between pushing
 // from the frontier and pulling into unvisited nodes by frontier size; batches run in parallel.
-// Memory: 96 bytes per node per worker thread.
+// Memory: 96 bytes per node per worker thread; workers are capped to stay within about 2 GiB.
 template <class Index>
 std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const Index* indices, std::int64_t n,
                                              const std::int64_t* sources, std::int64_t n_sources, int threads);

@@ -228,12 +228,21 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
     >>> round(fit.alpha, 3), fit.xmin
     (2.315, 2.0)
     """
-    x = np.asarray(degrees, dtype=np.float64)
+    x = np.asarray(degrees)
     if x.ndim != 1:
         raise ValueError(f"degrees must be a 1-d array, got shape {x.shape}")
-    if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
-        raise ValueError("degrees must be finite and non-negative")
-    values, counts = np.unique(x[x > 0], return_counts=True)
+    if x.dtype.kind in "iu":
+        if x.size and x.min() < 0:
+            raise ValueError("degrees must be finite and non-negative")
+        # Integer degrees (also many samples pooled): a histogram in O(N) instead of a sort.
+        histogram = np.bincount(x) if x.size else np.zeros(1, dtype=np.int64)
+        values = np.flatnonzero(histogram[1:]).astype(np.float64) + 1.0
+        counts = histogram[1:][histogram[1:] > 0]
+    else:
+        x = x.astype(np.float64)
+        if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
+            raise ValueError("degrees must be finite and non-negative")
+        values, counts = np.unique(x[x > 0], return_counts=True)
     nan = float("nan")
     if values.size < 4:  # fewer than two candidates: the powerlaw package returns nan too
         return PowerLawFit(nan, nan, 0, nan)
@@ -297,7 +306,7 @@ def distance_histogram(
     unordered node pairs at distance ``d`` (the exact distance distribution). Computed by
     bit-parallel BFS, 256 sources per pass, batches in parallel; exact integers, so the answer
     does not depend on ``threads``. Cost: about ``n_sources / 256`` times a few passes over the
-    edges, and 96 bytes per node per thread.
+    edges, and 96 bytes per node per thread (threads are capped to stay within about 2 GiB).
 
     Parameters
     ----------
