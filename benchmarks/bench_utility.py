@@ -1,7 +1,8 @@
 """The ten utility statistics at web-NotreDame scale (325,729 nodes, 1,090,108 edges).
 
 - Transitivity (S_CC, triangle counting): graphveil (C++, degree-ordered orientation) raced
-  against igraph's ``transitivity_undirected`` and networkit's ``ClusteringCoefficient.exactGlobal``.
+  against igraph's ``transitivity_undirected`` and networkit's
+  ``ClusteringCoefficient.exactGlobal``.
   Target: at least as fast as the faster peer.
 - All ten statistics of one graph (HyperBall distances, 1,000-source BFS diameter): target
   <= 5 s on 2 cores; the authors' pipeline took about 280 s on com-amazon (335k nodes).
@@ -36,7 +37,9 @@ def _load(name: str) -> gv.Graph:
     if read_edgelist is not None:
         return read_edgelist(path)
     with gzip.open(path, "rb") as f:
-        lines = [ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))]
+        lines = [
+            ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))
+        ]
     a = np.array(b" ".join(lines).split(), dtype=np.int64).reshape(-1, 2)
     ids, inv = np.unique(a, return_inverse=True)
     inv = inv.reshape(-1, 2)
@@ -88,7 +91,10 @@ def test_transitivity_networkit(benchmark, notre_dame_networkit, reference_trans
     nk = pytest.importorskip("networkit")
     nk.setNumberOfThreads(THREADS)
     value = benchmark.pedantic(
-        nk.globals.ClusteringCoefficient.exactGlobal, args=(notre_dame_networkit,), rounds=3, iterations=1
+        nk.globals.ClusteringCoefficient.exactGlobal,
+        args=(notre_dame_networkit,),
+        rounds=3,
+        iterations=1,
     )
     assert value == pytest.approx(reference_transitivity, rel=1e-9)
 
@@ -97,7 +103,11 @@ def test_transitivity_networkit(benchmark, notre_dame_networkit, reference_trans
 @pytest.mark.benchmark(group="all ten statistics web-NotreDame")
 def test_all_ten_statistics(benchmark, notre_dame, reference_transitivity):
     stats = benchmark.pedantic(
-        U.utility_statistics, args=(notre_dame,), kwargs={"seed": 2015, "threads": THREADS}, rounds=3, iterations=1
+        U.utility_statistics,
+        args=(notre_dame,),
+        kwargs={"seed": 2015, "threads": THREADS},
+        rounds=3,
+        iterations=1,
     )
     assert tuple(stats) == U.STATISTICS
     assert stats["S_NE"] == 1_090_108
@@ -134,7 +144,9 @@ def test_exact_distances_graphveil(benchmark, grqc, grqc_reference):
 
 @pytest.mark.benchmark(group="exact distance distribution ca-GrQc")
 def test_exact_distances_igraph(benchmark, grqc, grqc_reference):
-    hist = benchmark.pedantic(grqc_reference.path_length_hist, kwargs={"directed": False}, rounds=3, iterations=1)
+    hist = benchmark.pedantic(
+        grqc_reference.path_length_hist, kwargs={"directed": False}, rounds=3, iterations=1
+    )
     assert sum(c for _, _, c in hist.bins()) * 2 == U.distance_histogram(grqc)[1:].sum()
 
 
@@ -142,7 +154,11 @@ def test_exact_distances_igraph(benchmark, grqc, grqc_reference):
 @pytest.mark.benchmark(group="neighbourhood function web-NotreDame")
 def test_hyperball_graphveil(benchmark, notre_dame):
     nf = benchmark.pedantic(
-        U.neighbourhood_function, args=(notre_dame,), kwargs={"seed": 1, "threads": THREADS}, rounds=3, iterations=1
+        U.neighbourhood_function,
+        args=(notre_dame,),
+        kwargs={"seed": 1, "threads": THREADS},
+        rounds=3,
+        iterations=1,
     )
     assert nf[0] == pytest.approx(notre_dame.n, rel=0.01)
     assert nf[-1] == pytest.approx(float(notre_dame.n) ** 2, rel=0.2)  # one component

@@ -4,20 +4,20 @@ from __future__ import annotations
 
 import math
 import warnings
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
+from conftest import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil import _core
 from graphveil.measure import utility as U
-from conftest import ZOO, shared_graph_path
 
 nx = pytest.importorskip("networkx")
 
 
-@lru_cache(maxsize=None)
+@cache
 def real_graph(name: str) -> gv.Graph:
     """A graph from ../shared/data, nodes relabelled to 0..n-1 in sorted id order."""
     path = shared_graph_path(name)
@@ -82,7 +82,9 @@ def test_zoo_all_ten_against_definitions(zoo_graph):
         assert stats["S_DV"] == pytest.approx(deg.var())
     assert stats["S_CC"] == pytest.approx(nx.transitivity(G))
     assert math.isnan(stats["S_PL"])  # no zoo graph has four distinct positive degrees
-    expected = stats_from_pairs(exact_distance_pairs(g)) if g.n else stats_from_pairs(np.zeros(0, int))
+    expected = (
+        stats_from_pairs(exact_distance_pairs(g)) if g.n else stats_from_pairs(np.zeros(0, int))
+    )
     for key, value in expected.items():
         assert same(stats[key], value), (key, stats[key], value)
 
@@ -154,7 +156,9 @@ def test_int64_kernels_agree_with_int32():
     ip, ix = g.indptr, g.indices.astype(np.int64)
     assert _core.count_triangles64(ip, ix) == _core.count_triangles32(ip, g.indices)
     src = np.arange(g.n, dtype=np.int64)
-    assert np.array_equal(_core.distance_histogram64(ip, ix, src), _core.distance_histogram32(ip, g.indices, src))
+    assert np.array_equal(
+        _core.distance_histogram64(ip, ix, src), _core.distance_histogram32(ip, g.indices, src)
+    )
     assert np.array_equal(_core.hyperball64(ip, ix, 6, 5), _core.hyperball32(ip, g.indices, 6, 5))
 
 
@@ -206,7 +210,9 @@ def test_exact_distances_against_igraph(name):
     ours = U.distance_histogram(g, threads=2)
     assert ours[0] == g.n
     assert np.array_equal(ours[1:], 2 * reference)
-    assert U.distance_statistics(g, method="exact") == pytest.approx(stats_from_pairs(reference), rel=1e-12)
+    assert U.distance_statistics(g, method="exact") == pytest.approx(
+        stats_from_pairs(reference), rel=1e-12
+    )
     # ca-GrQc is disconnected: pairs in different components are left out
     assert hist.unconnected == g.n * (g.n - 1) // 2 - reference.sum()
 
@@ -216,7 +222,9 @@ def test_diameter_lower_bound_is_seeded_and_bounded():
     exact = U.distance_statistics(g, method="exact")["S_Diam"]
     few = [U.diameter_lower_bound(g, sources=20, seed=s) for s in range(3)]
     assert all(1 <= d <= exact for d in few)
-    assert U.diameter_lower_bound(g, sources=20, seed=7) == U.diameter_lower_bound(g, sources=20, seed=7)
+    assert U.diameter_lower_bound(g, sources=20, seed=7) == U.diameter_lower_bound(
+        g, sources=20, seed=7
+    )
     assert U.diameter_lower_bound(g, sources=g.n, seed=0) == exact
 
 
@@ -255,13 +263,19 @@ def _powerlaw_reference(degrees):
     with warnings.catch_warnings():
         # powerlaw 2.x: it advises discrete=True for integer data (we fit the continuous model
         # on purpose, as the paper), and its own xmin search touches a deprecated property.
-        warnings.filterwarnings("ignore", message="discrete=False but data exclusively", category=UserWarning)
-        warnings.filterwarnings("ignore", message="Standard error for the MLE", category=DeprecationWarning)
+        warnings.filterwarnings(
+            "ignore", message="discrete=False but data exclusively", category=UserWarning
+        )
+        warnings.filterwarnings(
+            "ignore", message="Standard error for the MLE", category=DeprecationWarning
+        )
         fit = powerlaw.Fit(degrees, verbose=0)  # verbose=0: no progress bar, no print
         return fit.power_law.alpha, fit.xmin
 
 
-@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc", "facebook_combined", "ca-HepTh", "email-Enron"])
+@pytest.mark.parametrize(
+    "name", ["karate_club", "ca-GrQc", "facebook_combined", "ca-HepTh", "email-Enron"]
+)
 def test_powerlaw_exponent_matches_the_powerlaw_package(name):
     deg = real_graph(name).degrees
     alpha, xmin = _powerlaw_reference(deg)
@@ -281,7 +295,9 @@ def test_powerlaw_drops_zeros_and_pools():
     h = real_graph("ca-HepTh")
     pooled = U.pooled_powerlaw_exponent([g, h])
     assert pooled == U.powerlaw_exponent(np.concatenate([deg, h.degrees]))
-    assert pooled == pytest.approx(_powerlaw_reference(np.concatenate([deg, h.degrees]))[0], rel=1e-9)
+    assert pooled == pytest.approx(
+        _powerlaw_reference(np.concatenate([deg, h.degrees]))[0], rel=1e-9
+    )
 
 
 def test_powerlaw_without_the_alpha_limit_is_plain_clauset():
@@ -310,9 +326,12 @@ def test_results_do_not_depend_on_the_thread_count():
     for threads in (2, 3):
         assert U.utility_statistics(g, seed=9, threads=threads, distance_method="hyperball") == one
         assert U.triangle_count(g, threads=threads) == U.triangle_count(g, threads=1)
-        assert np.array_equal(U.distance_histogram(g, threads=threads), U.distance_histogram(g, threads=1))
         assert np.array_equal(
-            U.neighbourhood_function(g, seed=2, threads=threads), U.neighbourhood_function(g, seed=2, threads=1)
+            U.distance_histogram(g, threads=threads), U.distance_histogram(g, threads=1)
+        )
+        assert np.array_equal(
+            U.neighbourhood_function(g, seed=2, threads=threads),
+            U.neighbourhood_function(g, seed=2, threads=1),
         )
     assert U.utility_statistics(g, seed=9, distance_method="hyperball") == one
     assert U.utility_statistics(g, seed=10, distance_method="hyperball") != one

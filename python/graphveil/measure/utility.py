@@ -8,8 +8,8 @@ Degree-based: ``S_NE`` (edges), ``S_AD`` (average degree), ``S_MD`` (maximum deg
 Conventions for degenerate graphs (no crash, no warning): a mean, percentile or fit over an empty
 set is ``nan`` (``S_AD`` and ``S_DV`` of the graph with no nodes; ``S_APD``, ``S_EDiam``, ``S_CL``
 of a graph without edges; ``S_PL`` when fewer than four distinct positive degrees leave too
-little to fit); a count or maximum over an empty set is 0 (``S_NE``, ``S_MD``, ``S_Diam``); ``S_CC`` is 0
-when the graph has no connected triple (the networkx convention; igraph returns nan).
+little to fit); a count or maximum over an empty set is 0 (``S_NE``, ``S_MD``, ``S_Diam``);
+``S_CC`` is 0 when the graph has no connected triple (the networkx convention; igraph returns nan).
 """
 
 from __future__ import annotations
@@ -136,7 +136,9 @@ def triangle_count(graph: Graph, *, threads: int | None = None) -> tuple[int, in
     (1, 3)
     """
     graph = _check_graph(graph)
-    triangles, triples = _kernel(graph, "count_triangles")(graph.indptr, graph.indices, check_threads(threads))
+    triangles, triples = _kernel(graph, "count_triangles")(
+        graph.indptr, graph.indices, check_threads(threads)
+    )
     return int(triangles), int(triples)
 
 
@@ -264,7 +266,9 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
     eligible = np.ones(n_cand, dtype=bool) if alpha_max is None else alphas < alpha_max
     pool = np.flatnonzero(eligible) if eligible.any() else np.arange(n_cand)
     best = int(pool[np.argmin(distances[pool])])
-    return PowerLawFit(float(alphas[best]), float(values[best]), int(tail_n[best]), float(distances[best]))
+    return PowerLawFit(
+        float(alphas[best]), float(values[best]), int(tail_n[best]), float(distances[best])
+    )
 
 
 def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
@@ -284,7 +288,9 @@ def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
 def pooled_powerlaw_exponent(graphs: Any, *, alpha_max: float | None = 3.0) -> float:
     """``S_PL`` fitted once on the degrees of all ``graphs`` pooled (the authors' procedure)."""
     degrees = [_check_graph(g).degrees for g in graphs]
-    return powerlaw_exponent(np.concatenate(degrees) if degrees else np.zeros(0), alpha_max=alpha_max)
+    return powerlaw_exponent(
+        np.concatenate(degrees) if degrees else np.zeros(0), alpha_max=alpha_max
+    )
 
 
 # ----------------------------------------------------------------------------------- distances
@@ -337,7 +343,9 @@ def distance_histogram(
         src = np.ascontiguousarray(np.asarray(sources), dtype=np.int64).ravel()
         if src.size and (src.min() < 0 or src.max() >= graph.n):
             raise IndexError(f"sources must be node ids in 0..{graph.n - 1}")
-    return _kernel(graph, "distance_histogram")(graph.indptr, graph.indices, src, check_threads(threads))
+    return _kernel(graph, "distance_histogram")(
+        graph.indptr, graph.indices, src, check_threads(threads)
+    )
 
 
 def neighbourhood_function(
@@ -351,12 +359,13 @@ def neighbourhood_function(
 
     ``N(0) ~ n`` (every node reaches itself), ``N(t)`` for ``t = 0, 1, ...`` until no counter
     changes, so ``N[-1]`` estimates the pairs in a common component (nodes themselves included).
-    One HyperLogLog counter of ``2**log2m`` one-byte registers per node (two copies: ``2**(log2m+1)``
-    bytes per node plus 10, i.e. 266 MB for a million nodes at the default ``log2m=7``), a seeded
-    64-bit hash, Ertl's improved estimator (unbiased from one element up). Each counter's relative
-    standard error is ``1.04 / sqrt(2**log2m)`` (9.2% at ``log2m=7``); summed over all nodes the
-    errors largely average out (see :func:`distance_statistics` for the measured error of the
-    derived statistics). Deterministic for a given seed and any ``threads``.
+    One HyperLogLog counter of ``2**log2m`` one-byte registers per node, two copies:
+    ``2**(log2m+1)`` bytes per node plus 10 (266 MB for a million nodes at the default
+    ``log2m=7``); a seeded 64-bit hash; Ertl's improved estimator (unbiased from one element up).
+    Each counter's relative standard error is ``1.04 / sqrt(2**log2m)`` (9.2% at ``log2m=7``).
+    Counters of nodes whose balls overlap share registers, so their errors do not average out
+    across nodes: ``N(t)`` as a whole has a relative error of the same order (see
+    :func:`distance_statistics` for the measured error of the derived statistics). Deterministic for a given seed and any ``threads``.
 
     Parameters
     ----------
@@ -513,7 +522,9 @@ def distance_statistics(
     """
     graph = _check_graph(graph)
     if method not in ("auto", "exact", "hyperball", "sampled"):
-        raise ValueError(f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}")
+        raise ValueError(
+            f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}"
+        )
     exact_threshold = _check_count(exact_threshold, "exact_threshold", 0)
     sources = _check_count(sources, "sources", 1)
     threads = check_threads(threads)
