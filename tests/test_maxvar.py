@@ -11,12 +11,10 @@ from graphveil.anonymize._partition import metis_parts
 
 
 def _read_shared(name: str) -> gv.Graph:
-    """A real graph from ../shared/data (plain numpy reader until graphveil.io lands)."""
-    path = shared_graph_path(name)
-    pairs = np.loadtxt(path, dtype=np.int64, comments=["#", "%"], usecols=(0, 1), ndmin=2)
-    ids, inverse = np.unique(pairs, return_inverse=True)
-    inverse = inverse.reshape(pairs.shape)
-    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1], ids.size)
+    """A real graph from ../shared/data."""
+    from graphveil.io import read_edgelist
+
+    return read_edgelist(shared_graph_path(name))
 
 
 # ---------------------------------------------------------------------------------- partition
@@ -246,9 +244,18 @@ class TestRepair:
         start = np.array([1.0, 1.0, 1.0, -0.2, -0.1, -0.1])
         p, stats = self._kernel()(4, pu, pv, degree, start)
         _check_solution(4, pu, pv, degree, p, eq_tol=1e-12)
-        assert stats["projection_iterations"] > 0
         # it is the exact projection of the clipped start onto the feasible set
         reference = _slsqp(4, pu, pv, degree, center=np.clip(start, 0.0, 1.0))
+        np.testing.assert_allclose(p, reference, atol=1e-6)
+
+    def test_far_point_is_projected_exactly(self):
+        n, pu, pv, degree = _tiny_problem(TINY["c6"][0], 6)
+        rng = np.random.default_rng(5)
+        start = rng.uniform(-0.3, 1.3, pu.size)
+        p, stats = self._kernel()(n, pu, pv, degree, start)
+        _check_solution(n, pu, pv, degree, p, eq_tol=1e-12)
+        assert stats["projection_iterations"] > 0
+        reference = _slsqp(n, pu, pv, degree, center=np.clip(start, 0.0, 1.0))
         np.testing.assert_allclose(p, reference, atol=1e-6)
 
     def test_feasible_input_is_left_alone(self):

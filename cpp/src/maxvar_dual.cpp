@@ -9,6 +9,9 @@ namespace graphveil {
 
 namespace {
 
+// Newton counts as converged at this residual when rounding stops it short of QpOptions::tol.
+constexpr double kNewtonFloor = 1e-8;
+
 inline double clip01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
@@ -162,7 +165,7 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
         r_old = r;
         double t = 1.0, g_new = 0.0, r2_new = 0.0, worst_new = 0.0;
         bool accepted = false;
-        for (int k = 0; k < 60; ++k) {
+        for (int k = 0; k < 30; ++k) {
             for (std::size_t u = 0; u < N; ++u) trial[u] = lam[u] + t * delta[u];
             worst_new = evaluate(trial, g_new, r2_new);
             const bool g_reliable = slope * t > 1e-12 * (1.0 + std::abs(g));
@@ -180,6 +183,9 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
         g = g_new;
         r2 = r2_new;
         worst = worst_new;
+        // Below 1e-8 a heavily shortened step means rounding, not curvature, limits progress
+        // (r sums up to max-degree many terms); the repair step takes it from here.
+        if (worst <= kNewtonFloor && t < 1e-3) break;
     }
     stats.iterations += iterations;
     stats.dual_objective = g;
@@ -254,6 +260,125 @@ double free_pair_rounds(std::int64_t n, std::int64_t np, const Index* pu, const 
     return worst;
 }
 
+
+// The constraints alone force some pairs: a node whose remaining degree equals its number of
+// undecided pairs needs all of them at 1 (the box caps each at 1), a node with remaining degree
+// 0 needs all at 0. Fixing them changes the neighbours' remaining degrees, so this peels in
+// rounds (a queue). Exact for any objective, so it serves the MaxVar solve and the repair's
+// projection alike. In MaxVar it fixes every edge at a node without potential edges.
+// The reduced problem keeps only undecided pairs and the nodes they touch, relabelled.
+template <class Index>
+struct Reduced {
+    std::vector<double> fixed;              // per original pair: 0, 1, or -1 (undecided)
+    std::vector<std::int64_t> pair_id;      // reduced pair -> original pair
+    std::vector<std::int64_t> node_id;      // reduced node -> original node
+    std::vector<Index> pu, pv;              // reduced pairs in reduced node ids
+    std::vector<double> degree, center;     // reduced right-hand side (and centre, if any)
+    double fixed_ones = 0.0;                // number of pairs fixed at 1
+};
+
+template <class Index>
+Reduced<Index> presolve(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                        const double* center) {
+    Reduced<Index> out;
+    const auto N = static_cast<std::size_t>(n);
+    std::vector<std::int64_t> start(N + 1, 0);
+    for (std::int64_t e = 0; e < np; ++e) {
+        ++start[pu[e] + 1];
+        ++start[pv[e] + 1];
+    }
+    for (std::size_t u = 0; u < N; ++u) start[u + 1] += start[u];
+    std::vector<std::int64_t> at(static_cast<std::size_t>(start[N]));
+    {
+        std::vector<std::int64_t> fill(start);
+        for (std::int64_t e = 0; e < np; ++e) {
+            at[fill[pu[e]]++] = e;
+            at[fill[pv[e]]++] = e;
+        }
+    }
+    std::vector<double> remaining(degree, degree + n), open(N);
+    for (std::size_t u = 0; u < N; ++u) open[u] = static_cast<double>(start[u + 1] - start[u]);
+    out.fixed.assign(static_cast<std::size_t>(np), -1.0);
+    auto decided = [&](std::size_t u) { return open[u] > 0 && (remaining[u] == open[u] || remaining[u] == 0.0); };
+    std::vector<std::size_t> queue;
+    for (std::size_t u = 0; u < N; ++u)
+        if (decided(u)) queue.push_back(u);
+    while (!queue.empty()) {
+        const std::size_t u = queue.back();
+        queue.pop_back();
+        if (!decided(u)) continue;
+        const double value = remaining[u] == 0.0 ? 0.0 : 1.0;
+        for (std::int64_t j = start[u]; j < start[u + 1]; ++j) {
+            const std::int64_t e = at[j];
+            if (out.fixed[e] >= 0.0) continue;
+            out.fixed[e] = value;
+            out.fixed_ones += value;
+            const auto w = static_cast<std::size_t>(pu[e] == static_cast<Index>(u) ? pv[e] : pu[e]);
+            open[u] -= 1.0;
+            open[w] -= 1.0;
+            remaining[u] -= value;
+            remaining[w] -= value;
+            if (decided(w)) queue.push_back(w);
+        }
+    }
+    // Reduced ids: nodes in order of first appearance among the undecided pairs.
+    std::vector<std::int64_t> new_id(N, -1);
+    std::int64_t next_id = 0;
+    for (std::int64_t e = 0; e < np; ++e) {
+        if (out.fixed[e] >= 0.0) continue;
+        const auto a = static_cast<std::size_t>(pu[e]), b = static_cast<std::size_t>(pv[e]);
+        if (new_id[a] < 0) new_id[a] = next_id++;
+        if (new_id[b] < 0) new_id[b] = next_id++;
+    }
+    out.node_id.resize(static_cast<std::size_t>(next_id));
+    out.degree.resize(static_cast<std::size_t>(next_id));
+    for (std::size_t x = 0; x < N; ++x)
+        if (new_id[x] >= 0) {
+            out.node_id[new_id[x]] = static_cast<std::int64_t>(x);
+            out.degree[new_id[x]] = remaining[x];
+        }
+    for (std::int64_t e = 0; e < np; ++e) {
+        if (out.fixed[e] >= 0.0) continue;
+        out.pair_id.push_back(e);
+        out.pu.push_back(static_cast<Index>(new_id[static_cast<std::size_t>(pu[e])]));
+        out.pv.push_back(static_cast<Index>(new_id[static_cast<std::size_t>(pv[e])]));
+        if (center) out.center.push_back(center[e]);
+    }
+    return out;
+}
+
+// Solves min sum (x - c)^2 (c = 0 without centre) over the feasible set: presolve, semismooth
+// Newton on the reduced dual from lam0 (per original node, may be null: then the uniform-share
+// start), and x written for every pair (in the box by construction). Returns max |r| of the
+// reduced problem at the end.
+template <class Index>
+double solve_exact(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
+                   const double* center, double* x, const QpOptions& options, QpStats& stats) {
+    Reduced<Index> red = presolve(n, np, pu, pv, degree, center);
+    const auto n2 = static_cast<std::int64_t>(red.node_id.size());
+    const auto np2 = static_cast<std::int64_t>(red.pair_id.size());
+    std::vector<double> lam(static_cast<std::size_t>(n2), 0.0);
+    if (!center) {
+        // Start where every undecided pair at u carries the same share of u's remaining degree.
+        std::vector<double> pairs_at(static_cast<std::size_t>(n2), 0.0);
+        for (std::int64_t e = 0; e < np2; ++e) {
+            pairs_at[red.pu[e]] += 1.0;
+            pairs_at[red.pv[e]] += 1.0;
+        }
+        for (std::int64_t u = 0; u < n2; ++u) lam[u] = red.degree[u] / pairs_at[u];
+    }
+    const double worst = newton_dual(n2, np2, red.pu.data(), red.pv.data(), red.degree.data(),
+                                     center ? red.center.data() : nullptr, lam, options, stats);
+    stats.dual_objective += red.fixed_ones;  // the fixed pairs' share of sum x^2 (c = 0)
+    for (std::int64_t e = 0; e < np; ++e)
+        if (red.fixed[e] >= 0.0) x[e] = red.fixed[e];
+    for (std::int64_t k = 0; k < np2; ++k) {
+        const double ce = center ? red.center[k] : 0.0;
+        x[red.pair_id[k]] = clip01(ce + 0.5 * (lam[red.pu[k]] + lam[red.pv[k]]));
+    }
+    return worst;
+}
+
 }  // namespace
 
 template <class Index>
@@ -269,18 +394,20 @@ void repair_equalities(std::int64_t n, std::int64_t np, const Index* pu, const I
         p[e] = clip01(p[e]);
     }
     stats.raw_box_residual = box;
-    double worst = free_pair_rounds(n, np, pu, pv, degree, p, tol, max_rounds, max_cg, stats);
+    // The last bits (a solver's rounding): least-norm moves of the free pairs. Anything larger,
+    // or what those moves cannot cancel, gets the exact projection of the clipped point.
+    double worst = residual(n, np, pu, pv, degree, p, r);
+    if (worst <= kNewtonFloor) worst = free_pair_rounds(n, np, pu, pv, degree, p, tol, max_rounds, max_cg, stats);
     if (worst > tol) {
         // Some residual needs a pair to leave a bound. Project the clipped point onto the
         // feasible set exactly: the projection dual has the same form with centre c = p,
         // and its x(lambda) lies in the box by construction. Then polish as before.
-        std::vector<double> center(p, p + np), lam(static_cast<std::size_t>(n), 0.0);
+        std::vector<double> center(p, p + np);
         QpOptions options;
         options.tol = std::max(tol, 1e-10);  // Newton's rounding floor; the rounds below polish
         options.max_cg = max_cg;
         QpStats projection;
-        newton_dual(n, np, pu, pv, degree, center.data(), lam, options, projection);
-        for (std::int64_t e = 0; e < np; ++e) p[e] = clip01(center[e] + 0.5 * (lam[pu[e]] + lam[pv[e]]));
+        solve_exact(n, np, pu, pv, degree, center.data(), p, options, projection);
         stats.projection_iterations += projection.iterations;
         stats.cg_iterations += projection.cg_iterations;
         worst = free_pair_rounds(n, np, pu, pv, degree, p, tol, max_rounds, max_cg, stats);
@@ -300,17 +427,8 @@ QpStats maxvar_dual_solve(std::int64_t n, std::int64_t np, const Index* pu, cons
                           double* p, const QpOptions& options) {
     check_counts(n, np);
     QpStats stats;
-    const auto N = static_cast<std::size_t>(n);
-    // Start where every pair at u would carry the same share d_u / (pairs at u).
-    std::vector<double> pairs_at(N, 0.0), lam(N, 0.0);
-    for (std::int64_t e = 0; e < np; ++e) {
-        pairs_at[pu[e]] += 1.0;
-        pairs_at[pv[e]] += 1.0;
-    }
-    for (std::size_t u = 0; u < N; ++u) lam[u] = pairs_at[u] > 0 ? degree[u] / pairs_at[u] : 0.0;
-    const double worst = newton_dual(n, np, pu, pv, degree, nullptr, lam, options, stats);
-    const bool newton_converged = worst <= options.tol;
-    for (std::int64_t e = 0; e < np; ++e) p[e] = clip01(0.5 * (lam[pu[e]] + lam[pv[e]]));
+    const double worst = solve_exact<Index>(n, np, pu, pv, degree, nullptr, p, options, stats);
+    const bool newton_converged = worst <= std::max(options.tol, kNewtonFloor);
     repair_equalities(n, np, pu, pv, degree, p, options.repair_tol, options.max_repair, options.max_cg, stats);
     stats.converged = newton_converged && stats.eq_residual <= 1e-6 && stats.box_residual == 0.0;
     return stats;

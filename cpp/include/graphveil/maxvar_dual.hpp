@@ -45,14 +45,15 @@ template <class Index>
 QpStats maxvar_dual_solve(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
                           double* p, const QpOptions& options);
 
-// The repair step shared by both backends. Clips p into [0, 1], then repeatedly moves it by the
-// least-norm change on the pairs strictly inside the box that cancels the equality residual,
-// shortened so that no p_e leaves the box (a pair reaching a bound stops there and is frozen
-// in the next round). The box therefore holds exactly at every step. If a residual remains
-// that only a pair at a bound could cancel (e.g. a node whose pairs were all clipped), the
-// clipped p is projected exactly onto {A p = d, 0 <= p <= 1} (the same dual with centre p,
-// whose iterates lie in the box by construction) and polished by the same rounds.
-// Fills the residual, repair and objective fields of stats.
+// The repair step shared by both backends: clip first, then repair the equalities inside the box.
+// After clipping p into [0, 1]: if the residual is only rounding (max_u |r_u| <= 1e-8), p moves
+// by the least-norm change on the pairs strictly inside the box that cancels it, shortened so
+// that no p_e leaves the box (a pair reaching a bound stops there and is frozen next round).
+// A larger residual, or one only a pair at a bound could cancel (a node whose pairs were all
+// clipped), gets the exact projection of the clipped p onto {A p = d, 0 <= p <= 1}: the dual of
+// min ||p - c||^2 has the same form as MaxVar's with centre c, its iterates lie in the box by
+// construction, and the least-norm rounds polish its last bits. The box holds exactly at every
+// step. Fills the residual, repair and objective fields of stats.
 template <class Index>
 void repair_equalities(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
                        double* p, double tol, std::int64_t max_rounds, std::int64_t max_cg, QpStats& stats);
