@@ -22,9 +22,11 @@ from graphveil.uncertain import UncertainGraph
 ATTEMPTS_PER_REQUEST = 256
 
 
-def _solve_part(solver: str, n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray) -> tuple[np.ndarray, dict]:
+def _solve_part(
+    solver: str, options: dict[str, Any], n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray
+) -> tuple[np.ndarray, dict]:
     """One part's QP; a module-level function so that process pools can pickle it."""
-    return SOLVERS[solver](n, pu, pv, degree)
+    return SOLVERS[solver](n, pu, pv, degree, **options)
 
 
 def _check_int(value: Any, name: str) -> int:
@@ -70,6 +72,7 @@ def maxvar(
     threads: int | None = None,
     executor: Executor | None = None,
     allow_fewer: bool = False,
+    solver_options: dict[str, Any] | None = None,
     progress: bool = False,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
@@ -114,6 +117,10 @@ def maxvar(
         executor works, e.g. a ``ProcessPoolExecutor`` or a Dask client's executor.
     allow_fewer : bool
         Accept fewer potential edges when a part cannot supply its share (else ValueError).
+    solver_options : dict, optional
+        Keyword arguments for the backend: ``tol`` (Newton's residual target, 1e-10) for
+        ``"dual"``; ``eps`` (1e-6), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
+        (seconds, 0 = none), ``polish`` (True) for ``"osqp"``.
     progress : bool
         Show a progress bar per phase (tqdm).
 
@@ -172,6 +179,7 @@ def maxvar(
         raise ValueError(f"parts must lie in 1..{g.n} (the number of nodes), got {parts}")
     if solver not in SOLVERS:
         raise ValueError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
+    options = dict(solver_options or {})
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
     nthreads = check_threads(threads)
@@ -225,7 +233,7 @@ def maxvar(
     own_pool = executor is None
     pool = ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1) if own_pool else executor
     try:
-        futures: list[Future] = [pool.submit(_solve_part, solver, *task) for task in tasks]
+        futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]
         if bar is not None:
             for future in futures:
                 future.add_done_callback(lambda _f: bar.update(1))
@@ -259,7 +267,13 @@ def maxvar(
     proposed = int(counts[:, 1].sum())
     report: dict[str, Any] = {
         "scheme": "maxvar",
-        "params": {"n_potential": n_potential, "parts": parts, "solver": solver, "allow_fewer": bool(allow_fewer)},
+        "params": {
+            "n_potential": n_potential,
+            "parts": parts,
+            "solver": solver,
+            "solver_options": options,
+            "allow_fewer": bool(allow_fewer),
+        },
         "seed": seed_u64,
         "cut_edges": int(layout["cut_u"].size),
         "potential_requested": counts[:, 0].tolist(),
