@@ -5,8 +5,9 @@
 - The two QP backends raced on the same METIS parts: time, and accuracy side by side
   (equality residual before and after the repair, objective, max |p - p_dual|) in extra_info.
 - parts = 1: the whole graph as one QP (time; TV against the partitioned TV).
-- A synthetic graph of com-youtube's size (1,134,890 nodes, ~2,987,624 edges), n_p = 600,000,
-  60 parts (target <= 30 s, peak memory < 3 GB, measured in a fresh process).
+- A synthetic graph of com-youtube's size (1,134,890 nodes, 2,987,624 edges:
+  graphveil.generators.like("youtube"), Holme-Kim), n_p = 600,000, 60 parts (target <= 30 s,
+  peak memory < 3 GB, measured in a fresh process).
 
 With --benchmark-disable (CI) every benchmark runs once on smaller inputs: the OSQP race on one
 part, the youtube-size graph at a tenth of its size.
@@ -20,7 +21,6 @@ import json
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,27 +33,6 @@ from graphveil.anonymize._qp import solve_dual, solve_osqp
 
 YOUTUBE_NODES = 1_134_890
 YOUTUBE_EDGES = 2_987_624
-
-
-def youtube_like(n: int, m: int, seed: int = 0) -> gv.Graph:
-    """Heavy-tailed degrees with locality, exactly m edges: nodes on a ring with Chung-Lu
-    weights (Zipf exponent 1/1.5, degree exponent about 2.5); 80% of the edges join a node to a
-    ring neighbour at a Pareto-distributed hop, 20% join two weight-drawn nodes anywhere."""
-    rng = np.random.default_rng(seed)
-    weights = rng.permutation(np.arange(1, n + 1, dtype=np.float64) ** (-1 / 1.5))
-    cdf = np.cumsum(weights)
-    cdf /= cdf[-1]
-    keys = np.zeros(0, dtype=np.int64)
-    while keys.size < m:
-        k = int((m - keys.size) * 1.3) + 1000
-        u = np.searchsorted(cdf, rng.random(k))
-        hop = np.rint(rng.pareto(1.2, k) * 3 + 1).astype(np.int64) * rng.choice([-1, 1], k)
-        v = np.where(rng.random(k) < 0.2, np.searchsorted(cdf, rng.random(k)), (u + hop) % n)
-        keep = u != v
-        fresh = np.minimum(u, v)[keep] * n + np.maximum(u, v)[keep]
-        keys = np.unique(np.concatenate([keys, fresh]))
-    keys = rng.permutation(keys)[:m]
-    return gv.Graph.from_edges(keys // n, keys % n, n)
 
 
 def _check(g: gv.Graph, ug: gv.UncertainGraph, report: dict) -> None:
@@ -161,12 +140,11 @@ def test_race_osqp(benchmark, race, small, eps):
 
 _YOUTUBE_SCRIPT = textwrap.dedent(
     """
-    import json, resource, sys, time
-    sys.path.insert(0, {bench_dir!r})
-    from bench_maxvar import youtube_like
+    import json, resource, time
     from graphveil.anonymize import maxvar
+    from graphveil.generators import powerlaw_cluster_sized, LIKE_P
     n, m, n_p, parts = {n}, {m}, {n_p}, {parts}
-    g = youtube_like(n, m)
+    g = powerlaw_cluster_sized(n, m, LIKE_P, seed=0)  # = generators.like("youtube") at full size
     start = time.perf_counter()
     ug, report = maxvar(g, n_p, parts=parts, seed=1)
     seconds = time.perf_counter() - start
@@ -182,7 +160,6 @@ def test_maxvar_youtube_size(benchmark, small):
     """In a fresh process, so ru_maxrss is this run's peak (graph generation included)."""
     scale = 10 if small else 1
     script = _YOUTUBE_SCRIPT.format(
-        bench_dir=str(Path(__file__).resolve().parent),
         n=YOUTUBE_NODES // scale,
         m=YOUTUBE_EDGES // scale,
         n_p=600_000 // scale,

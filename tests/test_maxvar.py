@@ -78,6 +78,18 @@ class TestMetisParts:
             metis_parts(np.zeros((3, 3)), 2)  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="non-negative"):
             metis_parts(g, 2, seed=-1)
+        with pytest.raises(ValueError, match="not a METIS option"):
+            metis_parts(g, 2, options={"bogus": 1})
+        with pytest.raises(TypeError, match="options must be a dict"):
+            metis_parts(g, 2, options=[("niter", 2)])  # type: ignore[arg-type]
+
+    def test_options_reach_metis(self):
+        import pymetis
+
+        g = _read_shared("ca-GrQc")
+        adjacency = pymetis.CSRAdjacency(adj_starts=g.indptr, adjacent=g.indices.astype(np.int64))
+        _, expected = pymetis.part_graph(6, adjacency=adjacency, options=pymetis.Options(seed=2, niter=1), recursive=False)
+        np.testing.assert_array_equal(metis_parts(g, 6, seed=2, options={"niter": 1}), expected)
 
     def test_generator_seed(self):
         g = _read_shared("karate_club")
@@ -481,3 +493,42 @@ class TestProposals:
             first.append((int(a[0]), int(b[0])))
         counts = np.array([first.count(p) for p in [(0, 2), (1, 3), (2, 4)]])
         assert counts.sum() == 600 and counts.min() > 150  # each ~200
+
+
+class TestCli:
+    def _run(self, capsys, *argv):
+        from graphveil.cli import main
+
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    def test_writes_and_prints_the_report(self, capsys, tmp_path):
+        import json
+
+        path = shared_graph_path("ca-GrQc")
+        out_path = tmp_path / "out.npz"
+        code, out, err = self._run(
+            capsys, "anonymize", "maxvar", path, "-o", out_path, "--n-potential", 1000, "--parts", 4, "--seed", 1
+        )
+        assert code == 0, err
+        assert "tv bound" in out and "newton/iter" in out and "timings" in out
+        assert "partition" in err and "solve (dual)" in err  # the progress bars
+        g = _read_shared("ca-GrQc")
+        ug = gv.UncertainGraph.load(out_path)
+        # ids are permuted on save: compare the degree multisets
+        np.testing.assert_allclose(np.sort(ug.expected_degrees()), np.sort(g.degrees), atol=1e-6)
+        code, out, err = self._run(
+            capsys, "anonymize", "maxvar", path, "--n-potential", 1000, "--parts", 4, "--seed", 1, "--json",
+            "--quiet", "--solver", "osqp",
+        )
+        assert code == 0, err
+        report = json.loads(out)
+        assert report["params"]["solver"] == "osqp" and len(report["solver_stats"]) == 4
+        assert "labels" not in report and err == ""
+
+    def test_bad_input_exits_2_with_the_message(self, capsys):
+        code, out, err = self._run(
+            capsys, "anonymize", "maxvar", shared_graph_path("karate_club"), "--n-potential", 10, "--parts", 99
+        )
+        assert code == 2 and "parts must lie in 1..34" in err

@@ -82,7 +82,7 @@ def solve_osqp(
     pv: np.ndarray,
     degree: np.ndarray,
     *,
-    eps: float = 1e-6,
+    eps: float = 1e-7,
     rho: float = 1.0,
     max_iter: int = 50_000,
     time_limit: float = 0.0,

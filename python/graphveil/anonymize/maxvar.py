@@ -21,6 +21,11 @@ from graphveil.uncertain import UncertainGraph
 #: Picks per requested potential edge before a part gives up (plus 1024 per part).
 ATTEMPTS_PER_REQUEST = 256
 
+#: METIS options MaxVar uses unless told otherwise: 2 refinement iterations instead of METIS's 10.
+#: Measured: on a youtube-size Holme-Kim graph (60 parts) METIS takes 11.4 s of CPU instead of
+#: 30.8 s for a 1.1% larger cut; on web-NotreDame (20 parts) 0.48 s instead of 0.54 s, cut +0.6%.
+METIS_OPTIONS = {"niter": 2}
+
 
 def _solve_part(
     solver: str, options: dict[str, Any], n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray
@@ -73,6 +78,7 @@ def maxvar(
     executor: Executor | None = None,
     allow_fewer: bool = False,
     solver_options: dict[str, Any] | None = None,
+    metis_options: dict[str, int] | None = None,
     progress: bool = False,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
@@ -119,8 +125,12 @@ def maxvar(
         Accept fewer potential edges when a part cannot supply its share (else ValueError).
     solver_options : dict, optional
         Keyword arguments for the backend: ``tol`` (Newton's residual target, 1e-10) for
-        ``"dual"``; ``eps`` (1e-6), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
+        ``"dual"``; ``eps`` (1e-7), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
         (seconds, 0 = none), ``polish`` (True) for ``"osqp"``.
+    metis_options : dict, optional
+        METIS options by name (see :func:`graphveil.anonymize._partition.metis_parts`); default
+        ``{"niter": 2}``: 2 refinement iterations instead of METIS's 10, about 2.7 times faster
+        on a youtube-size graph for a cut about 1% larger.
     progress : bool
         Show a progress bar per phase (tqdm).
 
@@ -190,7 +200,8 @@ def maxvar(
     # Phase 1: METIS.
     bar = _progress_bar(progress, "partition", 1)
     t = time.perf_counter()
-    labels = metis_parts(g, parts, seed=seed_u64 % 2**31)
+    metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
+    labels = metis_parts(g, parts, seed=seed_u64 % 2**31, options=metis)
     timings["partition"] = time.perf_counter() - t
     if bar is not None:
         bar.update(1)
@@ -272,6 +283,7 @@ def maxvar(
             "parts": parts,
             "solver": solver,
             "solver_options": options,
+            "metis_options": metis,
             "allow_fewer": bool(allow_fewer),
         },
         "seed": seed_u64,
