@@ -366,3 +366,39 @@ def test_score_validation():
         P.reidentification_score(ZOO["path5"], ZOO["path5"], "h3")
     with pytest.raises(TypeError):
         P.h2_open(ZOO["path5"], nx.path_graph(5))
+
+
+# ---------------------------------------------------------------- property (hypothesis)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@st.composite
+def graph_pairs(draw):
+    n = draw(st.integers(1, 14))
+    pair = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    e0 = draw(st.lists(pair, max_size=30))
+    e1 = draw(st.lists(pair, max_size=30))
+    perm = draw(st.permutations(range(n)))
+
+    def build(edges, relabel=None):
+        u = np.array([a for a, _ in edges], dtype=np.int64)
+        v = np.array([b for _, b in edges], dtype=np.int64)
+        if relabel is not None:
+            u, v = relabel[u], relabel[v]
+        return gv.Graph.from_edges(u, v, n)
+
+    perm = np.array(perm, dtype=np.int64)
+    return build(e0), build(e1), build(e0, perm), build(e1, perm)
+
+
+@settings(max_examples=150, deadline=None)
+@given(graph_pairs())
+def test_scores_are_relabelling_invariant_and_match_reference(graphs):
+    # Proposition 5.1: structural scores do not depend on node names (same relabelling of both).
+    g0, g, g0p, gp = graphs
+    for kind in ("h1", "h2_open"):
+        score = P.reidentification_score(g0, g, kind)
+        assert score == pytest.approx(ref_score(g0, g, kind), rel=1e-12)
+        assert score == pytest.approx(P.reidentification_score(g0p, gp, kind), rel=1e-12)
+        assert 0.0 <= score <= P.num_signatures(g, kind)
