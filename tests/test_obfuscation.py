@@ -215,3 +215,20 @@ def test_zoo(zoo_graph):
     ug, report = obfuscation(zoo_graph, 1, 1.0, sigma=0.1, c=1.0, attempts=1, seed=0)
     assert ug.num_pairs == zoo_graph.m == report["candidate_pairs"]
     assert report["added_pairs"] == report["removed_edges"] == 0
+
+
+def test_search_stops_within_tolerance_when_every_sigma_succeeds():
+    # G0 already meets a lax (k, eps): every sigma succeeds and the lower end of the bracket
+    # stays 0. The search must still stop after about log2(1 / tol) bisections, not halve to
+    # sigma_min.
+    import math
+
+    import networkx as nx
+
+    g = gv.Graph.from_networkx(nx.karate_club_graph())
+    tol = 0.05
+    _, report = obfuscation(g, k=2, eps=0.9, tol=tol, attempts=1, seed=5)
+    sigmas = sorted({h["sigma"] for h in report["history"]})
+    assert len(sigmas) <= 1 + math.ceil(math.log2(1 / tol)) + 1
+    assert report["sigma"] == pytest.approx(min(sigmas))
+    assert report["sigma"] <= tol * 1.0 + 1e-12

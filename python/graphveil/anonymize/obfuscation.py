@@ -249,7 +249,7 @@ def obfuscation(
 
     ``sigma=None`` searches: start at 1 and double until an attempt succeeds (giving up above
     ``sigma_max``), then bisect between the last failure (or 0) and the first success until the
-    bracket is within ``tol`` of the upper end (or below ``sigma_min``), keeping the smallest
+    bracket is narrower than ``tol`` times the first successful sigma (or below ``sigma_min``), keeping the smallest
     sigma that succeeds. A given ``sigma`` (the paper's tables use 0.1, 0.01, 0.001) runs the
     attempts at that width only.
 
@@ -364,7 +364,11 @@ def obfuscation(
                     closest,
                 )
         best, best_sigma = found, high
-        while high - low > tol * high and high > sigma_min:
+        # The bracket must shrink below tol times the first successful sigma, not tol times its
+        # own upper end: when G0 itself nearly meets (k, eps), every sigma succeeds, the lower
+        # end stays 0 and a relative-to-upper-end test would halve all the way to sigma_min.
+        width = tol * high
+        while high - low > width and high > sigma_min:
             mid = 0.5 * (low + high)
             found, _ = run(mid)
             if found is not None:
