@@ -17,7 +17,7 @@ import gzip
 
 import numpy as np
 import pytest
-from conftest import shared_graph_path
+from graph_zoo import shared_graph_path
 
 import graphveil as gv
 from graphveil.anonymize import edge_switch, obfuscation, randwalk, randwalk_mod

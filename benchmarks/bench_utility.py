@@ -20,7 +20,7 @@ import gzip
 
 import numpy as np
 import pytest
-from conftest import shared_graph_path
+from graph_zoo import shared_graph_path
 
 import graphveil as gv
 from graphveil.measure import utility as U

@@ -2,33 +2,20 @@
 
 Run:   python -m pytest benchmarks --benchmark-only          (timings)
 CI:    python -m pytest benchmarks --benchmark-disable       (each once, answers still checked)
+
+The paths to the shared graphs come from tests/graph_zoo.py (one definition for both folders).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-def _shared_data() -> Path:
-    # The project sits beside ../shared (in /work/main and in a helper's /work/wt/<name> alike).
-    here = Path(__file__).resolve()
-    for parent in here.parents[1:]:
-        candidate = parent / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return here.parents[1].parent / "shared" / "data"
-
-
-SHARED_DATA = _shared_data()
-
-
-def shared_graph_path(name: str) -> Path:
-    path = SHARED_DATA / f"{name}.txt.gz"
-    if not path.exists():
-        pytest.skip(f"{path} not present (the shared data folder sits beside the project)")
-    return path
+from graph_zoo import shared_graph_path  # noqa: E402
 
 
 @pytest.fixture(scope="session")

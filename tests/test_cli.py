@@ -13,7 +13,7 @@ import sys
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import shared_graph_path
+from graph_zoo import shared_graph_path
 
 import graphveil
 from graphveil import datasets

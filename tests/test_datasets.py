@@ -14,7 +14,7 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import SHARED_DATA, shared_graph_path
+from graph_zoo import SHARED_DATA, shared_graph_path
 
 from graphveil import datasets
 from graphveil.datasets import ChecksumError, DownloadError

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

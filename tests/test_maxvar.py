@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil.anonymize._partition import metis_parts

@@ -19,7 +19,7 @@ from graphveil.anonymize.obfuscation import (
     truncated_normal_moments,
     uniqueness,
 )
-from tests.conftest import shared_graph_path
+from graph_zoo import shared_graph_path
 
 
 def _karate() -> gv.Graph:

@@ -13,7 +13,7 @@ from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize.obfuscation import ObfuscationError
 from graphveil.anonymize.partition import partition
 from graphveil.anonymize.randwalk import randwalk_mod_uncertain
-from tests.conftest import shared_graph_path
+from graph_zoo import shared_graph_path
 
 
 def _read(name: str) -> gv.Graph:

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil import _core

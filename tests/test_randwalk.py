@@ -16,7 +16,7 @@ from graphveil.anonymize.randwalk import (
     transition_matrix,
     walk_ends,
 )
-from tests.conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 
 
 def _karate() -> gv.Graph:

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import ZOO
+from graph_zoo import ZOO
 
 import graphveil as gv
 from graphveil.measure import privacy as P

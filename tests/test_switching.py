@@ -12,7 +12,7 @@ import graphveil as gv
 from graphveil.anonymize.mixture import mixture
 from graphveil.anonymize.randwalk import randwalk_mod
 from graphveil.anonymize.switching import edge_switch
-from tests.conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 
 
 def _karate() -> gv.Graph:

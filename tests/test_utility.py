@@ -8,7 +8,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from conftest import ZOO, shared_graph_path
+from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil import _core
