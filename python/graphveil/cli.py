@@ -301,8 +301,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         )
     elif permuted:
         raise ValueError(
-            f"{args.paths[-1]} was saved with permuted node ids: pass the permutation that save() returned "
-            "with --permutation FILE, or save with keep_ids=True for evaluation"
+            f"{args.paths[-1]} was saved with permuted node ids, so its nodes cannot be matched to the "
+            "true graph: write it with --keep-ids (graphveil anonymize) or keep_ids=True "
+            "(UncertainGraph.save), or pass the permutation save() returned with --permutation FILE"
         )
     if ug.n != g0.n:
         raise ValueError(
@@ -402,4 +403,10 @@ def _add_reproduce(subparsers: Any) -> None:
     add_reproduce(subparsers)
 
 
-_COMMANDS: list[Callable[[Any], None]] = [_add_stats, _add_anonymize, _add_evaluate, _add_reproduce, _add_datasets]
+_COMMANDS: list[Callable[[Any], None]] = [
+    _add_stats,
+    _add_anonymize,
+    _add_evaluate,
+    _add_reproduce,
+    _add_datasets,
+]
