@@ -139,3 +139,4 @@ def test_cli_reproduce_user_errors_are_one_line(tmp_path, capsys, argv, msg):
     assert main(["reproduce", "-o", str(tmp_path), "-q", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("graphveil: error:") and msg in err
+

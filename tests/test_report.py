@@ -236,3 +236,21 @@ def test_evaluate_accepts_a_scheme_output():
     rep = evaluate(g0, out, samples=2, seed=0, k=2, statistics=cheap_statistics)
     assert rep.label == "switch(s=1)"
     assert rep.per_sample[0]["H1"] == P.h1(g0, g)
+
+
+def test_statistics_use_common_random_numbers():
+    # The published graph is G0 itself (every p = 1). With HyperBall forced (exact_threshold=0)
+    # and one statistics seed for G0 and every sample, estimation noise cancels: rel.err is 0.
+    from functools import partial
+
+    import networkx as nx
+
+    from graphveil.measure.utility import utility_statistics
+
+    g0 = gv.Graph.from_networkx(nx.karate_club_graph())
+    hyper = partial(utility_statistics, exact_threshold=0)
+    ev = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=4, statistics=hyper)
+    assert ev.rel_err == pytest.approx(0.0, abs=1e-12)
+    ev2 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=5, statistics=hyper, statistics_seed=9)
+    ev3 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=6, statistics=hyper, statistics_seed=9)
+    assert ev2.original == ev3.original  # G0's row depends only on the statistics seed
