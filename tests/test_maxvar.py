@@ -532,3 +532,37 @@ class TestCli:
             capsys, "anonymize", "maxvar", shared_graph_path("karate_club"), "--n-potential", 10, "--parts", 99
         )
         assert code == 2 and "parts must lie in 1..34" in err
+
+
+class TestProperties:
+    @staticmethod
+    def _graphs():
+        from hypothesis import strategies as st
+
+        @st.composite
+        def graph(draw):
+            n = draw(st.integers(3, 10))
+            pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
+            chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True))
+            u, v = np.array(chosen).T
+            return gv.Graph.from_edges(u, v, n)
+
+        return graph()
+
+    def test_invariants_and_optimality_on_random_graphs(self):
+        from hypothesis import given, settings
+        from hypothesis import strategies as st
+
+        from graphveil.anonymize import maxvar
+
+        @settings(max_examples=40, deadline=None)
+        @given(g=self._graphs(), k=st.integers(0, 8), parts=st.integers(1, 3), seed=st.integers(0, 2**32))
+        def check(g, k, parts, seed):
+            parts = min(parts, g.n)
+            ug, report = maxvar(g, k, parts=parts, seed=seed, allow_fewer=True)
+            _check_maxvar(g, ug, report, eq_tol=1e-9)
+            if parts == 1 and ug.num_pairs <= 30:
+                reference = _slsqp(g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64))
+                np.testing.assert_allclose(ug.p, reference, atol=5e-6)
+
+        check()
