@@ -11,11 +11,9 @@ Run: python -m pytest benchmarks/bench_privacy.py --benchmark-only
 
 from __future__ import annotations
 
-import gzip
-
 import numpy as np
 import pytest
-from graph_zoo import shared_graph_path
+from graph_zoo import load_shared
 
 import graphveil as gv
 from graphveil.measure import privacy as P
@@ -23,27 +21,11 @@ from graphveil.measure import privacy as P
 PAIRS = 2_200_000
 
 
-def _load(name: str) -> gv.Graph:
-    path = shared_graph_path(name)
-    try:
-        from graphveil.io import read_edgelist
-    except ImportError:
-        read_edgelist = None
-    if read_edgelist is not None:
-        return read_edgelist(path)
-    with gzip.open(path, "rb") as f:
-        lines = [
-            ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))
-        ]
-    a = np.array(b" ".join(lines).split(), dtype=np.int64).reshape(-1, 2)
-    ids, inv = np.unique(a, return_inverse=True)
-    inv = inv.reshape(-1, 2)
-    return gv.Graph.from_edges(inv[:, 0], inv[:, 1], ids.size)
 
 
 @pytest.fixture(scope="module")
 def notre_dame() -> gv.Graph:
-    return _load("web-NotreDame")
+    return load_shared("web-NotreDame")
 
 
 @pytest.fixture(scope="module")

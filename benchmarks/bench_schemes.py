@@ -13,40 +13,22 @@ Run: python -m pytest benchmarks/bench_schemes.py --benchmark-only
 
 from __future__ import annotations
 
-import gzip
-
 import numpy as np
 import pytest
-from graph_zoo import shared_graph_path
+from graph_zoo import load_shared
 
 import graphveil as gv
 from graphveil.anonymize import edge_switch, obfuscation, randwalk, randwalk_mod
 
 
-def _load(name: str) -> gv.Graph:
-    path = shared_graph_path(name)
-    try:
-        from graphveil.io import read_edgelist
-    except ImportError:
-        read_edgelist = None
-    if read_edgelist is not None:
-        return read_edgelist(path)
-    with gzip.open(path, "rb") as f:
-        lines = [ln for ln in f.read().splitlines() if ln.strip() and not ln.startswith((b"#", b"%"))]
-    a = np.array(b" ".join(lines).split(), dtype=np.int64).reshape(-1, 2)
-    ids, inv = np.unique(a, return_inverse=True)
-    inv = inv.reshape(-1, 2)
-    return gv.Graph.from_edges(inv[:, 0], inv[:, 1], ids.size)
-
-
 @pytest.fixture(scope="module")
 def notre_dame() -> gv.Graph:
-    return _load("web-NotreDame")
+    return load_shared("web-NotreDame")
 
 
 @pytest.fixture(scope="module")
 def grqc() -> gv.Graph:
-    return _load("ca-GrQc")
+    return load_shared("ca-GrQc")
 
 
 def _pairs_close_to_m(count: int, g: gv.Graph) -> None:

@@ -56,3 +56,8 @@ def shared_graph_path(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not present (the shared data folder sits beside the project)")
     return path
+
+
+def load_shared(name: str) -> gv.Graph:
+    """A real graph from ../shared/data, read with graphveil.read_edgelist (skips if absent)."""
+    return gv.read_edgelist(shared_graph_path(name))

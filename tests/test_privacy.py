@@ -8,7 +8,6 @@ References used here (none of them is the code under test):
 
 from __future__ import annotations
 
-import gzip
 import itertools
 import math
 from collections import Counter, defaultdict
@@ -16,32 +15,13 @@ from collections import Counter, defaultdict
 import networkx as nx
 import numpy as np
 import pytest
-from graph_zoo import ZOO, shared_graph_path
+from graph_zoo import ZOO, load_shared
 
 import graphveil as gv
 from graphveil import _core
 from graphveil.measure import privacy as P
 
-
 # ------------------------------------------------------------------------------------ helpers
-def load_shared(name: str) -> gv.Graph:
-    path = shared_graph_path(name)
-    try:
-        from graphveil.io import read_edgelist  # lands with the io helper
-    except ImportError:
-        read_edgelist = None
-    if read_edgelist is not None:
-        return read_edgelist(path)
-    with gzip.open(path, "rb") as f:
-        rows = [
-            ln.split()[:2]
-            for ln in f.read().splitlines()
-            if ln.strip() and not ln.startswith((b"#", b"%"))
-        ]
-    a = np.array(rows, dtype=np.int64)
-    ids, inv = np.unique(a, return_inverse=True)
-    inv = inv.reshape(-1, 2)
-    return gv.Graph.from_edges(inv[:, 0], inv[:, 1], ids.size)
 
 
 def ref_signatures(g: gv.Graph, kind: str) -> list:
