@@ -112,7 +112,14 @@ def _fof_pairs(g: gv.Graph, labels: np.ndarray | None = None) -> set[tuple[int, 
     return out
 
 
-def _slsqp(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray, center: np.ndarray | None = None):
+def _slsqp(
+    n: int,
+    pu: np.ndarray,
+    pv: np.ndarray,
+    degree: np.ndarray,
+    center: np.ndarray | None = None,
+    x0: np.ndarray | None = None,
+):
     """Independent reference: min sum (p - c)^2 s.t. A p = d, 0 <= p <= 1 by scipy's SLSQP."""
     from scipy.optimize import minimize
 
@@ -130,7 +137,7 @@ def _slsqp(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray, center: n
     c = np.zeros(e) if center is None else center
     res = minimize(
         lambda x: float(np.sum((x - c) ** 2)),
-        np.full(e, 0.5),
+        np.full(e, 0.5) if x0 is None else x0,
         jac=lambda x: 2.0 * (x - c),
         bounds=[(0.0, 1.0)] * e,
         constraints=[{"type": "eq", "fun": lambda x: a @ x - degree, "jac": lambda x: a}],
@@ -139,6 +146,35 @@ def _slsqp(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray, center: n
     )
     assert res.success, res.message
     return res.x
+
+
+def _kkt_enumeration(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray) -> np.ndarray:
+    """Exact optimum by enumerating faces: every pair at 0, at 1 or free (3^pairs faces).
+
+    On the face of the optimum the free pairs hold the least-norm solution of their equalities
+    (the objective is that norm), so the optimum is the best feasible face candidate.
+    """
+    import itertools
+
+    e = pu.size
+    a = np.zeros((n, e))
+    a[pu, np.arange(e)] = 1.0
+    a[pv, np.arange(e)] = 1.0
+    best, best_value = None, np.inf
+    for face in itertools.product((0, 1, 2), repeat=e):
+        face = np.array(face)
+        x = np.where(face == 1, 1.0, 0.0)
+        free = face == 2
+        rhs = degree - a[:, ~free] @ x[~free]
+        if free.any():
+            x[free] = np.linalg.lstsq(a[:, free], rhs, rcond=None)[0]
+        if np.abs(a @ x - degree).max() > 1e-9 or x.min() < -1e-12 or x.max() > 1 + 1e-12:
+            continue
+        value = float(np.sum(x**2))
+        if value < best_value - 1e-12:
+            best, best_value = x, value
+    assert best is not None
+    return best
 
 
 def _check_solution(n, pu, pv, degree, p, eq_tol=1e-9):
@@ -187,6 +223,17 @@ class TestQpBackends:
         assert stats["objective"] == pytest.approx(float(np.sum(p**2)), abs=1e-9)
         # Proposition 4.1, part by part: sum p^2 >= m^2 / (m + n_p)
         assert stats["objective"] >= g.m**2 / pu.size - 1e-9
+
+    @pytest.mark.parametrize("name", ["paper_example", "path5", "two_components", "with_isolated"])
+    @pytest.mark.parametrize("solver", ["dual", "osqp"])
+    def test_equals_face_enumeration(self, name, solver):
+        from graphveil.anonymize._qp import SOLVERS
+
+        g, k = TINY[name]
+        n, pu, pv, degree = _tiny_problem(g, k)
+        assert pu.size <= 8
+        p, _ = SOLVERS[solver](n, pu, pv, degree)
+        np.testing.assert_allclose(p, _kkt_enumeration(n, pu, pv, degree), atol=1e-9 if solver == "dual" else 1e-6)
 
     @pytest.mark.parametrize("name", sorted(TINY))
     def test_dual_certificate(self, name):
@@ -392,6 +439,17 @@ class TestMaxVar:
         assert report["potential_proposed"] == [15] and report["potential_available"] == [15]
         _check_maxvar(g, ug, report, eq_tol=1e-9)
 
+    def test_absurd_request_ends_quickly_with_the_count(self):
+        from graphveil.anonymize import maxvar
+
+        g = _read_shared("karate_club")
+        exists = len(_fof_pairs(g))
+        with pytest.raises(ValueError, match=f"only {exists:,} friend-of-friend"):
+            maxvar(g, 10**12, parts=1, seed=0)
+        ug, report = maxvar(g, 10**12, parts=1, seed=0, allow_fewer=True)
+        assert report["potential_available"] == [exists] and report["potential_proposed"][0] <= exists
+        _check_maxvar(g, ug, report)
+
     def test_perfect_matching_has_no_friend_of_friend_pairs(self):
         from graphveil.anonymize import maxvar
 
@@ -466,7 +524,9 @@ class TestProposals:
         )
         assert counts[0].tolist()[:2] == [10, 10] and counts[0, 3] == -1
         assert counts[1, 1] == exists[1] and counts[1, 3] == exists[1]  # every pair found, exact count
-        assert counts[1, 2] == 4096 * requested[1] + 1024  # the budget ended the search
+        d = np.diff(layout["local_indptr"])[layout["node_ptr"][1] : layout["node_ptr"][2]]
+        cap = int(np.sum(d * (d - 1) // 2))  # sum_u C(d_u, 2) bounds the pairs that exist
+        assert counts[1, 2] == 4096 * min(requested[1], cap) + 1024  # the budget ended the search
         for i in range(2):
             sub = g.subgraph(np.flatnonzero(labels == i))
             pairs = list(zip(a[ptr[i] : ptr[i + 1]].tolist(), b[ptr[i] : ptr[i + 1]].tolist()))
@@ -561,8 +621,10 @@ class TestProperties:
             parts = min(parts, g.n)
             ug, report = maxvar(g, k, parts=parts, seed=seed, allow_fewer=True)
             _check_maxvar(g, ug, report, eq_tol=1e-9)
-            if parts == 1 and ug.num_pairs <= 30:
-                reference = _slsqp(g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64))
-                np.testing.assert_allclose(ug.p, reference, atol=5e-6)
+            if parts == 1 and ug.num_pairs <= 7:
+                reference = _kkt_enumeration(
+                    g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64)
+                )
+                np.testing.assert_allclose(ug.p, reference, atol=1e-9)
 
         check()

@@ -152,16 +152,23 @@ Proposals<Index> propose_friend_of_friend(std::int64_t parts, const std::int64_t
         const std::int64_t size = node_ptr[part + 1] - base;
         const std::int64_t* rows = local_indptr + base;  // rows[x] .. rows[x+1], absolute offsets
         std::vector<Index> starts;
-        for (std::int64_t x = 0; x < size; ++x)
-            if (rows[x + 1] - rows[x] >= 2) starts.push_back(static_cast<Index>(x));
+        // No part holds more friend-of-friend pairs than sum_u C(d_u, 2): memory and the pick
+        // budget follow this cap, so an absurd request cannot exhaust memory or loop for hours.
+        std::int64_t cap = 0;
+        for (std::int64_t x = 0; x < size; ++x) {
+            const std::int64_t d = rows[x + 1] - rows[x];
+            if (d >= 2) starts.push_back(static_cast<Index>(x));
+            cap = std::min<std::int64_t>(cap + d * (d - 1) / 2, std::int64_t{1} << 40);
+        }
+        const std::int64_t target = std::min(c.requested, cap);
         auto& a = found_a[part];
         auto& b = found_b[part];
-        if (c.requested > 0 && !starts.empty()) {
-            a.reserve(static_cast<std::size_t>(c.requested));
-            b.reserve(static_cast<std::size_t>(c.requested));
-            PairSet chosen(c.requested);
+        if (target > 0) {
+            a.reserve(static_cast<std::size_t>(target));
+            b.reserve(static_cast<std::size_t>(target));
+            PairSet chosen(target);
             Rng rng(seed, static_cast<std::uint64_t>(part));
-            const std::int64_t budget = attempts_per_request * c.requested + 1024;
+            const std::int64_t budget = attempts_per_request * target + 1024;
             const auto n_starts = static_cast<std::uint64_t>(starts.size());
             while (c.found < c.requested && c.attempts < budget) {
                 ++c.attempts;

@@ -48,8 +48,8 @@ struct Proposals {
 // part's nodes of internal degree >= 2 (nodes of lower degree never yield a pair, so
 // skipping them leaves the distribution of accepted pairs unchanged), pick two internal
 // neighbours v, w of u uniformly with replacement, accept {v, w} if v != w, {v, w} is not
-// an edge and was not accepted before. At most attempts_per_request * requested[i] + 1024
-// picks per part, so the loop always ends. Part i draws from Rng(seed, i): the output does
+// an edge and was not accepted before. At most attempts_per_request * min(requested[i], cap)
+// + 1024 picks per part, cap = sum_u C(d_u, 2) >= the pairs that exist, so the loop always ends. Part i draws from Rng(seed, i): the output does
 // not depend on the thread count.
 // The parts are given as in PartLayout: node_ptr (parts + 1), local_indptr (n + 1, absolute
 // offsets into local_indices) and local_indices (local ids, rows sorted).
