@@ -140,3 +140,14 @@ def test_cli_reproduce_user_errors_are_one_line(tmp_path, capsys, argv, msg):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("graphveil: error:") and msg in err
 
+
+
+def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
+    from graphveil.anonymize import randwalk_mod_tv_bound, randwalk_mod_uncertain
+
+    _, study = study_dir
+    row = study.scheme_rows("randwalk_mod")[0]
+    assert row["tv"] == 0.0  # the published graph is one realisation of the walks
+    model, _ = randwalk_mod_uncertain(karate, 2, alpha=0.5)
+    assert row["tv_model"] == pytest.approx(model.total_variance())
+    assert 0 < row["tv_model"] <= randwalk_mod_tv_bound(karate, 2) + 1e-9  # Proposition 4.4

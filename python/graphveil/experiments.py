@@ -294,6 +294,8 @@ def reproduce(
     for i, point in enumerate(points, 1):
         cached = _load_point(state_dir, point.key, fingerprint) if resume else None
         if cached is not None:
+            if "tv_model" not in cached:
+                _add_model_tv(graph, point, cached)
             say(f"[{i}/{len(points)}] {point.key}: recorded, reused")
             rows.append(cached)
             continue
@@ -393,10 +395,43 @@ def _run_point(
         "time_anonymize_s": t1 - t0,
         "time_evaluate_s": t2 - t1,
     }
+    _add_model_tv(graph, point, row)
     row.update(_report_row(ev, config))
     row["scheme_report"] = _jsonable(report)
     say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
     return row
+
+
+#: Largest graph on which RandWalk-mod's exact uncertain form is built for its TV.
+MODEL_TV_MAX_NODES = 50_000
+
+
+def _add_model_tv(graph: Graph, point: GridPoint, row: dict[str, Any]) -> None:
+    """Set ``tv_model`` (and normalised): also for points recorded before the field existed."""
+    tv = _model_tv(graph, point, row["tv"])
+    row["tv_model"] = tv
+    row["tv_model_normalized"] = None if tv is None else tv / graph.m
+
+
+def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | None:
+    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10.
+
+    For RandWalk-mod the published graph is one realisation of the walks (TV 0); its model is
+    the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), built exactly on graphs up to
+    :data:`MODEL_TV_MAX_NODES` nodes (None above: the matrix fills up as t grows). For every
+    other scheme the model is the published uncertain graph itself.
+    """
+    if point.scheme != "randwalk_mod":
+        return published_tv
+    if graph.n > MODEL_TV_MAX_NODES:
+        return None
+    from graphveil.anonymize import randwalk_mod_uncertain
+
+    try:
+        model, _ = randwalk_mod_uncertain(graph, int(point.value), alpha=0.5, max_entries=20_000_000)
+    except ValueError:  # too many nonzeros for this t
+        return None
+    return model.total_variance()
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
