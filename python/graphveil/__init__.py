@@ -12,10 +12,10 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     __version__ = "0.0.0+unknown"
 
+from graphveil import datasets, generators
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, write_edgelist
 from graphveil.uncertain import UncertainGraph, load_uncertain
-from graphveil import datasets, generators  # noqa: E402 - submodules, after the core types
 
 __all__ = [
     "Graph",

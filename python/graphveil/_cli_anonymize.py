@@ -37,12 +37,23 @@ def _load(args: argparse.Namespace) -> Any:
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
     _graph_argument(parser)
     if seeded:
-        parser.add_argument("--seed", type=int, default=None, help="random seed (default: fresh entropy)")
+        parser.add_argument(
+            "--seed", type=int, default=None, help="random seed (default: fresh entropy)"
+        )
     if threaded:
-        parser.add_argument("--threads", type=int, default=0, help="worker threads (0: all cores); output does not depend on it")
-    parser.add_argument("-o", "--output", metavar="OUT", help="write the uncertain graph (.npz, .tsv, .tsv.gz)")
+        parser.add_argument(
+            "--threads",
+            type=int,
+            default=0,
+            help="worker threads (0: all cores); output does not depend on it",
+        )
     parser.add_argument(
-        "--keep-ids", action="store_true", help="write node ids as they are (default: a random permutation)"
+        "-o", "--output", metavar="OUT", help="write the uncertain graph (.npz, .tsv, .tsv.gz)"
+    )
+    parser.add_argument(
+        "--keep-ids",
+        action="store_true",
+        help="write node ids as they are (default: a random permutation)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
@@ -77,7 +88,12 @@ def _print_report(report: dict[str, Any]) -> None:
         if key == "history":
             for h in value:
                 hats = ", ".join(f"{x:.4g}" for x in h["eps_hat"])
-                rows.append(("sigma tried", f"{h['sigma']:.6g}  {'ok  ' if h['success'] else 'fail'}  eps-hat [{hats}]"))
+                rows.append(
+                    (
+                        "sigma tried",
+                        f"{h['sigma']:.6g}  {'ok  ' if h['success'] else 'fail'}  eps-hat [{hats}]",
+                    )
+                )
         elif key == "part_reports":
             rows.append(("parts run", str(len(value))))
         elif key == "timings":
@@ -104,14 +120,25 @@ def _add_obfuscation(sub: Any) -> None:
         "k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 if none does.",
     )
     _common(p)
-    p.add_argument("-k", type=int, required=True, help="obfuscation level k >= 1 (the paper: 30, 50, 100)")
+    p.add_argument(
+        "-k", type=int, required=True, help="obfuscation level k >= 1 (the paper: 30, 50, 100)"
+    )
     p.add_argument("--eps", type=float, required=True, help="tolerance in [0, 1] (the paper: 0.1)")
-    p.add_argument("--sigma", type=float, default=None, help="fixed sigma (the paper's tables: 0.1, 0.01, 0.001)")
+    p.add_argument(
+        "--sigma",
+        type=float,
+        default=None,
+        help="fixed sigma (the paper's tables: 0.1, 0.01, 0.001)",
+    )
     p.add_argument("-c", type=float, default=2.0, help="candidate pairs |E_C| = c m (default 2)")
     p.add_argument("-q", type=float, default=0.01, help="white-noise probability (default 0.01)")
     p.add_argument("--attempts", type=int, default=5, help="attempts per sigma, t (default 5)")
-    p.add_argument("--tol", type=float, default=0.05, help="relative bisection tolerance (default 0.05)")
-    p.add_argument("--sigma-max", type=float, default=16.0, help="give up above this sigma (default 16)")
+    p.add_argument(
+        "--tol", type=float, default=0.05, help="relative bisection tolerance (default 0.05)"
+    )
+    p.add_argument(
+        "--sigma-max", type=float, default=16.0, help="give up above this sigma (default 16)"
+    )
     p.set_defaults(run=_run_obfuscation)
 
 
@@ -122,8 +149,18 @@ def _run_obfuscation(args: argparse.Namespace) -> int:
     _progress(args, f"(k, eps)-obfuscation of {g.n:,} nodes, {g.m:,} edges")
     try:
         result = obfuscation(
-            g, args.k, args.eps, sigma=args.sigma, c=args.c, q=args.q, attempts=args.attempts, tol=args.tol,
-            sigma_max=args.sigma_max, seed=args.seed, threads=args.threads, progress=not args.quiet,
+            g,
+            args.k,
+            args.eps,
+            sigma=args.sigma,
+            c=args.c,
+            q=args.q,
+            attempts=args.attempts,
+            tol=args.tol,
+            sigma_max=args.sigma_max,
+            seed=args.seed,
+            threads=args.threads,
+            progress=not args.quiet,
         )
     except ObfuscationError as err:
         raise ValueError(str(err)) from None
@@ -132,11 +169,22 @@ def _run_obfuscation(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------------------- walks
 def _add_randwalk(sub: Any) -> None:
-    p = sub.add_parser("randwalk", help="RandWalk of Mittal et al. (retry bound M)", description="RandWalk(G0, t, M).")
+    p = sub.add_parser(
+        "randwalk",
+        help="RandWalk of Mittal et al. (retry bound M)",
+        description="RandWalk(G0, t, M).",
+    )
     _common(p)
-    p.add_argument("-t", type=int, required=True, help="walk length t >= 1 (the paper: 2, 3, 5, 10)")
+    p.add_argument(
+        "-t", type=int, required=True, help="walk length t >= 1 (the paper: 2, 3, 5, 10)"
+    )
     p.add_argument("-M", "--max-tries", type=int, default=10, help="retry bound M (default 10)")
-    p.add_argument("--routing", choices=("random", "fixed"), default="random", help="random or SybilGuard-style fixed routing")
+    p.add_argument(
+        "--routing",
+        choices=("random", "fixed"),
+        default="random",
+        help="random or SybilGuard-style fixed routing",
+    )
     p.set_defaults(run=_run_randwalk)
 
 
@@ -146,7 +194,15 @@ def _run_randwalk(args: argparse.Namespace) -> int:
     g = _load(args)
     _progress(args, f"RandWalk t={args.t} on {g.n:,} nodes, {g.m:,} edges")
     return _finish(
-        args, randwalk(g, args.t, max_tries=args.max_tries, routing=args.routing, seed=args.seed, threads=args.threads)
+        args,
+        randwalk(
+            g,
+            args.t,
+            max_tries=args.max_tries,
+            routing=args.routing,
+            seed=args.seed,
+            threads=args.threads,
+        ),
     )
 
 
@@ -159,9 +215,20 @@ def _add_randwalk_mod(sub: Any) -> None:
     )
     _common(p)
     p.add_argument("-t", type=int, required=True, help="walk length t >= 1")
-    p.add_argument("--alpha", type=float, default=0.5, help="in [0, 1]; 0.5 keeps expected degrees (default)")
-    p.add_argument("--routing", choices=("random", "fixed"), default="random", help="random or SybilGuard-style fixed routing")
-    p.add_argument("--uncertain", action="store_true", help="the exact matrix Q P^(t-1) + its transpose instead of a sample")
+    p.add_argument(
+        "--alpha", type=float, default=0.5, help="in [0, 1]; 0.5 keeps expected degrees (default)"
+    )
+    p.add_argument(
+        "--routing",
+        choices=("random", "fixed"),
+        default="random",
+        help="random or SybilGuard-style fixed routing",
+    )
+    p.add_argument(
+        "--uncertain",
+        action="store_true",
+        help="the exact matrix Q P^(t-1) + its transpose instead of a sample",
+    )
     p.set_defaults(run=_run_randwalk_mod)
 
 
@@ -173,16 +240,27 @@ def _run_randwalk_mod(args: argparse.Namespace) -> int:
     if args.uncertain:
         return _finish(args, randwalk_mod_uncertain(g, args.t, alpha=args.alpha))
     return _finish(
-        args, randwalk_mod(g, args.t, alpha=args.alpha, routing=args.routing, seed=args.seed, threads=args.threads)
+        args,
+        randwalk_mod(
+            g, args.t, alpha=args.alpha, routing=args.routing, seed=args.seed, threads=args.threads
+        ),
     )
 
 
 # ---------------------------------------------------------------------------- switch, mixture, partition
 def _add_switch(sub: Any) -> None:
-    p = sub.add_parser("switch", help="EdgeSwitch: degree-preserving random switches", description="EdgeSwitch.")
+    p = sub.add_parser(
+        "switch", help="EdgeSwitch: degree-preserving random switches", description="EdgeSwitch."
+    )
     _common(p, threaded=False)
-    p.add_argument("-s", "--switches", type=int, required=True, help="number of attempted switches s >= 0")
-    p.add_argument("--nearby", action="store_true", help="switch along 3-paths: new edges join nodes at distance 2")
+    p.add_argument(
+        "-s", "--switches", type=int, required=True, help="number of attempted switches s >= 0"
+    )
+    p.add_argument(
+        "--nearby",
+        action="store_true",
+        help="switch along 3-paths: new edges join nodes at distance 2",
+    )
     p.set_defaults(run=_run_switch)
 
 
@@ -202,7 +280,12 @@ def _add_mixture(sub: Any) -> None:
         "list, or an uncertain graph written with --keep-ids.",
     )
     _common(p, seeded=False, threaded=False)
-    p.add_argument("--anonymized", required=True, metavar="FILE", help="G: .npz/.tsv uncertain graph (same ids) or an edge list")
+    p.add_argument(
+        "--anonymized",
+        required=True,
+        metavar="FILE",
+        help="G: .npz/.tsv uncertain graph (same ids) or an edge list",
+    )
     p.add_argument("-p", type=float, required=True, help="mixing weight in [0, 1]")
     p.set_defaults(run=_run_mixture)
 
@@ -216,7 +299,9 @@ def _run_mixture(args: argparse.Namespace) -> int:
     if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
         g = UncertainGraph.load(path)
         if g.meta.get("file", {}).get("ids_permuted"):
-            raise ValueError(f"{path} was written with permuted node ids; write it again with --keep-ids")
+            raise ValueError(
+                f"{path} was written with permuted node ids; write it again with --keep-ids"
+            )
     else:
         from graphveil.io import read_edgelist
 
@@ -232,9 +317,13 @@ def _add_partition(sub: Any) -> None:
     )
     _common(p, threaded=False)
     p.add_argument("--parts", type=int, required=True, help="number of METIS parts")
-    p.add_argument("--scheme", required=True, choices=("obfuscation", "randwalk", "randwalk-mod", "switch"))
     p.add_argument(
-        "--params", default="{}", metavar="JSON",
+        "--scheme", required=True, choices=("obfuscation", "randwalk", "randwalk-mod", "switch")
+    )
+    p.add_argument(
+        "--params",
+        default="{}",
+        metavar="JSON",
         help='keyword arguments of the scheme per part, e.g. \'{"t": 5}\' or \'{"k": 20, "eps": 0.1, "sigma": 0.01}\'',
     )
     p.set_defaults(run=_run_partition)
@@ -271,13 +360,30 @@ def _add_maxvar(sub: Any) -> None:
         "Shows a progress bar per phase on stderr and prints the report, with one line per part.",
     )
     _common(p)
-    p.add_argument("--n-potential", type=int, required=True, metavar="N_P",
-                   help="potential edges in total, n_p (the paper: 200000 ... 1000000; youtube 600000 ...)")
-    p.add_argument("--parts", type=int, default=20, help="METIS parts (default 20; the paper: 20, youtube 60; 1 = whole graph)")
-    p.add_argument("--solver", choices=("dual", "osqp"), default="dual",
-                   help="QP backend: the exact dual solver (default, fastest) or OSQP")
-    p.add_argument("--allow-fewer", action="store_true",
-                   help="accept fewer potential edges when a part cannot supply its share")
+    p.add_argument(
+        "--n-potential",
+        type=int,
+        required=True,
+        metavar="N_P",
+        help="potential edges in total, n_p (the paper: 200000 ... 1000000; youtube 600000 ...)",
+    )
+    p.add_argument(
+        "--parts",
+        type=int,
+        default=20,
+        help="METIS parts (default 20; the paper: 20, youtube 60; 1 = whole graph)",
+    )
+    p.add_argument(
+        "--solver",
+        choices=("dual", "osqp"),
+        default="dual",
+        help="QP backend: the exact dual solver (default, fastest) or OSQP",
+    )
+    p.add_argument(
+        "--allow-fewer",
+        action="store_true",
+        help="accept fewer potential edges when a part cannot supply its share",
+    )
     p.set_defaults(run=_run_maxvar)
 
 
@@ -285,23 +391,42 @@ def _run_maxvar(args: argparse.Namespace) -> int:
     from graphveil.anonymize.maxvar import maxvar
 
     g = _load(args)
-    _progress(args, f"MaxVar on {g.n:,} nodes, {g.m:,} edges: n_p={args.n_potential:,}, {args.parts} parts, "
-                    f"{args.solver} solver")
-    ug, report = maxvar(
-        g, args.n_potential, parts=args.parts, seed=args.seed, solver=args.solver, threads=args.threads,
-        allow_fewer=args.allow_fewer, progress=not args.quiet,
+    _progress(
+        args,
+        f"MaxVar on {g.n:,} nodes, {g.m:,} edges: n_p={args.n_potential:,}, {args.parts} parts, "
+        f"{args.solver} solver",
     )
-    per_part = ("labels", "solver_stats", "potential_requested", "potential_proposed", "proposal_attempts",
-                "potential_available")
+    ug, report = maxvar(
+        g,
+        args.n_potential,
+        parts=args.parts,
+        seed=args.seed,
+        solver=args.solver,
+        threads=args.threads,
+        allow_fewer=args.allow_fewer,
+        progress=not args.quiet,
+    )
+    per_part = (
+        "labels",
+        "solver_stats",
+        "potential_requested",
+        "potential_proposed",
+        "proposal_attempts",
+        "potential_available",
+    )
     if args.json:
         return _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k != "labels"}))
     _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k not in per_part}))
     print()
-    print(f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
-          f"{'box':>4} {'objective':>13} {'seconds':>8}")
+    print(
+        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
+        f"{'box':>4} {'objective':>13} {'seconds':>8}"
+    )
     for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
-        print(f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
-              f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}")
+        print(
+            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
+            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
+        )
     return 0
 
 

@@ -26,29 +26,51 @@ def add_reproduce(subparsers: Any) -> None:
             "  graphveil reproduce --dataset web-NotreDame --data-dir ../shared/data\n"
             "  graphveil reproduce --schemes maxvar randwalk_mod --grid maxvar=0.19,0.57\n"
             f"schemes: {', '.join(ex.SCHEMES)}; default grid: "
-            + "; ".join(f"{s} {ex.GRID_PARAMETER[s]} in {{{', '.join(map(ex._fmt_value, v))}}}"
-                        for s, v in ex.DEFAULT_GRID.items())
+            + "; ".join(
+                f"{s} {ex.GRID_PARAMETER[s]} in {{{', '.join(map(ex._fmt_value, v))}}}"
+                for s, v in ex.DEFAULT_GRID.items()
+            )
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("graph", nargs="?", metavar="GRAPH", help="edge-list file (default: --dataset ca-GrQc)")
-    group.add_argument("--dataset", metavar="NAME", help="a registered dataset (see `graphveil datasets list`)")
-    parser.add_argument("--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files")
-    parser.add_argument("-o", "--out", metavar="DIR", help="output folder (default: graphveil-out/<graph name>)")
-    parser.add_argument("--schemes", nargs="+", metavar="SCHEME", help="schemes to run (default: all)")
+    group.add_argument(
+        "graph", nargs="?", metavar="GRAPH", help="edge-list file (default: --dataset ca-GrQc)"
+    )
+    group.add_argument(
+        "--dataset", metavar="NAME", help="a registered dataset (see `graphveil datasets list`)"
+    )
+    parser.add_argument(
+        "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
+    )
+    parser.add_argument(
+        "-o", "--out", metavar="DIR", help="output folder (default: graphveil-out/<graph name>)"
+    )
+    parser.add_argument(
+        "--schemes", nargs="+", metavar="SCHEME", help="schemes to run (default: all)"
+    )
     parser.add_argument(
         "--grid",
         action="append",
         metavar="SCHEME=V1,V2",
         help="grid values of one scheme, e.g. maxvar=0.19,0.57 (repeatable)",
     )
-    parser.add_argument("--samples", type=int, default=20, help="possible worlds per grid point (default 20)")
+    parser.add_argument(
+        "--samples", type=int, default=20, help="possible worlds per grid point (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
-    parser.add_argument("--k", type=int, nargs="+", default=[30, 50, 100], help="k of the eps columns")
-    parser.add_argument("--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)")
-    parser.add_argument("--no-resume", action="store_true", help="recompute points already recorded in --out")
-    parser.add_argument("--no-figures", action="store_true", help="write tables only (no matplotlib needed)")
+    parser.add_argument(
+        "--k", type=int, nargs="+", default=[30, 50, 100], help="k of the eps columns"
+    )
+    parser.add_argument(
+        "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
+    )
+    parser.add_argument(
+        "--no-resume", action="store_true", help="recompute points already recorded in --out"
+    )
+    parser.add_argument(
+        "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     parser.set_defaults(run=run_reproduce)
 
@@ -62,7 +84,9 @@ def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:
         try:
             grid[scheme.strip()] = [float(v) for v in values.split(",")]
         except ValueError:
-            raise ValueError(f"--grid {item!r}: values must be numbers separated by commas") from None
+            raise ValueError(
+                f"--grid {item!r}: values must be numbers separated by commas"
+            ) from None
     return grid
 
 

@@ -27,7 +27,9 @@ def seed_to_u64(seed: SeedLike) -> int:
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**64, dtype=np.uint64))
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}")
+        raise TypeError(
+            f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}"
+        )
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return int(seed) % 2**64
@@ -58,7 +60,9 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     directory = target.parent if str(target.parent) else Path(".")
     if not directory.exists():
         raise FileNotFoundError(f"cannot write {target}: directory {directory} does not exist")
-    fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp" + target.suffix)
+    fd, tmp_name = tempfile.mkstemp(
+        dir=directory, prefix=f".{target.name}.", suffix=".tmp" + target.suffix
+    )
     os.close(fd)
     tmp = Path(tmp_name)
     try:

@@ -130,9 +130,17 @@ class Study:
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
         """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the ten statistics, rel.err."""
         header = GRID_PARAMETER[scheme]
-        table = [{header: self.graph_name, **_pick(self.original, ("H1", "H2_open", *STATISTICS)), "rel_err": None}]
+        table = [
+            {
+                header: self.graph_name,
+                **_pick(self.original, ("H1", "H2_open", *STATISTICS)),
+                "rel_err": None,
+            }
+        ]
         for row in self.scheme_rows(scheme):
-            table.append({header: row["value"], **_pick(row, ("H1", "H2_open", *STATISTICS, "rel_err"))})
+            table.append(
+                {header: row["value"], **_pick(row, ("H1", "H2_open", *STATISTICS, "rel_err"))}
+            )
         return table
 
     def comparison_table(self) -> list[dict[str, Any]]:
@@ -141,7 +149,9 @@ class Study:
         cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
-            table.append({"case": f"{SCHEME_TITLES[row['scheme']]} {row['label']}", **_pick(row, cols)})
+            table.append(
+                {"case": f"{SCHEME_TITLES[row['scheme']]} {row['label']}", **_pick(row, cols)}
+            )
         return table
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
@@ -169,7 +179,9 @@ class Study:
             "Lower H1, H2_open, eps, rel.err and tradeoff are better."
         )
         for name, table in self.tables().items():
-            title = "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
+            title = (
+                "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
+            )
             parts += ["", f"## {title}", "", _markdown_table(table)]
         return "\n".join(parts) + "\n"
 
@@ -181,7 +193,11 @@ class Study:
         for name, table in self.tables().items():
             written.append(_write_text(out / f"table_{name}.csv", _csv_table(table)))
             written.append(_write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
-        written.append(_write_text(out / "study.json", json.dumps(self.to_json(), indent=2, default=_json_default)))
+        written.append(
+            _write_text(
+                out / "study.json", json.dumps(self.to_json(), indent=2, default=_json_default)
+            )
+        )
         written.append(_write_text(out / "study.md", self.to_markdown()))
         if figures:
             from graphveil import plots
@@ -197,7 +213,9 @@ def paper_grid(
     chosen = list(SCHEMES if schemes is None else schemes)
     unknown = [s for s in chosen if s not in SCHEMES]
     if unknown:
-        raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(SCHEMES)}")
+        raise ValueError(
+            f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(SCHEMES)}"
+        )
     values = dict(DEFAULT_GRID)
     for scheme, vals in (grid or {}).items():
         if scheme not in SCHEMES:
@@ -274,7 +292,9 @@ def reproduce(
     k = tuple(int(x) for x in k)
     if not k or min(k) < 1:
         raise ValueError(f"every k must be at least 1, got {list(k)}")
-    config = StudyConfig(samples=int(samples), seed=seed_to_u64(seed), k=k, threads=check_threads(threads))
+    config = StudyConfig(
+        samples=int(samples), seed=seed_to_u64(seed), k=k, threads=check_threads(threads)
+    )
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     from graphveil import __version__
@@ -299,7 +319,10 @@ def reproduce(
             say(f"[{i}/{len(points)}] {point.key}: recorded, reused")
             rows.append(cached)
             continue
-        row = _run_point(graph, point, config, original, lambda msg: say(f"[{i}/{len(points)}] {point.key}: {msg}"))
+        prefix = f"[{i}/{len(points)}] {point.key}: "
+        row = _run_point(
+            graph, point, config, original, lambda msg, prefix=prefix: say(prefix + msg)
+        )
         _save_point(state_dir, point.key, fingerprint, row)
         rows.append(row)
     study = Study(
@@ -334,7 +357,13 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
 
         try:
             ug, report = anonymize.obfuscation(
-                graph, k=config.obf_k, eps=config.obf_eps, sigma=v, c=2.0, seed=seed, threads=threads
+                graph,
+                k=config.obf_k,
+                eps=config.obf_eps,
+                sigma=v,
+                c=2.0,
+                seed=seed,
+                threads=threads,
             )
             report = {**report, "met_k_eps": True}
         except ObfuscationError as err:
@@ -352,19 +381,30 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
     if point.scheme == "maxvar":
         parts = max(1, min(config.maxvar_parts, graph.n // 50))
         return anonymize.maxvar(
-            graph, n_potential=int(round(v * m)), parts=parts, seed=seed, threads=threads, allow_fewer=True
+            graph,
+            n_potential=int(round(v * m)),
+            parts=parts,
+            seed=seed,
+            threads=threads,
+            allow_fewer=True,
         )
     if point.scheme == "edge_switch":
         return anonymize.edge_switch(graph, int(round(v * m)), seed=seed)
     if point.scheme == "mixture":
-        rw, _ = anonymize.randwalk_mod(graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads)
+        rw, _ = anonymize.randwalk_mod(
+            graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
+        )
         world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
         return anonymize.mixture(graph, world, p=v)
     raise AssertionError(point.scheme)  # paper_grid only makes known schemes
 
 
 def _run_point(
-    graph: Graph, point: GridPoint, config: StudyConfig, original: dict[str, Any], say: Callable[[str], None]
+    graph: Graph,
+    point: GridPoint,
+    config: StudyConfig,
+    original: dict[str, Any],
+    say: Callable[[str], None],
 ) -> dict[str, Any]:
     from graphveil.measure.report import evaluate
 
@@ -430,7 +470,9 @@ def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | No
     from graphveil.anonymize import randwalk_mod_uncertain
 
     try:
-        model, _ = randwalk_mod_uncertain(graph, int(point.value), alpha=0.5, max_entries=MODEL_TV_MAX_ENTRIES)
+        model, _ = randwalk_mod_uncertain(
+            graph, int(point.value), alpha=0.5, max_entries=MODEL_TV_MAX_ENTRIES
+        )
     except ValueError:  # too many nonzeros for this t
         return None
     return model.total_variance()
@@ -455,12 +497,20 @@ def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
     from graphveil.measure.utility import utility_statistics
 
     threads = config.threads
-    row: dict[str, Any] = {"H1": h1(graph, graph, threads=threads), "H2_open": h2_open(graph, graph, threads=threads)}
+    row: dict[str, Any] = {
+        "H1": h1(graph, graph, threads=threads),
+        "H2_open": h2_open(graph, graph, threads=threads),
+    }
     # The same statistics seed as every grid point's evaluation: G0's row is the one their
     # rel.err is measured against.
     stats = utility_statistics(graph, seed=point_seed(config.seed, "statistics"), threads=threads)
     row.update({key: float(stats[key]) for key in STATISTICS})
-    row.update({f"eps_k{k}": float(e) for k, e in eps(graph, graph, list(config.k), threads=threads).items()})
+    row.update(
+        {
+            f"eps_k{k}": float(e)
+            for k, e in eps(graph, graph, list(config.k), threads=threads).items()
+        }
+    )
     return row
 
 
@@ -471,7 +521,11 @@ def _fingerprint(graph: Graph, config: StudyConfig, version: str) -> str:
     h.update(np.int64(graph.n).tobytes())
     h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
     h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
-    h.update(json.dumps({**config.to_dict(), "version": version, "state": STATE_VERSION}, sort_keys=True).encode())
+    h.update(
+        json.dumps(
+            {**config.to_dict(), "version": version, "state": STATE_VERSION}, sort_keys=True
+        ).encode()
+    )
     return h.hexdigest()
 
 

@@ -52,7 +52,7 @@ class Graph:
     (3, 3, [2, 2, 2])
     """
 
-    __slots__ = ("_indptr", "_indices", "_labels", "_counts", "_edges")
+    __slots__ = ("_counts", "_edges", "_indices", "_indptr", "_labels")
 
     def __init__(
         self,
@@ -73,7 +73,9 @@ class Graph:
         if labels is not None:
             labels = np.asarray(labels)
             if labels.shape != (n,):
-                raise ValueError(f"labels must have one entry per node ({n}), got shape {labels.shape}")
+                raise ValueError(
+                    f"labels must have one entry per node ({n}), got shape {labels.shape}"
+                )
             labels.setflags(write=False)
         indptr.setflags(write=False)
         indices.setflags(write=False)
@@ -109,11 +111,15 @@ class Graph:
         u_arr = _as_id_array(u, "u")
         v_arr = _as_id_array(v, "v")
         if u_arr.shape != v_arr.shape:
-            raise ValueError(f"u and v must have the same length, got {u_arr.size} and {v_arr.size}")
+            raise ValueError(
+                f"u and v must have the same length, got {u_arr.size} and {v_arr.size}"
+            )
         top = int(max(u_arr.max(initial=-1), v_arr.max(initial=-1)))
         low = int(min(u_arr.min(initial=0), v_arr.min(initial=0)))
         if low < 0:
-            raise ValueError(f"node ids must be non-negative, found {low}; relabel ids to 0..n-1 first")
+            raise ValueError(
+                f"node ids must be non-negative, found {low}; relabel ids to 0..n-1 first"
+            )
         if n is None:
             n = top + 1
         n = int(n)
@@ -142,7 +148,10 @@ class Graph:
         coo.sum_duplicates()
         if not as_undirected:
             off = coo.row != coo.col
-            a = sp.csr_matrix((np.ones(int(off.sum()), dtype=np.int8), (coo.row[off], coo.col[off])), shape=coo.shape)
+            a = sp.csr_matrix(
+                (np.ones(int(off.sum()), dtype=np.int8), (coo.row[off], coo.col[off])),
+                shape=coo.shape,
+            )
             if (a != a.T).nnz:
                 raise ValueError(
                     "adjacency matrix is not symmetric (a directed graph); pass as_undirected=True "
@@ -229,7 +238,9 @@ class Graph:
         return self._edges
 
     # ------------------------------------------------------------------ conversions
-    def to_scipy(self, *, dtype: Any = np.float64, array: bool = True) -> sp.csr_array | sp.csr_matrix:
+    def to_scipy(
+        self, *, dtype: Any = np.float64, array: bool = True
+    ) -> sp.csr_array | sp.csr_matrix:
         """Symmetric adjacency as ``scipy.sparse.csr_array`` (or ``csr_matrix``), sharing indices."""
         data = np.ones(self._indices.size, dtype=dtype)
         cls = sp.csr_array if array else sp.csr_matrix

@@ -10,7 +10,14 @@ from graphveil._common import atomic_path
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.experiments import Study
 
-_MARKERS = {"obfuscation": "s", "randwalk": "^", "randwalk_mod": "v", "maxvar": "o", "edge_switch": "x", "mixture": "D"}
+_MARKERS = {
+    "obfuscation": "s",
+    "randwalk": "^",
+    "randwalk_mod": "v",
+    "maxvar": "o",
+    "edge_switch": "x",
+    "mixture": "D",
+}
 
 
 def _pyplot():
@@ -55,16 +62,22 @@ def maxvar_figure(study: Study, path: Path, plt) -> Path:
     ratio = [r["removed_edges"] / study.m for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for ax, key, title in zip(
-        axes, ("H1", "H2_open", "rel_err"), ("H1 score (nodes re-identified)", "H2_open score", "rel.err")
+        axes,
+        ("H1", "H2_open", "rel_err"),
+        ("H1 score (nodes re-identified)", "H2_open score", "rel.err"),
     ):
         ax.plot(ratio, [r[key] for r in rows], marker="o", label=SCHEME_TITLES["maxvar"])
         for r, x in zip(rows, ratio):
-            ax.annotate(r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3))
+            ax.annotate(
+                r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3)
+            )
         ax.set_xlabel("ratio of replaced edges |E_G0 \\ E_G| / |E_G0|")
         ax.set_ylabel(title)
         ax.grid(alpha=0.3)
         ax.legend()
-    fig.suptitle(f"MaxVar on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)")
+    fig.suptitle(
+        f"MaxVar on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)"
+    )
     return _save(fig, path)
 
 
@@ -84,7 +97,12 @@ def tradeoff_figure(study: Study, path: Path, plt) -> Path:
             marker=_MARKERS[scheme],
             label=SCHEME_TITLES[scheme],
         )
-    ax.axhline(study.original["H2_open"], color="grey", linestyle="--", label=f"{study.graph_name} (no anonymization)")
+    ax.axhline(
+        study.original["H2_open"],
+        color="grey",
+        linestyle="--",
+        label=f"{study.graph_name} (no anonymization)",
+    )
     ax.set_yscale("log")
     ax.set_xlabel("rel.err (mean relative error of the ten statistics)")
     ax.set_ylabel("H2_open re-identification score (log scale)")
@@ -121,8 +139,15 @@ def total_variance_figure(study: Study, path: Path, plt) -> Path:
     ax.set_xticks(ticks)
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("TV / |E_G0| (normalised total degree variance)")
-    ax.text(0.99, 0.97, "RandWalk, EdgeSwitch: deterministic (TV = 0)", transform=ax.transAxes, ha="right",
-            va="top", fontsize=7)
+    ax.text(
+        0.99,
+        0.97,
+        "RandWalk, EdgeSwitch: deterministic (TV = 0)",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        fontsize=7,
+    )
     ax.set_xlabel("scheme and grid point")
     ax.set_title(f"Normalised total variance on {study.graph_name}")
     ax.grid(alpha=0.3, axis="y")

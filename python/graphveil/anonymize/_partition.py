@@ -29,13 +29,17 @@ def _metis_seed(seed: SeedLike) -> int | None:
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, _METIS_SEED_MAX, endpoint=True))
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}")
+        raise TypeError(
+            f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}"
+        )
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return int(seed) % (_METIS_SEED_MAX + 1)
 
 
-def metis_parts(graph: Graph, parts: int, seed: SeedLike = None, *, options: dict[str, int] | None = None) -> np.ndarray:
+def metis_parts(
+    graph: Graph, parts: int, seed: SeedLike = None, *, options: dict[str, int] | None = None
+) -> np.ndarray:
     """Split a graph into ``parts`` parts with METIS k-way (unweighted), minimising the cut.
 
     Parameters
@@ -93,10 +97,14 @@ def metis_parts(graph: Graph, parts: int, seed: SeedLike = None, *, options: dic
     if parts < 1:
         raise ValueError(f"parts must be at least 1, got {parts}")
     if parts > graph.n:
-        raise ValueError(f"parts={parts} exceeds the number of nodes ({graph.n}); ask for at most {graph.n} parts")
+        raise ValueError(
+            f"parts={parts} exceeds the number of nodes ({graph.n}); ask for at most {graph.n} parts"
+        )
     metis_seed = _metis_seed(seed)
     if options is not None and not isinstance(options, dict):
-        raise TypeError(f"options must be a dict of METIS option names to ints, not {type(options).__name__}")
+        raise TypeError(
+            f"options must be a dict of METIS option names to ints, not {type(options).__name__}"
+        )
     if parts == 1:
         return np.zeros(graph.n, dtype=np.int64)
 

@@ -104,7 +104,9 @@ def solve_osqp(
         P, q, A, lower, upper = qp_matrices(n, pu, pv, degree)
         solver = osqp.OSQP()
         new_names = int(str(osqp.__version__).split(".")[0]) >= 1  # OSQP 1.0 renamed two settings
-        settings: dict[str, Any] = dict(eps_abs=eps, eps_rel=eps, rho=rho, max_iter=max_iter, verbose=False)
+        settings: dict[str, Any] = dict(
+            eps_abs=eps, eps_rel=eps, rho=rho, max_iter=max_iter, verbose=False
+        )
         settings["polishing" if new_names else "polish"] = polish
         settings["warm_starting" if new_names else "warm_start"] = True
         if time_limit:
@@ -117,7 +119,9 @@ def solve_osqp(
         iterations = int(result.info.iter)
         p = np.asarray(result.x, dtype=np.float64)
         if p.shape != (npairs,) or not np.all(np.isfinite(p)):
-            raise RuntimeError(f"OSQP returned no usable solution (status {status!r}); try solver='dual'")
+            raise RuntimeError(
+                f"OSQP returned no usable solution (status {status!r}); try solver='dual'"
+            )
         p = np.ascontiguousarray(p)
     p, stats = _kernel("repair_qp", pu)(n, pu, pv, degree, p)
     stats["iterations"] = iterations

@@ -56,7 +56,9 @@ def _shortfall_message(counts: np.ndarray, n_potential: int, parts: int) -> str:
         lines.append(f"  part {i}: {got:,} of {requested:,}; {why}")
     if len(short) > 5:
         lines.append(f"  ... and {len(short) - 5} more parts")
-    lines.append("lower n_potential, use fewer parts, or pass allow_fewer=True to accept what was found")
+    lines.append(
+        "lower n_potential, use fewer parts, or pass allow_fewer=True to accept what was found"
+    )
     return "\n".join(lines)
 
 
@@ -191,7 +193,9 @@ def maxvar(
         raise ValueError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
     options = dict(solver_options or {})
     if executor is not None and not isinstance(executor, Executor):
-        raise TypeError(f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}")
+        raise TypeError(
+            f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
+        )
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
     timings: dict[str, float] = {}
@@ -273,7 +277,9 @@ def maxvar(
         vs.append(order[base + pv])
         ps.append(p)
         stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
-        stats.update(part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size))
+        stats.update(
+            part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size)
+        )
         solver_stats.append(stats)
     proposed = int(counts[:, 1].sum())
     report: dict[str, Any] = {

@@ -51,7 +51,9 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
     elif isinstance(anonymized, UncertainGraph):
         ga = anonymized
     else:
-        raise TypeError(f"anonymized must be a Graph or an UncertainGraph, not {type(anonymized).__name__}")
+        raise TypeError(
+            f"anonymized must be a Graph or an UncertainGraph, not {type(anonymized).__name__}"
+        )
     if ga.n != g0.n:
         raise ValueError(f"the graphs must share their nodes: G0 has {g0.n} nodes, G has {ga.n}")
     timer = Timer()

@@ -38,7 +38,9 @@ class ObfuscationError(RuntimeError):
     """No attempt met (k, eps). ``report`` says what was tried; ``best`` is the attempt with the
     smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None."""
 
-    def __init__(self, message: str, report: dict[str, Any], best: Anonymized | None = None) -> None:
+    def __init__(
+        self, message: str, report: dict[str, Any], best: Anonymized | None = None
+    ) -> None:
         super().__init__(message)
         self.report = report
         self.best = best
@@ -94,7 +96,9 @@ def _sample_truncated_normal(sigma: np.ndarray, rng: np.random.Generator) -> np.
 
 def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
     """Boldi's sigma-uniqueness of every node: ``1 / C(d_v)``, ``C(d) = sum_d' count(d') phi_sigma(d - d')``."""
-    values, inverse, counts = np.unique(np.asarray(degrees), return_inverse=True, return_counts=True)
+    values, inverse, counts = np.unique(
+        np.asarray(degrees), return_inverse=True, return_counts=True
+    )
     vals = values.astype(np.float64)
     common = np.empty(vals.size)
     chunk = max(1, 4_000_000 // max(1, vals.size))
@@ -138,7 +142,9 @@ class _Attempt:
     expected_tv: float
 
 
-def _draw_candidates(prep: _Prepared, unique: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, int, int]:
+def _draw_candidates(
+    prep: _Prepared, unique: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int, int]:
     """Boldi's candidate loop (sequential, C++); returns (removed edge keys, added keys, excluded, draws)."""
     g = prep.graph
     n, m = g.n, g.m
@@ -152,7 +158,9 @@ def _draw_candidates(prep: _Prepared, unique: np.ndarray, rng: np.random.Generat
     if prep.target <= m:
         return removed, added, excluded, 0
     # feasibility: at most every non-edge inside V \ H can be added
-    inside_edges = int(np.count_nonzero(allowed[prep.edge_keys // max(n, 1)] & allowed[prep.edge_keys % max(n, 1)]))
+    inside_edges = int(
+        np.count_nonzero(allowed[prep.edge_keys // max(n, 1)] & allowed[prep.edge_keys % max(n, 1)])
+    )
     free = pool.size * (pool.size - 1) // 2 - inside_edges
     if prep.target > m + free:
         raise ValueError(
@@ -161,7 +169,12 @@ def _draw_candidates(prep: _Prepared, unique: np.ndarray, rng: np.random.Generat
         )
     try:
         removed, added, draws = _core.draw_candidates(
-            prep.edge_keys, n, pool.astype(np.int64), unique[pool], prep.target, 100 * prep.target + 1_000_000,
+            prep.edge_keys,
+            n,
+            pool.astype(np.int64),
+            unique[pool],
+            prep.target,
+            100 * prep.target + 1_000_000,
             int(rng.integers(0, 2**63)),
         )
     except RuntimeError as err:
@@ -199,10 +212,21 @@ def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attemp
         expected_tv = 0.0
     ug = UncertainGraph(n, u, v, p)
     eps_hat = float(eps_of(g, ug, prep.k, threads=prep.threads))
-    return _Attempt(ug, eps_hat, int(keys.size), int(removed.size), int(added.size), excluded, draws, expected_tv)
+    return _Attempt(
+        ug,
+        eps_hat,
+        int(keys.size),
+        int(removed.size),
+        int(added.size),
+        excluded,
+        draws,
+        expected_tv,
+    )
 
 
-def _generate(prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int) -> tuple[_Attempt | None, _Attempt, list[float]]:
+def _generate(
+    prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int
+) -> tuple[_Attempt | None, _Attempt, list[float]]:
     """t attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
     best_ok: _Attempt | None = None
     best_any: _Attempt | None = None
@@ -317,8 +341,17 @@ def obfuscation(
     prep = _Prepared(graph, k, eps, c, q, check_threads(threads))
     timer = Timer()
     history: list[dict[str, Any]] = []
-    params = {"k": k, "eps": eps, "sigma": sigma, "c": c, "q": q, "attempts": attempts, "tol": tol,
-              "sigma_max": sigma_max, "sigma_min": sigma_min}
+    params = {
+        "k": k,
+        "eps": eps,
+        "sigma": sigma,
+        "c": c,
+        "q": q,
+        "attempts": attempts,
+        "tol": tol,
+        "sigma_max": sigma_max,
+        "sigma_min": sigma_min,
+    }
 
     def run(s: float) -> tuple[_Attempt | None, _Attempt]:
         with timer.phase("attempts"):
@@ -328,12 +361,21 @@ def obfuscation(
             import sys
 
             state = "ok  " if ok is not None else "fail"
-            print(f"obfuscation: sigma={s:.6g} {state} eps-hat min {min(hats):.4f} (eps={eps:g})", file=sys.stderr)
+            print(
+                f"obfuscation: sigma={s:.6g} {state} eps-hat min {min(hats):.4f} (eps={eps:g})",
+                file=sys.stderr,
+            )
         return ok, closest
 
     def fail(message: str, closest: _Attempt) -> ObfuscationError:
-        report = {"scheme": "obfuscation", "params": params, "seed": seed64, "history": history,
-                  "timings": timer.timings, "eps_hat": closest.eps_hat}
+        report = {
+            "scheme": "obfuscation",
+            "params": params,
+            "seed": seed64,
+            "history": history,
+            "timings": timer.timings,
+            "eps_hat": closest.eps_hat,
+        }
         best = _wrap(closest, sigma_of_closest, params, seed64, history, timer, mode)
         return ObfuscationError(message, report, best)
 
@@ -378,8 +420,15 @@ def obfuscation(
     return _wrap(best, best_sigma, params, seed64, history, timer, mode)
 
 
-def _wrap(att: _Attempt, sigma: float, params: dict[str, Any], seed64: int, history: list[dict[str, Any]],
-          timer: Timer, mode: str) -> Anonymized:
+def _wrap(
+    att: _Attempt,
+    sigma: float,
+    params: dict[str, Any],
+    seed64: int,
+    history: list[dict[str, Any]],
+    timer: Timer,
+    mode: str,
+) -> Anonymized:
     ug = att.graph
     return finish_graph(
         ug,

@@ -13,7 +13,7 @@ from graphveil.anonymize._report import Timer, check_graph, check_int, finish
 from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
 
-__all__ = ["partition", "SCHEMES"]
+__all__ = ["SCHEMES", "partition"]
 
 
 def _schemes() -> dict[str, Callable[..., Anonymized]]:
@@ -86,7 +86,9 @@ def partition(
     if isinstance(scheme, str):
         table = _schemes()
         if scheme not in table:
-            raise ValueError(f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)} or pass a function")
+            raise ValueError(
+                f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)} or pass a function"
+            )
         run, name = table[scheme], scheme
     elif callable(scheme):
         run, name = scheme, getattr(scheme, "__name__", "custom")
@@ -115,7 +117,9 @@ def partition(
             try:
                 ug, rep = run(sub, *args, seed=part_seed, **kwargs)
             except Exception as err:
-                err.args = (f"part {i} ({nodes.size} nodes, {sub.m} edges): {err.args[0] if err.args else err}",)
+                err.args = (
+                    f"part {i} ({nodes.size} nodes, {sub.m} edges): {err.args[0] if err.args else err}",
+                )
                 raise
             relaxed |= ug.relaxed
             us.append(nodes[ug.u])

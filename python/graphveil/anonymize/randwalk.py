@@ -15,7 +15,15 @@ import scipy.sparse as sp
 
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish, finish_graph, sorted_pairs
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    check_real,
+    finish,
+    finish_graph,
+    sorted_pairs,
+)
 from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -23,8 +31,8 @@ from graphveil.uncertain import UncertainGraph
 __all__ = [
     "randwalk",
     "randwalk_mod",
-    "randwalk_mod_uncertain",
     "randwalk_mod_tv_bound",
+    "randwalk_mod_uncertain",
     "transition_matrix",
     "walk_ends",
 ]
@@ -65,7 +73,9 @@ def walk_ends(
         raise ValueError("starts must be a 1-d array of node ids")
     if s.size and (s.min() < 0 or s.max() >= graph.n):
         raise ValueError(f"start nodes must lie in 0..{graph.n - 1}")
-    return _core.walk_ends(graph.indptr, graph.indices, s, steps, seed_to_u64(seed), check_threads(threads))
+    return _core.walk_ends(
+        graph.indptr, graph.indices, s, steps, seed_to_u64(seed), check_threads(threads)
+    )
 
 
 def randwalk(
@@ -127,7 +137,9 @@ def randwalk(
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("walks"):
-        u, z = _core.randwalk(graph.indptr, graph.indices, t, max_tries, routing, seed64, check_threads(threads))
+        u, z = _core.randwalk(
+            graph.indptr, graph.indices, t, max_tries, routing, seed64, check_threads(threads)
+        )
     with timer.phase("merge"):
         keys = np.sort(np.minimum(u, z).astype(np.int64) * graph.n + np.maximum(u, z))
         if keys.size:
@@ -203,7 +215,9 @@ def randwalk_mod(
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("walks"):
-        u, z = _core.randwalk_mod(graph.indptr, graph.indices, t, alpha, routing, seed64, check_threads(threads))
+        u, z = _core.randwalk_mod(
+            graph.indptr, graph.indices, t, alpha, routing, seed64, check_threads(threads)
+        )
     with timer.phase("build"):
         a, b = sorted_pairs(graph.n, u, z)
         ug = UncertainGraph(graph.n, a, b, np.ones(u.size), relaxed=True)
@@ -249,7 +263,9 @@ def _walk_matrix(start: sp.csr_array, graph: Graph, hops: int) -> sp.csr_array:
     return w
 
 
-def randwalk_mod_uncertain(graph: Graph, t: int, *, alpha: float = 0.5, max_entries: int = 50_000_000) -> Anonymized:
+def randwalk_mod_uncertain(
+    graph: Graph, t: int, *, alpha: float = 0.5, max_entries: int = 50_000_000
+) -> Anonymized:
     """The exact uncertain adjacency matrix of RandWalk-mod, computed sparsely (small t).
 
     The expected number of times the sample of :func:`randwalk_mod` holds the pair ``{i, j}``
@@ -294,7 +310,9 @@ def randwalk_mod_uncertain(graph: Graph, t: int, *, alpha: float = 0.5, max_entr
     with timer.phase("matrix"):
         w = _walk_matrix(_edge_adding_matrix(graph, alpha), graph, t - 1)
         if w.nnz > max_entries:
-            raise ValueError(f"Q P^(t-1) has {w.nnz:,} nonzeros, above max_entries={max_entries:,}; lower t")
+            raise ValueError(
+                f"Q P^(t-1) has {w.nnz:,} nonzeros, above max_entries={max_entries:,}; lower t"
+            )
         full = sp.csr_array(w + w.T)
         upper = sp.triu(full, format="coo")
         upper.eliminate_zeros()

@@ -13,7 +13,9 @@ from graphveil.graph import Graph
 __all__ = ["edge_switch"]
 
 
-def edge_switch(graph: Graph, switches: int, *, nearby: bool = False, seed: SeedLike = None) -> Anonymized:
+def edge_switch(
+    graph: Graph, switches: int, *, nearby: bool = False, seed: SeedLike = None
+) -> Anonymized:
     """EdgeSwitch: ``switches`` attempted degree-preserving switches; a deterministic output.
 
     ``nearby=False`` (the classic switch): pick two edges ``{u, w}``, ``{v, t}`` uniformly at
@@ -57,7 +59,9 @@ def edge_switch(graph: Graph, switches: int, *, nearby: bool = False, seed: Seed
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("switch"):
-        u, v, performed = _core.edge_switch(graph.indptr, graph.indices, switches, bool(nearby), seed64)
+        u, v, performed = _core.edge_switch(
+            graph.indptr, graph.indices, switches, bool(nearby), seed64
+        )
     with timer.phase("sort"):
         u, v = sorted_pairs(graph.n, u, v)
     return finish(

@@ -449,7 +449,11 @@ def evaluate(
     # One statistics seed for G0 and every sample (common random numbers): the BFS sources of
     # S_Diam and the HyperBall hashes are then the same on all of them, so their estimation
     # errors largely cancel in |mean - original| instead of adding noise to rel.err.
-    stat_seed = int(rng.integers(0, 2**63)) if statistics_seed is None else int(seed_to_u64(statistics_seed))
+    stat_seed = (
+        int(rng.integers(0, 2**63))
+        if statistics_seed is None
+        else int(seed_to_u64(statistics_seed))
+    )
 
     original: dict[str, float] = {
         "H1": h1(g0, g0, threads=nthreads),
