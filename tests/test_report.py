@@ -254,3 +254,20 @@ def test_statistics_use_common_random_numbers():
     ev2 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=5, statistics=hyper, statistics_seed=9)
     ev3 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=6, statistics=hyper, statistics_seed=9)
     assert ev2.original == ev3.original  # G0's row depends only on the statistics seed
+
+
+def test_deterministic_published_graph_is_measured_once_and_counted_per_sample():
+    # A RandWalk output has every p = 1: all its worlds are one graph. The report must equal
+    # the one of that graph measured on its own, repeated for every sample.
+    import networkx as nx
+
+    from graphveil.anonymize import randwalk
+
+    g0 = gv.Graph.from_networkx(nx.karate_club_graph())
+    ug, _ = randwalk(g0, t=3, seed=1)
+    ev = evaluate(g0, ug, samples=4, seed=2, statistics_seed=3)
+    alone = evaluate(g0, ug.sample(seed=0), samples=1, seed=2, statistics_seed=3)
+    assert ev.samples == 4
+    assert all(row == alone.per_sample[0] for row in ev.per_sample)
+    assert ev.rel_err == pytest.approx(alone.rel_err)
+    assert ev.std["H2_open"] == 0.0

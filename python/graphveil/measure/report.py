@@ -461,13 +461,20 @@ def evaluate(
     }
     original.update(_stats(stats_fn, g0, stat_seed, nthreads))
 
+    copies = 1
     if isinstance(ug, Graph):
         worlds = [ug]
+    elif np.all((ug.p == 0.0) | (ug.p == 1.0)):
+        # Every possible world is the same graph (RandWalk, EdgeSwitch, a RandWalk-mod sample),
+        # and the statistics share one seed: each sample's row would be identical, so compute
+        # it once and count it `samples` times.
+        worlds = ug.sample(1, sample_seed, threads=nthreads)
+        copies = int(samples)
     else:
         worlds = ug.sample(int(samples), sample_seed, threads=nthreads)
     keys0 = _edge_keys(g0)
     per_sample = []
-    for i, g in enumerate(worlds):
+    for g in worlds:
         removed, added = _edge_differences(keys0, g)
         row = {
             "H1": h1(g0, g, threads=nthreads),
@@ -476,7 +483,7 @@ def evaluate(
             "edges_added": float(added),
         }
         row.update(_stats(stats_fn, g, stat_seed, nthreads))
-        per_sample.append(row)
+        per_sample.extend(dict(row) for _ in range(copies))
 
     extra: dict[str, float] = {}
     if statistics is None:
