@@ -61,3 +61,10 @@ def shared_graph_path(name: str) -> Path:
 def load_shared(name: str) -> gv.Graph:
     """A real graph from ../shared/data, read with graphveil.read_edgelist (skips if absent)."""
     return gv.read_edgelist(shared_graph_path(name))
+
+
+def karate_graph() -> gv.Graph:
+    """Zachary's karate club (34 nodes, 78 edges), as networkx ships it."""
+    import networkx as nx
+
+    return gv.Graph.from_networkx(nx.karate_club_graph())

@@ -8,6 +8,7 @@ import math
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import karate_graph, load_shared
 from scipy import stats
 
 import graphveil as gv
@@ -19,18 +20,6 @@ from graphveil.anonymize.obfuscation import (
     truncated_normal_moments,
     uniqueness,
 )
-from graph_zoo import shared_graph_path
-
-
-def _karate() -> gv.Graph:
-    return gv.Graph.from_networkx(nx.karate_club_graph())
-
-
-def _read(name: str) -> gv.Graph:
-    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
-    _, inverse = np.unique(a[:, :2], return_inverse=True)
-    inverse = inverse.reshape(-1, 2)
-    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
 
 
 def _reference_eps(g0: gv.Graph, ug: gv.UncertainGraph, k: int) -> float:
@@ -95,7 +84,7 @@ def test_uniqueness_definition():
 
 # ------------------------------------------------------------------ the (k, eps) guarantee
 def test_fixed_sigma_meets_k_eps_on_a_real_graph():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     k, eps = 20, 0.1
     ug, report = obfuscation(g, k, eps, sigma=0.01, attempts=2, seed=7)
     ref = _reference_eps(g, ug, k)
@@ -118,7 +107,7 @@ def test_fixed_sigma_meets_k_eps_on_a_real_graph():
 
 
 def test_search_finds_the_smallest_succeeding_sigma():
-    g = _karate()
+    g = karate_graph()
     k, eps = 3, 0.3
     ug, report = obfuscation(g, k, eps, attempts=2, tol=0.2, sigma_min=1e-3, seed=3)
     assert report["mode"] == "search"
@@ -134,7 +123,7 @@ def test_search_finds_the_smallest_succeeding_sigma():
 
 
 def test_failure_is_reported_not_returned():
-    g = _karate()
+    g = karate_graph()
     with pytest.raises(ObfuscationError, match="no attempt at sigma=0.001") as info:
         obfuscation(g, 30, 0.0, sigma=0.001, attempts=2, seed=1)
     err = info.value
@@ -162,7 +151,7 @@ def test_proposition_4_3_on_a_regular_graph():
 
 
 def test_expected_tv_vs_measured_on_a_real_graph():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     sigma, q = 0.1, 0.01
     ug, report = obfuscation(g, 10, 0.1, sigma=sigma, q=q, attempts=1, seed=5)
     # recompute sigma(e) from the published pairs and an independent uniqueness
@@ -181,7 +170,7 @@ def test_expected_tv_vs_measured_on_a_real_graph():
 
 
 def test_seed_reproducible():
-    g = _karate()
+    g = karate_graph()
     a, ra = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
     b, rb = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
     np.testing.assert_array_equal(a.p, b.p)
@@ -208,7 +197,7 @@ def test_seed_reproducible():
 def test_bad_input(kwargs, match):
     args = {"k": 3, "eps": 0.1, "sigma": 0.1, **kwargs}
     with pytest.raises(ValueError, match=match):
-        obfuscation(_karate(), args.pop("k"), args.pop("eps"), seed=0, **args)
+        obfuscation(karate_graph(), args.pop("k"), args.pop("eps"), seed=0, **args)
 
 
 def test_zoo(zoo_graph):

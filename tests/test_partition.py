@@ -7,20 +7,13 @@ import json
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import load_shared
 
 import graphveil as gv
 from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize.obfuscation import ObfuscationError
 from graphveil.anonymize.partition import partition
 from graphveil.anonymize.randwalk import randwalk_mod_uncertain
-from graph_zoo import shared_graph_path
-
-
-def _read(name: str) -> gv.Graph:
-    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
-    _, inverse = np.unique(a[:, :2], return_inverse=True)
-    inverse = inverse.reshape(-1, 2)
-    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
 
 
 def _edge_set(ug) -> set[tuple[int, int]]:
@@ -28,7 +21,7 @@ def _edge_set(ug) -> set[tuple[int, int]]:
 
 
 def test_switch_on_parts_keeps_degrees_and_cut():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = partition("switch", g, 8, seed=4, switches=2000)
     labels = metis_parts(g, 8, seed=4)
     eu, ev = g.edges()
@@ -68,7 +61,7 @@ def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
 
 
 def test_obfuscation_on_parts_and_error_names_the_part():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = partition("obfuscation", g, 4, 5, 0.2, sigma=0.1, attempts=1, seed=2)
     assert all(r["eps_hat"] <= 0.2 for r in report["part_reports"])
     assert not ug.relaxed
@@ -77,7 +70,7 @@ def test_obfuscation_on_parts_and_error_names_the_part():
 
 
 def test_seed_and_callable():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     a, _ = partition("randwalk", g, 4, 3, seed=9)
     b, _ = partition("randwalk", g, 4, 3, seed=9)
     np.testing.assert_array_equal(a.u, b.u)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import ZOO, karate_graph, load_shared
 from scipy import stats
 
 import graphveil as gv
@@ -16,18 +17,6 @@ from graphveil.anonymize.randwalk import (
     transition_matrix,
     walk_ends,
 )
-from graph_zoo import ZOO, shared_graph_path
-
-
-def _karate() -> gv.Graph:
-    return gv.Graph.from_networkx(nx.karate_club_graph())
-
-
-def _read(name: str) -> gv.Graph:
-    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
-    _, inverse = np.unique(a[:, :2], return_inverse=True)
-    inverse = inverse.reshape(-1, 2)
-    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
 
 
 def _pair_totals(n: int, u, v, p) -> dict[tuple[int, int], float]:
@@ -77,7 +66,7 @@ def test_uncertain_form_matches_walk_enumeration(name, alpha, t):
 
 @pytest.mark.parametrize("t", [1, 2, 3, 4])
 def test_theorem_3_1_expected_degrees_kept_iff_alpha_half(t):
-    g = _karate()
+    g = karate_graph()
     ug, _ = randwalk_mod_uncertain(g, t, alpha=0.5)
     np.testing.assert_allclose(ug.expected_degrees(), g.degrees, rtol=0, atol=1e-12)
     for alpha in (0.0, 0.3, 0.7, 1.0):
@@ -86,7 +75,7 @@ def test_theorem_3_1_expected_degrees_kept_iff_alpha_half(t):
 
 
 def test_theorem_3_1_on_a_real_graph():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = randwalk_mod_uncertain(g, 2, alpha=0.5)
     np.testing.assert_allclose(ug.expected_degrees(), g.degrees, rtol=0, atol=1e-9)
     assert report["tv"] <= report["tv_bound"]
@@ -96,7 +85,7 @@ def test_theorem_3_1_on_a_real_graph():
 
 @pytest.mark.parametrize("t", [2, 3])
 def test_tv_bound(t):
-    g = _karate()
+    g = karate_graph()
     ug, report = randwalk_mod_uncertain(g, t)
     b = g.to_scipy() @ np.linalg.matrix_power(transition_matrix(g).toarray(), t - 1)
     k_t = int(np.count_nonzero(np.triu(b) > 1e-15))
@@ -108,7 +97,7 @@ def test_tv_bound(t):
 
 # ------------------------------------------------------------------ the sampled schemes
 def test_walk_end_distribution_matches_transition_power():
-    g = _karate()
+    g = karate_graph()
     steps, count = 3, 20_000
     ends = walk_ends(g, np.full(count, 5), steps, seed=11)
     row = np.linalg.matrix_power(transition_matrix(g).toarray(), steps)[5]
@@ -122,7 +111,7 @@ def test_walk_end_distribution_matches_transition_power():
 @pytest.mark.parametrize(("routing", "alpha", "t"), [("random", 0.3, 3), ("random", 0.5, 4), ("fixed", 0.5, 3)])
 def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
     """Counts of every pair over many samples vs the exact matrix (chi-square, fixed seeds)."""
-    g = _karate()
+    g = karate_graph()
     ug, _ = randwalk_mod_uncertain(g, t, alpha=alpha)
     want = _pair_totals(g.n, ug.u, ug.v, ug.p)
     samples = 1500
@@ -145,7 +134,7 @@ def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
 
 @pytest.mark.parametrize("alpha", [0.5, 0.2])
 def test_randwalk_mod_edge_count_is_m_in_expectation(alpha):
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = randwalk_mod(g, 3, alpha=alpha, seed=3)
     q = _q_values(g, alpha)
     assert q.sum() == pytest.approx(g.m)
@@ -165,7 +154,7 @@ def _q_values(g: gv.Graph, alpha: float) -> np.ndarray:
 
 
 def test_randwalk_is_simple_and_respects_the_retry_rule():
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = randwalk(g, 3, seed=1)
     assert not ug.relaxed and np.all(ug.u < ug.v) and np.all(ug.p == 1.0)
     assert report["edges"] == ug.num_pairs == report["proposed"] - report["merged"]
@@ -184,7 +173,7 @@ def test_randwalk_first_neighbour_always_added_on_a_star():
 
 @pytest.mark.parametrize("scheme", ["randwalk", "randwalk_mod_random", "randwalk_mod_fixed"])
 def test_threads_do_not_change_the_output(scheme):
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
 
     def run(threads):
         if scheme == "randwalk":
@@ -200,7 +189,7 @@ def test_threads_do_not_change_the_output(scheme):
 
 
 def test_seed_reproducible_and_varies():
-    g = _karate()
+    g = karate_graph()
     a = randwalk_mod(g, 3, seed=1).graph
     b = randwalk_mod(g, 3, seed=1).graph
     c = randwalk_mod(g, 3, seed=2).graph
@@ -250,20 +239,20 @@ def test_zoo_runs(zoo_graph):
 )
 def test_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
-        call(_karate())
+        call(karate_graph())
 
 
 def test_type_errors():
     with pytest.raises(TypeError):
         randwalk_mod(nx.karate_club_graph(), 2)
     with pytest.raises(TypeError):
-        randwalk_mod(_karate(), 2.5)
+        randwalk_mod(karate_graph(), 2.5)
 
 
 def test_report_is_json_and_in_meta():
     import json
 
-    ug, report = randwalk_mod(_karate(), 3, seed=4)
+    ug, report = randwalk_mod(karate_graph(), 3, seed=4)
     json.dumps(report)
     assert ug.meta["scheme"] == "randwalk-mod" and ug.meta["seed"] == 4
     assert report["params"] == {"t": 3, "alpha": 0.5, "routing": "random"}

@@ -271,3 +271,17 @@ def test_deterministic_published_graph_is_measured_once_and_counted_per_sample()
     assert all(row == alone.per_sample[0] for row in ev.per_sample)
     assert ev.rel_err == pytest.approx(alone.rel_err)
     assert ev.std["H2_open"] == 0.0
+
+
+def test_a_precomputed_true_graph_row_gives_the_same_report():
+    from graphveil.measure.report import true_graph_row
+
+    g0 = ZOO["clique5"]
+    ug = gv.UncertainGraph(5, [0, 0, 1], [1, 2, 3], [0.5, 0.9, 0.2])
+    fresh = evaluate(g0, ug, samples=3, seed=1, k=(2, 3), statistics_seed=4)
+    row = true_graph_row(g0, (2, 3), statistics_seed=4)
+    reused = evaluate(g0, ug, samples=3, seed=1, k=(2, 3), statistics_seed=4, original=row)
+    # json text compares nan (S_PL of a tiny graph) equal to itself
+    assert json.dumps(reused.to_dict(), sort_keys=True) == json.dumps(fresh.to_dict(), sort_keys=True)
+    with pytest.raises(ValueError, match="true_graph_row"):
+        evaluate(g0, ug, samples=1, seed=1, k=(2, 7), original=row)

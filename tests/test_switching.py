@@ -7,23 +7,12 @@ import json
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import ZOO, karate_graph, load_shared
 
 import graphveil as gv
 from graphveil.anonymize.mixture import mixture
 from graphveil.anonymize.randwalk import randwalk_mod
 from graphveil.anonymize.switching import edge_switch
-from graph_zoo import ZOO, shared_graph_path
-
-
-def _karate() -> gv.Graph:
-    return gv.Graph.from_networkx(nx.karate_club_graph())
-
-
-def _read(name: str) -> gv.Graph:
-    a = np.loadtxt(shared_graph_path(name), dtype=np.int64, comments=("#", "%"))
-    _, inverse = np.unique(a[:, :2], return_inverse=True)
-    inverse = inverse.reshape(-1, 2)
-    return gv.Graph.from_edges(inverse[:, 0], inverse[:, 1])
 
 
 def _as_graph(ug: gv.UncertainGraph) -> gv.Graph:
@@ -33,7 +22,7 @@ def _as_graph(ug: gv.UncertainGraph) -> gv.Graph:
 # ------------------------------------------------------------------ EdgeSwitch
 @pytest.mark.parametrize("nearby", [False, True])
 def test_switch_keeps_degrees_and_simplicity(nearby):
-    g = _read("ca-GrQc")
+    g = load_shared("ca-GrQc")
     ug, report = edge_switch(g, 20_000, nearby=nearby, seed=3)
     h = _as_graph(ug)
     assert h.build_counts.self_loops == 0 and h.build_counts.duplicates == 0
@@ -49,7 +38,7 @@ def test_switch_keeps_degrees_and_simplicity(nearby):
 
 def test_switch_count_matches_a_replay_in_python():
     """Replaying the accepted switches on networkx gives the same graph."""
-    g = _karate()
+    g = karate_graph()
     for seed in range(20):
         ug, report = edge_switch(g, 1, seed=seed)
         old = set(zip(*(x.tolist() for x in g.edges())))
@@ -64,7 +53,7 @@ def test_switch_count_matches_a_replay_in_python():
 
 
 def test_nearby_switch_adds_distance_two_pairs():
-    g = _karate()
+    g = karate_graph()
     dist = dict(nx.all_pairs_shortest_path_length(g.to_networkx()))
     performed = 0
     for seed in range(60):
@@ -79,7 +68,7 @@ def test_nearby_switch_adds_distance_two_pairs():
 
 
 def test_switch_zero_and_seed():
-    g = _karate()
+    g = karate_graph()
     ug, report = edge_switch(g, 0, seed=1)
     assert report["performed"] == 0
     assert set(zip(ug.u.tolist(), ug.v.tolist())) == set(zip(*(x.tolist() for x in g.edges())))
@@ -102,14 +91,14 @@ def test_switch_clique_cannot_switch():
 
 def test_switch_bad_input():
     with pytest.raises(ValueError, match="switches must be >= 0"):
-        edge_switch(_karate(), -1)
+        edge_switch(karate_graph(), -1)
     with pytest.raises(TypeError):
-        edge_switch(_karate(), 1.5)
+        edge_switch(karate_graph(), 1.5)
 
 
 # ------------------------------------------------------------------ Mixture
 def test_mixture_probabilities():
-    g0 = _karate()
+    g0 = karate_graph()
     g, _ = edge_switch(g0, 200, seed=2)
     ug, report = mixture(g0, g, 0.3)
     old = set(zip(*(x.tolist() for x in g0.edges())))
@@ -126,7 +115,7 @@ def test_mixture_probabilities():
 
 
 def test_mixture_of_randwalk_mod_matches_the_matrix():
-    g0 = _karate()
+    g0 = karate_graph()
     g, _ = randwalk_mod(g0, 3, seed=1)
     ug, _ = mixture(g0, g, 0.4)
     assert ug.relaxed
@@ -142,7 +131,7 @@ def test_mixture_of_randwalk_mod_matches_the_matrix():
 
 
 def test_mixture_extremes_and_bad_input():
-    g0 = _karate()
+    g0 = karate_graph()
     g, _ = edge_switch(g0, 100, seed=2)
     ug, _ = mixture(g0, g, 0.0)
     kept = ug.p > 0

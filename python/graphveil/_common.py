@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import numbers
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 
 import numpy as np
 
@@ -72,3 +73,24 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
         raise
+
+
+def check_int(value: Any, name: str, low: int | None = None, hint: str = "") -> int:
+    """``value`` as an int: TypeError if it is not an integer (bools refused), ValueError below ``low``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}{hint}")
+    return int(value)
+
+
+def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool = False) -> float:
+    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``open_low``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    x = float(value)
+    bad_low = x <= low if open_low else x < low
+    if not np.isfinite(x) or bad_low or x > high:
+        left = "(" if open_low else "["
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
+    return x

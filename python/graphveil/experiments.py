@@ -422,6 +422,7 @@ def _run_point(
         k=config.k,
         threads=config.threads,
         statistics_seed=point_seed(config.seed, "statistics"),
+        original={**original, "eps": {k: original[f"eps_k{k}"] for k in config.k}},
     )
     t2 = time.perf_counter()
     row: dict[str, Any] = {
@@ -493,24 +494,18 @@ def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
 
 
 def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
-    from graphveil.measure.privacy import eps, h1, h2_open
-    from graphveil.measure.utility import utility_statistics
+    from graphveil.measure.report import true_graph_row
 
-    threads = config.threads
-    row: dict[str, Any] = {
-        "H1": h1(graph, graph, threads=threads),
-        "H2_open": h2_open(graph, graph, threads=threads),
-    }
-    # The same statistics seed as every grid point's evaluation: G0's row is the one their
-    # rel.err is measured against.
-    stats = utility_statistics(graph, seed=point_seed(config.seed, "statistics"), threads=threads)
-    row.update({key: float(stats[key]) for key in STATISTICS})
-    row.update(
-        {
-            f"eps_k{k}": float(e)
-            for k, e in eps(graph, graph, list(config.k), threads=threads).items()
-        }
+    # The same statistics seed as every grid point's evaluation, which reuses this row: G0's row
+    # is then exactly the one their rel.err is measured against, computed once per study.
+    row = true_graph_row(
+        graph,
+        config.k,
+        statistics_seed=point_seed(config.seed, "statistics"),
+        threads=config.threads,
     )
+    eps = row.pop("eps")
+    row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
     return row
 
 

@@ -10,12 +10,11 @@ real graphs.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import INT32_LIMIT, SeedLike, check_threads, seed_to_u64
+from graphveil._common import INT32_LIMIT, SeedLike, check_int, check_threads, seed_to_u64
 from graphveil.graph import Graph
 
 __all__ = ["SIZES", "like", "powerlaw_cluster", "powerlaw_cluster_sized"]
@@ -79,8 +78,8 @@ def powerlaw_cluster(
     >>> g.n, g.m
     (1000, 2991)
     """
-    n = _check_int(n, "n")
-    m = _check_int(m, "m")
+    n = check_int(n, "n")
+    m = check_int(m, "m")
     if m < 1:
         raise ValueError(f"m must be at least 1, got {m}")
     if n <= m:
@@ -129,8 +128,8 @@ def powerlaw_cluster_sized(
     >>> g.n, g.m
     (2000, 5263)
     """
-    n = _check_int(n, "n")
-    total = _check_int(edges, "edges")
+    n = check_int(n, "n")
+    total = check_int(edges, "edges")
     return _grow(n, _edge_schedule(n, total), p, seed, threads)
 
 
@@ -209,8 +208,3 @@ def _grow(n: int, edges: np.ndarray, p: float, seed: SeedLike, threads: int | No
     indptr, indices = _core.powerlaw_cluster(n, edges, p, seed_to_u64(seed), check_threads(threads))
     return Graph(indptr, indices, validate=False)
 
-
-def _check_int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    return int(value)

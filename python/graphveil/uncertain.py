@@ -398,14 +398,7 @@ class UncertainGraph:
         1
         """
         single = count is None
-        if single:
-            count = 1
-        elif (
-            isinstance(count, (bool, np.bool_))
-            or not isinstance(count, (int, np.integer))
-            or count < 0
-        ):
-            raise ValueError(f"count must be a non-negative integer or None, got {count!r}")
+        count = 1 if single else _non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
         simple = self.simplified()
         fn = _core.sample_csr32 if simple._u.dtype == np.int32 else _core.sample_csr64
@@ -441,12 +434,7 @@ class UncertainGraph:
         (numpy.ndarray, numpy.ndarray)
             The kept pairs, in the node-id dtype.
         """
-        if (
-            isinstance(index, (bool, np.bool_))
-            or not isinstance(index, (int, np.integer))
-            or index < 0
-        ):
-            raise ValueError(f"index must be a non-negative integer, got {index!r}")
+        index = _non_negative(index, "index")
         nthreads = check_threads(threads)
         simple = self.simplified()
         fn = _core.sample_edges32 if simple._u.dtype == np.int32 else _core.sample_edges64
@@ -867,3 +855,10 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     if isinstance(header["n"], bool) or not isinstance(header["n"], int):
         raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
     return header, u, v, p
+
+
+def _non_negative(value: Any, name: str, alternative: str = "") -> int:
+    # ValueError for every wrong value (also a float or a bool): a count or index is one number.
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer{alternative}, got {value!r}")
+    return int(value)

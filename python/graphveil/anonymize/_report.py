@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import numbers
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._common import check_int, check_real  # noqa: F401  (the schemes import them from here)
 from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -23,25 +23,6 @@ def check_graph(graph: Any, name: str = "graph") -> Graph:
             "Graph.from_edges / from_scipy / from_networkx"
         )
     return graph
-
-
-def check_int(value: Any, name: str, low: int, hint: str = "") -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}{hint}")
-    return int(value)
-
-
-def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool = False) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    x = float(value)
-    bad_low = x <= low if open_low else x < low
-    if not np.isfinite(x) or bad_low or x > high:
-        left = "(" if open_low else "["
-        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
-    return x
 
 
 def sorted_pairs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_int, check_threads, seed_to_u64
 from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
 from graphveil.anonymize._result import Anonymized
@@ -33,11 +33,6 @@ def _solve_part(
     """One part's QP; a module-level function so that process pools can pickle it."""
     return SOLVERS[solver](n, pu, pv, degree, **options)
 
-
-def _check_int(value: Any, name: str) -> int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
-    return int(value)
 
 
 def _shortfall_message(counts: np.ndarray, n_potential: int, parts: int) -> str:
@@ -181,8 +176,8 @@ def maxvar(
             f"g must be a graphveil.Graph, not {type(g).__name__}; build one with Graph.from_edges, "
             "Graph.from_scipy or Graph.from_networkx"
         )
-    n_potential = _check_int(n_potential, "n_potential")
-    parts = _check_int(parts, "parts")
+    n_potential = check_int(n_potential, "n_potential")
+    parts = check_int(parts, "parts")
     if g.n == 0 or g.m == 0:
         raise ValueError(f"MaxVar needs a graph with edges, got {g!r}")
     if n_potential < 0:

@@ -355,6 +355,31 @@ def _check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     return tuple(int(kk) for kk in ks)
 
 
+def true_graph_row(
+    g0: Graph,
+    k: int | Iterable[int] = PAPER_K,
+    *,
+    statistics_seed: SeedLike = None,
+    threads: int | None = None,
+    statistics: Callable[..., dict[str, float]] | None = None,
+) -> dict[str, Any]:
+    """G0's own row of the paper's tables: H1, H2_open (its numbers of signatures), the ten
+    statistics (drawn with ``statistics_seed``) and ``eps``, a dict ``{k: eps}`` of G0 itself.
+
+    Pass it to :func:`evaluate` as ``original`` to evaluate many published graphs of one G0
+    without recomputing it; use the same ``statistics_seed`` there.
+    """
+    ks = _check_k(k)
+    nthreads = check_threads(threads)
+    row: dict[str, Any] = {
+        "H1": h1(g0, g0, threads=nthreads),
+        "H2_open": h2_open(g0, g0, threads=nthreads),
+    }
+    row.update(_stats(statistics or utility_statistics, g0, seed_to_u64(statistics_seed), nthreads))
+    row["eps"] = eps_of(g0, g0, list(ks), threads=nthreads)
+    return row
+
+
 def evaluate(
     g0: Graph,
     ug: UncertainGraph | Graph,
@@ -366,6 +391,7 @@ def evaluate(
     label: str = "published",
     statistics: Callable[..., dict[str, float]] | None = None,
     statistics_seed: SeedLike = None,
+    original: dict[str, Any] | None = None,
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section 5).
 
@@ -397,6 +423,9 @@ def evaluate(
         ``g0`` and every sample so that estimation errors cancel in rel.err; derived from
         ``seed`` when not given. A study passes one value for all its grid points, so that
         G0's row is identical across them.
+    original : dict, optional
+        G0's own row, :func:`true_graph_row` of ``g0`` with the same ``k``, ``statistics_seed``
+        and ``statistics``: a caller evaluating many published graphs of one G0 computes it once.
 
     Returns
     -------
@@ -455,11 +484,17 @@ def evaluate(
         else int(seed_to_u64(statistics_seed))
     )
 
-    original: dict[str, float] = {
-        "H1": h1(g0, g0, threads=nthreads),
-        "H2_open": h2_open(g0, g0, threads=nthreads),
-    }
-    original.update(_stats(stats_fn, g0, stat_seed, nthreads))
+    if original is None:
+        original = true_graph_row(
+            g0, ks, statistics_seed=stat_seed, threads=nthreads, statistics=statistics
+        )
+    missing = [key for key in ("H1", "H2_open", *STATISTICS, "eps") if key not in original]
+    if missing or any(kk not in original["eps"] for kk in ks):
+        raise ValueError(
+            f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
+        )
+    eps_original = {kk: float(original["eps"][kk]) for kk in ks}
+    original = {key: float(original[key]) for key in ("H1", "H2_open", *STATISTICS)}
 
     copies = 1
     if isinstance(ug, Graph):
@@ -490,7 +525,6 @@ def evaluate(
         extra["S_PL_pooled"] = float(pooled_powerlaw_exponent(worlds))
 
     eps_published = eps_of(g0, ug, list(ks), threads=nthreads)
-    eps_original = eps_of(g0, g0, list(ks), threads=nthreads)
     return Report(
         original=original,
         per_sample=per_sample,
