@@ -85,7 +85,7 @@ def test_zoo_deterministic(zoo_graph, tmp_path):
     assert (ug.to_scipy() != g.to_scipy()).nnz == 0
     ug.save(tmp_path / "g.npz", keep_ids=True)
     assert gv.load_uncertain(tmp_path / "g.npz") == ug
-    perm = ug.save(tmp_path / "g.tsv", seed=3)
+    perm = ug.save(tmp_path / "g.tsv", seed=3).permutation
     back = gv.load_uncertain(tmp_path / "g.tsv")
     assert sorted(back.expected_degrees()) == sorted(g.degrees)
     assert back == gv.UncertainGraph(g.n, perm[ug.u], perm[ug.v], ug.p)
@@ -398,7 +398,7 @@ def published() -> gv.UncertainGraph:
 
 @pytest.mark.parametrize("name", ["g.npz", "g.tsv", "g.tsv.gz", "g.txt.bz2", "g.tsv.xz"])
 def test_round_trip_keep_ids(published, tmp_path, name):
-    perm = published.save(tmp_path / name, keep_ids=True)
+    perm = published.save(tmp_path / name, keep_ids=True).permutation
     assert np.array_equal(perm, np.arange(published.n))
     back = gv.load_uncertain(tmp_path / name)
     assert back == published
@@ -417,7 +417,7 @@ def test_round_trip_keep_ids(published, tmp_path, name):
 
 @pytest.mark.parametrize("name", ["g.npz", "g.tsv.gz"])
 def test_round_trip_permuted(published, tmp_path, name):
-    perm = published.save(tmp_path / name, seed=7)
+    perm = published.save(tmp_path / name, seed=7).permutation
     back = gv.load_uncertain(tmp_path / name)
     assert back.meta["file"]["ids_permuted"] is True
     assert sorted(perm.tolist()) == list(range(published.n))
@@ -456,7 +456,7 @@ def test_round_trip_relaxed_and_empty(tmp_path):
         ug.save(tmp_path / name, keep_ids=True)
         back = gv.load_uncertain(tmp_path / name)
         assert back == ug and back.relaxed
-        perm = ug.save(tmp_path / name, seed=1)
+        perm = ug.save(tmp_path / name, seed=1).permutation
         assert gv.load_uncertain(tmp_path / name) == gv.UncertainGraph(
             4, perm[ug.u], perm[ug.v], ug.p, relaxed=True
         )
@@ -622,7 +622,7 @@ def test_round_trip_property(tmp_path, n, data, relaxed):
     v = np.array([b for _, b in pairs], dtype=np.int64)
     ug = gv.UncertainGraph(n, u, v, probs, relaxed=relaxed)
     for name in ("h.npz", "h.tsv"):
-        perm = ug.save(tmp_path / name, seed=data.draw(st.integers(0, 2**64 - 1)))
+        perm = ug.save(tmp_path / name, seed=data.draw(st.integers(0, 2**64 - 1))).permutation
         back = gv.load_uncertain(tmp_path / name)
         assert back == gv.UncertainGraph(n, perm[ug.u], perm[ug.v], ug.p, relaxed=relaxed)
         assert back.expected_edit_distance(gv.Graph.from_edges([], [], n)) == pytest.approx(

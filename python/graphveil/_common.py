@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import numbers
 import os
-import tempfile
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Union
@@ -50,29 +50,110 @@ def index_dtype(n: int) -> np.dtype:
     return np.dtype(np.int32) if n <= INT32_LIMIT else np.dtype(np.int64)
 
 
-@contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; rename it over ``path`` only on success.
+#: Hidden folder (mode 0700) beside an output where its temporary file is written: a temporary
+#: left by a killed run is unreadable to others and removed by the next write into that folder.
+TMP_DIR_NAME = ".graphveil-tmp"
 
-    An interrupted writer therefore never leaves a half-written file under the final name.
-    The suffix of ``path`` is kept so that tools choosing a format by extension still work.
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str], *, private: bool = False) -> Iterator[Path]:
+    """Yield a temporary path for ``path``; rename it over ``path`` only on success.
+
+    An interrupted writer therefore never leaves a half-written file under the final name. The
+    temporary file lives in :data:`TMP_DIR_NAME` (mode 0700) inside the target's folder, so it
+    can be renamed into place and, should the process be killed (SIGKILL) before it can remove
+    it, nobody else can read it; the next write into that folder removes such leftovers (their
+    process is gone). It is created with mode 0666 less the umask (0644 under umask 022), or
+    0600 when ``private``; the rename keeps that mode. Its name ends with the suffix of
+    ``path``, so tools choosing a format by extension still work. Errors name ``path``.
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
-    if not directory.exists():
-        raise FileNotFoundError(f"cannot write {target}: directory {directory} does not exist")
-    fd, tmp_name = tempfile.mkstemp(
-        dir=directory, prefix=f".{target.name}.", suffix=".tmp" + target.suffix
-    )
-    os.close(fd)
-    tmp = Path(tmp_name)
+    check_output_path(target)
+    tmp = _create_temporary(target, directory, 0o600 if private else 0o666)
     try:
         yield tmp
-        os.replace(tmp, target)
-    except BaseException:
+        try:
+            os.replace(tmp, target)
+        except PermissionError:
+            raise PermissionError(f"cannot write {target}: permission denied") from None
+        except IsADirectoryError:
+            raise IsADirectoryError(f"cannot write {target}: it is a directory") from None
+    finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
-        raise
+        with contextlib.suppress(OSError):  # other writers may still use it
+            tmp.parent.rmdir()
+
+
+def check_output_path(path: str | os.PathLike[str]) -> Path:
+    """Fail early, naming ``path``, if a file cannot be written there; returns it as a Path.
+
+    Called by every writer, and by the command line for every output before any work starts.
+    """
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        raise FileNotFoundError(f"cannot write {target}: directory {directory} does not exist")
+    if target.is_dir():
+        raise IsADirectoryError(f"cannot write {target}: it is a directory")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise PermissionError(f"cannot write {target}: permission denied on {directory}")
+    return target
+
+
+def clean_stale_temporaries(directory: str | os.PathLike[str]) -> int:
+    """Remove temporary files in ``directory``'s :data:`TMP_DIR_NAME` left by dead processes.
+
+    Returns how many were removed. A file whose writer is still running is kept.
+    """
+    tmp_dir = Path(directory) / TMP_DIR_NAME
+    removed = 0
+    try:
+        entries = list(tmp_dir.iterdir())
+    except OSError:
+        return 0
+    for entry in entries:
+        pid_text = entry.name.split(".", 1)[0]
+        if pid_text.isdigit() and _alive(int(pid_text)):
+            continue
+        with contextlib.suppress(OSError):
+            entry.unlink()
+            removed += 1
+    with contextlib.suppress(OSError):
+        tmp_dir.rmdir()
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
+def _create_temporary(target: Path, directory: Path, mode: int) -> Path:
+    tmp_dir = directory / TMP_DIR_NAME
+    clean_stale_temporaries(directory)
+    for _ in range(100):
+        try:
+            tmp_dir.mkdir(mode=0o700, exist_ok=True)
+            name = f"{os.getpid()}.{secrets.token_hex(6)}.{target.name}"
+            fd = os.open(tmp_dir / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        except FileExistsError:
+            continue
+        except FileNotFoundError:  # another writer removed the empty folder meanwhile
+            continue
+        except PermissionError:
+            raise PermissionError(f"cannot write {target}: permission denied on {directory}") from None
+        os.close(fd)
+        return tmp_dir / name
+    raise FileExistsError(f"cannot write {target}: no free temporary name in {tmp_dir}")
 
 
 def check_int(value: Any, name: str, low: int | None = None, hint: str = "") -> int:

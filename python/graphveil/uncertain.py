@@ -12,31 +12,52 @@ import warnings
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, atomic_path, check_threads, index_dtype, seed_to_u64
+from graphveil._common import (
+    SeedLike,
+    atomic_path,
+    check_output_path,
+    check_threads,
+    index_dtype,
+    seed_to_u64,
+)
 from graphveil.graph import Graph
 
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.record import RunRecord
+
 #: Version of the saved-file layout (.npz and TSV). Readers refuse newer versions.
-FORMAT_VERSION = 1
+#: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release.
+FORMAT_VERSION = 2
 _FORMAT_TAG = "graphveil.uncertain"
-_NPZ_KEYS = (
+#: Every entry of a published file, and nothing else (the release whitelist): the format, n, the
+#: pairs and their p, the scheme's name and the parameters its user chose, whether the ids were
+#: permuted, the package version. Seeds, permutations and reports go to the private RunRecord.
+RELEASE_KEYS = (
     "format",
     "format_version",
     "graphveil_version",
     "n",
     "relaxed",
     "ids_permuted",
-    "seed",
-    "meta",
+    "scheme",
+    "params",
     "u",
     "v",
     "p",
 )
+_HEADER_KEYS = RELEASE_KEYS[:-3]
+#: Keys of ``meta`` that are published (the rest of ``meta`` goes to the run record).
+PUBLIC_META = ("scheme", "params")
+#: Parameter names that must never appear in a release, at any depth of ``meta["params"]``.
+_SECRET_PARAMS = frozenset({"seed", "permutation", "perm"})
+#: Zip entries of a release get this fixed timestamp: equal graphs give equal bytes.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
 #: Key under which :meth:`UncertainGraph.load` records what the file said about itself.
 FILE_INFO_KEY = "file"
 
@@ -73,7 +94,9 @@ class UncertainGraph:
     relaxed : bool
         Allow self-loops and multi-edges.
     meta : dict, optional
-        Provenance (scheme, parameters, seed); saved with the graph as JSON.
+        Provenance: a scheme's report (scheme, parameters, seed, timings, ...), for the caller.
+        Only ``meta["scheme"]`` and ``meta["params"]`` are published by :meth:`save`; the
+        rest goes to the private run record.
 
     Raises
     ------
@@ -90,7 +113,7 @@ class UncertainGraph:
     ([0.5, 1.5, 1.0], 0.25)
     """
 
-    __slots__ = ("_n", "_p", "_relaxed", "_simple", "_u", "_v", "meta")
+    __slots__ = ("_ids_permuted", "_n", "_p", "_relaxed", "_simple", "_u", "_v", "meta")
 
     def __init__(
         self,
@@ -173,6 +196,7 @@ class UncertainGraph:
         self._p = p_arr
         self._relaxed = bool(relaxed)
         self._simple: UncertainGraph | None = None
+        self._ids_permuted: bool | None = False
         self.meta: dict[str, Any] = dict(meta or {})
 
     @classmethod
@@ -206,6 +230,16 @@ class UncertainGraph:
     def relaxed(self) -> bool:
         """Whether self-loops and multi-edges are allowed."""
         return self._relaxed
+
+    @property
+    def ids_permuted(self) -> bool | None:
+        """Whether the node ids are a release's random permutation of the true ids.
+
+        True for a graph loaded from a file saved with permuted ids (or made by
+        :meth:`with_permuted_ids`): its ids are not those of the true graph, and only the private
+        run record maps them back. None when a file did not say (a plain ``u v p`` TSV).
+        """
+        return self._ids_permuted
 
     @property
     def num_pairs(self) -> int:
@@ -264,6 +298,7 @@ class UncertainGraph:
             else:
                 q = p
             self._simple = UncertainGraph(self._n, a, b, q, meta=self.meta)
+            self._simple._ids_permuted = self._ids_permuted
         return self._simple
 
     def to_scipy(self, *, array: bool = True) -> sp.csr_array | sp.csr_matrix:
@@ -364,7 +399,10 @@ class UncertainGraph:
         """Draw possible worlds: every pair kept independently with its probability.
 
         Samples are simple graphs (a relaxed graph's self-loops dropped and multi-edges
-        merged, see :meth:`simplified`). Drawn in C++ in parallel; pairs are cut into fixed
+        merged, see :meth:`simplified`). A sample of a graph whose ids are a release's
+        permutation (:attr:`ids_permuted`) has those ids as its ``labels``;
+        :func:`graphveil.write_edgelist` writes a labelled graph's labels and permutes the ids
+        of any other. Drawn in C++ in parallel; pairs are cut into fixed
         blocks, each (sample, block) with its own random stream, so the output depends only on
         the seed, never on ``threads``; sample ``k`` of ``sample(count, seed)`` is the same for
         every ``count > k``.
@@ -405,7 +443,14 @@ class UncertainGraph:
         csrs = fn(
             simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), 0, int(count), nthreads
         )
-        graphs = [Graph(indptr, indices, validate=False) for indptr, indices in csrs]
+        # Ids of a permuted release are public: the samples carry them as labels, so that
+        # write_edgelist writes them as they are (no second permutation) and they stay the ids
+        # the release's run record maps back. Other samples carry no labels: write_edgelist
+        # then permutes their ids unless told to keep them.
+        labels = np.arange(self._n, dtype=np.int64) if self._ids_permuted else None
+        if labels is not None:
+            labels.setflags(write=False)
+        graphs = [Graph(indptr, indices, labels, validate=False) for indptr, indices in csrs]
         return graphs[0] if single else graphs
 
     def sample_edges(
@@ -441,6 +486,26 @@ class UncertainGraph:
         return fn(simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads)
 
     # ------------------------------------------------------------------ files
+    def with_permuted_ids(self, seed: SeedLike = None) -> tuple[UncertainGraph, np.ndarray]:
+        """This graph under uniformly random node ids: ``(graph, perm)``.
+
+        Node ``i`` of this graph is node ``perm[i]`` of the result, whose :attr:`ids_permuted`
+        is True and whose ``meta`` keeps only the public part (scheme and parameters). Keep
+        ``seed`` None (fresh entropy) for anything published: anyone who learns the seed
+        redraws ``perm`` and maps the ids back.
+        """
+        perm = np.random.default_rng(seed_to_u64(seed)).permutation(self._n).astype(np.int64)
+        out = UncertainGraph(
+            self._n,
+            perm[self._u],
+            perm[self._v],
+            self._p,
+            relaxed=self._relaxed,
+            meta={k: self.meta[k] for k in PUBLIC_META if k in self.meta},
+        )
+        out._ids_permuted = True
+        return out, perm
+
     def save(
         self,
         path: str | os.PathLike[str],
@@ -449,85 +514,122 @@ class UncertainGraph:
         seed: SeedLike = None,
         format: str | None = None,
         compress: bool = False,
-    ) -> np.ndarray:
-        """Write the uncertain graph to ``path``, by default under randomly permuted node ids.
+        record: str | os.PathLike[str] | None = None,
+    ) -> RunRecord:
+        """Publish the uncertain graph to ``path``, by default under randomly permuted node ids.
 
-        A published output must not carry the original ids: unless ``keep_ids=True``, node
-        ``i`` is written as ``perm[i]`` for a uniformly random permutation ``perm``, which is
-        returned so the caller can map back privately. The file records *whether* ids were
-        permuted, never the permutation nor the seed that drew it. Pass ``seed=None`` (fresh
-        entropy, the default) for anything published: a seed someone can guess reproduces the
-        permutation.
+        The file is a *release*: it holds only :data:`RELEASE_KEYS` (the format, ``n``, the
+        pairs and their probabilities, the scheme's name and the parameters its user chose,
+        whether the ids were permuted, the package version). Everything derived from the true
+        graph or from randomness (the scheme's seed, the id permutation, search history,
+        eps-hat, solver statistics, timings) goes into the returned :class:`RunRecord`, which
+        is written to ``record`` (mode 0600) only when asked. Never publish the record.
 
-        Formats: ``"npz"`` (numpy archive: ``format``, ``format_version``,
-        ``graphveil_version``, ``n``, ``relaxed``, ``ids_permuted``, ``seed``, ``meta`` as JSON,
-        and the arrays ``u``, ``v``, ``p``) or ``"tsv"`` (``# key: value`` header lines, then one
+        Unless ``keep_ids=True``, node ``i`` is written as ``perm[i]`` for a uniformly random
+        permutation drawn from fresh entropy; ``record.permutation`` holds it. A graph whose
+        ids are already a release's permutation (:attr:`ids_permuted`, e.g. a loaded release)
+        is written as it is, without a second permutation. The same graph and ``seed`` give
+        byte-identical files whatever the thread count. The release follows the umask (0644
+        under umask 022); the write is atomic.
+
+        Formats: ``"npz"`` (a numpy archive with one entry per key of :data:`RELEASE_KEYS`,
+        ``params`` as JSON) or ``"tsv"`` (``# key: value`` header lines, then one
         ``u<TAB>v<TAB>p`` line per pair; ``.gz``, ``.bz2``, ``.xz`` compress). Chosen from the
-        suffix when ``format`` is None. ``seed`` in the file is ``meta["seed"]``, the seed of the
-        scheme that produced the graph. The write is atomic (temporary file, then rename).
+        suffix when ``format`` is None.
 
         Parameters
         ----------
         path : str or os.PathLike
             Destination (``.npz``, ``.tsv``, ``.txt``, optionally followed by ``.gz``/``.bz2``/``.xz``).
         keep_ids : bool
-            Write node ids as they are.
+            Write node ids as they are: the only way to publish the true ids.
         seed : int, numpy.random.Generator or None
-            Randomness of the permutation.
+            Randomness of the permutation. Leave it None for anything published: anyone who
+            learns the seed redraws the permutation and maps the ids back.
         format : {"npz", "tsv"}, optional
             Overrides the choice by suffix.
         compress : bool
             Deflate the .npz archive: about a third smaller for random probabilities, several
             times slower to write (ignored for TSV, where the suffix decides).
+        record : str or os.PathLike, optional
+            Also write the private run record there (JSON, mode 0600). Never publish it.
 
         Returns
         -------
-        numpy.ndarray
-            ``perm`` (int64): node ``i`` of this graph is node ``perm[i]`` in the file; the
-            identity when ``keep_ids`` is true.
+        RunRecord
+            The private record: ``permutation`` (node ``i`` of this graph is node
+            ``permutation[i]`` in the file; None when the ids were written as they are) and
+            ``report`` (this graph's ``meta``).
 
         Raises
         ------
         ValueError
-            If the format cannot be told from the suffix.
+            If the format cannot be told from the suffix, ``record`` is ``path``, or the public
+            parameters name a secret (``seed``).
         TypeError
             If ``meta`` is not JSON-serialisable.
-        FileNotFoundError
-            If the destination directory does not exist.
+        FileNotFoundError, PermissionError
+            If a destination cannot be written (checked before anything is written).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> ug = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0], meta={"scheme": "toy", "seed": 7})
+        >>> rec = ug.save(d / "pub.npz", record=d / "private.json")
+        >>> back = load_uncertain(d / "pub.npz")
+        >>> back.ids_permuted, back.meta["scheme"], "seed" in back.meta
+        (True, 'toy', False)
+        >>> rec.report["seed"], sorted(rec.permutation.tolist())
+        (7, [0, 1, 2])
         """
+        from graphveil.record import RunRecord, release_digest
+
         fmt = _format_of(path, format)
-        meta_json = _meta_json(self.meta)
-        if keep_ids:
-            perm = np.arange(self._n, dtype=np.int64)
+        check_output_path(path)
+        if record is not None:
+            check_output_path(record)
+            if Path(record).resolve() == Path(path).resolve():
+                raise ValueError(f"the run record must not overwrite the release {path}")
+        scheme, params = _public_meta(self.meta)
+        private = json.loads(_meta_json(self.meta))  # also checks meta is JSON-serialisable
+        perm: np.ndarray | None = None
+        if keep_ids or self._ids_permuted:
             out = self
         else:
-            perm = np.random.default_rng(seed_to_u64(seed)).permutation(self._n).astype(np.int64)
-            out = UncertainGraph(
-                self._n, perm[self._u], perm[self._v], self._p, relaxed=self._relaxed
-            )
+            out, perm = self.with_permuted_ids(seed)
         header = {
             "format": _FORMAT_TAG,
             "format_version": FORMAT_VERSION,
             "graphveil_version": _package_version(),
             "n": self._n,
             "relaxed": self._relaxed,
-            "ids_permuted": not keep_ids,
-            "seed": _json_dumps(self.meta.get("seed")),
-            "meta": meta_json,
+            "ids_permuted": bool(out._ids_permuted),
+            "scheme": scheme,
+            "params": params,
         }
         if fmt == "npz":
             _write_npz(path, header, out, compress)
         else:
             _write_tsv(path, header, out)
-        return perm
+        result = RunRecord(
+            perm,
+            private,
+            [{"file": Path(path).name, "digest": release_digest(out.n, out.u, out.v, out.p)}],
+        )
+        if record is not None:
+            result.save(record)
+        return result
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
         """Read an uncertain graph written by :meth:`save` (or a plain ``u v p`` TSV).
 
-        The stored ``meta`` becomes the graph's ``meta``; what the file said about itself
-        (``format_version``, ``graphveil_version``, ``ids_permuted``, ``seed``) is added under
-        ``meta["file"]``. Everything is validated: format tag and version, array shapes and
+        The graph's ``meta`` holds the published ``scheme`` and ``params``; what the file said
+        about itself (``format_version``, ``graphveil_version``, ``ids_permuted``) is added under
+        ``meta["file"]``, and :attr:`ids_permuted` tells whether the ids are a permutation (then
+        only the private run record maps them back to the true ids). A version-1 file (which
+        also stored a seed and a whole report) is read the same way; that extra is dropped. Everything is validated: format tag and version, array shapes and
         dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
 
         A TSV without a header is read as ``u v p`` lines (``#``/``%`` comments allowed); ``n`` is
@@ -556,11 +658,11 @@ class UncertainGraph:
             graph = cls(header["n"], u, v, p, relaxed=header["relaxed"], meta=header["meta"])
         except (TypeError, ValueError) as err:
             raise ValueError(f"{target}: invalid uncertain graph: {err}") from None
+        graph._ids_permuted = header["ids_permuted"]
         graph.meta[FILE_INFO_KEY] = {
             "format_version": header["format_version"],
             "graphveil_version": header["graphveil_version"],
             "ids_permuted": header["ids_permuted"],
-            "seed": header["seed"],
         }
         return graph
 
@@ -624,6 +726,43 @@ def _json_dumps(value: Any) -> str:
     return json.dumps(value, default=_json_default, sort_keys=True, allow_nan=True)
 
 
+def _public_meta(meta: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The published part of ``meta``: the scheme's name and the parameters its user chose."""
+    scheme = meta.get("scheme")
+    params = meta.get("params") or {}
+    if scheme is not None and not isinstance(scheme, str):
+        raise TypeError(f"meta['scheme'] must be a string, got {type(scheme).__name__}")
+    if not isinstance(params, dict):
+        raise TypeError(f"meta['params'] must be a dict, got {type(params).__name__}")
+    secret = _secret_key(params)
+    if secret is not None:
+        raise ValueError(
+            f"meta['params'] holds {secret!r}, which must never be published; "
+            "keep it out of the parameters (the run record keeps the rest of meta)"
+        )
+    try:
+        params = json.loads(_json_dumps(params))
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"meta['params'] must be JSON-serialisable to be saved: {err}") from None
+    return scheme, params
+
+
+def _secret_key(value: Any) -> str | None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _SECRET_PARAMS:
+                return str(key)
+            found = _secret_key(item)
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found = _secret_key(item)
+            if found is not None:
+                return found
+    return None
+
+
 def _meta_json(meta: dict[str, Any]) -> str:
     clean = {k: val for k, val in meta.items() if k != FILE_INFO_KEY}
     try:
@@ -674,22 +813,29 @@ def _is_zip(path: Path) -> bool:
 def _write_npz(
     path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph, compress: bool
 ) -> None:
-    arrays: dict[str, Any] = {
+    arrays: dict[str, np.ndarray] = {
         "format": np.array(header["format"]),
         "format_version": np.array(header["format_version"], dtype=np.int64),
         "graphveil_version": np.array(header["graphveil_version"]),
         "n": np.array(header["n"], dtype=np.int64),
         "relaxed": np.array(header["relaxed"]),
         "ids_permuted": np.array(header["ids_permuted"]),
-        "seed": np.array(header["seed"]),
-        "meta": np.array(header["meta"]),
+        "scheme": np.array(_json_dumps(header["scheme"])),
+        "params": np.array(_json_dumps(header["params"])),
         "u": graph.u,
         "v": graph.v,
         "p": graph.p,
     }
-    save = np.savez_compressed if compress else np.savez
-    with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # a file object: numpy adds no suffix
-        save(fh, **arrays)
+    assert tuple(arrays) == RELEASE_KEYS  # the whitelist is the one home of the layout
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    # np.savez stamps every entry with the wall clock; a fixed date makes equal graphs equal bytes
+    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", method, allowZip64=True) as zf:
+        for name, arr in arrays.items():
+            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_DATE)
+            info.compress_type = method
+            info.external_attr = 0o644 << 16
+            with zf.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.asanyarray(arr), allow_pickle=False)
 
 
 def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
@@ -700,34 +846,31 @@ def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
         # our own handle: np.load leaks the file it opened when the archive is truncated
         with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
             files = list(data.files)
-            arrays = {k: data[k] for k in _NPZ_KEYS if k in files}
+            wanted = (*RELEASE_KEYS, *_V1_KEYS)
+            arrays = {k: data[k] for k in wanted if k in files}
     except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError, zlib.error) as err:
         raise bad(f"{type(err).__name__}: {err}") from None
-    missing = [k for k in _NPZ_KEYS if k not in arrays]
-    if "format" in missing or "format_version" in missing:
+    if "format" not in arrays or "format_version" not in arrays:
         raise bad(f"no format tag; entries found: {sorted(files)}")
     if str(arrays["format"]) != _FORMAT_TAG:
         raise bad(f"format tag is {str(arrays['format'])!r}, expected {_FORMAT_TAG!r}")
     version = _scalar_int(arrays["format_version"], "format_version", path)
     _check_version(version, path)
+    keys = _keys_of_version(version)
+    missing = [k for k in keys if k not in arrays]
     if missing:
         raise bad(f"missing entries {missing}")
-    meta_text = str(arrays["meta"])
     try:
-        meta = json.loads(meta_text)
-        seed = json.loads(str(arrays["seed"]))
+        texts = {k: json.loads(str(arrays[k])) for k in keys if k in _JSON_KEYS}
     except json.JSONDecodeError as err:
-        raise bad(f"meta or seed is not valid JSON: {err}") from None
-    if not isinstance(meta, dict):
-        raise bad("meta is not a JSON object")
+        raise bad(f"an entry is not valid JSON: {err}") from None
     header = {
         "format_version": version,
         "graphveil_version": str(arrays["graphveil_version"]),
         "n": _scalar_int(arrays["n"], "n", path),
         "relaxed": _scalar_bool(arrays["relaxed"], "relaxed", path),
         "ids_permuted": _scalar_bool(arrays["ids_permuted"], "ids_permuted", path),
-        "seed": seed,
-        "meta": meta,
+        "meta": _public_of(texts, path),
     }
     u, v, p = arrays["u"], arrays["v"], arrays["p"]
     for name, arr in (("u", u), ("v", v), ("p", p)):
@@ -740,6 +883,28 @@ def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     if not np.issubdtype(p.dtype, np.floating):
         raise bad(f"p must be a float array, got {p.dtype}")
     return header, u, v, p
+
+
+#: Entries of a version-1 file beyond the release's: read (to find scheme and params), never kept.
+_V1_KEYS = ("seed", "meta")
+_JSON_KEYS = ("scheme", "params", "seed", "meta")
+
+
+def _keys_of_version(version: int) -> tuple[str, ...]:
+    if version == 1:
+        return tuple(k for k in RELEASE_KEYS if k not in ("scheme", "params")) + _V1_KEYS
+    return RELEASE_KEYS
+
+
+def _public_of(texts: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The graph's meta from a file's JSON entries: scheme and params only."""
+    source = texts.get("meta", texts)  # version 1 kept both inside its whole-report meta
+    if not isinstance(source, dict):
+        raise ValueError(f"{path}: meta is not a JSON object")  # noqa: TRY004 (bad file content)
+    meta = {k: source[k] for k in PUBLIC_META if source.get(k) is not None}
+    if not isinstance(meta.get("params", {}), dict):
+        raise ValueError(f"{path}: params is not a JSON object")  # noqa: TRY004 (bad file content)
+    return meta
 
 
 def _scalar_int(arr: np.ndarray, name: str, path: Path) -> int:
@@ -773,18 +938,9 @@ _TSV_CHUNK = 1 << 16
 
 def _write_tsv(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph) -> None:
     lines = ["# an uncertain graph: after this header, one 'u<TAB>v<TAB>p' line per node pair"]
-    for key in (
-        "format",
-        "format_version",
-        "graphveil_version",
-        "n",
-        "relaxed",
-        "ids_permuted",
-        "seed",
-        "meta",
-    ):
+    for key in _HEADER_KEYS:
         value = header[key]
-        text = value if key in ("format", "seed", "meta") else _json_dumps(value)
+        text = value if key == "format" else _json_dumps(value)
         lines.append(f"# {key}: {text}")
     lines.append("# columns: u v p")
     target = Path(path)
@@ -816,6 +972,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     try:
         version = int(fields.get("format_version", "1"))
         n_text = fields.get("n")
+        texts = {k: json.loads(fields[k]) for k in _JSON_KEYS if k in fields}
         header: dict[str, Any] = {
             "format_version": version,
             "graphveil_version": json.loads(fields["graphveil_version"])
@@ -826,8 +983,6 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             "ids_permuted": json.loads(fields["ids_permuted"])
             if "ids_permuted" in fields
             else None,
-            "seed": json.loads(fields.get("seed", "null")),
-            "meta": json.loads(fields.get("meta", "{}")),
         }
     except (ValueError, json.JSONDecodeError) as err:
         raise ValueError(f"{path}: malformed header line: {err}") from None
@@ -836,8 +991,9 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}"
         )
     _check_version(version, path)
-    if not isinstance(header["relaxed"], bool) or not isinstance(header["meta"], dict):
-        raise ValueError(f"{path}: header 'relaxed' must be true/false and 'meta' a JSON object")  # noqa: TRY004 (bad file content)
+    if not isinstance(header["relaxed"], bool):
+        raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
+    header["meta"] = _public_of(texts, path)
     dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
     try:
         with warnings.catch_warnings():

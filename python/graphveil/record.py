@@ -1,0 +1,168 @@
+"""The private run record: what a release must not carry, kept apart for its author.
+
+A published file (:meth:`UncertainGraph.save`, :func:`graphveil.write_edgelist`,
+``graphveil sample``) holds only the anonymized graph and the public parameters of the scheme.
+Everything derived from the true graph or from the randomness (the scheme's seed, the node-id
+permutation, the sigma-search history, eps-hat, solver statistics, timings, the number of
+potential edges actually found) goes into a :class:`RunRecord`: returned to the caller, and
+written to disk only on request (``record=`` / ``--record FILE``), with mode 0600.
+
+**Never publish a run record.** The permutation maps the release back to the true ids and the
+seed regenerates every random draw of the scheme; anyone holding either undoes the anonymization.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import atomic_path, check_output_path
+
+__all__ = ["RunRecord", "load_record", "release_digest"]
+
+_RECORD_TAG = "graphveil.run_record"
+RECORD_VERSION = 1
+_WARNING = (
+    "PRIVATE: never publish this file. Its permutation maps the release back to the true node ids "
+    "and its seed regenerates the scheme's random draws."
+)
+
+
+def release_digest(n: int, u: np.ndarray, v: np.ndarray, p: np.ndarray | None = None) -> str:
+    """SHA-256 of a published graph's content (node count, pairs in file ids, probabilities).
+
+    Ties a record to its release whatever the file format (.npz, TSV, edge list).
+    """
+    h = hashlib.sha256()
+    h.update(np.int64(n).tobytes())
+    h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
+    h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
+    if p is not None:
+        h.update(np.ascontiguousarray(p, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+@dataclass
+class RunRecord:
+    """How a release was made, for its author only: **never publish it**.
+
+    Attributes
+    ----------
+    permutation : numpy.ndarray or None
+        Node ``i`` of the graph that was written is node ``permutation[i]`` in the release;
+        None when the ids were kept (``keep_ids=True``) or were already public.
+    report : dict
+        The scheme's report: seed, search history, eps-hat, solver statistics, timings, ...
+    releases : list of dict
+        The files this record belongs to: ``{"file": name, "digest": release_digest(...)}``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rec = RunRecord(np.array([2, 0, 1]))
+    >>> rec.to_release(np.array([0, 1, 2])).tolist(), rec.to_original(np.array([2, 0, 1])).tolist()
+    ([2, 0, 1], [0, 1, 2])
+    """
+
+    permutation: np.ndarray | None = None
+    report: dict[str, Any] = field(default_factory=dict)
+    releases: list[dict[str, str]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.permutation is not None:
+            perm = np.asarray(self.permutation)
+            if (
+                perm.ndim != 1
+                or not np.issubdtype(perm.dtype, np.integer)
+                or not np.array_equal(np.sort(perm), np.arange(perm.size))
+            ):
+                raise ValueError("permutation must hold every id 0..n-1 exactly once")
+            self.permutation = perm.astype(np.int64)
+
+    def to_release(self, ids: np.ndarray) -> np.ndarray:
+        """Original node ids -> ids in the release."""
+        ids = np.asarray(ids, dtype=np.int64)
+        return ids.copy() if self.permutation is None else self.permutation[ids]
+
+    def to_original(self, ids: np.ndarray) -> np.ndarray:
+        """Ids in the release -> original node ids."""
+        ids = np.asarray(ids, dtype=np.int64)
+        if self.permutation is None:
+            return ids.copy()
+        inverse = np.empty_like(self.permutation)
+        inverse[self.permutation] = np.arange(self.permutation.size, dtype=np.int64)
+        return inverse[ids]
+
+    def matches(self, digest: str) -> bool:
+        """Whether a release with this :func:`release_digest` is one of this record's files."""
+        return any(r.get("digest") == digest for r in self.releases)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the record as JSON with mode 0600 (atomically). **Never publish the file.**"""
+        target = check_output_path(path)
+        body = {
+            "format": _RECORD_TAG,
+            "format_version": RECORD_VERSION,
+            "warning": _WARNING,
+            "graphveil_version": _package_version(),
+            "permutation": None if self.permutation is None else self.permutation.tolist(),
+            "releases": self.releases,
+            "report": self.report,
+        }
+        text = json.dumps(body, default=_json_default, sort_keys=True)
+        with atomic_path(target, private=True) as tmp:
+            tmp.write_text(text + "\n", encoding="utf-8")
+        return target
+
+    @classmethod
+    def load(cls, path: str | os.PathLike[str]) -> RunRecord:
+        """Read a record written by :meth:`save`; ValueError (naming the file) if it is not one."""
+        source = Path(path)
+        try:
+            body = json.loads(source.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no such run record: {source}") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ValueError(f"{source}: not a graphveil run record ({err})") from None
+        if not isinstance(body, dict) or body.get("format") != _RECORD_TAG:
+            raise ValueError(
+                f"{source}: not a graphveil run record (written by --record FILE / record=PATH)"
+            )
+        if int(body.get("format_version", 0)) > RECORD_VERSION:
+            raise ValueError(f"{source}: written by a newer graphveil; upgrade graphveil")
+        perm = body.get("permutation")
+        try:
+            return cls(
+                None if perm is None else np.asarray(perm, dtype=np.int64),
+                dict(body.get("report") or {}),
+                list(body.get("releases") or []),
+            )
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"{source}: corrupt run record: {err}") from None
+
+
+def load_record(path: str | os.PathLike[str]) -> RunRecord:
+    """Read a private run record: :meth:`RunRecord.load`."""
+    return RunRecord.load(path)
+
+
+def _package_version() -> str:
+    from graphveil import __version__
+
+    return str(__version__)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return str(value)
