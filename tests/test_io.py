@@ -279,7 +279,7 @@ def test_bad_threads(tmp_path):
 def test_compressed_formats_round_trip(tmp_path, suffix):
     g = gv.Graph.from_edges([0, 0, 1, 5], [1, 2, 2, 6], 9)
     path = tmp_path / f"g{suffix}"
-    gv.write_edgelist(g, path)
+    gv.write_edgelist(g, path, keep_ids=True)
     magic = {".gz": b"\x1f\x8b", ".bz2": b"BZh", ".xz": b"\xfd7zXZ\x00", ".txt": b"# graphveil"}[
         suffix
     ]
@@ -300,9 +300,13 @@ def test_compression_is_sniffed_not_guessed_from_the_suffix(tmp_path):
 
 def test_gzip_output_is_reproducible(tmp_path):
     g = ZOO["clique5"]
-    gv.write_edgelist(g, tmp_path / "a.gz")
-    gv.write_edgelist(g, tmp_path / "b.gz")
+    gv.write_edgelist(g, tmp_path / "a.gz", keep_ids=True)
+    gv.write_edgelist(g, tmp_path / "b.gz", keep_ids=True)
     assert (tmp_path / "a.gz").read_bytes() == (tmp_path / "b.gz").read_bytes()
+    # a permuted write is reproducible from its seed alone, whatever the thread count
+    gv.write_edgelist(g, tmp_path / "c.gz", seed=5, threads=1)
+    gv.write_edgelist(g, tmp_path / "d.gz", seed=5, threads=3)
+    assert (tmp_path / "c.gz").read_bytes() == (tmp_path / "d.gz").read_bytes()
 
 
 def test_multi_member_gzip(tmp_path):
@@ -315,14 +319,18 @@ def test_multi_member_gzip(tmp_path):
 
 def test_zoo_round_trip(tmp_path, zoo_graph):
     first = tmp_path / "first.txt"
-    gv.write_edgelist(zoo_graph, first)
+    gv.write_edgelist(zoo_graph, first, keep_ids=True)
     back = gv.read_edgelist(first)
     assert back == zoo_graph
     assert back.labels.tolist() == list(range(zoo_graph.n))
+    # the graph read back has labels (0..n-1): written under them, read back exactly
     second = tmp_path / "second.txt"
     gv.write_edgelist(back, second)
-    assert second.read_bytes() == first.read_bytes()
-    assert gv.read_edgelist(second) == zoo_graph
+    again = gv.read_edgelist(second)
+    assert again == zoo_graph and again.labels.tolist() == list(range(zoo_graph.n))
+    third = tmp_path / "third.txt"
+    gv.write_edgelist(again, third)
+    assert third.read_bytes() == second.read_bytes()
 
 
 @pytest.mark.parametrize("delimiter", ["\t", " ", ","])
@@ -330,7 +338,7 @@ def test_file_graph_file_graph_is_identity_with_labels(tmp_path, delimiter):
     text = "# from somewhere\n100 -3\n-3 100\n7 7\n55 100\n1000000000000 55\n"
     g = gv.read_edgelist(write(tmp_path, text))
     out = tmp_path / "out.txt.gz"
-    gv.write_edgelist(g, out, use_labels=True, delimiter=delimiter)
+    assert gv.write_edgelist(g, out, delimiter=delimiter).permutation is None
     back = gv.read_edgelist(out)
     assert back == g
     assert back.labels.tolist() == g.labels.tolist() == [-3, 7, 55, 100, 10**12]
@@ -345,18 +353,41 @@ def test_many_isolated_labels_span_several_header_lines(tmp_path):
     labels = np.arange(100, dtype=np.int64) * 10 - 7
     g = gv.Graph.from_edges([0], [1], 100, labels=labels)
     path = tmp_path / "g.txt"
-    gv.write_edgelist(g, path, use_labels=True)
+    gv.write_edgelist(g, path)
     back = gv.read_edgelist(path)
     assert back == g and back.labels.tolist() == labels.tolist()
 
 
-def test_written_ids_are_0_to_n_minus_1_unless_asked(tmp_path):
+def test_a_labelled_graph_is_written_under_its_labels(tmp_path):
     g = gv.read_edgelist(write(tmp_path, "1000 2000\n2000 3000\n"))
-    path = tmp_path / "anon.txt"
+    path = tmp_path / "g.txt"
     gv.write_edgelist(g, path)
-    text = path.read_text()
-    assert "1000" not in text and "3000" not in text
-    assert text.splitlines() == ["# graphveil edgelist n=3 m=2 labels=no", "0\t1", "1\t2"]
+    assert path.read_text().splitlines() == [
+        "# graphveil edgelist n=3 m=2 labels=yes",
+        "1000\t2000",
+        "2000\t3000",
+    ]
+
+
+def test_an_unlabelled_sample_is_written_under_permuted_ids(tmp_path):
+    # A sample's ids 0..n-1 follow the true graph's order (read_edgelist sorts the true ids), so
+    # the public id list of the true graph would map them straight back: they are permuted.
+    g0 = gv.read_edgelist(write(tmp_path, "".join(f"{i} {i + 1}\n" for i in range(40))))
+    world = gv.UncertainGraph.from_graph(g0).sample(seed=1)
+    assert not world.has_labels
+    path = tmp_path / "world.txt"
+    record = gv.write_edgelist(world, path, record=tmp_path / "private.json")
+    perm = record.permutation
+    assert sorted(perm.tolist()) == list(range(41)) and not np.array_equal(perm, np.arange(41))
+    back = gv.read_edgelist(path)
+    u, v = world.edges()
+    assert back == gv.Graph.from_edges(perm[u], perm[v], 41)
+    assert np.array_equal(gv.load_record(tmp_path / "private.json").permutation, perm)
+    # two writes draw two permutations (fresh entropy): nothing in the file fixes them
+    assert not np.array_equal(gv.write_edgelist(world, path).permutation, perm)
+    # keep_ids=True is the only way to keep them
+    assert gv.write_edgelist(world, path, keep_ids=True).permutation is None
+    assert path.read_text().splitlines()[1:3] == ["0\t1", "1\t2"]
 
 
 def test_without_header_isolated_nodes_are_lost(tmp_path):
@@ -371,16 +402,16 @@ def test_without_header_isolated_nodes_are_lost(tmp_path):
 def test_networkx_labels_that_are_not_integers(tmp_path):
     nx = pytest.importorskip("networkx")
     g = gv.Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
-    with pytest.raises(TypeError, match="must be integers"):
-        gv.write_edgelist(g, tmp_path / "g.txt", use_labels=True)
-    gv.write_edgelist(g, tmp_path / "g.txt")  # 0..n-1 is always possible
+    # names cannot be read back as ids: positions are written, permuted unless kept
+    assert gv.write_edgelist(g, tmp_path / "g.txt").permutation is not None
+    gv.write_edgelist(g, tmp_path / "g.txt", keep_ids=True)
     assert gv.read_edgelist(tmp_path / "g.txt") == g
 
 
 def test_duplicate_labels_are_refused(tmp_path):
     g = gv.Graph.from_edges([0], [1], 3, labels=np.array([5, 5, 6]))
     with pytest.raises(ValueError, match="not distinct"):
-        gv.write_edgelist(g, tmp_path / "g.txt", use_labels=True)
+        gv.write_edgelist(g, tmp_path / "g.txt")
 
 
 def test_utf8_byte_order_mark_is_skipped(tmp_path):

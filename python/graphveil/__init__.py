@@ -15,14 +15,17 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 from graphveil import datasets, generators
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, write_edgelist
+from graphveil.record import RunRecord, load_record
 from graphveil.uncertain import UncertainGraph, load_uncertain
 
 __all__ = [
     "Graph",
+    "RunRecord",
     "UncertainGraph",
     "__version__",
     "datasets",
     "generators",
+    "load_record",
     "load_uncertain",
     "read_edgelist",
     "write_edgelist",

@@ -21,13 +21,23 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import atomic_path, check_threads, index_dtype
+from graphveil._common import (
+    SeedLike,
+    atomic_path,
+    check_output_path,
+    check_threads,
+    index_dtype,
+    seed_to_u64,
+)
 from graphveil.graph import BuildCounts, Graph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.record import RunRecord
 
 __all__ = ["read_edgelist", "write_edgelist"]
 
@@ -151,24 +161,34 @@ def write_edgelist(
     graph: Graph,
     path: PathLike,
     *,
-    use_labels: bool = False,
+    keep_ids: bool = False,
+    seed: SeedLike = None,
+    record: PathLike | None = None,
     delimiter: str = "\t",
     header: bool = True,
     threads: int | None = None,
-) -> None:
+) -> RunRecord:
     """Write a graph as a text edge list, one ``u<delimiter>v`` line per edge (``u < v``).
 
-    Node ids ``0..n-1`` are written unless ``use_labels=True``: the original ids
-    (``graph.labels``) are written only when asked for, since they may identify people.
-    The file is compressed when ``path`` ends in ``.gz``, ``.bz2`` or ``.xz``, and written
-    atomically (to a temporary file renamed on success).
+    Which ids are written:
+
+    - A graph with integer ``labels`` (read from a file, built with labels, or sampled from a
+      release whose ids are already permuted) is written under its labels, so
+      ``read_edgelist`` gives it back exactly.
+    - Any other graph (a sample of an anonymized graph, whose ids ``0..n-1`` follow the true
+      graph's order) is written under a uniformly random permutation of ``0..n-1``, drawn from
+      fresh entropy: node ``i`` becomes ``record.permutation[i]``. ``keep_ids=True`` writes
+      ``0..n-1`` as they are; it is the only way to keep them.
+
+    The file is compressed when ``path`` ends in ``.gz``, ``.bz2`` or ``.xz``, written
+    atomically, and follows the umask. The returned :class:`~graphveil.RunRecord` holds the
+    permutation; it is written to ``record`` (mode 0600) only when asked. Never publish it.
 
     With ``header=True`` (the default) the first line is graphveil's header,
     ``# graphveil edgelist n=<n> m=<m> labels=<yes|no>``; with labels, every isolated node's
     label follows on ``# graphveil isolated ...`` lines. :func:`read_edgelist` uses them to
-    restore isolated nodes, so ``read_edgelist(write_edgelist(g))`` gives back ``g`` (node
-    order included when the labels are ascending, as in any graph read from a file). Other
-    tools see only comments. Without the header, isolated nodes are lost.
+    restore isolated nodes. Other tools see only comments. Without the header, isolated nodes
+    are lost.
 
     Parameters
     ----------
@@ -176,33 +196,51 @@ def write_edgelist(
         The graph to write.
     path : str or os.PathLike
         Destination; its suffix picks the compression (``.gz``, ``.bz2``, ``.xz``, else none).
-    use_labels : bool, default False
-        Write ``graph.labels`` (which must be integers) instead of ``0..n-1``.
-    delimiter : {"\\t", " ", ","}
+    keep_ids : bool, default False
+        Write ``0..n-1`` of an unlabelled graph as they are instead of permuting them.
+    seed : int, numpy.random.Generator or None
+        Randomness of the permutation. Leave it None for anything published: anyone who learns
+        the seed redraws the permutation and maps the ids back.
+    record : str or os.PathLike, optional
+        Also write the private run record (the permutation) there, mode 0600.
+    delimiter : {"\t", " ", ","}
         Column separator.
     header : bool, default True
         Write the graphveil header line(s).
     threads : int, optional
         Worker threads for formatting (None or 0: all cores).
 
+    Returns
+    -------
+    RunRecord
+        ``permutation`` is None when labels or ``0..n-1`` were written as they are.
+
     Raises
     ------
     TypeError
-        If ``graph`` is not a Graph, or ``use_labels=True`` and the labels are not integers.
+        If ``graph`` is not a Graph.
     ValueError
-        If ``delimiter`` is not one of the three above.
-    FileNotFoundError
-        If the destination directory does not exist.
+        If ``delimiter`` is not one of the three above, or integer labels are not distinct.
+    FileNotFoundError, PermissionError
+        If a destination cannot be written (checked before anything is written).
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "g.txt.gz"
-    >>> g = Graph.from_edges([0, 1], [1, 2], 4)
-    >>> write_edgelist(g, p)
-    >>> read_edgelist(p) == g
+    >>> g = Graph.from_edges([0, 1], [1, 2], 4, labels=[10, 20, 30, 40])
+    >>> write_edgelist(g, p).permutation is None
+    True
+    >>> back = read_edgelist(p)
+    >>> back == g, back.labels.tolist()
+    (True, [10, 20, 30, 40])
+    >>> world = Graph.from_edges([0, 1], [1, 2], 4)   # no labels: ids are permuted
+    >>> perm = write_edgelist(world, p).permutation
+    >>> read_edgelist(p) == Graph.from_edges(perm[[0, 1]], perm[[1, 2]], 4)
     True
     """
+    from graphveil.record import RunRecord, release_digest
+
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
     if delimiter not in _DELIMITERS:
@@ -210,12 +248,21 @@ def write_edgelist(
             f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}"
         )
     nthreads = check_threads(threads)
+    target = check_output_path(path)
+    if record is not None:
+        check_output_path(record)
     eu, ev = graph.edges()
-    if use_labels:
-        ids = _integer_labels(graph)
+    ids = _integer_labels(graph)
+    use_labels = ids is not None
+    perm: np.ndarray | None = None
+    if ids is None and not keep_ids:
+        perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
+        ids = perm
+    if ids is not None:
         u, v = ids[eu], ids[ev]
     else:
         u, v = eu.astype(np.int64), ev.astype(np.int64)
+    digest = release_digest(graph.n, *_canonical(u, v))
     body = _core.format_edgelist(u, v, delimiter, nthreads)
     del u, v
     head = b""
@@ -223,14 +270,25 @@ def write_edgelist(
         flag = "yes" if use_labels else "no"
         head = f"# graphveil edgelist n={graph.n} m={graph.m} labels={flag}\n".encode()
         if use_labels:
+            assert ids is not None
             isolated = ids[graph.degrees == 0]
             for start in range(0, isolated.size, _ISOLATED_PER_LINE):
                 chunk = " ".join(map(str, isolated[start : start + _ISOLATED_PER_LINE].tolist()))
                 head += _ISOLATED_PREFIX + chunk.encode() + b"\n"
-    target = Path(os.fspath(path))
     with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as out:
         out.write(head)
         out.write(memoryview(body))
+    result = RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
+    if record is not None:
+        result.save(record)
+    return result
+
+
+def _canonical(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edges as sorted ``(min, max)`` pairs: the content a digest is taken over."""
+    a, b = np.minimum(u, v), np.maximum(u, v)
+    order = np.lexsort((b, a))
+    return a[order], b[order]
 
 
 # ---------------------------------------------------------------------- helpers
@@ -309,21 +367,22 @@ def _check_header(path: Path, header: _Header, labels: np.ndarray) -> None:
         )
 
 
-def _integer_labels(graph: Graph) -> np.ndarray:
+def _integer_labels(graph: Graph) -> np.ndarray | None:
+    """The labels to write as ids, or None for a graph without integer labels."""
+    if not graph.has_labels:
+        return None
     labels = graph.labels
     if labels.dtype.kind not in "iu":
-        raise TypeError(
-            f"use_labels=True writes the original ids, which must be integers to be read back; these "
-            f"labels have dtype {labels.dtype}. Write 0..n-1 ids (use_labels=False) and keep the labels apart"
-        )
+        return None  # e.g. the names of a networkx graph: written as (permuted) positions
     if labels.dtype == np.uint64 and labels.size and labels.max() > np.iinfo(np.int64).max:
         raise ValueError(
-            "use_labels=True: some labels exceed 2**63-1, which read_edgelist cannot read back"
+            "some labels exceed 2**63-1, which read_edgelist cannot read back; "
+            "build the graph without labels to write (permuted) positions 0..n-1"
         )
     if np.unique(labels).size != labels.size:
         raise ValueError(
-            "use_labels=True: the labels are not distinct, so nodes would merge when read back; "
-            "write 0..n-1 ids (use_labels=False) instead"
+            "the labels are not distinct, so nodes would merge when read back; "
+            "build the graph without labels to write (permuted) positions 0..n-1"
         )
     return labels.astype(np.int64, copy=False)
 
