@@ -27,13 +27,16 @@ def _run(capsys, *argv):
 
 
 def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
-    out_path = tmp_path / "sw.npz"
+    out_path, record = tmp_path / "sw.npz", tmp_path / "private.json"
     code, out, err = _run(
-        capsys, "anonymize", "switch", karate_file, "-s", 200, "--seed", 3, "-o", out_path, "--keep-ids", "--json"
+        capsys, "anonymize", "switch", karate_file, "-s", 200, "--seed", 3, "-o", out_path, "--keep-ids", "--json",
+        "--record", record,
     )
     assert code == 0, err
     report = json.loads(out)
-    assert report["scheme"] == "switch" and report["attempted"] == 200 and report["seed"] == 3
+    assert report["scheme"] == "switch" and report["attempted"] == 200
+    # the seed undoes the noise: only the private record holds it, never stdout
+    assert "seed" not in report and gv.load_record(record).report["seed"] == 3
     ug = gv.UncertainGraph.load(out_path)
     deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=ug.n)
     g0 = gv.io.read_edgelist(karate_file)

@@ -6,9 +6,11 @@ Kept apart from :mod:`graphveil.cli` so each scheme's pair of functions (``_add_
 (MaxVar appends its own).
 
 Common options of every scheme: the input graph (edge-list path or ``--dataset``), ``--seed``,
-``-o/--output`` (``.npz`` or ``.tsv[.gz]``: the uncertain graph, node ids randomly permuted
-unless ``--keep-ids``), ``--threads``, ``--quiet`` (no progress), ``--json`` (the report as
-one JSON object). The report is printed on stdout; progress goes to stderr.
+``-o/--output`` (``.npz`` or ``.tsv[.gz]``: the release, node ids randomly permuted unless
+``--keep-ids``), ``--record`` (the private run record: seed, permutation, report; mode 0600,
+never to be published), ``--threads``, ``--quiet`` (no progress), ``--json`` (the report as one
+JSON object). The report is printed on stdout without the seed; progress goes to stderr. Output
+paths are checked before the graph is read.
 """
 
 from __future__ import annotations
@@ -29,17 +31,22 @@ def _graph_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def _load(args: argparse.Namespace) -> Any:
-    from graphveil.cli import load_graph
+    """Check the outputs (before any work), then read the input graph."""
+    from graphveil.cli import check_outputs, load_graph
+    from graphveil.uncertain import _format_of
 
+    if args.output:
+        _format_of(args.output, None)
+    if args.record and not args.output:
+        raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
+    check_outputs(args.output, args.record)
     return load_graph(args)
 
 
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
     _graph_argument(parser)
     if seeded:
-        parser.add_argument(
-            "--seed", type=int, default=None, help="random seed (default: fresh entropy)"
-        )
+        parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     if threaded:
         parser.add_argument(
             "--threads",
@@ -53,10 +60,39 @@ def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: b
     parser.add_argument(
         "--keep-ids",
         action="store_true",
-        help="write node ids as they are (default: a random permutation)",
+        help="write the true node ids (default: a random permutation, kept in --record)",
     )
+    parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+
+
+#: ``--seed`` of every random command: a seed is the one secret of the noise.
+SEED_HELP = (
+    "random seed, for reproducible experiments only (default: fresh entropy). Anyone who learns "
+    "the seed can regenerate the noise and undo the anonymization: never use a guessable or "
+    "published seed for a release"
+)
+#: ``--record`` of every command that writes a release.
+RECORD_HELP = (
+    "also write the private run record (seed, id permutation, search history, timings) to FILE, "
+    "mode 0600; needed to evaluate the release or map its ids back. NEVER publish it"
+)
+
+
+#: API keywords that scheme messages suggest, and the options that set them on the command line.
+CLI_OPTIONS = {
+    "allow_fewer=True": "--allow-fewer",
+    "n_potential": "--n-potential",
+    "keep_ids=True": "--keep-ids",
+}
+
+
+def cli_words(message: str) -> str:
+    """A scheme's message with every API keyword it suggests replaced by its CLI option."""
+    for keyword, option in CLI_OPTIONS.items():
+        message = message.replace(keyword, option)
+    return message
 
 
 def _progress(args: argparse.Namespace, text: str) -> None:
@@ -67,8 +103,12 @@ def _progress(args: argparse.Namespace, text: str) -> None:
 def _finish(args: argparse.Namespace, result: Anonymized) -> int:
     ug, report = result
     if args.output:
-        ug.save(args.output, keep_ids=args.keep_ids)
+        ug.save(args.output, keep_ids=args.keep_ids, record=args.record)
         _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
+        if args.record:
+            _progress(args, f"wrote the private run record to {args.record}: never publish it")
+    # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
+    report = {k: v for k, v in report.items() if k != "seed"}
     if args.json:
         print(json.dumps(report, default=_jsonable))
         return 0
@@ -298,7 +338,7 @@ def _run_mixture(args: argparse.Namespace) -> int:
     path = args.anonymized
     if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
         g = UncertainGraph.load(path)
-        if g.meta.get("file", {}).get("ids_permuted"):
+        if g.ids_permuted:
             raise ValueError(
                 f"{path} was written with permuted node ids; write it again with --keep-ids"
             )
@@ -337,7 +377,7 @@ def _run_partition(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as err:
         raise ValueError(f"--params must be a JSON object: {err}") from None
     if not isinstance(params, dict):
-        raise ValueError("--params must be a JSON object of keyword arguments")
+        raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
     g = _load(args)
     _progress(args, f"Partition into {args.parts} parts, {args.scheme} on each")
     try:
@@ -396,16 +436,19 @@ def _run_maxvar(args: argparse.Namespace) -> int:
         f"MaxVar on {g.n:,} nodes, {g.m:,} edges: n_p={args.n_potential:,}, {args.parts} parts, "
         f"{args.solver} solver",
     )
-    ug, report = maxvar(
-        g,
-        args.n_potential,
-        parts=args.parts,
-        seed=args.seed,
-        solver=args.solver,
-        threads=args.threads,
-        allow_fewer=args.allow_fewer,
-        progress=not args.quiet,
-    )
+    try:
+        ug, report = maxvar(
+            g,
+            args.n_potential,
+            parts=args.parts,
+            seed=args.seed,
+            solver=args.solver,
+            threads=args.threads,
+            allow_fewer=args.allow_fewer,
+            progress=not args.quiet,
+        )
+    except ValueError as err:
+        raise ValueError("MaxVar: " + cli_words(str(err))) from None
     per_part = (
         "labels",
         "solver_stats",

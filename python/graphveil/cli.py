@@ -9,12 +9,16 @@ To add a command, write the pair and append ``_add_<cmd>`` to ``_COMMANDS``. Use
 (``ValueError``, ``TypeError``, ``KeyError``, ``OSError`` and their subclasses) raised by a
 ``_run_`` function are printed as one line ``graphveil: error: ...`` on stderr with exit
 status 2, the same as an argparse usage error; anything else is a bug and keeps its traceback.
+SIGINT (Ctrl-C) and SIGTERM stop a command cleanly: temporary files are removed, one line is
+printed and the exit status is 130 or 143.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,18 +31,56 @@ import graphveil
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
 
 
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so that every writer cleans up as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (0 ok, 2 user error)."""
+    """Run the command line; returns the exit status (0 ok, 2 user error, 130/143 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
+    previous = _install(signal.SIGTERM, _on_sigterm)
     try:
         return int(args.run(args) or 0)
     except USER_ERRORS as exc:
         print(f"{parser.prog}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"{parser.prog}: interrupted; no partial output was left", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except Terminated:
+        print(f"{parser.prog}: terminated; no partial output was left", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    finally:
+        if previous is not None:
+            _install(signal.SIGTERM, previous)
+
+
+def _install(signum: int, handler: Any) -> Any:
+    """Set a signal handler where Python allows it (the main thread); the previous one, or None."""
+    try:
+        return signal.signal(signum, handler)
+    except ValueError:  # not the main thread (e.g. main() called from a worker)
+        return None
+
+
+def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
+    """Fail before any work if an output cannot be written; each error names its path."""
+    from graphveil._common import check_output_path
+
+    given = [os.path.realpath(p) for p in paths if p is not None]
+    if len(set(given)) != len(given):
+        raise ValueError("two outputs name the same file; give each its own path")
+    for path in paths:
+        if path is not None:
+            check_output_path(path)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,8 +92,11 @@ def build_parser() -> argparse.ArgumentParser:
             "examples:\n"
             "  graphveil stats --dataset ca-GrQc      the embedded default graph\n"
             "  graphveil stats edges.txt.gz           any SNAP-style edge list\n"
-            "  graphveil evaluate edges.txt.gz ug.npz --samples 20 --k 30 50 100\n"
+            "  graphveil anonymize maxvar edges.txt.gz --n-potential 1000 -o pub.npz --record private.json\n"
+            "                                         a release, and its private record (never publish it)\n"
+            "  graphveil evaluate edges.txt.gz pub.npz --record private.json --samples 20\n"
             "                                         privacy and utility of a published graph\n"
+            "  graphveil sample pub.npz -n 5 -o worlds/   possible worlds of a release\n"
             "  graphveil datasets list                registered graphs and where they are\n"
             "  graphveil datasets fetch com-dblp      download one, verified\n"
             "Run `graphveil COMMAND --help` for a command's options."
@@ -251,9 +296,10 @@ def _add_evaluate(subparsers: Any) -> None:
         "--threads", type=int, default=None, help="worker threads (default: all cores)"
     )
     parser.add_argument(
-        "--permutation",
+        "--record",
         metavar="FILE",
-        help="the id permutation returned by UncertainGraph.save (.npy or text), needed when ids were permuted",
+        help="the private run record written with UNCERTAIN (--record / save(record=...)): maps "
+        "its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
     )
     parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
@@ -261,20 +307,6 @@ def _add_evaluate(subparsers: Any) -> None:
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     parser.add_argument("--csv", metavar="FILE", help="also write the report as CSV")
     parser.set_defaults(run=_run_evaluate)
-
-
-def _load_permutation(path: str, n: int) -> np.ndarray:
-    perm = np.load(path) if path.endswith(".npy") else np.loadtxt(path, dtype=np.int64, ndmin=1)
-    perm = np.asarray(perm)
-    if (
-        perm.shape != (n,)
-        or not np.issubdtype(perm.dtype, np.integer)
-        or not np.array_equal(np.sort(perm), np.arange(n))
-    ):
-        raise ValueError(
-            f"{path} is not a permutation of 0..{n - 1} (one integer per node of the uncertain graph)"
-        )
-    return perm.astype(np.int64)
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
@@ -289,22 +321,20 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             "or `graphveil evaluate --dataset NAME UNCERTAIN`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
-    g0 = load_graph(args)
+    check_outputs(args.json, args.csv)
     ug = UncertainGraph.load(args.paths[-1])
-    permuted = bool(ug.meta.get("file", {}).get("ids_permuted", False))
-    if args.permutation is not None:
-        perm = _load_permutation(args.permutation, ug.n)
-        inverse = np.empty_like(perm)
-        inverse[perm] = np.arange(perm.size, dtype=np.int64)
-        ug = UncertainGraph(
-            ug.n, inverse[ug.u], inverse[ug.v], ug.p, relaxed=ug.relaxed, meta=ug.meta
-        )
-    elif permuted:
+    record = None
+    if args.record is not None:
+        from graphveil.record import load_record
+
+        record = load_record(args.record)
+    elif ug.ids_permuted:
         raise ValueError(
             f"{args.paths[-1]} was saved with permuted node ids, so its nodes cannot be matched to the "
-            "true graph: write it with --keep-ids (graphveil anonymize) or keep_ids=True "
-            "(UncertainGraph.save), or pass the permutation save() returned with --permutation FILE"
+            "true graph: pass the private run record written with it (--record FILE, from "
+            "`graphveil anonymize ... --record FILE`), or publish with --keep-ids"
         )
+    g0 = load_graph(args)
     if ug.n != g0.n:
         raise ValueError(
             f"the true graph has {g0.n:,} nodes and the uncertain graph {ug.n:,}: both must be on the same nodes"
@@ -312,14 +342,97 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     label = args.label
     if label is None:
         label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
-    report = evaluate(
-        g0, ug, samples=args.samples, seed=args.seed, k=args.k, threads=args.threads, label=label
-    )
+    try:
+        report = evaluate(
+            g0,
+            ug,
+            samples=args.samples,
+            seed=args.seed,
+            k=args.k,
+            threads=args.threads,
+            label=label,
+            record=record,
+        )
+    except ValueError as err:
+        raise ValueError(f"{args.paths[-1]}: {err}".replace("drop record=", "drop --record")) from None
     print(report.table())
     if args.json:
         report.to_json(args.json)
     if args.csv:
         report.to_csv(args.csv)
+    return 0
+
+
+# ---------------------------------------------------------------------------- sample
+def _add_sample(subparsers: Any) -> None:
+    from graphveil._cli_anonymize import RECORD_HELP, SEED_HELP
+
+    parser = subparsers.add_parser(
+        "sample",
+        help="draw possible worlds from a published uncertain graph, as edge lists",
+        description=(
+            "Draw N possible worlds of PUBLISHED (a .npz or TSV written by `graphveil anonymize -o` or "
+            "UncertainGraph.save) and write each as an edge list DIR/world-<i>.txt (or --suffix). "
+            "A release saved with permuted ids is already in public ids: its worlds keep them (the "
+            "release's run record maps them back). A file saved with --keep-ids holds the true ids: its "
+            "worlds are written under one fresh random permutation, shared by all of them and kept in "
+            "--record, unless --keep-ids."
+        ),
+    )
+    parser.add_argument("published", metavar="PUBLISHED", help="the uncertain graph (.npz, .tsv)")
+    parser.add_argument("-n", "--count", type=int, default=1, help="worlds to draw (default 1)")
+    parser.add_argument("-o", "--out", metavar="DIR", required=True, help="output folder")
+    parser.add_argument(
+        "--suffix", default=".txt", help="file suffix: .txt, .txt.gz, .txt.bz2 or .txt.xz"
+    )
+    parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    parser.add_argument(
+        "--keep-ids",
+        action="store_true",
+        help="write the file's ids as they are even when they are the true ids",
+    )
+    parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
+    parser.set_defaults(run=_run_sample)
+
+
+def _run_sample(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from graphveil._common import seed_to_u64
+    from graphveil.io import write_edgelist
+    from graphveil.record import RunRecord, release_digest
+    from graphveil.uncertain import UncertainGraph
+
+    if args.count < 1:
+        raise ValueError(f"-n/--count must be at least 1, got {args.count}")
+    if args.suffix not in (".txt", ".txt.gz", ".txt.bz2", ".txt.xz"):
+        raise ValueError(f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}")
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    width = len(str(args.count - 1))
+    paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
+    check_outputs(*paths, args.record)
+    ug = UncertainGraph.load(args.published)
+    source = release_digest(ug.n, ug.u, ug.v, ug.p)
+    perm = None
+    if not ug.ids_permuted and not args.keep_ids:
+        ug, perm = ug.with_permuted_ids()
+    seed = seed_to_u64(args.seed)
+    worlds = ug.sample(args.count, seed, threads=args.threads)
+    releases = []
+    for world, path in zip(worlds, paths):
+        rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
+        releases += rec.releases
+    record = RunRecord(
+        perm, {"command": "sample", "source": source, "seed": seed, "count": args.count}, releases
+    )
+    if args.record:
+        record.save(args.record)
+    kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
+    print(f"wrote {args.count} world(s) to {out}/ in {kind}")
     return 0
 
 
@@ -407,6 +520,7 @@ _COMMANDS: list[Callable[[Any], None]] = [
     _add_stats,
     _add_anonymize,
     _add_evaluate,
+    _add_sample,
     _add_reproduce,
     _add_datasets,
 ]

@@ -16,7 +16,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
 from graphveil.measure.utility import STATISTICS, pooled_powerlaw_exponent, utility_statistics
 from graphveil.uncertain import UncertainGraph
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.record import RunRecord
 
 __all__ = ["PAPER_K", "STATISTICS", "Report", "evaluate", "relative_error"]
 
@@ -392,6 +395,7 @@ def evaluate(
     statistics: Callable[..., dict[str, float]] | None = None,
     statistics_seed: SeedLike = None,
     original: dict[str, Any] | None = None,
+    record: RunRecord | np.ndarray | None = None,
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section 5).
 
@@ -402,7 +406,9 @@ def evaluate(
     ug : UncertainGraph, Graph or Anonymized
         The published graph on the same nodes ``0..n-1``. A deterministic Graph is its own
         single sample. A scheme's :class:`~graphveil.anonymize.Anonymized` output is accepted
-        as is (its scheme and parameters become the default label).
+        as is (its scheme and parameters become the default label). A release loaded from a
+        file saved with permuted ids (:attr:`UncertainGraph.ids_permuted`) is refused unless
+        ``record`` maps its ids back: measuring it on mismatched ids would be meaningless.
     samples : int, default 20
         Possible worlds drawn from ``ug`` (the paper: 20).
     seed : int, numpy.random.Generator or None
@@ -426,6 +432,11 @@ def evaluate(
     original : dict, optional
         G0's own row, :func:`true_graph_row` of ``g0`` with the same ``k``, ``statistics_seed``
         and ``statistics``: a caller evaluating many published graphs of one G0 computes it once.
+    record : RunRecord or numpy.ndarray, optional
+        The private run record of the release (:func:`graphveil.load_record`), or its
+        ``permutation``: ids of ``ug`` are mapped back through it before anything is measured.
+        The record of an uncertain graph must be that release's own (its digest is checked);
+        a Graph (a world sampled from a release, in the release's ids) takes the release's.
 
     Returns
     -------
@@ -438,7 +449,8 @@ def evaluate(
     TypeError
         If ``g0`` is not a Graph or ``ug`` neither an UncertainGraph nor a Graph.
     ValueError
-        If the node counts differ, ``samples < 1`` or some ``k < 1``.
+        If the node counts differ, ``samples < 1`` or some ``k < 1``; if ``ug``'s ids are
+        permuted and no ``record`` is given, or ``record`` belongs to another release.
 
     Notes
     -----
@@ -466,6 +478,7 @@ def evaluate(
         raise ValueError(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
         )
+    ug = _true_ids(ug, record)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     ks = _check_k(k)
@@ -536,6 +549,56 @@ def evaluate(
         sample_seed=sample_seed,
         label=label,
         extra=extra,
+    )
+
+
+def _true_ids(ug: UncertainGraph | Graph, record: RunRecord | np.ndarray | None) -> Any:
+    """``ug`` under the true graph's ids: mapped back through ``record``, or refused if it needs it."""
+    from graphveil.record import RunRecord, release_digest
+
+    permuted = isinstance(ug, UncertainGraph) and ug.ids_permuted
+    if record is None:
+        if permuted:
+            raise ValueError(
+                "this release was saved with permuted node ids, so its nodes do not match the true "
+                "graph's: pass its private run record (record=load_record(PATH), from "
+                "save(..., record=PATH) or --record FILE), or save it with keep_ids=True"
+            )
+        return ug
+    if isinstance(ug, UncertainGraph) and ug.ids_permuted is False:
+        raise ValueError(
+            "the published graph's ids are not permuted (keep_ids=True, or not loaded from a "
+            "release): a run record would scramble them; drop record="
+        )
+    if isinstance(record, RunRecord):
+        # A world sampled from a release is in the release's ids but is not the release
+        # itself: only an uncertain graph can be matched to its record's digest.
+        if isinstance(ug, UncertainGraph) and not record.matches(
+            release_digest(ug.n, ug.u, ug.v, ug.p)
+        ):
+            raise ValueError(
+                "the run record belongs to another release (its digest differs): pass the record "
+                "written with this file"
+            )
+    else:
+        record = RunRecord(np.asarray(record))
+    perm = record.permutation
+    if perm is None:
+        return ug
+    if perm.size != ug.n:
+        raise ValueError(
+            f"the permutation has {perm.size} entries, the published graph {ug.n} nodes"
+        )
+    if isinstance(ug, Graph):
+        u, v = ug.edges()
+        return Graph.from_edges(record.to_original(u), record.to_original(v), ug.n)
+    return UncertainGraph(
+        ug.n,
+        record.to_original(ug.u),
+        record.to_original(ug.v),
+        ug.p,
+        relaxed=ug.relaxed,
+        meta=ug.meta,
     )
 
 
