@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import networkx as nx
-import numpy as np
 import pytest
 
 from graphveil import datasets

@@ -549,7 +549,9 @@ def test_load_rejects_bad_tsv(published, tmp_path):
         "short.tsv": (text + "1\t2\n", "u v p"),
         "prob.tsv": (text.replace("\t1.0\n", "\t1.5\n", 1), r"\[0, 1\]"),
         "future.tsv": (
-            text.replace(f"# format_version: {FORMAT_VERSION}", f"# format_version: {FORMAT_VERSION + 1}"),
+            text.replace(
+                f"# format_version: {FORMAT_VERSION}", f"# format_version: {FORMAT_VERSION + 1}"
+            ),
             "newer",
         ),
         "n.tsv": (text.replace("# n: 40", "# n: 2"), "0..1"),

@@ -150,7 +150,9 @@ def _create_temporary(target: Path, directory: Path, mode: int) -> Path:
         except FileNotFoundError:  # another writer removed the empty folder meanwhile
             continue
         except PermissionError:
-            raise PermissionError(f"cannot write {target}: permission denied on {directory}") from None
+            raise PermissionError(
+                f"cannot write {target}: permission denied on {directory}"
+            ) from None
         os.close(fd)
         return tmp_dir / name
     raise FileExistsError(f"cannot write {target}: no free temporary name in {tmp_dir}")

@@ -354,7 +354,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             record=record,
         )
     except ValueError as err:
-        raise ValueError(f"{args.paths[-1]}: {err}".replace("drop record=", "drop --record")) from None
+        raise ValueError(
+            f"{args.paths[-1]}: {err}".replace("drop record=", "drop --record")
+        ) from None
     print(report.table())
     if args.json:
         report.to_json(args.json)
@@ -409,7 +411,9 @@ def _run_sample(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise ValueError(f"-n/--count must be at least 1, got {args.count}")
     if args.suffix not in (".txt", ".txt.gz", ".txt.bz2", ".txt.xz"):
-        raise ValueError(f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}")
+        raise ValueError(
+            f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}"
+        )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))

@@ -26,7 +26,13 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import atomic_path, check_threads, seed_to_u64
+from graphveil._common import (
+    atomic_path,
+    check_output_path,
+    check_threads,
+    clean_stale_temporaries,
+    seed_to_u64,
+)
 from graphveil.graph import Graph
 
 #: The ten utility statistics of Section 5.2, in the paper's column order.
@@ -122,6 +128,8 @@ class Study:
     rows: list[dict[str, Any]]
     version: str
     timings: dict[str, float] = field(default_factory=dict)
+    #: Grid points the scheme cannot run on this graph: ``scheme``, ``value``, ``label``, ``reason``.
+    not_applicable: list[dict[str, Any]] = field(default_factory=list)
 
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
         return [r for r in self.rows if r["scheme"] == scheme]
@@ -169,6 +177,7 @@ class Study:
             "original": self.original,
             "rows": self.rows,
             "tables": self.tables(),
+            "not_applicable": self.not_applicable,
             "timings": self.timings,
         }
 
@@ -183,6 +192,12 @@ class Study:
                 "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
+        if self.not_applicable:
+            parts += ["", "## Not applicable", ""]
+            parts += [
+                f"- {SCHEME_TITLES[r['scheme']]} {r['label']}: {r['reason']}"
+                for r in self.not_applicable
+            ]
         return "\n".join(parts) + "\n"
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
@@ -303,6 +318,11 @@ def reproduce(
     state_dir = Path(out_dir) / "points" if out_dir is not None else None
     if state_dir is not None:
         state_dir.mkdir(parents=True, exist_ok=True)
+        # fail before any work if the outputs cannot be written; drop what a killed run left
+        check_output_path(Path(out_dir) / "study.json")
+        check_output_path(state_dir / "original.json")
+        clean_stale_temporaries(out_dir)
+        clean_stale_temporaries(state_dir)
 
     started = time.perf_counter()
     say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
@@ -311,20 +331,36 @@ def reproduce(
         original = _original_row(graph, config)
         _save_point(state_dir, "original", fingerprint, original)
     rows = []
+    skipped = []
     for i, point in enumerate(points, 1):
+        prefix = f"[{i}/{len(points)}] {point.key}: "
         cached = _load_point(state_dir, point.key, fingerprint) if resume else None
         if cached is not None:
-            if "tv_model" not in cached:
-                _add_model_tv(graph, point, cached)
-            say(f"[{i}/{len(points)}] {point.key}: recorded, reused")
-            rows.append(cached)
+            say(prefix + "recorded, reused")
+        else:
+            try:
+                cached = _run_point(
+                    graph, point, config, original, lambda msg, prefix=prefix: say(prefix + msg)
+                )
+            except NotApplicable as why:
+                cached = {
+                    "scheme": point.scheme,
+                    "value": point.value,
+                    "label": point.label,
+                    "not_applicable": str(why),
+                }
+            _save_point(state_dir, point.key, fingerprint, cached)
+        if "not_applicable" in cached:
+            say(
+                f"{prefix}not applicable: {SCHEME_TITLES[point.scheme]}: {cached['not_applicable']}"
+            )
+            skipped.append(
+                {**_pick(cached, ("scheme", "value", "label")), "reason": cached["not_applicable"]}
+            )
             continue
-        prefix = f"[{i}/{len(points)}] {point.key}: "
-        row = _run_point(
-            graph, point, config, original, lambda msg, prefix=prefix: say(prefix + msg)
-        )
-        _save_point(state_dir, point.key, fingerprint, row)
-        rows.append(row)
+        if "tv_model" not in cached:
+            _add_model_tv(graph, point, cached)
+        rows.append(cached)
     study = Study(
         graph_name=graph_name,
         n=graph.n,
@@ -334,6 +370,7 @@ def reproduce(
         rows=rows,
         version=__version__,
         timings={"total_s": time.perf_counter() - started},
+        not_applicable=skipped,
     )
     if out_dir is not None:
         say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
@@ -342,6 +379,10 @@ def reproduce(
 
 
 # ---------------------------------------------------------------------------- one point
+class NotApplicable(Exception):
+    """A grid point its scheme cannot run on this graph; the study records why and goes on."""
+
+
 def point_seed(master: int, key: str) -> int:
     """The seed of one grid point: a hash of the master seed and the point's key."""
     digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
@@ -382,14 +423,14 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
         parts = max(1, min(config.maxvar_parts, graph.n // 50))
         return anonymize.maxvar(
             graph,
-            n_potential=int(round(v * m)),
+            n_potential=round(v * m),
             parts=parts,
             seed=seed,
             threads=threads,
             allow_fewer=True,
         )
     if point.scheme == "edge_switch":
-        return anonymize.edge_switch(graph, int(round(v * m)), seed=seed)
+        return anonymize.edge_switch(graph, round(v * m), seed=seed)
     if point.scheme == "mixture":
         rw, _ = anonymize.randwalk_mod(
             graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
@@ -411,7 +452,10 @@ def _run_point(
     seed = point_seed(config.seed, point.key)
     say("anonymizing")
     t0 = time.perf_counter()
-    ug, report = _anonymize(graph, point, config, seed)
+    try:
+        ug, report = _anonymize(graph, point, config, seed)
+    except ValueError as err:  # the scheme's own checks: this graph cannot take this point
+        raise NotApplicable(str(err)) from None
     t1 = time.perf_counter()
     say(f"anonymized in {t1 - t0:.2f} s; evaluating {config.samples} samples")
     ev = evaluate(
