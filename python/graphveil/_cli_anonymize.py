@@ -21,6 +21,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from graphveil.anonymize._result import Anonymized
 
 
@@ -88,6 +90,17 @@ CLI_OPTIONS = {
 }
 
 
+def permutation_seed(seed: int | None) -> int | None:
+    """The id permutation's seed for a command run with ``--seed``: its own stream of that seed.
+
+    The same command and seed then write the same bytes; without ``--seed`` both the scheme and
+    the permutation draw fresh entropy.
+    """
+    if seed is None:
+        return None
+    return int(np.random.SeedSequence([seed, 0x9E_17]).generate_state(1, dtype=np.uint64)[0])
+
+
 def cli_words(message: str) -> str:
     """A scheme's message with every API keyword it suggests replaced by its CLI option."""
     for keyword, option in CLI_OPTIONS.items():
@@ -103,7 +116,12 @@ def _progress(args: argparse.Namespace, text: str) -> None:
 def _finish(args: argparse.Namespace, result: Anonymized) -> int:
     ug, report = result
     if args.output:
-        ug.save(args.output, keep_ids=args.keep_ids, record=args.record)
+        ug.save(
+            args.output,
+            keep_ids=args.keep_ids,
+            seed=permutation_seed(getattr(args, "seed", None)),
+            record=args.record,
+        )
         _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
         if args.record:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")

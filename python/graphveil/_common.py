@@ -8,11 +8,11 @@ import os
 import secrets
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-SeedLike = Union[int, np.integer, np.random.Generator, None]
+SeedLike = int | np.integer | np.random.Generator | None
 
 #: Node ids are stored as int32 while n < 2**31, int64 above.
 INT32_LIMIT = 2**31 - 1

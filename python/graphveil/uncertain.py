@@ -799,6 +799,12 @@ def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
 def _open_text(path: Path, mode: str) -> IO[str]:
     suffix = path.suffix.lower()
     opener = _COMPRESSED.get(suffix)
+    if suffix == ".gz" and mode == "w":
+        # mtime=0 and no file name in the gzip header: equal graphs give equal bytes
+        raw = open(path, "wb")  # noqa: SIM115 (the GzipFile closes it: myfileobj)
+        packed = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, **_WRITE_LEVEL[".gz"])
+        packed.myfileobj = raw
+        return io.TextIOWrapper(packed, encoding="utf-8")
     if opener is not None:
         extra = _WRITE_LEVEL[suffix] if mode == "w" else {}
         return opener(path, mode + "t", encoding="utf-8", **extra)  # type: ignore[no-any-return]

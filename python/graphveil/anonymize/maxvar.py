@@ -102,7 +102,8 @@ def maxvar(
         QP (no cut edges, so no variance lost on them).
     seed : int, numpy.random.Generator or None
         Seeds METIS and the proposals (one random stream per part). The output does not depend
-        on ``threads`` or on the executor.
+        on ``threads`` or on the executor. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
     solver : {"dual", "osqp"}
         ``"dual"`` (the default): the exact solver of this problem family in C++,
         ``p_e = clip((lambda_u + lambda_v) / 2, 0, 1)`` with one multiplier per node, semismooth

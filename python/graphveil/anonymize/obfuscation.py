@@ -299,7 +299,8 @@ def obfuscation(
         Search limits.
     seed, threads
         Randomness (each attempt has its own stream derived from the seed, the search step and
-        the attempt number) and threads of the eps check.
+        the attempt number) and threads of the eps check. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
     progress : bool
         Print one line per sigma tried (to stderr).
 

@@ -62,7 +62,8 @@ def partition(
         Passed to the scheme for every part (e.g. ``t`` for RandWalk, ``k, eps`` for
         obfuscation).
     seed : int, numpy.random.Generator or None
-        Seeds METIS and, through one derived stream per part, the scheme.
+        Seeds METIS and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
 
     Returns
     -------

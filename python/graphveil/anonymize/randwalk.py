@@ -60,6 +60,8 @@ def walk_ends(
         Hops per walk (>= 0). A walk from an isolated node stays there.
     seed, threads
         Randomness and parallelism; the result does not depend on ``threads``.
+        ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
 
     Returns
     -------
@@ -113,6 +115,8 @@ def randwalk(
         so each walk is tried once.
     seed, threads
         Randomness and parallelism; the result does not depend on ``threads``.
+        ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
 
     Returns
     -------
@@ -191,6 +195,8 @@ def randwalk_mod(
         each node (the paper's remark after Theorem 3.2).
     seed, threads
         Randomness and parallelism; the result does not depend on ``threads``.
+        ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
 
     Returns
     -------

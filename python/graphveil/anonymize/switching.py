@@ -38,6 +38,8 @@ def edge_switch(
     nearby : bool
         Use the local (distance-2) variant.
     seed : int, numpy.random.Generator or None
+        ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        anyone who learns it can regenerate the noise and undo the anonymization.
 
     Returns
     -------
