@@ -522,7 +522,6 @@ def _reproduce(out, *extra):
         "--no-figures",
         "--schemes",
         "randwalk",
-        "maxvar",
         "--threads",
         "1",
         *extra,
