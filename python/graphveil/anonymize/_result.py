@@ -12,8 +12,10 @@ class Anonymized(NamedTuple):
 
     Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
     ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
-    entries. The same dict (without bulky arrays) is stored in ``graph.meta`` so it travels
-    with a saved uncertain graph.
+    entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
+    :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
+    user chose); the rest, the seed first, goes to the private run record (``record=``), never
+    into the release.
     """
 
     graph: UncertainGraph
