@@ -94,7 +94,7 @@ def test_attacker_cannot_regenerate_the_white_noise_of_a_default_release(tmp_pat
     p = fields["p"]
     # The attacker's seeds: every integer of every field; not the pair arrays themselves.
     seeds = set()
-    for name, arr in fields.items():
+    for arr in fields.values():
         if arr.ndim == 0:
             seeds.update(_candidate_seeds(arr.item()))
     attacked = _regenerate(seeds, p, q)
@@ -177,6 +177,13 @@ def test_seeds_leave_no_trace_in_the_non_array_fields(tmp_path, scheme):
     assert set(fa) == set(WHITELIST) - {"u", "v", "p"}
     assert json.loads(fa["scheme"]) == report_a["scheme"]
     assert "seed" not in fa["params"] and "timings" not in fa["params"]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_without_a_seed_every_scheme_draws_fresh_entropy(scheme):
+    g0 = datasets.load("karate_club")
+    first, second = (_schemes(g0, None)[scheme]()[1]["seed"] for _ in range(2))
+    assert first != second
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -450,6 +457,28 @@ def test_a_permission_error_names_the_target(tmp_path):
         locked.chmod(0o700)
 
 
+def test_permission_errors_name_the_target_even_as_root(tmp_path, monkeypatch, capsys):
+    import graphveil._common as common
+
+    target = tmp_path / "pub.npz"
+    ug = gv.UncertainGraph(2, [0], [1], [0.5])
+
+    def refuse(src, dst):
+        raise PermissionError(13, "Permission denied", str(src))
+
+    monkeypatch.setattr(common.os, "replace", refuse)
+    with pytest.raises(PermissionError) as info:
+        ug.save(target)
+    assert str(target) in str(info.value) and ".graphveil-tmp" not in str(info.value)
+    assert os.listdir(tmp_path) == []  # and the temporary is gone
+    monkeypatch.undo()
+    monkeypatch.setattr(common.os, "access", lambda path, mode: False)
+    code, _, err = _run(
+        capsys, "anonymize", "randwalk", "--dataset", "karate_club", "-t", 2, "-o", target
+    )
+    assert code == 2 and str(target) in err and "permission denied" in err
+
+
 def test_a_temporary_is_never_left_readable_and_stale_ones_are_removed(tmp_path):
     from graphveil._common import TMP_DIR_NAME, atomic_path
 
@@ -461,7 +490,10 @@ def test_a_temporary_is_never_left_readable_and_stale_ones_are_removed(tmp_path)
     assert os.listdir(tmp_path) == []
     # a temporary a killed process left (its pid is gone) is removed by the next write
     dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     stale_dir = tmp_path / TMP_DIR_NAME
     stale_dir.mkdir(mode=0o700)
@@ -558,7 +590,7 @@ def test_reproduce_stops_cleanly_and_resumes(tmp_path, sig, status):
         assert not (out / "points" / ".graphveil-tmp").exists()
     done = {p.name for p in (out / "points").glob("*.json")}
     resumed = _reproduce(out)
-    stdout, err = resumed.communicate(timeout=300)
+    _, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     assert (
         sum("recorded, reused" in line for line in err.splitlines()) == len(done) - 1

@@ -6,7 +6,6 @@ from __future__ import annotations
 import bz2
 import gzip
 import itertools
-import json
 
 import numpy as np
 import pytest
