@@ -426,7 +426,8 @@ def _run_sample(args: argparse.Namespace) -> int:
         ug, perm = ug.with_permuted_ids()
     seed = seed_to_u64(args.seed)
     worlds = ug.sample(args.count, seed, threads=args.threads)
-    releases = []
+    assert isinstance(worlds, list)  # a count was given
+    releases: list[dict[str, str]] = []
     for world, path in zip(worlds, paths):
         rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
         releases += rec.releases

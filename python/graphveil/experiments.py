@@ -319,9 +319,9 @@ def reproduce(
     if state_dir is not None:
         state_dir.mkdir(parents=True, exist_ok=True)
         # fail before any work if the outputs cannot be written; drop what a killed run left
-        check_output_path(Path(out_dir) / "study.json")
+        check_output_path(state_dir.parent / "study.json")
         check_output_path(state_dir / "original.json")
-        clean_stale_temporaries(out_dir)
+        clean_stale_temporaries(state_dir.parent)
         clean_stale_temporaries(state_dir)
 
     started = time.perf_counter()

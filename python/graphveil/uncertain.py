@@ -803,7 +803,7 @@ def _open_text(path: Path, mode: str) -> IO[str]:
         # mtime=0 and no file name in the gzip header: equal graphs give equal bytes
         raw = open(path, "wb")  # noqa: SIM115 (the GzipFile closes it: myfileobj)
         packed = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, **_WRITE_LEVEL[".gz"])
-        packed.myfileobj = raw
+        packed.myfileobj = raw  # type: ignore[assignment]
         return io.TextIOWrapper(packed, encoding="utf-8")
     if opener is not None:
         extra = _WRITE_LEVEL[suffix] if mode == "w" else {}
