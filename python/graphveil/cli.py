@@ -90,6 +90,9 @@ def add_graph_argument(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder searched for --dataset files before the package and the cache (repeatable)",
     )
+    parser.add_argument(
+        "--header", action="store_true", help="skip the first line of GRAPH (a CSV header)"
+    )
 
 
 def load_graph(args: argparse.Namespace) -> graphveil.Graph:
@@ -97,10 +100,12 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
     from graphveil import datasets
 
     if args.dataset is not None:
+        if args.header:
+            raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
         return datasets.load(args.dataset, data_dir=args.data_dir)
     from graphveil.io import read_edgelist
 
-    return read_edgelist(args.graph)
+    return read_edgelist(args.graph, header=args.header)
 
 
 # ---------------------------------------------------------------------------- stats

@@ -40,7 +40,7 @@ _DELIMITERS = ("\t", " ", ",")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
+def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None = None) -> Graph:
     """Read an undirected graph from a SNAP-style text edge list.
 
     Node ids may be any signed 64-bit integers. They are mapped to ``0..n-1`` in ascending
@@ -57,6 +57,9 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     ----------
     path : str or os.PathLike
         The file, plain text or gzip/bzip2/xz compressed (detected from its content).
+    header : bool, default False
+        Skip the first line whatever it holds (a CSV header such as ``source,target``). Line
+        numbers in error messages still count it.
     threads : int, optional
         Worker threads for parsing and building (None or 0: all cores). The result does not
         depend on it.
@@ -94,6 +97,9 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     >>> c = g.build_counts
     >>> c.lines, c.self_loops, c.reversed_pairs, c.exact_repeats
     (4, 1, 1, 0)
+    >>> _ = p.write_text("source,target\n10,20\n20,30\n")
+    >>> read_edgelist(p, header=True).labels.tolist()
+    [10, 20, 30]
 
     References
     ----------
@@ -104,44 +110,40 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     source = Path(os.fspath(path))
     text = _decompress(source, _read_bytes(source))
     text = text.removeprefix(_UTF8_BOM)  # some Windows tools write one; not part of line 1
+    body: bytes | memoryview = text
+    skipped = 0
+    if header:
+        end = text.find(b"\n")
+        # a view, not a copy: the parser reads the rest of the buffer in place
+        body = memoryview(text)[len(text) if end < 0 else end + 1 :]
+        skipped = 1
     try:
-        u, v, lines = _core.parse_edgelist(text, nthreads)
+        u, v, lines = _core.parse_edgelist(body, nthreads)
     except ValueError as exc:
-        raise ValueError(f"{source}: {exc}") from None
-    header = _read_header(source, text)
-    del text  # the pairs are parsed; free the text before building
-    if u.size == 0 and header is None:
+        raise ValueError(f"{source}: {_shift_line(str(exc), skipped)}") from None
+    own = _read_header(source, text)  # a skipped first line may be graphveil's own header
+    del text, body  # the pairs are parsed; free the text before building
+    if u.size == 0 and own is None:
+        lines += skipped
         what = (
             "the file is empty" if lines == 0 else f"its {lines:,} lines are all blank or comments"
         )
+        if skipped:
+            what += ", after the header line skipped by header=True"
         raise ValueError(
             f"{source}: no edges found ({what}); an edge line holds two integer node ids"
         )
 
     extra = np.zeros(0, dtype=np.int64)
-    if header is not None:
-        extra = np.arange(header.n, dtype=np.int64) if not header.labelled else header.isolated
+    if own is not None:
+        extra = np.arange(own.n, dtype=np.int64) if not own.labelled else own.isolated
     labels = _core.relabel_ascending(u, v, extra, nthreads)
-    n = int(labels.size)
-    if header is not None:
-        _check_header(source, header, labels)
-    directed = _core.count_directed_pairs(n, u, v, nthreads)
-    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
-    indptr, indices, loops, dups = build(n, u, v, nthreads)
-    pairs = int(u.size)
-    del u, v
-    m = indices.size // 2
-    counts = BuildCounts(
-        self_loops=int(loops),
-        duplicates=int(dups),
-        lines=pairs,
-        exact_repeats=pairs - int(loops) - int(directed),
-        reversed_pairs=int(directed) - m,
-    )
-    graph = Graph(indptr, indices, labels, counts, validate=False)
-    if header is not None and graph.m != header.m:
+    if own is not None:
+        _check_header(source, own, labels)
+    graph = build_counted(u, v, labels, nthreads)
+    if own is not None and graph.m != own.m:
         raise ValueError(
-            f"{source}: the graphveil header says m={header.m:,} but the file holds {graph.m:,} edges "
+            f"{source}: the graphveil header says m={own.m:,} but the file holds {graph.m:,} edges "
             "(edited or truncated?); delete the header line to read it as a plain edge list"
         )
     return graph
@@ -233,6 +235,26 @@ def write_edgelist(
         out.write(memoryview(body))
 
 
+def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
+    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays), with every
+    cleaning counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
+    for files and tables alike). ``lines`` is the number of input pairs."""
+    n = len(labels)
+    directed = _core.count_directed_pairs(n, u, v, nthreads)
+    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
+    indptr, indices, loops, dups = build(n, u, v, nthreads)
+    pairs = int(u.size)
+    m = indices.size // 2
+    counts = BuildCounts(
+        self_loops=int(loops),
+        duplicates=int(dups),
+        lines=pairs,
+        exact_repeats=pairs - int(loops) - int(directed),
+        reversed_pairs=int(directed) - m,
+    )
+    return Graph(indptr, indices, labels, counts, validate=False)
+
+
 # ---------------------------------------------------------------------- helpers
 
 
@@ -241,6 +263,13 @@ class _Header(NamedTuple):
     m: int
     labelled: bool
     isolated: np.ndarray
+
+
+def _shift_line(message: str, skipped: int) -> str:
+    """The parser numbers the lines of the buffer it saw; count the skipped header too."""
+    if not skipped:
+        return message
+    return re.sub(r"^line (\d+)", lambda mt: f"line {int(mt[1]) + skipped}", message)
 
 
 def _read_bytes(path: Path) -> bytes:
