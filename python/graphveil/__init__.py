@@ -14,7 +14,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 
 from graphveil import datasets, generators
 from graphveil.graph import Graph
-from graphveil.io import read_edgelist, write_edgelist
+from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
 from graphveil.uncertain import UncertainGraph, load_uncertain
 
 __all__ = [
@@ -25,5 +25,7 @@ __all__ = [
     "generators",
     "load_uncertain",
     "read_edgelist",
+    "read_parquet",
     "write_edgelist",
+    "write_parquet",
 ]

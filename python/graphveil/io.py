@@ -1,4 +1,4 @@
-"""Reading and writing graphs as text edge lists (SNAP style), plain or compressed.
+"""Reading and writing graphs: text edge lists (SNAP style, plain or compressed) and parquet.
 
 The format read: one edge per line, two integer node ids separated by spaces, tabs or a comma;
 further columns (weights, timestamps) are ignored; lines whose first non-blank character is
@@ -9,6 +9,15 @@ Files written by :func:`write_edgelist` start with graphveil's own header line,
 ``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|no>``, which records the node count so that
 isolated nodes survive a round trip. Only that exact first line is interpreted; every other
 comment is ignored.
+
+Parquet (:func:`write_parquet`, :func:`read_parquet`; ``pip install "graphveil[parquet]"``):
+one row per edge or pair, columns ``u``, ``v`` (node ids, int32 or int64) and, for an uncertain
+graph, ``p`` (float64). The schema metadata holds one key, ``graphveil``, a JSON object of
+public fields only (:func:`release_fields`): ``format`` (``"graphveil.graph"`` or
+``"graphveil.uncertain"``), ``format_version`` (:data:`FORMAT_VERSION`; readers refuse newer),
+``graphveil_version``, ``n`` (so isolated nodes survive), ``relaxed``, ``ids_permuted``, and for
+an uncertain graph the ``scheme`` name and its ``params`` when its ``meta`` has them. Never seeds,
+timings, search histories or permutations.
 """
 
 from __future__ import annotations
@@ -16,20 +25,33 @@ from __future__ import annotations
 import bz2
 import contextlib
 import gzip
+import json
 import lzma
 import os
 import re
 import zlib
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import atomic_path, check_threads, index_dtype
+from graphveil._common import SeedLike, atomic_path, check_threads, index_dtype, seed_to_u64
 from graphveil.graph import BuildCounts, Graph
 
-__all__ = ["read_edgelist", "write_edgelist"]
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.uncertain import UncertainGraph
+
+__all__ = ["read_edgelist", "read_parquet", "write_edgelist", "write_parquet"]
+
+#: Version of the parquet layout (and of the GraphML export's header). Readers refuse newer.
+FORMAT_VERSION = 1
+_GRAPH_TAG = "graphveil.graph"
+_PARQUET_KEY = b"graphveil"
+#: The only ``meta`` entries a released file carries: the scheme and its public parameters.
+RELEASE_META_KEYS = ("scheme", "params")
+#: Never released, even nested inside ``params`` (derived from G0 or from randomness).
+_PRIVATE_KEYS = frozenset({"seed", "timings", "history", "perm", "permutation"})
 
 PathLike = str | os.PathLike[str]
 
@@ -97,7 +119,7 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
     >>> c = g.build_counts
     >>> c.lines, c.self_loops, c.reversed_pairs, c.exact_repeats
     (4, 1, 1, 0)
-    >>> _ = p.write_text("source,target\n10,20\n20,30\n")
+    >>> _ = p.write_text("source,target\\n10,20\\n20,30\\n")
     >>> read_edgelist(p, header=True).labels.tolist()
     [10, 20, 30]
 
@@ -253,6 +275,221 @@ def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> G
         reversed_pairs=int(directed) - m,
     )
     return Graph(indptr, indices, labels, counts, validate=False)
+
+
+def release(
+    graph: UncertainGraph, keep_ids: bool, seed: SeedLike
+) -> tuple[UncertainGraph, np.ndarray]:
+    """The graph as written for others, and ``perm`` (node ``i`` is written as ``perm[i]``).
+
+    The same draw as :meth:`UncertainGraph.save`: the same seed gives the same permutation.
+    """
+    from graphveil.uncertain import UncertainGraph
+
+    if keep_ids:
+        return graph, np.arange(graph.n, dtype=np.int64)
+    perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
+    out = UncertainGraph(graph.n, perm[graph.u], perm[graph.v], graph.p, relaxed=graph.relaxed)
+    return out, perm
+
+
+def release_fields(
+    graph: Graph | UncertainGraph, *, ids_permuted: bool, meta: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The public header of a released file: a whitelist, never the whole ``meta``.
+
+    Format tag and version, package version, ``n``, the model, whether ids were permuted, and
+    from ``meta`` only :data:`RELEASE_META_KEYS` (with any nested ``seed``, ``timings``,
+    ``history`` or permutation entry removed).
+    """
+    from graphveil import __version__
+    from graphveil.uncertain import _FORMAT_TAG
+
+    uncertain = not isinstance(graph, Graph)
+    fields: dict[str, Any] = {
+        "format": _FORMAT_TAG if uncertain else _GRAPH_TAG,
+        "format_version": FORMAT_VERSION,
+        "graphveil_version": str(__version__),
+        "n": int(graph.n),
+        "relaxed": bool(getattr(graph, "relaxed", False)),
+        "ids_permuted": bool(ids_permuted),
+    }
+    for key in RELEASE_META_KEYS:
+        if meta and key in meta:
+            fields[key] = _public(meta[key])
+    return fields
+
+
+def _public(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _public(v) for k, v in value.items() if k not in _PRIVATE_KEYS}
+    if isinstance(value, (list, tuple)):
+        return [_public(v) for v in value]
+    return value
+
+
+def write_parquet(
+    graph: Graph | UncertainGraph,
+    path: PathLike,
+    *,
+    keep_ids: bool = False,
+    seed: SeedLike = None,
+) -> np.ndarray | None:
+    """Write a graph or an uncertain graph as a parquet table (columns ``u``, ``v`` [, ``p``]).
+
+    An :class:`~graphveil.UncertainGraph` is a release: as in :meth:`UncertainGraph.save`,
+    its node ids are randomly permuted unless ``keep_ids=True``, and the permutation is
+    returned, never written. The schema metadata holds only public fields
+    (:func:`release_fields`, described in the module docstring). A :class:`~graphveil.Graph`
+    is written with ids ``0..n-1`` as :func:`write_edgelist` does (its labels never), ``n``
+    in the metadata. The write is atomic.
+
+    Parameters
+    ----------
+    graph : Graph or UncertainGraph
+        What to write.
+    path : str or os.PathLike
+        Destination.
+    keep_ids : bool, default False
+        Uncertain graphs only: write node ids as they are.
+    seed : int, numpy.random.Generator or None
+        Uncertain graphs only: randomness of the permutation (None, fresh entropy, for
+        anything published).
+
+    Returns
+    -------
+    numpy.ndarray or None
+        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``); None for a graph.
+
+    Raises
+    ------
+    ImportError
+        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
+    TypeError
+        If ``graph`` is neither a Graph nor an UncertainGraph.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphveil import UncertainGraph
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.parquet"
+    >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
+    >>> perm = write_parquet(ug, path, seed=1)
+    >>> back = read_parquet(path)
+    >>> sorted(back.p.tolist()), back.n, "seed" in back.meta
+    ([0.25, 0.5], 4, False)
+    """
+    from graphveil.interop import require
+    from graphveil.uncertain import UncertainGraph
+
+    pa = require("pyarrow")
+    import pyarrow.parquet as pq
+
+    perm: np.ndarray | None = None
+    if isinstance(graph, UncertainGraph):
+        out, perm = release(graph, keep_ids, seed)
+        fields = release_fields(out, ids_permuted=not keep_ids, meta=graph.meta)
+        columns = {"u": out.u, "v": out.v, "p": out.p}
+    elif isinstance(graph, Graph):
+        fields = release_fields(graph, ids_permuted=False)
+        u, v = graph.edges()
+        columns = {"u": u, "v": v}
+    else:
+        raise TypeError(
+            f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}"
+        )
+    from graphveil.uncertain import _json_dumps
+
+    table = pa.table(columns).replace_schema_metadata({_PARQUET_KEY: _json_dumps(fields)})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+    return perm
+
+
+def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | UncertainGraph:
+    """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
+
+    With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
+    isolated nodes, and an uncertain graph's ``meta`` holds the released ``scheme`` and
+    ``params`` plus what the file said about itself under ``meta["file"]`` (as
+    :meth:`UncertainGraph.load`). Without it: a table with columns ``u``, ``v``, ``p`` is an
+    uncertain graph on ``max id + 1`` nodes; a table with ``u``, ``v`` only is read as
+    :meth:`Graph.from_arrow` reads it (ids of any kind, kept as labels).
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is not parquet, lacks a column, was written by a newer format version, or
+        holds an invalid graph; the message names the file.
+    ImportError
+        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
+    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
+    >>> read_parquet(path)
+    Graph(n=3, m=1)
+    """
+    from graphveil.interop import require
+    from graphveil.uncertain import FILE_INFO_KEY, _FORMAT_TAG, UncertainGraph
+
+    require("pyarrow")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = Path(os.fspath(path))
+    if not source.exists():
+        raise FileNotFoundError(f"no such file: {source}")
+    try:
+        table = pq.read_table(source)
+    except (pa.ArrowException, OSError) as err:
+        raise ValueError(f"{source}: not a readable parquet file ({err})") from None
+    raw = (table.schema.metadata or {}).get(_PARQUET_KEY)
+    names = table.column_names
+    want = ["u", "v", "p"] if raw is None and "p" in names else ["u", "v"]
+    if raw is not None:
+        try:
+            fields = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{source}: graphveil metadata is not valid JSON ({err})") from None
+        kind = fields.get("format") if isinstance(fields, dict) else None
+        if kind not in (_GRAPH_TAG, _FORMAT_TAG):
+            raise ValueError(f"{source}: unknown graphveil format {kind!r}")
+        version = fields.get("format_version")
+        if not isinstance(version, int) or version < 1:
+            raise ValueError(f"{source}: invalid format version {version!r}")
+        if version > FORMAT_VERSION:
+            raise ValueError(
+                f"{source}: written in parquet format version {version}, newer than this graphveil "
+                f"reads (up to {FORMAT_VERSION}); upgrade graphveil"
+            )
+        want = ["u", "v", "p"] if kind == _FORMAT_TAG else ["u", "v"]
+    missing = [c for c in want if c not in names]
+    if missing:
+        raise ValueError(f"{source}: no column(s) {missing} (columns: {names}); expected {want}")
+    if raw is None and "p" not in names:
+        return Graph.from_arrow(table, "u", "v", threads=threads)
+    cols = {c: table.column(c).to_numpy(zero_copy_only=False) for c in want}
+    try:
+        if raw is None:
+            n = int(max(cols["u"].max(initial=-1), cols["v"].max(initial=-1))) + 1
+            return UncertainGraph(n, cols["u"], cols["v"], cols["p"])
+        if kind == _GRAPH_TAG:
+            return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
+        meta = {k: fields[k] for k in RELEASE_META_KEYS if k in fields}
+        ug = UncertainGraph(
+            fields["n"], cols["u"], cols["v"], cols["p"], relaxed=fields["relaxed"], meta=meta
+        )
+    except (TypeError, ValueError, KeyError) as err:
+        raise ValueError(f"{source}: invalid graph: {err}") from None
+    ug.meta[FILE_INFO_KEY] = {
+        k: fields.get(k) for k in ("format_version", "graphveil_version", "ids_permuted")
+    }
+    return ug
 
 
 # ---------------------------------------------------------------------- helpers
