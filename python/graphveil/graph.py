@@ -432,14 +432,25 @@ def _as_id_array(values: Any, name: str) -> np.ndarray:
 
 
 def _labels_array(nodes: list[Any]) -> np.ndarray:
-    try:
-        arr = np.asarray(nodes)
-    except (ValueError, TypeError):
-        arr = np.empty(len(nodes), dtype=object)
-        arr[:] = nodes
-    if arr.ndim != 1 or arr.dtype.kind not in "iuUSO":
-        arr = np.empty(len(nodes), dtype=object)
-        arr[:] = nodes
+    """Labels as an int or str array when all are of that kind, else an object array.
+
+    Mixed kinds stay objects: numpy would turn ``["a", 3]`` into ``["a", "3"]`` and
+    ``[True, 2]`` into ``[1, 2]``, changing the caller's ids.
+    """
+    kinds = set(map(type, nodes))
+    ints = all(
+        issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds
+    )
+    if ints or kinds == {str}:
+        try:
+            arr = np.asarray(nodes, dtype=np.int64 if ints else None)
+        except (OverflowError, ValueError):
+            pass
+        else:
+            if arr.ndim == 1:
+                return arr
+    arr = np.empty(len(nodes), dtype=object)
+    arr[:] = nodes
     return arr
 
 

@@ -22,7 +22,7 @@ import warnings
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 import numpy as np
 import scipy.sparse as sp
@@ -69,7 +69,7 @@ def graph_from_pandas(df: Any, source: Any, target: Any, threads: int | None) ->
         _check_column(name, list(df.columns), role)
         col = df[name]
         if isinstance(col, pd.DataFrame):
-            raise ValueError(f"the table has several columns named {name!r}; rename them")
+            raise ValueError(f"the table has several columns named {name!r}; rename them")  # noqa: TRY004 (a table, not a type, is wrong)
         missing = col.isna().to_numpy()
         if missing.any():
             _refuse_missing(name, int(np.flatnonzero(missing)[0]), int(missing.sum()))

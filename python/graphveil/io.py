@@ -395,9 +395,7 @@ def write_parquet(
         u, v = graph.edges()
         columns = {"u": u, "v": v}
     else:
-        raise TypeError(
-            f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}"
-        )
+        raise TypeError(f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}")
     from graphveil.uncertain import _json_dumps
 
     table = pa.table(columns).replace_schema_metadata({_PARQUET_KEY: _json_dumps(fields)})
@@ -435,7 +433,7 @@ def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | Uncer
     Graph(n=3, m=1)
     """
     from graphveil.interop import require
-    from graphveil.uncertain import FILE_INFO_KEY, _FORMAT_TAG, UncertainGraph
+    from graphveil.uncertain import _FORMAT_TAG, FILE_INFO_KEY, UncertainGraph
 
     require("pyarrow")
     import pyarrow as pa
