@@ -23,6 +23,7 @@ from graph_zoo import ZOO
 
 import graphveil as gv
 from graphveil.cli import main
+from graphveil.interop import _factorize
 
 
 def _random_uncertain(seed: int, n: int = 30, pairs: int = 60, relaxed: bool = False):
@@ -484,3 +485,18 @@ def test_from_networkx_keeps_mixed_labels_as_they_are():
     g = gv.Graph.from_networkx(nx.Graph([("a", 3), (3, True)]))
     assert g.labels.tolist() == ["a", 3, True] and g.labels.dtype == object
     assert gv.Graph.from_networkx(nx.path_graph(3)).labels.dtype == np.int64
+
+
+def test_ids_hash_alike_without_pandas(monkeypatch):
+    table = pa.table({"s": [a for a, _ in STRING_PAIRS], "t": [b for _, b in STRING_PAIRS]})
+    expected = gv.Graph.from_arrow(table, "s", "t")
+    mixed = np.empty(5, dtype=object)
+    mixed[:] = ["b", 3, "b", (1, 2), 3]  # unorderable: first-appearance order
+    codes, labels = _factorize(mixed)
+    monkeypatch.setitem(sys.modules, "pandas", None)  # the dict fallback of the hashing
+    g = gv.Graph.from_arrow(table, "s", "t")
+    assert g == expected and g.labels.tolist() == expected.labels.tolist()
+    _check_against_brute(g, STRING_PAIRS)
+    codes2, labels2 = _factorize(mixed)
+    assert codes.tolist() == codes2.tolist() == [0, 1, 0, 2, 1]
+    assert labels.tolist() == labels2.tolist() == ["b", 3, (1, 2)]

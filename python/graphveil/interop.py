@@ -138,22 +138,36 @@ def _as_ids(col: np.ndarray) -> np.ndarray:
 
 
 def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes ``0..k-1`` for the distinct values (ascending if orderable) and the values."""
+    """Codes ``0..k-1`` for the distinct values (ascending if orderable) and the values.
+
+    Hashing first (pandas' hash table when installed, else a dict), then sorting only the
+    distinct values: sorting all 2m Python objects is ~10x slower.
+    """
     try:
-        labels, codes = np.unique(values, return_inverse=True)
-        return codes.astype(np.int64).ravel(), labels
-    except TypeError:  # ids of kinds that cannot be compared, e.g. int and str
-        pass
-    index: dict[Any, int] = {}
+        import pandas as pd
+    except ImportError:
+        pd = None
     try:
-        codes = np.fromiter(
-            (index.setdefault(x, len(index)) for x in values.tolist()),
-            dtype=np.int64,
-            count=values.size,
-        )
+        if pd is not None:
+            codes, firsts = pd.factorize(values, sort=False, use_na_sentinel=False)
+            uniques = _labels_array(list(firsts))
+        else:
+            index: dict[Any, int] = {}
+            codes = np.fromiter(
+                (index.setdefault(x, len(index)) for x in values.tolist()),
+                dtype=np.int64,
+                count=values.size,
+            )
+            uniques = _labels_array(list(index))
     except TypeError as err:
         raise TypeError(f"node ids must be hashable: {err}") from None
-    return codes, _labels_array(list(index))
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:  # ids of kinds that cannot be compared, e.g. int and str
+        return np.asarray(codes, dtype=np.int64), uniques
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size, dtype=np.int64)
+    return rank[codes], uniques[order]
 
 
 def _check_column(name: Any, columns: list[Any], role: str) -> None:
