@@ -90,6 +90,11 @@ def add_graph_argument(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder searched for --dataset files before the package and the cache (repeatable)",
     )
+    add_header_argument(parser)
+
+
+def add_header_argument(parser: argparse.ArgumentParser) -> None:
+    """``--header``: skip the first line of the GRAPH file (read by :func:`load_graph`)."""
     parser.add_argument(
         "--header", action="store_true", help="skip the first line of GRAPH (a CSV header)"
     )
@@ -238,6 +243,7 @@ def _add_evaluate(subparsers: Any) -> None:
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
+    add_header_argument(parser)
     parser.add_argument(
         "--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)"
     )
