@@ -14,7 +14,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 
 from graphveil import datasets, generators
 from graphveil.graph import Graph
-from graphveil.io import read_edgelist, write_edgelist
+from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
 from graphveil.record import RunRecord, load_record
 from graphveil.uncertain import UncertainGraph, load_uncertain
 
@@ -28,5 +28,7 @@ __all__ = [
     "load_record",
     "load_uncertain",
     "read_edgelist",
+    "read_parquet",
     "write_edgelist",
+    "write_parquet",
 ]

@@ -135,6 +135,14 @@ def add_graph_argument(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="folder searched for --dataset files before the package and the cache (repeatable)",
     )
+    add_header_argument(parser)
+
+
+def add_header_argument(parser: argparse.ArgumentParser) -> None:
+    """``--header``: skip the first line of the GRAPH file (read by :func:`load_graph`)."""
+    parser.add_argument(
+        "--header", action="store_true", help="skip the first line of GRAPH (a CSV header)"
+    )
 
 
 def load_graph(args: argparse.Namespace) -> graphveil.Graph:
@@ -142,10 +150,12 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
     from graphveil import datasets
 
     if args.dataset is not None:
+        if args.header:
+            raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
         return datasets.load(args.dataset, data_dir=args.data_dir)
     from graphveil.io import read_edgelist
 
-    return read_edgelist(args.graph)
+    return read_edgelist(args.graph, header=args.header)
 
 
 # ---------------------------------------------------------------------------- stats
@@ -278,6 +288,7 @@ def _add_evaluate(subparsers: Any) -> None:
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
+    add_header_argument(parser)
     parser.add_argument(
         "--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)"
     )

@@ -24,14 +24,15 @@ class BuildCounts:
     duplicates: int = 0
     """Input pairs merged into an earlier one: exact repeats and reversed pairs."""
     lines: int | None = None
-    """Edge lines read from a file (:func:`graphveil.read_edgelist`); None otherwise."""
+    """Edge lines read from a file (:func:`graphveil.read_edgelist`) or rows of a table
+    (:meth:`Graph.from_pandas`, :meth:`Graph.from_arrow`); None otherwise."""
     exact_repeats: int | None = None
     """Of the duplicates: pairs repeating an earlier ``(u, v)`` in the same direction.
-    None unless counted (:func:`graphveil.read_edgelist` counts them)."""
+    None unless counted (:func:`graphveil.read_edgelist` and the table readers count them)."""
     reversed_pairs: int | None = None
     """Of the duplicates: the rest, pairs ``(v, u)`` whose reverse ``(u, v)`` was already there
     (each undirected edge of a file listing both directions counts once).
-    None unless counted (:func:`graphveil.read_edgelist` counts them)."""
+    None unless counted (:func:`graphveil.read_edgelist` and the table readers count them)."""
 
 
 class Graph:
@@ -42,8 +43,9 @@ class Graph:
     ``labels[i]`` is the original id of node ``i`` (from a file, a networkx graph, ...); it is
     kept for the caller and never written into a published output unless asked for.
 
-    Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx` or
-    :func:`graphveil.read_edgelist`.
+    Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,
+    :meth:`from_igraph`, :meth:`from_pandas`, :meth:`from_arrow`,
+    :func:`graphveil.read_edgelist` or :func:`graphveil.read_parquet`.
 
     Examples
     --------
@@ -138,12 +140,8 @@ class Graph:
         A non-symmetric matrix is refused unless ``as_undirected=True`` (then ``a_ij`` or
         ``a_ji`` nonzero gives edge ``{i, j}``). Diagonal entries are dropped and counted.
         """
-        if not sp.issparse(matrix):
-            raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
-        rows, cols = matrix.shape
-        if rows != cols:
-            raise ValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
-        coo = sp.coo_matrix(matrix)
+        coo = _square_coo(matrix)
+        rows = coo.shape[0]
         coo.eliminate_zeros()
         coo.sum_duplicates()
         if not as_undirected:
@@ -177,6 +175,102 @@ class Graph:
         v = np.fromiter((index[b] for _, b in graph.edges()), dtype=np.int64, count=m)
         labels = _labels_array(nodes)
         return cls.from_edges(u, v, len(nodes), labels=labels)
+
+    @classmethod
+    def from_pandas(
+        cls,
+        df: Any,
+        source: Any = "source",
+        target: Any = "target",
+        *,
+        threads: int | None = None,
+    ) -> Graph:
+        """Build from a pandas DataFrame with one edge per row, ids of any hashable kind.
+
+        The ids (integers, strings, ...) are mapped to ``0..n-1`` in ascending order (in order
+        of first appearance when they cannot be ordered, e.g. ints mixed with strings) and kept
+        as :attr:`labels`. As in :func:`graphveil.read_edgelist`, self-loops are dropped and
+        repeated or reversed pairs merged (a directed table becomes undirected), all counted in
+        :attr:`build_counts` (``lines`` is the number of rows). Integer ids take the reader's
+        own C++ relabelling, so ``from_pandas(pandas.read_csv(f))`` equals
+        ``read_edgelist(f, header=True)``.
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The edge table; other columns are ignored.
+        source, target : hashable
+            Column names of the two ends.
+        threads : int, optional
+            Worker threads (None or 0: all cores).
+
+        Raises
+        ------
+        ValueError
+            If a column is missing or holds missing ids (NaN, None, NA).
+        TypeError
+            If ``df`` is not a DataFrame or ids are unhashable.
+        ImportError
+            If pandas is not installed.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"source": ["bob", "ann", "ann"], "target": ["ann", "cy", "bob"]})
+        >>> g = Graph.from_pandas(df)
+        >>> g.n, g.m, g.labels.tolist(), g.build_counts.reversed_pairs
+        (3, 2, ['ann', 'bob', 'cy'], 1)
+        """
+        from graphveil.interop import graph_from_pandas
+
+        return graph_from_pandas(df, source, target, threads)
+
+    @classmethod
+    def from_arrow(
+        cls,
+        table: Any,
+        source: Any = "source",
+        target: Any = "target",
+        *,
+        threads: int | None = None,
+    ) -> Graph:
+        """Build from a pyarrow Table or RecordBatch, one edge per row: as :meth:`from_pandas`.
+
+        Raises
+        ------
+        ValueError
+            If a column is missing or holds nulls or NaN.
+        ImportError
+            If pyarrow is not installed (``pip install "graphveil[parquet]"``).
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> t = pa.table({"a": [10, 20, 20], "b": [20, 30, 10]})
+        >>> g = Graph.from_arrow(t, "a", "b")
+        >>> g.m, g.labels.tolist()
+        (2, [10, 20, 30])
+        """
+        from graphveil.interop import graph_from_arrow
+
+        return graph_from_arrow(table, source, target, threads)
+
+    @classmethod
+    def from_igraph(cls, graph: Any, *, as_undirected: bool = False) -> Graph:
+        """Build from an ``igraph.Graph``; its vertex attribute ``name``, if any, gives :attr:`labels`.
+
+        Directed graphs are refused unless ``as_undirected=True``; multi-edges are merged and
+        self-loops dropped (both counted).
+
+        Examples
+        --------
+        >>> import igraph as ig
+        >>> Graph.from_igraph(ig.Graph.Ring(5)).m
+        5
+        """
+        from graphveil.interop import graph_from_igraph
+
+        return graph_from_igraph(graph, as_undirected)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -261,6 +355,31 @@ class Graph:
             graph.add_edges_from(zip(u.tolist(), v.tolist()))
         return graph
 
+    def to_igraph(self, *, use_labels: bool = False) -> Any:
+        """An undirected ``igraph.Graph`` on vertices ``0..n-1``; the labels become the
+        vertex attribute ``name`` if asked.
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 1], [1, 2]).to_igraph().get_edgelist()
+        [(0, 1), (1, 2)]
+        """
+        from graphveil.interop import graph_to_igraph
+
+        return graph_to_igraph(self, use_labels)
+
+    def to_networkit(self) -> Any:
+        """An undirected, unweighted ``networkit.Graph`` on nodes ``0..n-1``.
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 1], [1, 2], 4).to_networkit().numberOfEdges()
+        2
+        """
+        from graphveil.interop import graph_to_networkit
+
+        return graph_to_networkit(self)
+
     def subgraph(self, nodes: Any) -> Graph:
         """The subgraph induced by ``nodes`` (relabelled 0..len(nodes)-1 in the given order)."""
         nodes = np.asarray(nodes, dtype=np.int64)
@@ -289,6 +408,16 @@ class Graph:
         return f"Graph(n={self.n:,}, m={self.m:,})"
 
 
+def _square_coo(matrix: Any) -> sp.coo_matrix:
+    """A square scipy.sparse matrix or array (any format) as a fresh COO matrix."""
+    if not sp.issparse(matrix):
+        raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
+    rows, cols = matrix.shape
+    if rows != cols:
+        raise ValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
+    return sp.coo_matrix(matrix, copy=True)
+
+
 def _as_id_array(values: Any, name: str) -> np.ndarray:
     arr = np.asarray(values)
     if arr.ndim != 1:
@@ -303,14 +432,25 @@ def _as_id_array(values: Any, name: str) -> np.ndarray:
 
 
 def _labels_array(nodes: list[Any]) -> np.ndarray:
-    try:
-        arr = np.asarray(nodes)
-    except (ValueError, TypeError):
-        arr = np.empty(len(nodes), dtype=object)
-        arr[:] = nodes
-    if arr.ndim != 1 or arr.dtype.kind not in "iuUSO":
-        arr = np.empty(len(nodes), dtype=object)
-        arr[:] = nodes
+    """Labels as an int or str array when all are of that kind, else an object array.
+
+    Mixed kinds stay objects: numpy would turn ``["a", 3]`` into ``["a", "3"]`` and
+    ``[True, 2]`` into ``[1, 2]``, changing the caller's ids.
+    """
+    kinds = set(map(type, nodes))
+    ints = all(
+        issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds
+    )
+    if ints or kinds == {str}:
+        try:
+            arr = np.asarray(nodes, dtype=np.int64 if ints else None)
+        except (OverflowError, ValueError):
+            pass
+        else:
+            if arr.ndim == 1:
+                return arr
+    arr = np.empty(len(nodes), dtype=object)
+    arr[:] = nodes
     return arr
 
 

@@ -1,4 +1,4 @@
-"""Reading and writing graphs as text edge lists (SNAP style), plain or compressed.
+"""Reading and writing graphs: text edge lists (SNAP style, plain or compressed) and parquet.
 
 The format read: one edge per line, two integer node ids separated by spaces, tabs or a comma;
 further columns (weights, timestamps) are ignored; lines whose first non-blank character is
@@ -9,6 +9,15 @@ Files written by :func:`write_edgelist` start with graphveil's own header line,
 ``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|no>``, which records the node count so that
 isolated nodes survive a round trip. Only that exact first line is interpreted; every other
 comment is ignored.
+
+Parquet (:func:`write_parquet`, :func:`read_parquet`; ``pip install "graphveil[parquet]"``):
+one row per edge or pair, columns ``u``, ``v`` (node ids, int32 or int64) and, for an uncertain
+graph, ``p`` (float64). The schema metadata holds one key, ``graphveil``, a JSON object of
+public fields only (:func:`release_fields`): ``format`` (``"graphveil.graph"`` or
+``"graphveil.uncertain"``), ``format_version`` (:data:`FORMAT_VERSION`; readers refuse newer),
+``graphveil_version``, ``n`` (so isolated nodes survive), ``relaxed``, ``ids_permuted``, and for
+an uncertain graph the ``scheme`` name and its ``params`` when its ``meta`` has them. Never seeds,
+timings, search histories or permutations.
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ from __future__ import annotations
 import bz2
 import contextlib
 import gzip
+import json
 import lzma
 import os
 import re
@@ -38,8 +48,18 @@ from graphveil.graph import BuildCounts, Graph
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
+    from graphveil.uncertain import UncertainGraph
 
-__all__ = ["read_edgelist", "write_edgelist"]
+__all__ = ["read_edgelist", "read_parquet", "write_edgelist", "write_parquet"]
+
+#: Version of the parquet layout (and of the GraphML export's header). Readers refuse newer.
+FORMAT_VERSION = 1
+_GRAPH_TAG = "graphveil.graph"
+_PARQUET_KEY = b"graphveil"
+#: The only ``meta`` entries a released file carries: the scheme and its public parameters.
+RELEASE_META_KEYS = ("scheme", "params")
+#: Never released, even nested inside ``params`` (derived from G0 or from randomness).
+_PRIVATE_KEYS = frozenset({"seed", "timings", "history", "perm", "permutation"})
 
 PathLike = str | os.PathLike[str]
 
@@ -50,7 +70,7 @@ _DELIMITERS = ("\t", " ", ",")
 _UTF8_BOM = b"\xef\xbb\xbf"
 
 
-def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
+def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None = None) -> Graph:
     """Read an undirected graph from a SNAP-style text edge list.
 
     Node ids may be any signed 64-bit integers. They are mapped to ``0..n-1`` in ascending
@@ -67,6 +87,9 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     ----------
     path : str or os.PathLike
         The file, plain text or gzip/bzip2/xz compressed (detected from its content).
+    header : bool, default False
+        Skip the first line whatever it holds (a CSV header such as ``source,target``). Line
+        numbers in error messages still count it.
     threads : int, optional
         Worker threads for parsing and building (None or 0: all cores). The result does not
         depend on it.
@@ -104,6 +127,9 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     >>> c = g.build_counts
     >>> c.lines, c.self_loops, c.reversed_pairs, c.exact_repeats
     (4, 1, 1, 0)
+    >>> _ = p.write_text("source,target\\n10,20\\n20,30\\n")
+    >>> read_edgelist(p, header=True).labels.tolist()
+    [10, 20, 30]
 
     References
     ----------
@@ -114,44 +140,40 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     source = Path(os.fspath(path))
     text = _decompress(source, _read_bytes(source))
     text = text.removeprefix(_UTF8_BOM)  # some Windows tools write one; not part of line 1
+    body: bytes | memoryview = text
+    skipped = 0
+    if header:
+        end = text.find(b"\n")
+        # a view, not a copy: the parser reads the rest of the buffer in place
+        body = memoryview(text)[len(text) if end < 0 else end + 1 :]
+        skipped = 1
     try:
-        u, v, lines = _core.parse_edgelist(text, nthreads)
+        u, v, lines = _core.parse_edgelist(body, nthreads)
     except ValueError as exc:
-        raise ValueError(f"{source}: {exc}") from None
-    header = _read_header(source, text)
-    del text  # the pairs are parsed; free the text before building
-    if u.size == 0 and header is None:
+        raise ValueError(f"{source}: {_shift_line(str(exc), skipped)}") from None
+    own = _read_header(source, text)  # a skipped first line may be graphveil's own header
+    del text, body  # the pairs are parsed; free the text before building
+    if u.size == 0 and own is None:
+        lines += skipped
         what = (
             "the file is empty" if lines == 0 else f"its {lines:,} lines are all blank or comments"
         )
+        if skipped:
+            what += ", after the header line skipped by header=True"
         raise ValueError(
             f"{source}: no edges found ({what}); an edge line holds two integer node ids"
         )
 
     extra = np.zeros(0, dtype=np.int64)
-    if header is not None:
-        extra = np.arange(header.n, dtype=np.int64) if not header.labelled else header.isolated
+    if own is not None:
+        extra = np.arange(own.n, dtype=np.int64) if not own.labelled else own.isolated
     labels = _core.relabel_ascending(u, v, extra, nthreads)
-    n = int(labels.size)
-    if header is not None:
-        _check_header(source, header, labels)
-    directed = _core.count_directed_pairs(n, u, v, nthreads)
-    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
-    indptr, indices, loops, dups = build(n, u, v, nthreads)
-    pairs = int(u.size)
-    del u, v
-    m = indices.size // 2
-    counts = BuildCounts(
-        self_loops=int(loops),
-        duplicates=int(dups),
-        lines=pairs,
-        exact_repeats=pairs - int(loops) - int(directed),
-        reversed_pairs=int(directed) - m,
-    )
-    graph = Graph(indptr, indices, labels, counts, validate=False)
-    if header is not None and graph.m != header.m:
+    if own is not None:
+        _check_header(source, own, labels)
+    graph = build_counted(u, v, labels, nthreads)
+    if own is not None and graph.m != own.m:
         raise ValueError(
-            f"{source}: the graphveil header says m={header.m:,} but the file holds {graph.m:,} edges "
+            f"{source}: the graphveil header says m={own.m:,} but the file holds {graph.m:,} edges "
             "(edited or truncated?); delete the header line to read it as a plain edge list"
         )
     return graph
@@ -291,6 +313,239 @@ def _canonical(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a[order], b[order]
 
 
+def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
+    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays), with every
+    cleaning counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
+    for files and tables alike). ``lines`` is the number of input pairs."""
+    n = len(labels)
+    directed = _core.count_directed_pairs(n, u, v, nthreads)
+    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
+    indptr, indices, loops, dups = build(n, u, v, nthreads)
+    pairs = int(u.size)
+    m = indices.size // 2
+    counts = BuildCounts(
+        self_loops=int(loops),
+        duplicates=int(dups),
+        lines=pairs,
+        exact_repeats=pairs - int(loops) - int(directed),
+        reversed_pairs=int(directed) - m,
+    )
+    return Graph(indptr, indices, labels, counts, validate=False)
+
+
+def release(
+    graph: UncertainGraph, keep_ids: bool, seed: SeedLike
+) -> tuple[UncertainGraph, np.ndarray]:
+    """The graph as written for others, and ``perm`` (node ``i`` is written as ``perm[i]``).
+
+    The same draw as :meth:`UncertainGraph.save`: the same seed gives the same permutation.
+    """
+    from graphveil.uncertain import UncertainGraph
+
+    if keep_ids:
+        return graph, np.arange(graph.n, dtype=np.int64)
+    perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
+    out = UncertainGraph(graph.n, perm[graph.u], perm[graph.v], graph.p, relaxed=graph.relaxed)
+    return out, perm
+
+
+def release_fields(
+    graph: Graph | UncertainGraph, *, ids_permuted: bool, meta: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The public header of a released file: a whitelist, never the whole ``meta``.
+
+    Format tag and version, package version, ``n``, the model, whether ids were permuted, and
+    from ``meta`` only :data:`RELEASE_META_KEYS` (with any nested ``seed``, ``timings``,
+    ``history`` or permutation entry removed).
+    """
+    from graphveil import __version__
+    from graphveil.uncertain import _FORMAT_TAG
+
+    uncertain = not isinstance(graph, Graph)
+    fields: dict[str, Any] = {
+        "format": _FORMAT_TAG if uncertain else _GRAPH_TAG,
+        "format_version": FORMAT_VERSION,
+        "graphveil_version": str(__version__),
+        "n": int(graph.n),
+        "relaxed": bool(getattr(graph, "relaxed", False)),
+        "ids_permuted": bool(ids_permuted),
+    }
+    for key in RELEASE_META_KEYS:
+        if meta and key in meta:
+            fields[key] = _public(meta[key])
+    return fields
+
+
+def _public(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _public(v) for k, v in value.items() if k not in _PRIVATE_KEYS}
+    if isinstance(value, (list, tuple)):
+        return [_public(v) for v in value]
+    return value
+
+
+def write_parquet(
+    graph: Graph | UncertainGraph,
+    path: PathLike,
+    *,
+    keep_ids: bool = False,
+    seed: SeedLike = None,
+) -> np.ndarray | None:
+    """Write a graph or an uncertain graph as a parquet table (columns ``u``, ``v`` [, ``p``]).
+
+    An :class:`~graphveil.UncertainGraph` is a release: as in :meth:`UncertainGraph.save`,
+    its node ids are randomly permuted unless ``keep_ids=True``, and the permutation is
+    returned, never written. The schema metadata holds only public fields
+    (:func:`release_fields`, described in the module docstring). A :class:`~graphveil.Graph`
+    is written with ids ``0..n-1`` as :func:`write_edgelist` does (its labels never), ``n``
+    in the metadata. The write is atomic.
+
+    Parameters
+    ----------
+    graph : Graph or UncertainGraph
+        What to write.
+    path : str or os.PathLike
+        Destination.
+    keep_ids : bool, default False
+        Uncertain graphs only: write node ids as they are.
+    seed : int, numpy.random.Generator or None
+        Uncertain graphs only: randomness of the permutation (None, fresh entropy, for
+        anything published).
+
+    Returns
+    -------
+    numpy.ndarray or None
+        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``); None for a graph.
+
+    Raises
+    ------
+    ImportError
+        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
+    TypeError
+        If ``graph`` is neither a Graph nor an UncertainGraph.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphveil import UncertainGraph
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.parquet"
+    >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
+    >>> perm = write_parquet(ug, path, seed=1)
+    >>> back = read_parquet(path)
+    >>> sorted(back.p.tolist()), back.n, "seed" in back.meta
+    ([0.25, 0.5], 4, False)
+    """
+    from graphveil.interop import require
+    from graphveil.uncertain import UncertainGraph
+
+    pa = require("pyarrow")
+    import pyarrow.parquet as pq
+
+    perm: np.ndarray | None = None
+    if isinstance(graph, UncertainGraph):
+        out, perm = release(graph, keep_ids, seed)
+        fields = release_fields(out, ids_permuted=not keep_ids, meta=graph.meta)
+        columns = {"u": out.u, "v": out.v, "p": out.p}
+    elif isinstance(graph, Graph):
+        fields = release_fields(graph, ids_permuted=False)
+        u, v = graph.edges()
+        columns = {"u": u, "v": v}
+    else:
+        raise TypeError(f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}")
+    from graphveil.uncertain import _json_dumps
+
+    table = pa.table(columns).replace_schema_metadata({_PARQUET_KEY: _json_dumps(fields)})
+    with atomic_path(path) as tmp:
+        pq.write_table(table, tmp)
+    return perm
+
+
+def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | UncertainGraph:
+    """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
+
+    With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
+    isolated nodes, and an uncertain graph's ``meta`` holds the released ``scheme`` and
+    ``params`` plus what the file said about itself under ``meta["file"]`` (as
+    :meth:`UncertainGraph.load`). Without it: a table with columns ``u``, ``v``, ``p`` is an
+    uncertain graph on ``max id + 1`` nodes; a table with ``u``, ``v`` only is read as
+    :meth:`Graph.from_arrow` reads it (ids of any kind, kept as labels).
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is not parquet, lacks a column, was written by a newer format version, or
+        holds an invalid graph; the message names the file.
+    ImportError
+        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
+    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
+    >>> read_parquet(path)
+    Graph(n=3, m=1)
+    """
+    from graphveil.interop import require
+    from graphveil.uncertain import _FORMAT_TAG, FILE_INFO_KEY, UncertainGraph
+
+    require("pyarrow")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = Path(os.fspath(path))
+    if not source.exists():
+        raise FileNotFoundError(f"no such file: {source}")
+    try:
+        table = pq.read_table(source)
+    except (pa.ArrowException, OSError) as err:
+        raise ValueError(f"{source}: not a readable parquet file ({err})") from None
+    raw = (table.schema.metadata or {}).get(_PARQUET_KEY)
+    names = table.column_names
+    want = ["u", "v", "p"] if raw is None and "p" in names else ["u", "v"]
+    if raw is not None:
+        try:
+            fields = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{source}: graphveil metadata is not valid JSON ({err})") from None
+        kind = fields.get("format") if isinstance(fields, dict) else None
+        if kind not in (_GRAPH_TAG, _FORMAT_TAG):
+            raise ValueError(f"{source}: unknown graphveil format {kind!r}")
+        version = fields.get("format_version")
+        if not isinstance(version, int) or version < 1:
+            raise ValueError(f"{source}: invalid format version {version!r}")
+        if version > FORMAT_VERSION:
+            raise ValueError(
+                f"{source}: written in parquet format version {version}, newer than this graphveil "
+                f"reads (up to {FORMAT_VERSION}); upgrade graphveil"
+            )
+        want = ["u", "v", "p"] if kind == _FORMAT_TAG else ["u", "v"]
+    missing = [c for c in want if c not in names]
+    if missing:
+        raise ValueError(f"{source}: no column(s) {missing} (columns: {names}); expected {want}")
+    if raw is None and "p" not in names:
+        return Graph.from_arrow(table, "u", "v", threads=threads)
+    cols = {c: table.column(c).to_numpy(zero_copy_only=False) for c in want}
+    try:
+        if raw is None:
+            n = int(max(cols["u"].max(initial=-1), cols["v"].max(initial=-1))) + 1
+            return UncertainGraph(n, cols["u"], cols["v"], cols["p"])
+        if kind == _GRAPH_TAG:
+            return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
+        meta = {k: fields[k] for k in RELEASE_META_KEYS if k in fields}
+        ug = UncertainGraph(
+            fields["n"], cols["u"], cols["v"], cols["p"], relaxed=fields["relaxed"], meta=meta
+        )
+    except (TypeError, ValueError, KeyError) as err:
+        raise ValueError(f"{source}: invalid graph: {err}") from None
+    ug.meta[FILE_INFO_KEY] = {
+        k: fields.get(k) for k in ("format_version", "graphveil_version", "ids_permuted")
+    }
+    return ug
+
+
 # ---------------------------------------------------------------------- helpers
 
 
@@ -299,6 +554,13 @@ class _Header(NamedTuple):
     m: int
     labelled: bool
     isolated: np.ndarray
+
+
+def _shift_line(message: str, skipped: int) -> str:
+    """The parser numbers the lines of the buffer it saw; count the skipped header too."""
+    if not skipped:
+        return message
+    return re.sub(r"^line (\d+)", lambda mt: f"line {int(mt[1]) + skipped}", message)
 
 
 def _read_bytes(path: Path) -> bytes:

@@ -316,6 +316,94 @@ class UncertainGraph:
         out.sort_indices()
         return sp.csr_array(out) if array else out
 
+    @classmethod
+    def from_scipy(cls, matrix: Any, *, relaxed: bool = False) -> UncertainGraph:
+        """Build from a symmetric scipy.sparse matrix (or array) of probabilities.
+
+        Every stored entry of the upper triangle is a pair, explicit zeros included (a pair
+        with p = 0), so ``from_scipy(ug.to_scipy())`` gives ``ug`` back for a strict graph.
+        Diagonal entries are self-loops: refused unless ``relaxed=True``.
+
+        Raises
+        ------
+        TypeError
+            If ``matrix`` is not a scipy.sparse matrix or array.
+        ValueError
+            If it is not square, not symmetric, has an entry outside ``[0, 1]`` (or NaN), or a
+            diagonal entry in the strict model; the message names the first offending entry.
+
+        Examples
+        --------
+        >>> import scipy.sparse as sp
+        >>> m = sp.csr_array([[0, 0.5, 0], [0.5, 0, 1.0], [0, 1.0, 0]])
+        >>> ug = UncertainGraph.from_scipy(m)
+        >>> ug.u.tolist(), ug.v.tolist(), ug.p.tolist()
+        ([0, 1], [1, 2], [0.5, 1.0])
+        """
+        from graphveil.interop import uncertain_from_scipy
+
+        return uncertain_from_scipy(matrix, relaxed)
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame`` with columns ``u``, ``v``, ``p``, one row per pair.
+
+        Examples
+        --------
+        >>> UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_pandas().shape
+        (2, 3)
+        """
+        from graphveil.interop import uncertain_to_pandas
+
+        return uncertain_to_pandas(self)
+
+    def to_networkx(self) -> Any:
+        """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``
+        (a ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
+
+        Examples
+        --------
+        >>> g = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_networkx()
+        >>> g.number_of_nodes(), g.edges[0, 1]["p"]
+        (3, 0.5)
+        """
+        from graphveil.interop import uncertain_to_networkx
+
+        return uncertain_to_networkx(self)
+
+    def to_igraph(self) -> Any:
+        """An undirected ``igraph.Graph`` on vertices ``0..n-1`` with the edge attribute ``p``.
+
+        Examples
+        --------
+        >>> UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_igraph().es["p"]
+        [0.5, 1.0]
+        """
+        from graphveil.interop import uncertain_to_igraph
+
+        return uncertain_to_igraph(self)
+
+    def to_graphml(
+        self, path: str | os.PathLike[str], *, keep_ids: bool = False, seed: SeedLike = None
+    ) -> np.ndarray:
+        """Write GraphML (edge attribute ``p``), by default under randomly permuted node ids.
+
+        A release, like :meth:`save`: ``perm`` is returned, never written; the graph-level
+        attribute ``graphveil`` holds only public fields as JSON
+        (:func:`graphveil.io.release_fields`). ``.gz``/``.bz2``/``.xz`` suffixes compress. Read
+        by ``networkx.read_graphml(path, node_type=int)`` and ``igraph.Graph.Read_GraphML``.
+
+        Examples
+        --------
+        >>> import tempfile, pathlib, networkx as nx
+        >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.graphml"
+        >>> _ = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_graphml(path, keep_ids=True)
+        >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
+        1.0
+        """
+        from graphveil.interop import uncertain_to_graphml
+
+        return uncertain_to_graphml(self, path, keep_ids, seed)
+
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
         """Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.

@@ -1,0 +1,333 @@
+"""Bridges to the libraries users hold: pandas, pyarrow, networkx, igraph, networkit, scipy.
+
+The conversion code behind :meth:`Graph.from_pandas`, :meth:`Graph.from_arrow`,
+:meth:`Graph.from_igraph`, :meth:`Graph.to_igraph`, :meth:`Graph.to_networkit`,
+:meth:`UncertainGraph.to_pandas`, :meth:`UncertainGraph.to_networkx`,
+:meth:`UncertainGraph.to_igraph`, :meth:`UncertainGraph.to_graphml` and
+:meth:`UncertainGraph.from_scipy`; the classes delegate here. Every library is imported
+lazily, when a conversion needs it; a missing one raises an ImportError naming the pip
+install that brings it.
+
+In-memory conversions keep node ids ``0..n-1`` as they are (the caller holds the graph
+already). A file written for others, :meth:`UncertainGraph.to_graphml`, follows the release
+rule of :meth:`UncertainGraph.save`: ids permuted unless ``keep_ids=True``, and only public
+fields in the file (see :func:`graphveil.io.release_fields`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+import numpy as np
+import scipy.sparse as sp
+
+from graphveil import _core
+from graphveil._common import SeedLike, atomic_path, check_threads
+from graphveil.graph import Graph, _labels_array, _square_coo
+
+if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.uncertain import UncertainGraph
+
+#: pip install that provides each optional module (one home for the hint).
+_INSTALL = {
+    "pandas": "pandas",
+    "pyarrow": '"graphveil[parquet]"',
+    "networkx": "networkx",
+    "igraph": "igraph",
+    "networkit": "networkit",
+}
+
+
+def require(module: str) -> ModuleType:
+    """Import an optional library, or raise an ImportError saying how to install it."""
+    try:
+        with warnings.catch_warnings():
+            # a library's own import-time deprecations (networkit imports IPython's) are not the
+            # user's to act on
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return importlib.import_module(module)
+    except ImportError as err:
+        raise ImportError(
+            f"this needs {module}, which is not installed: pip install {_INSTALL[module]}"
+        ) from err
+
+
+# ---------------------------------------------------------------------- tables -> Graph
+def graph_from_pandas(df: Any, source: Any, target: Any, threads: int | None) -> Graph:
+    """:meth:`Graph.from_pandas`."""
+    pd = require("pandas")
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"expected a pandas.DataFrame, got {type(df).__name__}")
+    columns = []
+    for role, name in (("source", source), ("target", target)):
+        _check_column(name, list(df.columns), role)
+        col = df[name]
+        if isinstance(col, pd.DataFrame):
+            raise ValueError(f"the table has several columns named {name!r}; rename them")  # noqa: TRY004 (a table, not a type, is wrong)
+        missing = col.isna().to_numpy()
+        if missing.any():
+            _refuse_missing(name, int(np.flatnonzero(missing)[0]), int(missing.sum()))
+        if pd.api.types.is_integer_dtype(col.dtype) and not pd.api.types.is_unsigned_integer_dtype(
+            col.dtype
+        ):
+            columns.append(col.to_numpy(dtype=np.int64))  # also nullable Int64 without NA
+        else:
+            columns.append(col.to_numpy())
+    return graph_from_columns(columns[0], columns[1], (source, target), threads)
+
+
+def graph_from_arrow(table: Any, source: Any, target: Any, threads: int | None) -> Graph:
+    """:meth:`Graph.from_arrow`."""
+    pa = require("pyarrow")
+    if not isinstance(table, (pa.Table, pa.RecordBatch)):
+        raise TypeError(f"expected a pyarrow.Table or RecordBatch, got {type(table).__name__}")
+    columns = []
+    for role, name in (("source", source), ("target", target)):
+        _check_column(name, table.column_names, role)
+        if table.column_names.count(name) > 1:
+            raise ValueError(f"the table has several columns named {name!r}; rename them")
+        col = table.column(name)
+        if col.null_count:
+            missing = np.asarray(col.is_null())
+            _refuse_missing(name, int(np.flatnonzero(missing)[0]), int(col.null_count))
+        if pa.types.is_dictionary(col.type):
+            col = col.cast(col.type.value_type)
+        columns.append(np.asarray(col.to_numpy(zero_copy_only=False)))
+    return graph_from_columns(columns[0], columns[1], (source, target), threads)
+
+
+def graph_from_columns(
+    src: np.ndarray, dst: np.ndarray, names: tuple[Any, Any], threads: int | None
+) -> Graph:
+    """The graph of the pairs ``(src[i], dst[i])`` of any hashable ids, counted as a file is.
+
+    Integer ids take the path of :func:`graphveil.read_edgelist` (the parallel C++ relabelling,
+    ascending order of the original id). Other ids are ranked in ascending order when they
+    can be ordered, else in order of first appearance.
+    """
+    from graphveil.io import build_counted
+
+    nthreads = check_threads(threads)
+    if src.shape != dst.shape or src.ndim != 1:
+        raise ValueError(f"columns {names[0]!r} and {names[1]!r} must be 1-d and of one length")
+    for name, col in zip(names, (src, dst)):
+        if col.dtype.kind == "f" and np.isnan(col).any():
+            _refuse_missing(name, int(np.flatnonzero(np.isnan(col))[0]), int(np.isnan(col).sum()))
+        if col.dtype.kind == "u" and col.size and col.max() > np.iinfo(np.int64).max:
+            raise ValueError(f"column {name!r} holds ids above 2**63-1; relabel them first")
+    if src.dtype.kind in "iu" and dst.dtype.kind in "iu":
+        u = np.array(src, dtype=np.int64)  # copies: relabel_ascending rewrites them in place
+        v = np.array(dst, dtype=np.int64)
+        labels = _core.relabel_ascending(u, v, np.zeros(0, dtype=np.int64), nthreads)
+    else:
+        codes, labels = _factorize(np.concatenate([_as_ids(src), _as_ids(dst)]))
+        u, v = codes[: src.size], codes[src.size :]
+        u, v = np.ascontiguousarray(u), np.ascontiguousarray(v)
+    return build_counted(u, v, labels, nthreads)
+
+
+def _as_ids(col: np.ndarray) -> np.ndarray:
+    # mixed kinds (int and str columns) concatenate into one object array, not into strings
+    return col if col.dtype.kind in "OUS" else col.astype(object)
+
+
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes ``0..k-1`` for the distinct values (ascending if orderable) and the values.
+
+    Hashing first (pandas' hash table when installed, else a dict), then sorting only the
+    distinct values: sorting all 2m Python objects is ~10x slower.
+    """
+    try:
+        import pandas as pd
+    except ImportError:
+        pd = None
+    try:
+        if pd is not None:
+            codes, firsts = pd.factorize(values, sort=False, use_na_sentinel=False)
+            uniques = _labels_array(list(firsts))
+        else:
+            index: dict[Any, int] = {}
+            codes = np.fromiter(
+                (index.setdefault(x, len(index)) for x in values.tolist()),
+                dtype=np.int64,
+                count=values.size,
+            )
+            uniques = _labels_array(list(index))
+    except TypeError as err:
+        raise TypeError(f"node ids must be hashable: {err}") from None
+    try:
+        order = np.argsort(uniques, kind="stable")
+    except TypeError:  # ids of kinds that cannot be compared, e.g. int and str
+        return np.asarray(codes, dtype=np.int64), uniques
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size, dtype=np.int64)
+    return rank[codes], uniques[order]
+
+
+def _check_column(name: Any, columns: list[Any], role: str) -> None:
+    if name not in columns:
+        raise ValueError(
+            f"no column {name!r} in the table (its columns: {list(columns)}); "
+            f"pass {role}= naming the column of {role} node ids"
+        )
+
+
+def _refuse_missing(name: Any, first: int, count: int) -> None:
+    raise ValueError(
+        f"column {name!r} has {count} missing id(s) (NaN/None/null), the first at row {first}; "
+        "drop those rows (e.g. df.dropna()) or fill them in"
+    )
+
+
+# ---------------------------------------------------------------------- igraph, networkit
+def graph_from_igraph(graph: Any, as_undirected: bool) -> Graph:
+    """:meth:`Graph.from_igraph`."""
+    ig = require("igraph")
+    if not isinstance(graph, ig.Graph):
+        raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
+    if graph.is_directed() and not as_undirected:
+        raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
+    pairs = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+    labels = None
+    if "name" in graph.vs.attributes():
+        labels = _labels_array(graph.vs["name"])
+    return Graph.from_edges(pairs[:, 0], pairs[:, 1], graph.vcount(), labels=labels)
+
+
+def graph_to_igraph(graph: Graph, use_labels: bool) -> Any:
+    """:meth:`Graph.to_igraph`."""
+    ig = require("igraph")
+    u, v = graph.edges()
+    out = ig.Graph(n=graph.n, edges=np.column_stack((u, v)), directed=False)
+    if use_labels:
+        out.vs["name"] = graph.labels.tolist()
+    return out
+
+
+def graph_to_networkit(graph: Graph) -> Any:
+    """:meth:`Graph.to_networkit`."""
+    nk = require("networkit")
+    out = nk.Graph(graph.n, weighted=False, directed=False)
+    u, v = graph.edges()
+    if u.size:
+        out.addEdges((u.astype(np.uint64), v.astype(np.uint64)))
+    return out
+
+
+# ---------------------------------------------------------------------- UncertainGraph out
+def uncertain_to_pandas(ug: UncertainGraph) -> Any:
+    """:meth:`UncertainGraph.to_pandas`."""
+    pd = require("pandas")
+    return pd.DataFrame({"u": ug.u, "v": ug.v, "p": ug.p})
+
+
+def uncertain_to_networkx(ug: UncertainGraph) -> Any:
+    """:meth:`UncertainGraph.to_networkx`."""
+    nx = require("networkx")
+    out = nx.MultiGraph() if ug.relaxed else nx.Graph()
+    out.add_nodes_from(range(ug.n))
+    out.add_weighted_edges_from(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()), weight="p")
+    return out
+
+
+def uncertain_to_igraph(ug: UncertainGraph) -> Any:
+    """:meth:`UncertainGraph.to_igraph`."""
+    ig = require("igraph")
+    return ig.Graph(
+        n=ug.n,
+        edges=np.column_stack((ug.u, ug.v)),
+        directed=False,
+        edge_attrs={"p": ug.p.tolist()},
+    )
+
+
+_GRAPHML_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns" \
+xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns \
+http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
+<key id="p" for="edge" attr.name="p" attr.type="double"/>
+<key id="graphveil" for="graph" attr.name="graphveil" attr.type="string"/>
+<graph id="G" edgedefault="undirected">
+<data key="graphveil">{info}</data>
+"""
+_GRAPHML_CHUNK = 1 << 16
+
+
+def uncertain_to_graphml(
+    ug: UncertainGraph, path: str | os.PathLike[str], keep_ids: bool, seed: SeedLike
+) -> np.ndarray:
+    """:meth:`UncertainGraph.to_graphml`: a small streaming writer (no library needed)."""
+    from graphveil.io import _compressor, release, release_fields
+
+    out, perm = release(ug, keep_ids, seed)
+    info = _json(release_fields(out, ids_permuted=not keep_ids, meta=ug.meta))
+    target = Path(os.fspath(path))
+    with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as fh:
+        fh.write(_GRAPHML_HEAD.format(info=escape(info)).encode())
+        for start in range(0, out.n, _GRAPHML_CHUNK):
+            ids = range(start, min(start + _GRAPHML_CHUNK, out.n))
+            fh.write("".join(f'<node id="{i}"/>\n' for i in ids).encode())
+        u, v, p = out.u, out.v, out.p
+        for start in range(0, out.num_pairs, _GRAPHML_CHUNK):
+            stop = start + _GRAPHML_CHUNK
+            rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
+            fh.write(
+                "".join(
+                    f'<edge source="{a}" target="{b}"><data key="p">{c!r}</data></edge>\n'
+                    for a, b, c in rows
+                ).encode()
+            )
+        fh.write(b"</graph>\n</graphml>\n")
+    return perm
+
+
+def _json(value: Any) -> str:
+    from graphveil.uncertain import _json_dumps
+
+    return _json_dumps(value)
+
+
+# ---------------------------------------------------------------------- scipy -> UncertainGraph
+def uncertain_from_scipy(matrix: Any, relaxed: bool) -> UncertainGraph:
+    """:meth:`UncertainGraph.from_scipy`."""
+    from graphveil.uncertain import UncertainGraph
+
+    coo = _square_coo(matrix)
+    coo.sum_duplicates()  # explicit zeros stay: a stored 0 is a pair with p = 0
+    data = np.asarray(coo.data, dtype=np.float64)
+    bad = ~((data >= 0.0) & (data <= 1.0))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"probabilities must lie in [0, 1]: entry ({int(coo.row[i])}, {int(coo.col[i])}) is "
+            f"{float(data[i])!r} ({int(bad.sum())} such entries); a matrix of repeated pairs "
+            "(sums above 1) cannot be read back"
+        )
+    asym = sp.csr_matrix((data, (coo.row, coo.col)), shape=coo.shape)
+    diff = abs(asym - asym.T).tocoo()
+    diff.eliminate_zeros()
+    if diff.nnz:
+        i = int(np.argmax(diff.data))
+        a, b = sorted((int(diff.row[i]), int(diff.col[i])))
+        raise ValueError(
+            f"the matrix is not symmetric: entries ({a}, {b}) and ({b}, {a}) differ by "
+            f"{float(diff.data[i])!r} ({diff.nnz // 2} such pairs); an uncertain graph is "
+            "undirected, so pass (M + M.T) / 2 or a symmetric matrix"
+        )
+    loops = coo.row == coo.col
+    if loops.any() and not relaxed:
+        i = int(np.flatnonzero(loops)[0])
+        raise ValueError(
+            f"diagonal entry ({int(coo.row[i])}, {int(coo.row[i])}) is a self-loop, not allowed "
+            "in the strict model; zero the diagonal (M.setdiag(0); M.eliminate_zeros()) or "
+            "pass relaxed=True"
+        )
+    keep = coo.row <= coo.col
+    return UncertainGraph(coo.shape[0], coo.row[keep], coo.col[keep], data[keep], relaxed=relaxed)
