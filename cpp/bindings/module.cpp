@@ -2,6 +2,9 @@
 // its own file; bindings only convert, release the GIL, call the core and wrap.
 #include <pybind11/pybind11.h>
 
+#include "graphveil/bits.hpp"
+#include "graphveil/parallel.hpp"
+
 namespace py = pybind11;
 
 namespace graphveil::bind {
@@ -25,4 +28,8 @@ PYBIND11_MODULE(_core, m) {
     graphveil::bind::register_stats(m);
     graphveil::bind::register_maxvar(m);
     graphveil::bind::register_schemes(m);
+    // Machine facts, not kernels: one line each, so they live here rather than in an area file.
+    m.def("default_threads", &graphveil::default_threads,
+          "Threads used for threads=0: GRAPHVEIL_NUM_THREADS, else the CPUs affinity and cgroup quotas allow");
+    m.attr("portable_fallbacks") = graphveil::bits::kPortableFallbacks;
 }

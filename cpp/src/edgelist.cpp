@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "graphveil/bits.hpp"
 #include "graphveil/parallel.hpp"
 
 namespace graphveil {
@@ -242,16 +243,16 @@ std::vector<std::int64_t> relabel_ascending(std::int64_t* u, std::int64_t* v, st
         }
         for (std::int64_t i = 0; i < extra_count; ++i) mark(extra[i]);
         std::vector<std::int64_t> before(words + 1, 0);
-        for (std::size_t w = 0; w < words; ++w) before[w + 1] = before[w] + __builtin_popcountll(bits[w]);
+        for (std::size_t w = 0; w < words; ++w) before[w + 1] = before[w] + bits::popcount64(bits[w]);
         std::vector<std::int64_t> labels(static_cast<std::size_t>(before[words]));
         for (std::size_t w = 0, k = 0; w < words; ++w) {
             for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
-                labels[k++] = static_cast<std::int64_t>(offset + 64 * w + static_cast<unsigned>(__builtin_ctzll(word)));
+                labels[k++] = static_cast<std::int64_t>(offset + 64 * w + static_cast<unsigned>(bits::ctz64(word)));
         }
         auto rank = [&](std::int64_t id) {
             const std::uint64_t x = static_cast<std::uint64_t>(id) - offset;
             const std::uint64_t below = bits[x >> 6] & ((std::uint64_t{1} << (x & 63)) - 1);
-            return before[x >> 6] + __builtin_popcountll(below);
+            return before[x >> 6] + bits::popcount64(below);
         };
         parallel_ranges(count, block, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
             for (std::int64_t i = begin; i < end; ++i) {

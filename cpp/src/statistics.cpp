@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "graphveil/bits.hpp"
 #include "graphveil/parallel.hpp"
 
 namespace graphveil {
@@ -43,36 +44,14 @@ inline std::uint64_t mix64(std::uint64_t z) {
 
 // Software prefetch: the BFS and HyperBall inner loops read a random neighbour's state per edge
 // and are bound by memory latency; asking a few edges ahead hides part of it.
-inline void prefetch(const void* address) {
-#if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(address);
-#else
-    (void)address;
-#endif
-}
+inline void prefetch(const void* address) { bits::prefetch(address); }
 
 constexpr std::int64_t kLookahead = 8;
 
 // Portable SWAR popcount: without -mpopcnt, __builtin_popcountll is a library call.
-inline int popcount64(std::uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
-}
+inline int popcount64(std::uint64_t x) { return bits::portable::popcount64(x); }
 
-inline int clz64(std::uint64_t x) {  // x != 0
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_clzll(x);
-#else
-    int c = 0;
-    while (!(x & 0x8000000000000000ULL)) {
-        x <<= 1;
-        ++c;
-    }
-    return c;
-#endif
-}
+inline int clz64(std::uint64_t x) { return bits::clz64(x); }  // x != 0
 
 template <class Index>
 void check_csr(const std::int64_t* indptr, std::int64_t n) {

@@ -5,6 +5,7 @@
 #include <vector>
 #include <utility>
 
+#include "graphveil/bits.hpp"
 #include "graphveil/edge_table.hpp"
 #include "graphveil/rng.hpp"
 
@@ -43,10 +44,8 @@ SwitchResult<Index> switch_uniform(const std::int64_t* indptr, const Index* indi
             p.i = rng.below(m);
             p.j = rng.below(m);
             p.flip = (rng.next() >> 63) != 0;
-#if defined(__GNUC__) || defined(__clang__)
-            __builtin_prefetch(&edges[p.i]);
-            __builtin_prefetch(&edges[p.j]);
-#endif
+            bits::prefetch(&edges[p.i]);
+            bits::prefetch(&edges[p.j]);
         };
         for (std::int64_t a = 0; a < std::min(kAhead, attempts); ++a) draw(ring[a]);
         for (std::int64_t a = 0; a < attempts; ++a) {

@@ -13,6 +13,7 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
     __version__ = "0.0.0+unknown"
 
 from graphveil import datasets, generators
+from graphveil._common import default_threads
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
 from graphveil.record import RunRecord, load_record
@@ -24,6 +25,7 @@ __all__ = [
     "UncertainGraph",
     "__version__",
     "datasets",
+    "default_threads",
     "generators",
     "load_record",
     "load_uncertain",

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from graphveil import _core
+
 SeedLike = int | np.integer | np.random.Generator | None
 
 #: Node ids are stored as int32 while n < 2**31, int64 above.
@@ -36,12 +38,42 @@ def seed_to_u64(seed: SeedLike) -> int:
     return int(seed) % 2**64
 
 
+def default_threads() -> int:
+    """The number of threads graphveil uses when ``threads`` is 0 or None.
+
+    ``GRAPHVEIL_NUM_THREADS`` when it is set; otherwise the CPUs this process may run on: on
+    Linux its affinity mask (``taskset``, a batch scheduler's pinning) capped by any cgroup v1
+    or v2 CPU quota, rounded up; elsewhere the machine's logical CPU count. Never below 1. The
+    compiled kernels and graphveil's own thread pools use this same count, and results never
+    depend on it.
+
+    Returns
+    -------
+    int
+        A positive thread count.
+
+    Raises
+    ------
+    ValueError
+        If ``GRAPHVEIL_NUM_THREADS`` is set but is not a whole number from 1 to 65536.
+
+    Examples
+    --------
+    >>> import graphveil
+    >>> graphveil.default_threads() >= 1
+    True
+    """
+    return int(_core.default_threads())
+
+
 def check_threads(threads: int | None) -> int:
-    """0 or None means every core; otherwise a positive count."""
+    """0 or None means the machine's share (:func:`default_threads`); otherwise a positive count."""
     if threads is None:
         return 0
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
-        raise ValueError(f"threads must be a non-negative integer (0 = all cores), got {threads!r}")
+        raise ValueError(
+            f"threads must be a non-negative integer (0 = default_threads()), got {threads!r}"
+        )
     return int(threads)
 
 

@@ -4,6 +4,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+# --- machine facts (module.cpp)
+def default_threads() -> int: ...
+
+portable_fallbacks: bool
+
 # --- graph (register_graph.cpp)
 def build_csr32(
     n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], threads: int = 0

@@ -5,6 +5,8 @@
 #include <limits>
 #include <vector>
 
+#include "graphveil/bits.hpp"
+
 namespace graphveil {
 
 // Open addressing with linear probing and backward-shift deletion (no tombstones, so the
@@ -23,13 +25,7 @@ public:
 
     bool contains(std::uint64_t key) const { return keys_[find(key)] == key; }
     // Hint the cache about a coming lookup (independent lookups then overlap their misses).
-    void prefetch(std::uint64_t key) const {
-#if defined(__GNUC__) || defined(__clang__)
-        __builtin_prefetch(&keys_[slot(key)]);
-#else
-        (void)key;
-#endif
-    }
+    void prefetch(std::uint64_t key) const { bits::prefetch(&keys_[slot(key)]); }
     std::int64_t value(std::uint64_t key) const { return values_[find(key)]; }
 
     void insert(std::uint64_t key, std::int64_t value = 0) {

@@ -12,12 +12,14 @@
 
 namespace graphveil {
 
-// Number of worker threads to use: `requested` if positive, else the hardware count.
-inline int resolve_threads(int requested) {
-    if (requested > 0) return requested;
-    const unsigned hw = std::thread::hardware_concurrency();
-    return hw == 0 ? 1 : static_cast<int>(hw);
-}
+// The thread count used when a caller asks for 0 ("the machine's share"): GRAPHVEIL_NUM_THREADS
+// if set (std::invalid_argument unless it is a whole number from 1 to 65536), else the CPUs
+// this process may run on (Linux: the affinity mask, capped by cgroup v1/v2 CPU quotas rounded
+// up; elsewhere std::thread::hardware_concurrency). Never below 1. See src/threads.cpp.
+int default_threads();
+
+// Number of worker threads to use: `requested` if positive, else default_threads().
+inline int resolve_threads(int requested) { return requested > 0 ? requested : default_threads(); }
 
 // Calls body(block) for block in [0, n_blocks) on up to `threads` threads. Blocks are
 // handed out dynamically (good for skewed work); the first exception is rethrown.

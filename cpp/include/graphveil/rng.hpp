@@ -5,10 +5,9 @@
 #include <cstdint>
 #include <cmath>
 
-namespace graphveil {
+#include "graphveil/bits.hpp"
 
-// GCC/Clang extension type; __extension__ keeps -Wpedantic quiet about it.
-__extension__ typedef unsigned __int128 uint128_t;
+namespace graphveil {
 
 // SplitMix64 (Steele, Lea, Flood 2014): used to expand a seed into stream states.
 inline std::uint64_t splitmix64(std::uint64_t& state) {
@@ -17,9 +16,6 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
-
-// __extension__ keeps -Wpedantic quiet about the GCC/Clang 128-bit integer.
-__extension__ typedef unsigned __int128 uint128_t;
 
 // xoshiro256** (Blackman, Vigna 2018): fast, 256-bit state, good statistical quality.
 class Rng {
@@ -44,19 +40,20 @@ public:
     // Uniform double in [0, 1) with 53 random bits.
     double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 
-    // Uniform integer in [0, bound) without modulo bias (Lemire 2019).
+    // Uniform integer in [0, bound) without modulo bias (Lemire 2019): the high half of the
+    // 128-bit product draw * bound, redrawn while the low half falls below 2^64 mod bound.
     std::uint64_t below(std::uint64_t bound) {
         if (bound == 0) return 0;
-        uint128_t product = static_cast<uint128_t>(next()) * bound;
-        auto low = static_cast<std::uint64_t>(product);
+        std::uint64_t draw = next();
+        std::uint64_t low = draw * bound;  // the low half of the product
         if (low < bound) {
             const std::uint64_t threshold = (0 - bound) % bound;
             while (low < threshold) {
-                product = static_cast<uint128_t>(next()) * bound;
-                low = static_cast<std::uint64_t>(product);
+                draw = next();
+                low = draw * bound;
             }
         }
-        return static_cast<std::uint64_t>(product >> 64);
+        return bits::mulhi64(draw, bound);
     }
 
     // Standard normal by the polar Box-Muller method (one value kept, one discarded:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import os
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_int, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_int, check_threads, default_threads, seed_to_u64
 from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
 from graphveil.anonymize._result import Anonymized
@@ -242,7 +241,7 @@ def maxvar(
     bar = _progress_bar(progress, f"solve ({solver})", parts)
     t = time.perf_counter()
     own_pool = executor is None
-    pool = ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1) if own_pool else executor
+    pool = ThreadPoolExecutor(max_workers=nthreads or default_threads()) if own_pool else executor
     try:
         futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]
         if bar is not None:
