@@ -10,7 +10,7 @@ import pytest
 from graph_zoo import load_shared
 
 import graphveil as gv
-from graphveil.anonymize._partition import metis_parts
+from graphveil.anonymize.parts import metis_parts
 from graphveil.anonymize.obfuscation import ObfuscationError
 from graphveil.anonymize.partition import partition
 from graphveil.anonymize.randwalk import randwalk_mod_uncertain

@@ -126,8 +126,7 @@ def read_edgelist(path: PathLike, *, threads: int | None = None) -> Graph:
     if header is not None:
         _check_header(source, header, labels)
     directed = _core.count_directed_pairs(n, u, v, nthreads)
-    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
-    indptr, indices, loops, dups = build(n, u, v, nthreads)
+    indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
     pairs = int(u.size)
     del u, v
     m = indices.size // 2

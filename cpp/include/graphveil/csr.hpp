@@ -13,6 +13,25 @@ struct Csr {
     std::vector<Index> indices;        // 2 m neighbour ids
 };
 
+// A CSR graph seen through raw pointers (n nodes, indptr of n + 1 offsets, indptr[n] neighbour ids).
+template <class Index>
+struct CsrView {
+    std::int64_t n = 0;
+    const std::int64_t* indptr = nullptr;
+    const Index* indices = nullptr;
+};
+
+// Node pairs (u[i], v[i]) on nodes 0..n-1, with a probability p[i] when the pairs carry one
+// (p == nullptr otherwise).
+template <class Index>
+struct PairView {
+    std::int64_t n = 0;
+    std::int64_t count = 0;
+    const Index* u = nullptr;
+    const Index* v = nullptr;
+    const double* p = nullptr;
+};
+
 struct CsrBuildCounts {
     std::int64_t self_loops = 0;  // input pairs (u, u), dropped
     std::int64_t duplicates = 0;  // input pairs merged into an earlier one (repeats and reversals)

@@ -10,15 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace graphveil {
+#include "graphveil/csr.hpp"
 
-// A CSR graph seen through raw pointers (n nodes, indptr of n + 1 offsets).
-template <class Index>
-struct CsrView {
-    std::int64_t n = 0;
-    const std::int64_t* indptr = nullptr;
-    const Index* indices = nullptr;
-};
+namespace graphveil {
 
 enum class SignatureKind { degree, neighbour_degree_set };
 

@@ -55,10 +55,6 @@ def _check_graph(graph: Any) -> Graph:
     return graph
 
 
-def _kernel(graph: Graph, name: str) -> Any:
-    return getattr(_core, f"{name}{32 if graph.indices.dtype == np.int32 else 64}")
-
-
 def _check_count(value: Any, name: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
@@ -136,7 +132,7 @@ def triangle_count(graph: Graph, *, threads: int | None = None) -> tuple[int, in
     (1, 3)
     """
     graph = _check_graph(graph)
-    triangles, triples = _kernel(graph, "count_triangles")(
+    triangles, triples = _core.count_triangles(
         graph.indptr, graph.indices, check_threads(threads)
     )
     return int(triangles), int(triples)
@@ -343,7 +339,7 @@ def distance_histogram(
         src = np.ascontiguousarray(np.asarray(sources), dtype=np.int64).ravel()
         if src.size and (src.min() < 0 or src.max() >= graph.n):
             raise IndexError(f"sources must be node ids in 0..{graph.n - 1}")
-    return _kernel(graph, "distance_histogram")(
+    return _core.distance_histogram(
         graph.indptr, graph.indices, src, check_threads(threads)
     )
 
@@ -391,7 +387,7 @@ def neighbourhood_function(
     log2m = _check_count(log2m, "log2m", 4)
     if log2m > 16:
         raise ValueError(f"log2m must lie in 4..16, got {log2m}")
-    return _kernel(graph, "hyperball")(
+    return _core.hyperball(
         graph.indptr, graph.indices, log2m, seed_to_u64(seed), 0, check_threads(threads)
     )
 
