@@ -229,7 +229,7 @@ def write_edgelist(
     target = Path(os.fspath(path))
     with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as out:
         out.write(head)
-        out.write(memoryview(body))
+        out.write(body.data)
 
 
 # ---------------------------------------------------------------------- helpers

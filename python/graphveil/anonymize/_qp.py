@@ -19,6 +19,7 @@ rounding; the order is never reversed (a clip after a repair would undo it).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -132,4 +133,7 @@ def solve_osqp(
     return p, stats
 
 
-SOLVERS = {"dual": solve_dual, "osqp": solve_osqp}
+SOLVERS: dict[str, Callable[..., tuple[np.ndarray, dict[str, Any]]]] = {
+    "dual": solve_dual,
+    "osqp": solve_osqp,
+}

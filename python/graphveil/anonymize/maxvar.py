@@ -241,7 +241,11 @@ def maxvar(
     bar = _progress_bar(progress, f"solve ({solver})", parts)
     t = time.perf_counter()
     own_pool = executor is None
-    pool = ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1) if own_pool else executor
+    pool: Executor = (
+        ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1)
+        if executor is None
+        else executor
+    )
     try:
         futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]
         if bar is not None:

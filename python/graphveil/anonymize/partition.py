@@ -151,7 +151,7 @@ def partition(
         sizes = layout.sizes()
         busy = [i for i in range(parts) if sizes[i] > 0]
         own_pool = executor is None
-        pool = (
+        pool: Executor = (
             ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1)
             if executor is None
             else executor

@@ -48,7 +48,7 @@ statistics are simplified instead; that is a different, post-processed graph.)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -212,9 +212,7 @@ def signature_classes(
     """
     _check_graph(g, "g")
     _check_kind(kind)
-    return _core.signature_classes(
-        g.indptr, g.indices, kind, check_threads(threads), False
-    )
+    return _core.signature_classes(g.indptr, g.indices, kind, check_threads(threads), False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -261,9 +259,7 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
     if isinstance(ug, Graph):
         ug = UncertainGraph.from_graph(ug)
     u, v, p = _pairs(ug)
-    offsets, values = _core.degree_distributions(
-        ug.n, u, v, p, check_threads(threads)
-    )
+    offsets, values = _core.degree_distributions(ug.n, u, v, p, check_threads(threads))
     lengths = np.diff(offsets)
     cols = np.arange(values.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
     width_cols = int(lengths.max()) if lengths.size else 0
@@ -306,9 +302,7 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
         np.log2(counts, out=out, where=counts > 0)
         return out
     u, v, p = _pairs(published)
-    entropy, _mass = _core.degree_entropy(
-        published.n, u, v, p, check_threads(threads)
-    )
+    entropy, _mass = _core.degree_entropy(published.n, u, v, p, check_threads(threads))
     return entropy
 
 
@@ -383,7 +377,7 @@ def eps(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
-    ks = [k] if single else list(k)  # type: ignore[list-item]
+    ks: list[Any] = [k] if single else list(cast("Iterable[int]", k))
     if not ks:
         raise ValueError("k must be an int or a non-empty sequence of ints")
     for kk in ks:
