@@ -52,9 +52,8 @@ void register_graph(py::module_& m) {
           py::arg("index_dtype"), py::arg("threads") = 0,
           "CSR (int64 indptr, index_dtype indices) of the simple graph; returns (indptr, indices, self_loops, "
           "duplicates)");
-    def_widths(m, "csr_edges", &csr_edges_py<std::int32_t>, &csr_edges_py<std::int64_t>,
-               py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-               "Canonical (u < v) edge arrays of a CSR graph");
+    def_widths(m, "csr_edges", &csr_edges_py<std::int32_t>, &csr_edges_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), "Canonical (u < v) edge arrays of a CSR graph");
 }
 
 }  // namespace graphveil::bind

@@ -55,8 +55,8 @@ py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
         py::gil_scoped_release release;
-        found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local.indptr, local.indices,
-                                                requested.data(), seed, attempts_per_request, threads);
+        found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local.indptr, local.indices, requested.data(),
+                                                seed, attempts_per_request, threads);
     }
     std::vector<std::int64_t> counts;
     counts.reserve(static_cast<std::size_t>(4 * parts));
@@ -85,7 +85,8 @@ py::dict stats_dict(const QpStats& s) {
 
 // The QP's pairs and degree targets: pairs join distinct nodes in 0..n-1, one degree per node.
 template <class Index>
-PairView<Index> qp_pairs(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree) {
+PairView<Index> qp_pairs(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv,
+                         const carray<double>& degree) {
     const auto pairs = pair_view(n, pu, pv, nullptr, PairCheck::ids);
     require_1d(degree, "degree");
     if (degree.shape(0) != n) throw std::invalid_argument("degree must hold one entry per node");
@@ -134,10 +135,10 @@ void register_maxvar(py::module_& m) {
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("labels").noconvert(),
                py::arg("parts"), py::arg("threads") = 0,
                "Group nodes by part; the induced subgraph of every part in local ids and the cut edges");
-    def_widths(m, "propose_fof", &propose_py<std::int32_t>, &propose_py<std::int64_t>,
-               py::arg("node_ptr").noconvert(), py::arg("local_indptr").noconvert(),
-               py::arg("local_indices").noconvert(), py::arg("requested").noconvert(), py::arg("seed"),
-               py::arg("attempts_per_request"), py::arg("threads") = 0,
+    def_widths(m, "propose_fof", &propose_py<std::int32_t>, &propose_py<std::int64_t>, py::arg("node_ptr").noconvert(),
+               py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
+               py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
+               py::arg("threads") = 0,
                "Friend-of-friend potential edges per part: (ptr, a, b, counts[parts, (requested, found, attempts, "
                "available)])");
     def_widths(m, "maxvar_dual", &dual_py<std::int32_t>, &dual_py<std::int64_t>, py::arg("n"),

@@ -87,8 +87,8 @@ void register_privacy(py::module_& m) {
                py::arg("u").noconvert(), py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("threads") = 0,
                "Per-degree entropy H_d and mass S_d of an uncertain graph; returns (entropy, mass)");
     def_widths(m, "degree_distributions", &degree_distributions_py<std::int32_t>,
-               &degree_distributions_py<std::int64_t>, py::arg("n"), py::arg("u").noconvert(),
-               py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("threads") = 0,
+               &degree_distributions_py<std::int64_t>, py::arg("n"), py::arg("u").noconvert(), py::arg("v").noconvert(),
+               py::arg("p").noconvert(), py::arg("threads") = 0,
                "Poisson-binomial degree law of every node; returns (offsets, values)");
 }
 

@@ -31,8 +31,7 @@ py::array_t<Index> walk_ends_py(const carray<std::int64_t>& indptr, const carray
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
         py::gil_scoped_release release;
-        ends = walk_ends<Index>(g.indptr, g.indices, g.n, starts.data(), starts.shape(0), steps, seed,
-                                threads);
+        ends = walk_ends<Index>(g.indptr, g.indices, g.n, starts.data(), starts.shape(0), steps, seed, threads);
     }
     return to_numpy(std::move(ends));
 }
@@ -79,8 +78,8 @@ py::tuple edge_switch_py(const carray<std::int64_t>& indptr, const carray<Index>
 }
 
 py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t n, const carray<std::int64_t>& pool,
-                            const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
-                            std::uint64_t seed) {
+                             const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
+                             std::uint64_t seed) {
     if (pool.shape(0) != weights.shape(0)) throw std::invalid_argument("pool and weights must have the same length");
     CandidateDraw draw;
     {
@@ -95,10 +94,9 @@ py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t
 }  // namespace
 
 void register_schemes(py::module_& m) {
-    def_widths(m, "walk_ends", &walk_ends_py<std::int32_t>, &walk_ends_py<std::int64_t>,
-               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("starts").noconvert(),
-               py::arg("steps"), py::arg("seed"), py::arg("threads") = 0,
-               "End node of a uniform random walk of `steps` hops from each start node");
+    def_widths(m, "walk_ends", &walk_ends_py<std::int32_t>, &walk_ends_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("starts").noconvert(), py::arg("steps"), py::arg("seed"),
+               py::arg("threads") = 0, "End node of a uniform random walk of `steps` hops from each start node");
     def_widths(m, "randwalk_mod", &randwalk_mod_py<std::int32_t>, &randwalk_mod_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"),
                py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,

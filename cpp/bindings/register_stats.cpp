@@ -54,10 +54,11 @@ void register_stats(py::module_& m) {
                "(triangles, connected triples) of a CSR graph by degree-ordered orientation");
     def_widths(m, "distance_histogram", &distance_histogram_py<std::int32_t>, &distance_histogram_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("sources").noconvert(),
-               py::arg("threads") = 0, "Ordered (source, target) pairs per BFS distance 0, 1, ... from the given sources");
-    def_widths(m, "hyperball", &hyperball_py<std::int32_t>, &hyperball_py<std::int64_t>,
-               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("log2m"), py::arg("seed"),
-               py::arg("max_iterations") = 0, py::arg("threads") = 0,
+               py::arg("threads") = 0,
+               "Ordered (source, target) pairs per BFS distance 0, 1, ... from the given sources");
+    def_widths(m, "hyperball", &hyperball_py<std::int32_t>, &hyperball_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("log2m"), py::arg("seed"), py::arg("max_iterations") = 0,
+               py::arg("threads") = 0,
                "HyperBall estimate of the neighbourhood function N(0), N(1), ... (pairs within distance t)");
 }
 

@@ -40,12 +40,11 @@ struct CsrBuildCounts {
 // Builds the CSR of the simple undirected graph on nodes 0..n-1 with the given pairs.
 // Ids must lie in [0, n) (checked by the caller). O(n + m log d_max), rows sorted in parallel.
 template <class Index>
-Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count,
-                     int threads, CsrBuildCounts& counts);
+Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count, int threads,
+                     CsrBuildCounts& counts);
 
 // Canonical edge arrays (u < v, sorted by (u, v)) of a CSR graph.
 template <class Index>
-void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n, Index* out_u,
-               Index* out_v);
+void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n, Index* out_u, Index* out_v);
 
 }  // namespace graphveil
