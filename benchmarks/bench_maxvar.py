@@ -28,8 +28,8 @@ import pytest
 import graphveil as gv
 from graphveil import _core
 from graphveil.anonymize import maxvar
-from graphveil.anonymize.parts import metis_parts
 from graphveil.anonymize._qp import solve_dual, solve_osqp
+from graphveil.anonymize.parts import metis_parts
 
 YOUTUBE_NODES = 1_134_890
 YOUTUBE_EDGES = 2_987_624
