@@ -28,8 +28,8 @@ import pytest
 import graphveil as gv
 from graphveil import _core
 from graphveil.anonymize import maxvar
-from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize._qp import solve_dual, solve_osqp
+from graphveil.anonymize.parts import metis_parts
 
 YOUTUBE_NODES = 1_134_890
 YOUTUBE_EDGES = 2_987_624
@@ -82,9 +82,9 @@ def test_maxvar_notredame_one_part(benchmark, notre_dame):
 def _race_parts(g: gv.Graph, n_parts: int) -> list[tuple]:
     """The first n_parts QPs of maxvar(g, 200_000, parts=20, seed=1), as the solvers see them."""
     labels = metis_parts(g, 20, seed=1)
-    layout = _core.split_parts32(g.indptr, g.indices, labels, 20, 0)
+    layout = _core.split_parts(g.indptr, g.indices, labels, 20, 0)
     requested = np.full(20, 10_000, dtype=np.int64)
-    ptr, a, b, _ = _core.propose_fof32(
+    ptr, a, b, _ = _core.propose_fof(
         layout["node_ptr"], layout["local_indptr"], layout["local_indices"], requested, 1, 256, 0
     )
     degree = np.diff(layout["local_indptr"]).astype(np.float64)

@@ -7,7 +7,7 @@ import pytest
 from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
-from graphveil.anonymize._partition import metis_parts
+from graphveil.anonymize.parts import metis_parts
 
 
 def _read_shared(name: str) -> gv.Graph:
@@ -279,7 +279,7 @@ class TestRepair:
     def _kernel(self):
         from graphveil import _core
 
-        return _core.repair_qp32
+        return _core.repair_qp
 
     def test_small_noise_is_projected_back(self):
         n, pu, pv, degree = _tiny_problem(TINY["bowtie"][0], 4)  # optimum has pairs at 1
@@ -492,7 +492,7 @@ class TestProposals:
     def _layout(self, g, labels, parts):
         from graphveil import _core
 
-        return _core.split_parts32(g.indptr, g.indices, labels, parts, 2)
+        return _core.split_parts(g.indptr, g.indices, labels, parts, 2)
 
     def test_split_parts_is_the_induced_subgraphs(self):
         g = _read_shared("karate_club")
@@ -519,7 +519,7 @@ class TestProposals:
         layout = self._layout(g, labels, 2)
         exists = [len(_fof_pairs(g.subgraph(np.flatnonzero(labels == i)))) for i in range(2)]
         requested = np.array([10, exists[1] + 5], dtype=np.int64)
-        ptr, a, b, counts = _core.propose_fof32(
+        ptr, a, b, counts = _core.propose_fof(
             layout["node_ptr"], layout["local_indptr"], layout["local_indices"], requested, 7, 4096, 1
         )
         assert counts[0].tolist()[:2] == [10, 10] and counts[0, 3] == -1
@@ -533,7 +533,7 @@ class TestProposals:
             assert len(set(pairs)) == len(pairs)
             assert set(pairs) <= _fof_pairs(sub)
             assert all(x < y for x, y in pairs)
-        again = _core.propose_fof32(
+        again = _core.propose_fof(
             layout["node_ptr"], layout["local_indptr"], layout["local_indices"], requested, 7, 4096, 2
         )
         np.testing.assert_array_equal(again[1], a)
@@ -547,7 +547,7 @@ class TestProposals:
         layout = self._layout(g, np.zeros(5, dtype=np.int64), 1)
         first = []
         for seed in range(600):
-            _, a, b, _ = _core.propose_fof32(
+            _, a, b, _ = _core.propose_fof(
                 layout["node_ptr"], layout["local_indptr"], layout["local_indices"], np.array([1]), seed, 64, 1
             )
             first.append((int(a[0]), int(b[0])))

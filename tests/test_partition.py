@@ -10,9 +10,9 @@ import pytest
 from graph_zoo import load_shared
 
 import graphveil as gv
-from graphveil.anonymize._partition import metis_parts
 from graphveil.anonymize.obfuscation import ObfuscationError
 from graphveil.anonymize.partition import partition
+from graphveil.anonymize.parts import metis_parts
 from graphveil.anonymize.randwalk import randwalk_mod_uncertain
 
 
@@ -96,3 +96,38 @@ def test_bad_input():
         partition("switch", g, 100, switches=1)
     with pytest.raises(TypeError):
         partition(3, g, 2)
+
+
+def test_parts_layout_matches_induced_subgraphs():
+    from graphveil.anonymize.parts import split_parts
+
+    g = load_shared("ca-GrQc")
+    labels = metis_parts(g, 6, seed=3)
+    layout = split_parts(g, labels, 6, threads=2)
+    assert layout.parts == 6 and sum(layout.sizes()) == g.n
+    for i in range(6):
+        nodes = layout.nodes(i)
+        np.testing.assert_array_equal(nodes, np.flatnonzero(labels == i))
+        assert layout.subgraph(i) == g.subgraph(nodes)  # scipy slicing as the reference
+    eu, ev = g.edges()
+    cut = labels[eu] != labels[ev]
+    np.testing.assert_array_equal(layout.cut_u, eu[cut])
+    np.testing.assert_array_equal(layout.cut_v, ev[cut])
+
+
+def test_result_does_not_depend_on_threads_or_executor():
+    from concurrent.futures import ThreadPoolExecutor
+
+    g = load_shared("ca-GrQc")
+    a, ra = partition("randwalk-mod", g, 5, 3, seed=8, threads=1)
+    b, _ = partition("randwalk-mod", g, 5, 3, seed=8, threads=3)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        c, rc = partition("randwalk-mod", g, 5, 3, seed=8, executor=pool)
+    for other in (b, c):
+        np.testing.assert_array_equal(a.u, other.u)
+        np.testing.assert_array_equal(a.v, other.v)
+        np.testing.assert_array_equal(a.p, other.p)
+    assert [r["seed"] for r in ra["part_reports"]] == [r["seed"] for r in rc["part_reports"]]
+    assert len({r["seed"] for r in ra["part_reports"]}) == 5  # one stream per part
+    with pytest.raises(TypeError, match="executor"):
+        partition("randwalk", g, 2, 3, executor=object())

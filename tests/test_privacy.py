@@ -303,7 +303,7 @@ def test_scores_against_reference_on_real_graphs(name):
 def test_forced_hash_collisions_never_merge_classes():
     g0 = load_shared("ca-GrQc")
     g = perturb(g0, 0.1, 7)
-    fn = _core.reidentification_score32
+    fn = _core.reidentification_score
     strong = fn(g0.indptr, g0.indices, g.indptr, g.indices, "h2_open", 0, False)
     weak = fn(g0.indptr, g0.indices, g.indptr, g.indices, "h2_open", 0, True)
     # The weak hash keeps 2 bits: hundreds of classes share 4 hash values, yet grouping by
@@ -311,8 +311,8 @@ def test_forced_hash_collisions_never_merge_classes():
     assert strong[2] > 100
     assert weak == strong
     assert weak[0] == pytest.approx(ref_score(g0, g, "h2_open"), rel=1e-12)
-    c_strong = _core.signature_classes32(g0.indptr, g0.indices, "h2_open", 0, False)
-    c_weak = _core.signature_classes32(g0.indptr, g0.indices, "h2_open", 0, True)
+    c_strong = _core.signature_classes(g0.indptr, g0.indices, "h2_open", 0, False)
+    c_weak = _core.signature_classes(g0.indptr, g0.indices, "h2_open", 0, True)
     assert np.array_equal(c_strong, c_weak)  # both number classes by first occurrence
     ref = ref_signatures(g0, "h2_open")
     first = {}

@@ -284,15 +284,17 @@ def test_sample_csr_is_valid_and_plausible(multi_block):
 
 def test_int64_kernel_matches_int32(multi_block):
     ug = multi_block
-    a = _core.sample_csr32(ug.n, ug.u, ug.v, ug.p, 17, 3, 2, 2)
-    b = _core.sample_csr64(ug.n, ug.u.astype(np.int64), ug.v.astype(np.int64), ug.p, 17, 3, 2, 1)
+    assert ug.u.dtype == np.int32
+    a = _core.sample_csr(ug.n, ug.u, ug.v, ug.p, 17, 3, 2, 2)
+    b = _core.sample_csr(ug.n, ug.u.astype(np.int64), ug.v.astype(np.int64), ug.p, 17, 3, 2, 1)
     for (ip32, ix32), (ip64, ix64) in zip(a, b):
+        assert ix32.dtype == np.int32 and ix64.dtype == np.int64
         assert np.array_equal(ip32, ip64) and np.array_equal(ix32, ix64)
-    e32 = _core.sample_edges32(ug.u, ug.v, ug.p, 17, 4)
-    e64 = _core.sample_edges64(ug.u.astype(np.int64), ug.v.astype(np.int64), ug.p, 17, 4)
+    e32 = _core.sample_edges(ug.n, ug.u, ug.v, ug.p, 17, 4)
+    e64 = _core.sample_edges(ug.n, ug.u.astype(np.int64), ug.v.astype(np.int64), ug.p, 17, 4)
     assert np.array_equal(e32[0], e64[0]) and np.array_equal(e32[1], e64[1])
-    with pytest.raises(TypeError):
-        _core.sample_edges32(ug.u.astype(np.int64), ug.v, ug.p, 1, 0)  # no silent conversion
+    with pytest.raises(TypeError):  # mixed widths match neither overload: no silent conversion
+        _core.sample_edges(ug.n, ug.u.astype(np.int64), ug.v, ug.p, 1, 0)
 
 
 def test_seeds(multi_block):

@@ -8,8 +8,7 @@ namespace {
 // Any object with the buffer protocol (bytes, bytearray, memoryview, mmap).
 py::tuple parse_edgelist_py(const py::buffer& text, int threads) {
     const py::buffer_info info = text.request();
-    if (info.ndim != 1 || info.itemsize != 1)
-        throw std::invalid_argument("parse_edgelist expects a 1-d byte buffer");
+    if (info.ndim != 1 || info.itemsize != 1) throw std::invalid_argument("parse_edgelist expects a 1-d byte buffer");
     EdgeListPairs pairs;
     {
         // Safe: reads only the buffer, which `text` (and `info`) keep alive and which nothing

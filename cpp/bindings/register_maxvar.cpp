@@ -9,19 +9,13 @@ namespace graphveil::bind {
 
 namespace {
 
-template <class T>
-void require_1d(const carray<T>& a, const char* name) {
-    if (a.ndim() != 1) throw std::invalid_argument(std::string(name) + " must be a 1-d array");
-}
-
 template <class Index>
 py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
                         const carray<std::int64_t>& labels, std::int64_t parts, int threads) {
-    require_1d(indptr, "indptr");
-    require_1d(indices, "indices");
+    const auto g = csr_view(indptr, indices);
+    const std::int64_t n = g.n;
     require_1d(labels, "labels");
-    const std::int64_t n = indptr.shape(0) - 1;
-    if (n < 0 || labels.shape(0) != n) throw std::invalid_argument("labels must hold one entry per node");
+    if (labels.shape(0) != n) throw std::invalid_argument("labels must hold one entry per node");
     if (parts < 1) throw std::invalid_argument("parts must be positive");
     const std::int64_t* lab = labels.data();
     for (std::int64_t x = 0; x < n; ++x)
@@ -30,7 +24,7 @@ py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>&
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
         py::gil_scoped_release release;
-        layout = split_parts<Index>(n, indptr.data(), indices.data(), lab, parts, threads);
+        layout = split_parts<Index>(n, g.indptr, g.indices, lab, parts, threads);
     }
     py::dict out;
     out["node_ptr"] = to_numpy(std::move(layout.node_ptr));
@@ -53,16 +47,16 @@ py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int
     const std::int64_t parts = node_ptr.shape(0) - 1;
     if (parts < 0 || requested.ndim() != 1 || requested.shape(0) != parts)
         throw std::invalid_argument("requested must hold one count per part");
-    if (local_indptr.ndim() != 1 || local_indptr.shape(0) != node_ptr.data()[parts] + 1)
-        throw std::invalid_argument("local_indptr must have n + 1 entries");
+    const auto local = csr_view(local_indptr, local_indices);
+    if (local.n != node_ptr.data()[parts]) throw std::invalid_argument("local_indptr must have n + 1 entries");
     for (std::int64_t i = 0; i < parts; ++i)
         if (requested.data()[i] < 0) throw std::invalid_argument("requested counts must be non-negative");
     Proposals<Index> found;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
         py::gil_scoped_release release;
-        found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local_indptr.data(), local_indices.data(),
-                                                requested.data(), seed, attempts_per_request, threads);
+        found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local.indptr, local.indices, requested.data(),
+                                                seed, attempts_per_request, threads);
     }
     std::vector<std::int64_t> counts;
     counts.reserve(static_cast<std::size_t>(4 * parts));
@@ -89,24 +83,20 @@ py::dict stats_dict(const QpStats& s) {
     return d;
 }
 
+// The QP's pairs and degree targets: pairs join distinct nodes in 0..n-1, one degree per node.
 template <class Index>
-void check_pairs(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree) {
-    require_1d(pu, "pu");
-    require_1d(pv, "pv");
+PairView<Index> qp_pairs(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv,
+                         const carray<double>& degree) {
+    const auto pairs = pair_view(n, pu, pv, nullptr, PairCheck::ids);
     require_1d(degree, "degree");
-    if (pu.shape(0) != pv.shape(0)) throw std::invalid_argument("pu and pv must have the same length");
     if (degree.shape(0) != n) throw std::invalid_argument("degree must hold one entry per node");
-    for (py::ssize_t e = 0; e < pu.shape(0); ++e) {
-        const Index a = pu.data()[e], b = pv.data()[e];
-        if (a < 0 || b < 0 || a >= n || b >= n || a == b)
-            throw std::invalid_argument("pairs must join two distinct nodes in 0..n-1");
-    }
+    return pairs;
 }
 
 template <class Index>
 py::tuple dual_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree,
                   double tol, std::int64_t max_newton, std::int64_t max_cg) {
-    check_pairs(n, pu, pv, degree);
+    const auto pairs = qp_pairs(n, pu, pv, degree);
     QpOptions options;
     options.tol = tol;
     options.max_newton = max_newton;
@@ -116,7 +106,7 @@ py::tuple dual_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& 
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
         py::gil_scoped_release release;
-        stats = maxvar_dual_solve<Index>(n, pu.shape(0), pu.data(), pv.data(), degree.data(), p.data(), options);
+        stats = maxvar_dual_solve<Index>(n, pairs.count, pairs.u, pairs.v, degree.data(), p.data(), options);
     }
     return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
 }
@@ -124,7 +114,7 @@ py::tuple dual_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& 
 template <class Index>
 py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& pv, const carray<double>& degree,
                     const carray<double>& p_in, double tol, std::int64_t max_rounds, std::int64_t max_cg) {
-    check_pairs(n, pu, pv, degree);
+    const auto pairs = qp_pairs(n, pu, pv, degree);
     require_1d(p_in, "p");
     if (p_in.shape(0) != pu.shape(0)) throw std::invalid_argument("p must hold one entry per pair");
     std::vector<double> p(p_in.data(), p_in.data() + p_in.shape(0));
@@ -132,38 +122,33 @@ py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
         py::gil_scoped_release release;
-        repair_equalities<Index>(n, pu.shape(0), pu.data(), pv.data(), degree.data(), p.data(), tol, max_rounds,
-                                 max_cg, stats);
+        repair_equalities<Index>(n, pairs.count, pairs.u, pairs.v, degree.data(), p.data(), tol, max_rounds, max_cg,
+                                 stats);
     }
     return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
-}
-
-template <class Index>
-void define(py::module_& m, const std::string& suffix) {
-    m.def(("split_parts" + suffix).c_str(), &split_parts_py<Index>, py::arg("indptr").noconvert(),
-          py::arg("indices").noconvert(), py::arg("labels").noconvert(), py::arg("parts"), py::arg("threads") = 0,
-          "Group nodes by part; the induced subgraph of every part in local ids and the cut edges");
-    m.def(("propose_fof" + suffix).c_str(), &propose_py<Index>, py::arg("node_ptr").noconvert(),
-          py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
-          py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
-          py::arg("threads") = 0,
-          "Friend-of-friend potential edges per part: (ptr, a, b, counts[parts, (requested, found, attempts, "
-          "available)])");
-    m.def(("maxvar_dual" + suffix).c_str(), &dual_py<Index>, py::arg("n"), py::arg("pu").noconvert(),
-          py::arg("pv").noconvert(), py::arg("degree").noconvert(), py::arg("tol") = 1e-10,
-          py::arg("max_newton") = 200, py::arg("max_cg") = 2000,
-          "Exact MaxVar QP of one part by semismooth Newton on the dual; returns (p, stats)");
-    m.def(("repair_qp" + suffix).c_str(), &repair_py<Index>, py::arg("n"), py::arg("pu").noconvert(),
-          py::arg("pv").noconvert(), py::arg("degree").noconvert(), py::arg("p").noconvert(),
-          py::arg("tol") = 1e-12, py::arg("max_rounds") = 20, py::arg("max_cg") = 2000,
-          "Clip p into [0, 1], then repair the degree equalities without leaving the box; returns (p, stats)");
 }
 
 }  // namespace
 
 void register_maxvar(py::module_& m) {
-    define<std::int32_t>(m, "32");
-    define<std::int64_t>(m, "64");
+    def_widths(m, "split_parts", &split_parts_py<std::int32_t>, &split_parts_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("labels").noconvert(),
+               py::arg("parts"), py::arg("threads") = 0,
+               "Group nodes by part; the induced subgraph of every part in local ids and the cut edges");
+    def_widths(m, "propose_fof", &propose_py<std::int32_t>, &propose_py<std::int64_t>, py::arg("node_ptr").noconvert(),
+               py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
+               py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
+               py::arg("threads") = 0,
+               "Friend-of-friend potential edges per part: (ptr, a, b, counts[parts, (requested, found, attempts, "
+               "available)])");
+    def_widths(m, "maxvar_dual", &dual_py<std::int32_t>, &dual_py<std::int64_t>, py::arg("n"),
+               py::arg("pu").noconvert(), py::arg("pv").noconvert(), py::arg("degree").noconvert(),
+               py::arg("tol") = 1e-10, py::arg("max_newton") = 200, py::arg("max_cg") = 2000,
+               "Exact MaxVar QP of one part by semismooth Newton on the dual; returns (p, stats)");
+    def_widths(m, "repair_qp", &repair_py<std::int32_t>, &repair_py<std::int64_t>, py::arg("n"),
+               py::arg("pu").noconvert(), py::arg("pv").noconvert(), py::arg("degree").noconvert(),
+               py::arg("p").noconvert(), py::arg("tol") = 1e-12, py::arg("max_rounds") = 20, py::arg("max_cg") = 2000,
+               "Clip p into [0, 1], then repair the degree equalities without leaving the box; returns (p, stats)");
 }
 
 }  // namespace graphveil::bind

@@ -16,18 +16,6 @@ SignatureKind parse_kind(const std::string& kind) {
 }
 
 template <class Index>
-CsrView<Index> csr_view(const carray<std::int64_t>& indptr, const carray<Index>& indices) {
-    if (indptr.ndim() != 1 || indptr.shape(0) < 1 || indices.ndim() != 1)
-        throw std::invalid_argument("indptr and indices must be 1-d arrays, indptr of length n + 1");
-    CsrView<Index> g;
-    g.n = indptr.shape(0) - 1;
-    g.indptr = indptr.data();
-    g.indices = indices.data();
-    if (g.indptr[g.n] != indices.shape(0)) throw std::invalid_argument("indptr[-1] must equal len(indices)");
-    return g;
-}
-
-template <class Index>
 py::tuple reidentification_score_py(const carray<std::int64_t>& indptr0, const carray<Index>& indices0,
                                     const carray<std::int64_t>& indptr1, const carray<Index>& indices1,
                                     const std::string& kind, int threads, bool weak_hash) {
@@ -58,23 +46,9 @@ py::array_t<std::int64_t> signature_classes_py(const carray<std::int64_t>& indpt
 }
 
 template <class Index>
-PairView<Index> pair_view(std::int64_t n, const carray<Index>& u, const carray<Index>& v, const carray<double>& p) {
-    if (u.ndim() != 1 || v.ndim() != 1 || p.ndim() != 1 || u.shape(0) != v.shape(0) || u.shape(0) != p.shape(0))
-        throw std::invalid_argument("u, v and p must be 1-d arrays of one length");
-    if (n < 0) throw std::invalid_argument("n must be non-negative");
-    PairView<Index> pr;
-    pr.n = n;
-    pr.count = u.shape(0);
-    pr.u = u.data();
-    pr.v = v.data();
-    pr.p = p.data();
-    return pr;
-}
-
-template <class Index>
 py::tuple degree_entropy_py(std::int64_t n, const carray<Index>& u, const carray<Index>& v, const carray<double>& p,
                             int threads) {
-    const auto pr = pair_view(n, u, v, p);
+    const auto pr = pair_view(n, u, v, &p);
     DegreeEntropy de;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
@@ -87,7 +61,7 @@ py::tuple degree_entropy_py(std::int64_t n, const carray<Index>& u, const carray
 template <class Index>
 py::tuple degree_distributions_py(std::int64_t n, const carray<Index>& u, const carray<Index>& v,
                                   const carray<double>& p, int threads) {
-    const auto pr = pair_view(n, u, v, p);
+    const auto pr = pair_view(n, u, v, &p);
     std::vector<std::int64_t> offsets;
     std::vector<double> values;
     {
@@ -98,29 +72,24 @@ py::tuple degree_distributions_py(std::int64_t n, const carray<Index>& u, const 
     return py::make_tuple(to_numpy(std::move(offsets)), to_numpy(std::move(values)));
 }
 
-template <class Index>
-void register_width(py::module_& m, const char* suffix) {
-    const std::string s(suffix);
-    m.def(("reidentification_score" + s).c_str(), &reidentification_score_py<Index>, py::arg("indptr0").noconvert(),
-          py::arg("indices0").noconvert(), py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-          py::arg("kind"), py::arg("threads") = 0, py::arg("weak_hash") = false,
-          "Re-identification score of g against g0; returns (score, matched, classes_g0, classes_g)");
-    m.def(("signature_classes" + s).c_str(), &signature_classes_py<Index>, py::arg("indptr").noconvert(),
-          py::arg("indices").noconvert(), py::arg("kind"), py::arg("threads") = 0, py::arg("weak_hash") = false,
-          "Dense class id of every node's signature");
-    m.def(("degree_entropy" + s).c_str(), &degree_entropy_py<Index>, py::arg("n"), py::arg("u").noconvert(),
-          py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("threads") = 0,
-          "Per-degree entropy H_d and mass S_d of an uncertain graph; returns (entropy, mass)");
-    m.def(("degree_distributions" + s).c_str(), &degree_distributions_py<Index>, py::arg("n"),
-          py::arg("u").noconvert(), py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("threads") = 0,
-          "Poisson-binomial degree law of every node; returns (offsets, values)");
-}
-
 }  // namespace
 
 void register_privacy(py::module_& m) {
-    register_width<std::int32_t>(m, "32");
-    register_width<std::int64_t>(m, "64");
+    def_widths(m, "reidentification_score", &reidentification_score_py<std::int32_t>,
+               &reidentification_score_py<std::int64_t>, py::arg("indptr0").noconvert(),
+               py::arg("indices0").noconvert(), py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
+               py::arg("kind"), py::arg("threads") = 0, py::arg("weak_hash") = false,
+               "Re-identification score of g against g0; returns (score, matched, classes_g0, classes_g)");
+    def_widths(m, "signature_classes", &signature_classes_py<std::int32_t>, &signature_classes_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("kind"), py::arg("threads") = 0,
+               py::arg("weak_hash") = false, "Dense class id of every node's signature");
+    def_widths(m, "degree_entropy", &degree_entropy_py<std::int32_t>, &degree_entropy_py<std::int64_t>, py::arg("n"),
+               py::arg("u").noconvert(), py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("threads") = 0,
+               "Per-degree entropy H_d and mass S_d of an uncertain graph; returns (entropy, mass)");
+    def_widths(m, "degree_distributions", &degree_distributions_py<std::int32_t>,
+               &degree_distributions_py<std::int64_t>, py::arg("n"), py::arg("u").noconvert(), py::arg("v").noconvert(),
+               py::arg("p").noconvert(), py::arg("threads") = 0,
+               "Poisson-binomial degree law of every node; returns (offsets, values)");
 }
 
 }  // namespace graphveil::bind

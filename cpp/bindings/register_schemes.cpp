@@ -1,6 +1,5 @@
-// Bindings of the walk-based schemes (walks.hpp) and EdgeSwitch (switching.hpp). Each function
-// is registered twice, for int32 and int64 CSR indices; .noconvert() lets pybind11 pick the
-// overload matching the Graph's index dtype without copying.
+// Bindings of the walk-based schemes (walks.hpp), EdgeSwitch (switching.hpp) and the
+// (k, eps)-obfuscation candidate draw (obfuscation.hpp).
 #include <stdexcept>
 #include <string>
 
@@ -20,15 +19,6 @@ Routing parse_routing(const std::string& routing) {
 }
 
 template <class Index>
-std::int64_t checked_n(const carray<std::int64_t>& indptr, const carray<Index>& indices) {
-    if (indptr.ndim() != 1 || indptr.shape(0) < 1 || indices.ndim() != 1)
-        throw std::invalid_argument("indptr and indices must be 1-d CSR arrays");
-    const std::int64_t n = indptr.shape(0) - 1;
-    if (indptr.data()[n] != indices.shape(0)) throw std::invalid_argument("indptr[-1] must equal len(indices)");
-    return n;
-}
-
-template <class Index>
 py::tuple pairs_to_py(PairList<Index>&& pairs) {
     return py::make_tuple(to_numpy(std::move(pairs.u)), to_numpy(std::move(pairs.v)));
 }
@@ -36,13 +26,12 @@ py::tuple pairs_to_py(PairList<Index>&& pairs) {
 template <class Index>
 py::array_t<Index> walk_ends_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
                                 const carray<std::int64_t>& starts, int steps, std::uint64_t seed, int threads) {
-    const std::int64_t n = checked_n(indptr, indices);
+    const auto g = csr_view(indptr, indices);
     std::vector<Index> ends;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
         py::gil_scoped_release release;
-        ends = walk_ends<Index>(indptr.data(), indices.data(), n, starts.data(), starts.shape(0), steps, seed,
-                                threads);
+        ends = walk_ends<Index>(g.indptr, g.indices, g.n, starts.data(), starts.shape(0), steps, seed, threads);
     }
     return to_numpy(std::move(ends));
 }
@@ -50,13 +39,13 @@ py::array_t<Index> walk_ends_py(const carray<std::int64_t>& indptr, const carray
 template <class Index>
 py::tuple randwalk_mod_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, double alpha,
                           const std::string& routing, std::uint64_t seed, int threads) {
-    const std::int64_t n = checked_n(indptr, indices);
+    const auto g = csr_view(indptr, indices);
     const Routing r = parse_routing(routing);
     PairList<Index> pairs;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         py::gil_scoped_release release;
-        pairs = randwalk_mod<Index>(indptr.data(), indices.data(), n, t, alpha, r, seed, threads);
+        pairs = randwalk_mod<Index>(g.indptr, g.indices, g.n, t, alpha, r, seed, threads);
     }
     return pairs_to_py(std::move(pairs));
 }
@@ -64,13 +53,13 @@ py::tuple randwalk_mod_py(const carray<std::int64_t>& indptr, const carray<Index
 template <class Index>
 py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, int max_tries,
                       const std::string& routing, std::uint64_t seed, int threads) {
-    const std::int64_t n = checked_n(indptr, indices);
+    const auto g = csr_view(indptr, indices);
     const Routing r = parse_routing(routing);
     PairList<Index> pairs;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         py::gil_scoped_release release;
-        pairs = randwalk<Index>(indptr.data(), indices.data(), n, t, max_tries, r, seed, threads);
+        pairs = randwalk<Index>(g.indptr, g.indices, g.n, t, max_tries, r, seed, threads);
     }
     return pairs_to_py(std::move(pairs));
 }
@@ -78,35 +67,19 @@ py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& i
 template <class Index>
 py::tuple edge_switch_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t switches,
                          bool nearby, std::uint64_t seed) {
-    const std::int64_t n = checked_n(indptr, indices);
+    const auto g = csr_view(indptr, indices);
     SwitchResult<Index> result;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         py::gil_scoped_release release;
-        result = edge_switch<Index>(indptr.data(), indices.data(), n, switches, nearby, seed);
+        result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed);
     }
     return py::make_tuple(to_numpy(std::move(result.u)), to_numpy(std::move(result.v)), result.performed);
 }
 
-template <class Index>
-void register_for(py::module_& m) {
-    m.def("walk_ends", &walk_ends_py<Index>, py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-          py::arg("starts").noconvert(), py::arg("steps"), py::arg("seed"), py::arg("threads") = 0,
-          "End node of a uniform random walk of `steps` hops from each start node");
-    m.def("randwalk_mod", &randwalk_mod_py<Index>, py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-          py::arg("t"), py::arg("alpha"), py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
-          "RandWalk-mod pairs (u, z), self-loops and repeats kept, in slot order");
-    m.def("randwalk", &randwalk_py<Index>, py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-          py::arg("t"), py::arg("max_tries"), py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
-          "RandWalk pairs (u, z), not yet merged across the two ends");
-    m.def("edge_switch", &edge_switch_py<Index>, py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
-          py::arg("switches"), py::arg("nearby"), py::arg("seed"),
-          "Switched edge arrays (u < v, unsorted) and the number of performed switches");
-}
-
 py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t n, const carray<std::int64_t>& pool,
-                            const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
-                            std::uint64_t seed) {
+                             const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
+                             std::uint64_t seed) {
     if (pool.shape(0) != weights.shape(0)) throw std::invalid_argument("pool and weights must have the same length");
     CandidateDraw draw;
     {
@@ -121,8 +94,19 @@ py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t
 }  // namespace
 
 void register_schemes(py::module_& m) {
-    register_for<std::int32_t>(m);
-    register_for<std::int64_t>(m);
+    def_widths(m, "walk_ends", &walk_ends_py<std::int32_t>, &walk_ends_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("starts").noconvert(), py::arg("steps"), py::arg("seed"),
+               py::arg("threads") = 0, "End node of a uniform random walk of `steps` hops from each start node");
+    def_widths(m, "randwalk_mod", &randwalk_mod_py<std::int32_t>, &randwalk_mod_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"),
+               py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
+               "RandWalk-mod pairs (u, z), self-loops and repeats kept, in slot order");
+    def_widths(m, "randwalk", &randwalk_py<std::int32_t>, &randwalk_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("t"), py::arg("max_tries"), py::arg("routing"), py::arg("seed"),
+               py::arg("threads") = 0, "RandWalk pairs (u, z), not yet merged across the two ends");
+    def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),
+               py::arg("seed"), "Switched edge arrays (u < v, unsorted) and the number of performed switches");
     m.def("draw_candidates", &draw_candidates_py, py::arg("edge_keys").noconvert(), py::arg("n"),
           py::arg("pool").noconvert(), py::arg("weights").noconvert(), py::arg("target"), py::arg("max_draws"),
           py::arg("seed"), "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws)");

@@ -7,8 +7,8 @@
 namespace graphveil {
 
 template <class Index>
-Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count,
-                     int threads, CsrBuildCounts& counts) {
+Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count, int threads,
+                     CsrBuildCounts& counts) {
     counts = CsrBuildCounts{};
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
     for (std::int64_t i = 0; i < count; ++i) {
@@ -61,8 +61,7 @@ Csr<Index> build_csr(std::int64_t n, const std::int64_t* u, const std::int64_t* 
 }
 
 template <class Index>
-void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n, Index* out_u,
-               Index* out_v) {
+void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n, Index* out_u, Index* out_v) {
     std::int64_t k = 0;
     for (std::int64_t r = 0; r < n; ++r) {
         for (std::int64_t j = indptr[r]; j < indptr[r + 1]; ++j) {
@@ -75,10 +74,10 @@ void csr_edges(const std::int64_t* indptr, const Index* indices, std::int64_t n,
     }
 }
 
-template Csr<std::int32_t> build_csr(std::int64_t, const std::int64_t*, const std::int64_t*, std::int64_t,
-                                     int, CsrBuildCounts&);
-template Csr<std::int64_t> build_csr(std::int64_t, const std::int64_t*, const std::int64_t*, std::int64_t,
-                                     int, CsrBuildCounts&);
+template Csr<std::int32_t> build_csr(std::int64_t, const std::int64_t*, const std::int64_t*, std::int64_t, int,
+                                     CsrBuildCounts&);
+template Csr<std::int64_t> build_csr(std::int64_t, const std::int64_t*, const std::int64_t*, std::int64_t, int,
+                                     CsrBuildCounts&);
 template void csr_edges(const std::int64_t*, const std::int32_t*, std::int64_t, std::int32_t*, std::int32_t*);
 template void csr_edges(const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t*, std::int64_t*);
 

@@ -38,7 +38,8 @@ Incidence build_incidence(const PairView<Index>& pr) {
             if (b != a) ++inc.offsets[static_cast<std::size_t>(b + 1)];
         }
     }
-    for (std::int64_t v = 0; v < n; ++v) inc.offsets[static_cast<std::size_t>(v + 1)] += inc.offsets[static_cast<std::size_t>(v)];
+    for (std::int64_t v = 0; v < n; ++v)
+        inc.offsets[static_cast<std::size_t>(v + 1)] += inc.offsets[static_cast<std::size_t>(v)];
     inc.probs.resize(static_cast<std::size_t>(inc.offsets[static_cast<std::size_t>(n)]));
     std::vector<std::int64_t> fill(inc.offsets.begin(), inc.offsets.end() - 1);
     for (std::int64_t i = 0; i < pr.count; ++i) {
@@ -76,8 +77,8 @@ struct Convolver {
         return cur;
     }
 
-    static void convolve_step(const double* __restrict cur, double* __restrict nxt, std::int64_t lo,
-                              std::int64_t hi, double p, double r) {
+    static void convolve_step(const double* __restrict cur, double* __restrict nxt, std::int64_t lo, std::int64_t hi,
+                              double p, double r) {
         nxt[lo] = cur[lo] * r;
         for (std::int64_t j = lo + 1; j < hi; ++j) nxt[j] = cur[j] * r + cur[j - 1] * p;
         nxt[hi] = cur[hi - 1] * p;
@@ -111,7 +112,8 @@ DegreeEntropy degree_entropy(const PairView<Index>& pr, int threads) {
         for (std::int64_t v = lo_v; v < hi_v; ++v) {
             const auto sv = static_cast<std::size_t>(v);
             std::int64_t lo, hi;
-            const double* x = conv.run(inc.probs.data() + inc.offsets[sv], inc.offsets[sv + 1] - inc.offsets[sv], lo, hi);
+            const double* x =
+                conv.run(inc.probs.data() + inc.offsets[sv], inc.offsets[sv + 1] - inc.offsets[sv], lo, hi);
             const std::int64_t shift = inc.sure[sv];
             for (std::int64_t j = lo; j < hi; ++j) {
                 const double xj = x[j];
@@ -167,7 +169,8 @@ void degree_distributions(const PairView<Index>& pr, int threads, std::vector<st
         for (std::int64_t v = lo_v; v < hi_v; ++v) {
             const auto sv = static_cast<std::size_t>(v);
             std::int64_t lo, hi;
-            const double* x = conv.run(inc.probs.data() + inc.offsets[sv], inc.offsets[sv + 1] - inc.offsets[sv], lo, hi);
+            const double* x =
+                conv.run(inc.probs.data() + inc.offsets[sv], inc.offsets[sv + 1] - inc.offsets[sv], lo, hi);
             double* row = values.data() + offsets[sv] + inc.sure[sv];
             for (std::int64_t j = lo; j < hi; ++j) row[j] = x[j];
         }

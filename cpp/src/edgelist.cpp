@@ -4,8 +4,8 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <system_error>
 
 #include "graphveil/bits.hpp"
@@ -88,9 +88,9 @@ inline const char* next_line(const char* p, const char* end) {
 }
 
 struct ChunkResult {
-    std::int64_t lines = 0;         // physical lines starting in the chunk
-    std::int64_t pairs = 0;         // edge lines parsed
-    std::int64_t error_line = -1;   // 0-based line within the chunk of the first error
+    std::int64_t lines = 0;        // physical lines starting in the chunk
+    std::int64_t pairs = 0;        // edge lines parsed
+    std::int64_t error_line = -1;  // 0-based line within the chunk of the first error
     std::string error;
 };
 
@@ -316,8 +316,8 @@ std::vector<std::int64_t> relabel_ascending(std::int64_t* u, std::int64_t* v, st
 namespace {
 
 template <class Index>
-std::int64_t count_directed_pairs_impl(std::int64_t n, const std::int64_t* u, const std::int64_t* v,
-                                       std::int64_t count, int threads) {
+std::int64_t count_directed_pairs_impl(std::int64_t n, const std::int64_t* u, const std::int64_t* v, std::int64_t count,
+                                       int threads) {
     // Bucket the heads by tail (a counting sort), then count distinct heads per row.
     std::vector<std::int64_t> offsets(static_cast<std::size_t>(n) + 1, 0);
     for (std::int64_t i = 0; i < count; ++i)
@@ -356,7 +356,7 @@ std::int64_t count_directed_pairs(std::int64_t n, const std::int64_t* u, const s
 }
 
 std::vector<std::uint8_t> format_edgelist(const std::int64_t* u, const std::int64_t* v, std::int64_t count,
-                                         char delimiter, int threads) {
+                                          char delimiter, int threads) {
     // Two passes over fixed blocks: exact byte counts first, then every block writes its own
     // slice, so the output is assembled in place with no second copy.
     const std::int64_t n_blocks = (count + kFormatBlock - 1) / kFormatBlock;

@@ -18,8 +18,8 @@ bool contains(const std::vector<std::int32_t>& small, std::int32_t x) {
 
 }  // namespace
 
-Csr<std::int32_t> powerlaw_cluster(std::int64_t n, const std::int32_t* edges, double p_triad,
-                                   std::uint64_t seed, int threads) {
+Csr<std::int32_t> powerlaw_cluster(std::int64_t n, const std::int32_t* edges, double p_triad, std::uint64_t seed,
+                                   int threads) {
     if (n < 0) throw std::invalid_argument("n must be non-negative");
     if (!(p_triad >= 0.0 && p_triad <= 1.0)) throw std::invalid_argument("p must lie in [0, 1]");
     std::int64_t total = 0;

@@ -35,9 +35,9 @@ void apply(const std::vector<Index>& fu, const std::vector<Index>& fv, double w,
 // Jacobi-preconditioned CG for (w A_F A_F^T + diag(shift)) x = b, from x = 0, stopping at
 // ||residual||_2 <= abs_tol. diag = w * free_degree + shift. Returns the iterations used.
 template <class Index>
-std::int64_t pcg(const std::vector<Index>& fu, const std::vector<Index>& fv, double w,
-                 const std::vector<double>& shift, const std::vector<double>& diag, const std::vector<double>& b,
-                 double abs_tol, std::int64_t max_iter, std::vector<double>& x) {
+std::int64_t pcg(const std::vector<Index>& fu, const std::vector<Index>& fv, double w, const std::vector<double>& shift,
+                 const std::vector<double>& diag, const std::vector<double>& b, double abs_tol, std::int64_t max_iter,
+                 std::vector<double>& x) {
     const std::size_t n = b.size();
     x.assign(n, 0.0);
     std::vector<double> res(b), z(n), dir(n), q(n);
@@ -260,7 +260,6 @@ double free_pair_rounds(std::int64_t n, std::int64_t np, const Index* pu, const 
     return worst;
 }
 
-
 // The constraints alone force some pairs: a node whose remaining degree equals its number of
 // undecided pairs needs all of them at 1 (the box caps each at 1), a node with remaining degree
 // 0 needs all at 0. Fixing them changes the neighbours' remaining degrees, so this peels in
@@ -269,12 +268,12 @@ double free_pair_rounds(std::int64_t n, std::int64_t np, const Index* pu, const 
 // The reduced problem keeps only undecided pairs and the nodes they touch, relabelled.
 template <class Index>
 struct Reduced {
-    std::vector<double> fixed;              // per original pair: 0, 1, or -1 (undecided)
-    std::vector<std::int64_t> pair_id;      // reduced pair -> original pair
-    std::vector<std::int64_t> node_id;      // reduced node -> original node
-    std::vector<Index> pu, pv;              // reduced pairs in reduced node ids
-    std::vector<double> degree, center;     // reduced right-hand side (and centre, if any)
-    double fixed_ones = 0.0;                // number of pairs fixed at 1
+    std::vector<double> fixed;           // per original pair: 0, 1, or -1 (undecided)
+    std::vector<std::int64_t> pair_id;   // reduced pair -> original pair
+    std::vector<std::int64_t> node_id;   // reduced node -> original node
+    std::vector<Index> pu, pv;           // reduced pairs in reduced node ids
+    std::vector<double> degree, center;  // reduced right-hand side (and centre, if any)
+    double fixed_ones = 0.0;             // number of pairs fixed at 1
 };
 
 template <class Index>
@@ -434,11 +433,11 @@ QpStats maxvar_dual_solve(std::int64_t n, std::int64_t np, const Index* pu, cons
     return stats;
 }
 
-#define GRAPHVEIL_INSTANTIATE(Index)                                                                           \
-    template QpStats maxvar_dual_solve(std::int64_t, std::int64_t, const Index*, const Index*, const double*,   \
-                                       double*, const QpOptions&);                                             \
-    template void repair_equalities(std::int64_t, std::int64_t, const Index*, const Index*, const double*,      \
-                                    double*, double, std::int64_t, std::int64_t, QpStats&);
+#define GRAPHVEIL_INSTANTIATE(Index)                                                                                   \
+    template QpStats maxvar_dual_solve(std::int64_t, std::int64_t, const Index*, const Index*, const double*, double*, \
+                                       const QpOptions&);                                                              \
+    template void repair_equalities(std::int64_t, std::int64_t, const Index*, const Index*, const double*, double*,    \
+                                    double, std::int64_t, std::int64_t, QpStats&);
 
 GRAPHVEIL_INSTANTIATE(std::int32_t)
 GRAPHVEIL_INSTANTIATE(std::int64_t)

@@ -9,9 +9,9 @@
 
 namespace graphveil {
 
-CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n,
-                              const std::int64_t* pool, const double* weights, std::int64_t pool_size,
-                              std::int64_t target, std::int64_t max_draws, std::uint64_t seed) {
+CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n, const std::int64_t* pool,
+                              const double* weights, std::int64_t pool_size, std::int64_t target,
+                              std::int64_t max_draws, std::uint64_t seed) {
     CandidateDraw out;
     std::int64_t size = m;
     if (size >= target) return out;
@@ -50,8 +50,7 @@ CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std
         return pool[rng.uniform() < prob[i] ? i : alias[i]];
     };
     while (size < target) {
-        if (++out.draws > max_draws)
-            throw std::runtime_error("too many draws without reaching the candidate count");
+        if (++out.draws > max_draws) throw std::runtime_error("too many draws without reaching the candidate count");
         const std::int64_t a = pick(), b = pick();
         if (a == b) continue;
         const auto key = static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));

@@ -200,12 +200,12 @@ Proposals<Index> propose_friend_of_friend(std::int64_t parts, const std::int64_t
     return out;
 }
 
-#define GRAPHVEIL_INSTANTIATE(Index)                                                                           \
-    template PartLayout<Index> split_parts(std::int64_t, const std::int64_t*, const Index*, const std::int64_t*, \
-                                           std::int64_t, int);                                                 \
-    template Proposals<Index> propose_friend_of_friend(std::int64_t, const std::int64_t*, const std::int64_t*,   \
-                                                       const Index*, const std::int64_t*, std::uint64_t,        \
-                                                       std::int64_t, int);                                     \
+#define GRAPHVEIL_INSTANTIATE(Index)                                                                                   \
+    template PartLayout<Index> split_parts(std::int64_t, const std::int64_t*, const Index*, const std::int64_t*,       \
+                                           std::int64_t, int);                                                         \
+    template Proposals<Index> propose_friend_of_friend(std::int64_t, const std::int64_t*, const std::int64_t*,         \
+                                                       const Index*, const std::int64_t*, std::uint64_t, std::int64_t, \
+                                                       int);                                                           \
     template std::int64_t count_friend_of_friend_pairs(std::int64_t, const std::int64_t*, const Index*);
 
 GRAPHVEIL_INSTANTIATE(std::int32_t)

@@ -62,8 +62,7 @@ Csr<Index> csr_from_edges(std::int64_t n, const Index* ka, const Index* kb, std:
     // upper[r] becomes the index of row r's first upper edge in (ka, kb).
     for (std::int64_t r = 0; r < n; ++r) upper[r + 1] += upper[r];
     out.indptr.assign(static_cast<std::size_t>(n) + 1, 0);
-    for (std::int64_t r = 0; r < n; ++r)
-        out.indptr[r + 1] = out.indptr[r] + lower[r] + (upper[r + 1] - upper[r]);
+    for (std::int64_t r = 0; r < n; ++r) out.indptr[r + 1] = out.indptr[r] + lower[r] + (upper[r + 1] - upper[r]);
     out.indices.resize(static_cast<std::size_t>(out.indptr[n]));
     Index* indices = out.indices.data();
     // Upper edge k of row a lands at indptr[a] + lower[a] + (k - upper[a]).
@@ -80,9 +79,8 @@ Csr<Index> csr_from_edges(std::int64_t n, const Index* ka, const Index* kb, std:
 }  // namespace
 
 template <class Index>
-std::vector<Csr<Index>> sample_csr(std::int64_t n, const Index* u, const Index* v, const double* p,
-                                   std::int64_t pairs, std::uint64_t seed, std::int64_t first_sample,
-                                   std::int64_t count, int threads) {
+std::vector<Csr<Index>> sample_csr(std::int64_t n, const Index* u, const Index* v, const double* p, std::int64_t pairs,
+                                   std::uint64_t seed, std::int64_t first_sample, std::int64_t count, int threads) {
     std::vector<Csr<Index>> out(static_cast<std::size_t>(count));
     const int workers = resolve_threads(threads);
     auto one = [&](std::int64_t k, int inner_threads) {

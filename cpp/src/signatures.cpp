@@ -51,7 +51,8 @@ SignatureTable<Index> build_signatures(const CsrView<Index>& g, int threads, Sig
     // int64 offsets.
     std::vector<Index> degree(static_cast<std::size_t>(n));
     parallel_ranges(n, kBlock * 4, threads, [&](std::int64_t lo, std::int64_t hi, std::int64_t) {
-        for (std::int64_t u = lo; u < hi; ++u) degree[static_cast<std::size_t>(u)] = static_cast<Index>(g.indptr[u + 1] - g.indptr[u]);
+        for (std::int64_t u = lo; u < hi; ++u)
+            degree[static_cast<std::size_t>(u)] = static_cast<Index>(g.indptr[u + 1] - g.indptr[u]);
     });
     // Every neighbourhood sorts in place inside its own CSR slot: no per-node allocation and
     // no second pass to compact, at the cost of 2m values per graph.
@@ -169,8 +170,8 @@ void check_view(const CsrView<Index>& g, const char* name) {
 }  // namespace
 
 template <class Index>
-ReidentificationResult reidentification_score(const CsrView<Index>& g0, const CsrView<Index>& g,
-                                              SignatureKind kind, int threads, SignatureHash hash) {
+ReidentificationResult reidentification_score(const CsrView<Index>& g0, const CsrView<Index>& g, SignatureKind kind,
+                                              int threads, SignatureHash hash) {
     check_view(g0, "g0");
     check_view(g, "g");
     if (g0.n != g.n) throw std::invalid_argument("g0 and g must have the same number of nodes");
@@ -179,9 +180,9 @@ ReidentificationResult reidentification_score(const CsrView<Index>& g0, const Cs
     if (n == 0) return res;
     // The same arrays twice (the true graph's own row): one table serves both halves.
     const bool same = g0.indptr == g.indptr && g0.indices == g.indices;
-    auto cls = classes_of<Index>(same ? std::vector<const CsrView<Index>*>{&g0}
-                                      : std::vector<const CsrView<Index>*>{&g0, &g},
-                                 kind, threads, hash);
+    auto cls =
+        classes_of<Index>(same ? std::vector<const CsrView<Index>*>{&g0} : std::vector<const CsrView<Index>*>{&g0, &g},
+                          kind, threads, hash);
     if (same) {
         cls.resize(static_cast<std::size_t>(2 * n));
         std::copy(cls.begin(), cls.begin() + n, cls.begin() + n);
@@ -222,14 +223,14 @@ std::vector<std::int64_t> signature_classes(const CsrView<Index>& g, SignatureKi
 }
 
 template ReidentificationResult reidentification_score<std::int32_t>(const CsrView<std::int32_t>&,
-                                                                     const CsrView<std::int32_t>&, SignatureKind,
-                                                                     int, SignatureHash);
+                                                                     const CsrView<std::int32_t>&, SignatureKind, int,
+                                                                     SignatureHash);
 template ReidentificationResult reidentification_score<std::int64_t>(const CsrView<std::int64_t>&,
-                                                                     const CsrView<std::int64_t>&, SignatureKind,
-                                                                     int, SignatureHash);
-template std::vector<std::int64_t> signature_classes<std::int32_t>(const CsrView<std::int32_t>&, SignatureKind,
-                                                                   int, SignatureHash);
-template std::vector<std::int64_t> signature_classes<std::int64_t>(const CsrView<std::int64_t>&, SignatureKind,
-                                                                   int, SignatureHash);
+                                                                     const CsrView<std::int64_t>&, SignatureKind, int,
+                                                                     SignatureHash);
+template std::vector<std::int64_t> signature_classes<std::int32_t>(const CsrView<std::int32_t>&, SignatureKind, int,
+                                                                   SignatureHash);
+template std::vector<std::int64_t> signature_classes<std::int64_t>(const CsrView<std::int64_t>&, SignatureKind, int,
+                                                                   SignatureHash);
 
 }  // namespace graphveil

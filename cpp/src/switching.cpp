@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <vector>
 #include <utility>
+#include <vector>
 
 #include "graphveil/bits.hpp"
 #include "graphveil/edge_table.hpp"
@@ -100,10 +100,10 @@ SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indic
         for (std::int64_t a = 0; a < attempts; ++a) {
             const auto s = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(slots)));
             const Index w = owner[static_cast<std::size_t>(s)], v = adj[s];
-            const std::int64_t su = indptr[w] + static_cast<std::int64_t>(rng.below(
-                                                    static_cast<std::uint64_t>(indptr[w + 1] - indptr[w])));
-            const std::int64_t st = indptr[v] + static_cast<std::int64_t>(rng.below(
-                                                    static_cast<std::uint64_t>(indptr[v + 1] - indptr[v])));
+            const std::int64_t su =
+                indptr[w] + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(indptr[w + 1] - indptr[w])));
+            const std::int64_t st =
+                indptr[v] + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(indptr[v + 1] - indptr[v])));
             const Index u = adj[su], t = adj[st];
             // path u - w - v - t; new edges {u,v}, {w,t}
             if (u == v || t == w || u == t) continue;
@@ -137,8 +137,8 @@ SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indic
 }  // namespace
 
 template <class Index>
-SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n,
-                                std::int64_t attempts, bool nearby, std::uint64_t seed) {
+SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
+                                bool nearby, std::uint64_t seed) {
     if (attempts < 0) throw std::invalid_argument("the number of switches must be >= 0");
     if (n >= (std::int64_t(1) << 32)) throw std::invalid_argument("edge_switch supports graphs below 2**32 nodes");
     Rng rng(seed, 0);
@@ -146,9 +146,9 @@ SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices
                   : switch_uniform(indptr, indices, n, attempts, rng);
 }
 
-template SwitchResult<std::int32_t> edge_switch(const std::int64_t*, const std::int32_t*, std::int64_t,
-                                                std::int64_t, bool, std::uint64_t);
-template SwitchResult<std::int64_t> edge_switch(const std::int64_t*, const std::int64_t*, std::int64_t,
-                                                std::int64_t, bool, std::uint64_t);
+template SwitchResult<std::int32_t> edge_switch(const std::int64_t*, const std::int32_t*, std::int64_t, std::int64_t,
+                                                bool, std::uint64_t);
+template SwitchResult<std::int64_t> edge_switch(const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t,
+                                                bool, std::uint64_t);
 
 }  // namespace graphveil

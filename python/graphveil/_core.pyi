@@ -1,5 +1,8 @@
 # Type stubs for graphveil._core, the compiled kernels (private API).
-from typing import Any
+#
+# Every kernel on node ids is one name with two overloads, int32 and int64 ids (the arrays must
+# have exactly that dtype: pybind11 picks the overload by dtype and never converts).
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -10,21 +13,27 @@ def default_threads() -> int: ...
 portable_fallbacks: bool
 
 # --- graph (register_graph.cpp)
-def build_csr32(
-    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], threads: int = 0
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32], int, int]: ...
-def build_csr64(
-    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], threads: int = 0
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, int]: ...
-def csr_edges32(
-    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32]
+def build_csr(
+    n: int,
+    u: npt.NDArray[np.int64],
+    v: npt.NDArray[np.int64],
+    index_dtype: np.dtype[np.int32] | np.dtype[np.int64],
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+@overload
+def csr_edges(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
-def csr_edges64(
-    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64]
+@overload
+def csr_edges(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
 # --- privacy (register_privacy.cpp)
-def reidentification_score32(
+@overload
+def reidentification_score(
     indptr0: npt.NDArray[np.int64],
     indices0: npt.NDArray[np.int32],
     indptr: npt.NDArray[np.int64],
@@ -33,7 +42,8 @@ def reidentification_score32(
     threads: int = 0,
     weak_hash: bool = False,
 ) -> tuple[float, int, int, int]: ...
-def reidentification_score64(
+@overload
+def reidentification_score(
     indptr0: npt.NDArray[np.int64],
     indices0: npt.NDArray[np.int64],
     indptr: npt.NDArray[np.int64],
@@ -42,42 +52,48 @@ def reidentification_score64(
     threads: int = 0,
     weak_hash: bool = False,
 ) -> tuple[float, int, int, int]: ...
-def signature_classes32(
+@overload
+def signature_classes(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     kind: str,
     threads: int = 0,
     weak_hash: bool = False,
 ) -> npt.NDArray[np.int64]: ...
-def signature_classes64(
+@overload
+def signature_classes(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int64],
     kind: str,
     threads: int = 0,
     weak_hash: bool = False,
 ) -> npt.NDArray[np.int64]: ...
-def degree_entropy32(
+@overload
+def degree_entropy(
     n: int,
     u: npt.NDArray[np.int32],
     v: npt.NDArray[np.int32],
     p: npt.NDArray[np.float64],
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
-def degree_entropy64(
+@overload
+def degree_entropy(
     n: int,
     u: npt.NDArray[np.int64],
     v: npt.NDArray[np.int64],
     p: npt.NDArray[np.float64],
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]: ...
-def degree_distributions32(
+@overload
+def degree_distributions(
     n: int,
     u: npt.NDArray[np.int32],
     v: npt.NDArray[np.int32],
     p: npt.NDArray[np.float64],
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
-def degree_distributions64(
+@overload
+def degree_distributions(
     n: int,
     u: npt.NDArray[np.int64],
     v: npt.NDArray[np.int64],
@@ -85,48 +101,81 @@ def degree_distributions64(
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]: ...
 
-# --- schemes (register_schemes.cpp): walks.hpp, switching.hpp; int32 or int64 indices
+# --- schemes (register_schemes.cpp): walks.hpp, switching.hpp, obfuscation.hpp
+@overload
 def walk_ends(
     indptr: npt.NDArray[np.int64],
-    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
     starts: npt.NDArray[np.int64],
     steps: int,
     seed: int,
     threads: int = 0,
-) -> npt.NDArray[np.int32] | npt.NDArray[np.int64]: ...
+) -> npt.NDArray[np.int32]: ...
+@overload
+def walk_ends(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    starts: npt.NDArray[np.int64],
+    steps: int,
+    seed: int,
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
 def randwalk_mod(
     indptr: npt.NDArray[np.int64],
-    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
     t: int,
     alpha: float,
     routing: str,
     seed: int,
     threads: int = 0,
-) -> tuple[
-    npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64]
-]: ...
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+@overload
+def randwalk_mod(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    t: int,
+    alpha: float,
+    routing: str,
+    seed: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+@overload
 def randwalk(
     indptr: npt.NDArray[np.int64],
-    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
     t: int,
     max_tries: int,
     routing: str,
     seed: int,
     threads: int = 0,
-) -> tuple[
-    npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64]
-]: ...
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+@overload
+def randwalk(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    t: int,
+    max_tries: int,
+    routing: str,
+    seed: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+@overload
 def edge_switch(
     indptr: npt.NDArray[np.int64],
-    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
     switches: int,
     nearby: bool,
     seed: int,
-) -> tuple[
-    npt.NDArray[np.int32] | npt.NDArray[np.int64],
-    npt.NDArray[np.int32] | npt.NDArray[np.int64],
-    int,
-]: ...
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], int]: ...
+@overload
+def edge_switch(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    switches: int,
+    nearby: bool,
+    seed: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 def draw_candidates(
     edge_keys: npt.NDArray[np.int64],
     n: int,
@@ -139,7 +188,8 @@ def draw_candidates(
 
 # --- sampling (register_sampling.cpp)
 # Pairs must be canonical (u < v), sorted and unique. A sample depends only on (seed, index).
-def sample_csr32(
+@overload
+def sample_csr(
     n: int,
     u: npt.NDArray[np.int32],
     v: npt.NDArray[np.int32],
@@ -149,7 +199,8 @@ def sample_csr32(
     count: int,
     threads: int = 0,
 ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]]: ...
-def sample_csr64(
+@overload
+def sample_csr(
     n: int,
     u: npt.NDArray[np.int64],
     v: npt.NDArray[np.int64],
@@ -159,7 +210,9 @@ def sample_csr64(
     count: int,
     threads: int = 0,
 ) -> list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]: ...
-def sample_edges32(
+@overload
+def sample_edges(
+    n: int,
     u: npt.NDArray[np.int32],
     v: npt.NDArray[np.int32],
     p: npt.NDArray[np.float64],
@@ -167,7 +220,9 @@ def sample_edges32(
     sample: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
-def sample_edges64(
+@overload
+def sample_edges(
+    n: int,
     u: npt.NDArray[np.int64],
     v: npt.NDArray[np.int64],
     p: npt.NDArray[np.float64],
@@ -178,7 +233,8 @@ def sample_edges64(
 
 # --- io (register_io.cpp)
 def parse_edgelist(
-    text: bytes | bytearray | memoryview, threads: int = 0
+    text: bytes | bytearray | memoryview,
+    threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 def relabel_ascending(
     u: npt.NDArray[np.int64],
@@ -187,29 +243,37 @@ def relabel_ascending(
     threads: int = 0,
 ) -> npt.NDArray[np.int64]: ...
 def count_directed_pairs(
-    n: int, u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], threads: int = 0
+    n: int,
+    u: npt.NDArray[np.int64],
+    v: npt.NDArray[np.int64],
+    threads: int = 0,
 ) -> int: ...
 def format_edgelist(
-    u: npt.NDArray[np.int64], v: npt.NDArray[np.int64], delimiter: str, threads: int = 0
+    u: npt.NDArray[np.int64],
+    v: npt.NDArray[np.int64],
+    delimiter: str,
+    threads: int = 0,
 ) -> npt.NDArray[np.uint8]: ...
 
 # --- maxvar (register_maxvar.cpp)
-
-def split_parts32(
+@overload
+def split_parts(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     labels: npt.NDArray[np.int64],
     parts: int,
     threads: int = 0,
 ) -> dict[str, npt.NDArray[Any]]: ...
-def split_parts64(
+@overload
+def split_parts(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int64],
     labels: npt.NDArray[np.int64],
     parts: int,
     threads: int = 0,
 ) -> dict[str, npt.NDArray[Any]]: ...
-def propose_fof32(
+@overload
+def propose_fof(
     node_ptr: npt.NDArray[np.int64],
     local_indptr: npt.NDArray[np.int64],
     local_indices: npt.NDArray[np.int32],
@@ -220,7 +284,8 @@ def propose_fof32(
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int64]
 ]: ...
-def propose_fof64(
+@overload
+def propose_fof(
     node_ptr: npt.NDArray[np.int64],
     local_indptr: npt.NDArray[np.int64],
     local_indices: npt.NDArray[np.int64],
@@ -231,7 +296,8 @@ def propose_fof64(
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
 ]: ...
-def maxvar_dual32(
+@overload
+def maxvar_dual(
     n: int,
     pu: npt.NDArray[np.int32],
     pv: npt.NDArray[np.int32],
@@ -240,7 +306,8 @@ def maxvar_dual32(
     max_newton: int = 200,
     max_cg: int = 2000,
 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
-def maxvar_dual64(
+@overload
+def maxvar_dual(
     n: int,
     pu: npt.NDArray[np.int64],
     pv: npt.NDArray[np.int64],
@@ -249,7 +316,8 @@ def maxvar_dual64(
     max_newton: int = 200,
     max_cg: int = 2000,
 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
-def repair_qp32(
+@overload
+def repair_qp(
     n: int,
     pu: npt.NDArray[np.int32],
     pv: npt.NDArray[np.int32],
@@ -259,7 +327,8 @@ def repair_qp32(
     max_rounds: int = 20,
     max_cg: int = 2000,
 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
-def repair_qp64(
+@overload
+def repair_qp(
     n: int,
     pu: npt.NDArray[np.int64],
     pv: npt.NDArray[np.int64],
@@ -272,29 +341,42 @@ def repair_qp64(
 
 # --- generators (register_generators.cpp)
 def powerlaw_cluster(
-    n: int, edges: npt.NDArray[np.int32], p: float, seed: int, threads: int = 0
+    n: int,
+    edges: npt.NDArray[np.int32],
+    p: float,
+    seed: int,
+    threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]: ...
 
-# --- stats (register_stats.cpp): statistics.hpp; int32 or int64 indices
-def count_triangles32(
-    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int32], threads: int = 0
+# --- stats (register_stats.cpp): statistics.hpp
+@overload
+def count_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    threads: int = 0,
 ) -> tuple[int, int]: ...
-def count_triangles64(
-    indptr: npt.NDArray[np.int64], indices: npt.NDArray[np.int64], threads: int = 0
+@overload
+def count_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    threads: int = 0,
 ) -> tuple[int, int]: ...
-def distance_histogram32(
+@overload
+def distance_histogram(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     sources: npt.NDArray[np.int64],
     threads: int = 0,
 ) -> npt.NDArray[np.int64]: ...
-def distance_histogram64(
+@overload
+def distance_histogram(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int64],
     sources: npt.NDArray[np.int64],
     threads: int = 0,
 ) -> npt.NDArray[np.int64]: ...
-def hyperball32(
+@overload
+def hyperball(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     log2m: int,
@@ -302,7 +384,8 @@ def hyperball32(
     max_iterations: int = 0,
     threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
-def hyperball64(
+@overload
+def hyperball(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int64],
     log2m: int,

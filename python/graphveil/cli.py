@@ -165,7 +165,7 @@ def _add_stats(subparsers: Any) -> None:
         help="size, degree, privacy and utility statistics of a graph",
         description=(
             "Print n, m, degree statistics, what was cleaned while reading the graph, the graph's own "
-            "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the ten "
+            "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the "
             "utility statistics of the paper (Section 5)."
         ),
     )
@@ -212,7 +212,7 @@ def graph_stats(
     duplicates) appear only for a graph read from a file, where they were counted.
     With ``measures=True`` also the graph's own privacy scores (``H1``, ``H2_open``: the numbers
     of distinct signatures, its score against itself), ``eps_k<k>`` of the graph itself and
-    the ten utility statistics ``S_NE ... S_Diam``.
+    the utility statistics ``S_NE ... S_Diam`` (:data:`graphveil.measure.STATISTICS`).
     """
     deg = graph.degrees
     counts = graph.build_counts
@@ -274,7 +274,7 @@ def _add_evaluate(subparsers: Any) -> None:
         usage="%(prog)s [-h] (GRAPH | --dataset NAME) UNCERTAIN [--samples N] [--k K [K ...]] [options]",
         description=(
             "Draw samples of UNCERTAIN (a .npz or TSV written by UncertainGraph.save) and print, as the "
-            "paper's table rows, H1, H2_open, the ten utility statistics, rel.err, tradeoff, the edge "
+            "paper's table rows, H1, H2_open, the utility statistics, rel.err, tradeoff, the edge "
             "differences and eps for each k, next to the true graph's own row (Section 5)."
         ),
     )

@@ -34,9 +34,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.graph import Graph
-
-#: The ten utility statistics of Section 5.2, in the paper's column order.
-STATISTICS = ("S_NE", "S_AD", "S_MD", "S_DV", "S_CC", "S_PL", "S_APD", "S_EDiam", "S_CL", "S_Diam")
+from graphveil.measure.utility import statistic_names
 
 #: Scheme names accepted by ``schemes=``, in the order the tables list them.
 SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
@@ -136,18 +134,21 @@ class Study:
 
     # -------------------------------------------------------------- tables as data
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
-        """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the ten statistics, rel.err."""
+        """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
         header = GRID_PARAMETER[scheme]
         table = [
             {
                 header: self.graph_name,
-                **_pick(self.original, ("H1", "H2_open", *STATISTICS)),
+                **_pick(self.original, ("H1", "H2_open", *statistic_names())),
                 "rel_err": None,
             }
         ]
         for row in self.scheme_rows(scheme):
             table.append(
-                {header: row["value"], **_pick(row, ("H1", "H2_open", *STATISTICS, "rel_err"))}
+                {
+                    header: row["value"],
+                    **_pick(row, ("H1", "H2_open", *statistic_names(), "rel_err")),
+                }
             )
         return table
 
@@ -525,14 +526,14 @@ def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | No
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     mean, std = ev.mean, ev.std
-    row: dict[str, Any] = {key: mean[key] for key in ("H1", "H2_open", *STATISTICS)}
+    row: dict[str, Any] = {key: mean[key] for key in ("H1", "H2_open", *statistic_names())}
     row["removed_edges"] = mean["edges_removed"]
     row["added_edges"] = mean["edges_added"]
     for k in config.k:
         row[f"eps_k{k}"] = float(ev.eps[k])
     row["rel_err"] = ev.rel_err
     row["tradeoff"] = ev.tradeoff
-    row["std"] = {key: std[key] for key in ("H1", "H2_open", *STATISTICS)}
+    row["std"] = {key: std[key] for key in ("H1", "H2_open", *statistic_names())}
     row.update({f"extra_{key}": value for key, value in ev.extra.items()})
     return row
 

@@ -129,8 +129,9 @@ class Graph:
             raise ValueError(f"n must be non-negative, got {n}")
         if top >= n:
             raise ValueError(f"node id {top} is out of range for n={n}; pass a larger n")
-        build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
-        indptr, indices, loops, dups = build(n, u_arr, v_arr, check_threads(threads))
+        indptr, indices, loops, dups = _core.build_csr(
+            n, u_arr, v_arr, index_dtype(n), check_threads(threads)
+        )
         return cls(indptr, indices, labels, BuildCounts(int(loops), int(dups)), validate=False)
 
     @classmethod
@@ -324,8 +325,7 @@ class Graph:
     def edges(self) -> tuple[np.ndarray, np.ndarray]:
         """Canonical edge arrays ``(u, v)`` with ``u < v``, sorted by ``(u, v)``."""
         if self._edges is None:
-            fn = _core.csr_edges32 if self._indices.dtype == np.int32 else _core.csr_edges64
-            u, v = fn(self._indptr, self._indices)
+            u, v = _core.csr_edges(self._indptr, self._indices)
             u.setflags(write=False)
             v.setflags(write=False)
             self._edges = (u, v)

@@ -299,7 +299,7 @@ def write_edgelist(
                 head += _ISOLATED_PREFIX + chunk.encode() + b"\n"
     with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as out:
         out.write(head)
-        out.write(memoryview(body))
+        out.write(body.data)
     result = RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
     if record is not None:
         result.save(record)
@@ -319,8 +319,7 @@ def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> G
     for files and tables alike). ``lines`` is the number of input pairs."""
     n = len(labels)
     directed = _core.count_directed_pairs(n, u, v, nthreads)
-    build = _core.build_csr32 if index_dtype(n) == np.int32 else _core.build_csr64
-    indptr, indices, loops, dups = build(n, u, v, nthreads)
+    indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
     pairs = int(u.size)
     m = indices.size // 2
     counts = BuildCounts(

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from graphveil._common import atomic_path
+from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.experiments import Study
@@ -104,7 +105,9 @@ def tradeoff_figure(study: Study, path: Path, plt) -> Path:
         label=f"{study.graph_name} (no anonymization)",
     )
     ax.set_yscale("log")
-    ax.set_xlabel("rel.err (mean relative error of the ten statistics)")
+    ax.set_xlabel(
+        f"rel.err (mean relative error of the {len(statistic_names())} utility statistics)"
+    )
     ax.set_ylabel("H2_open re-identification score (log scale)")
     ax.set_title(f"Privacy-utility tradeoff on {study.graph_name} (lower-left is better)")
     ax.grid(alpha=0.3, which="both")

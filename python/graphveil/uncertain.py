@@ -527,8 +527,7 @@ class UncertainGraph:
         count = 1 if single else _non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
         simple = self.simplified()
-        fn = _core.sample_csr32 if simple._u.dtype == np.int32 else _core.sample_csr64
-        csrs = fn(
+        csrs = _core.sample_csr(
             simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), 0, int(count), nthreads
         )
         # Ids of a permuted release are public: the samples carry them as labels, so that
@@ -570,8 +569,9 @@ class UncertainGraph:
         index = _non_negative(index, "index")
         nthreads = check_threads(threads)
         simple = self.simplified()
-        fn = _core.sample_edges32 if simple._u.dtype == np.int32 else _core.sample_edges64
-        return fn(simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads)
+        return _core.sample_edges(
+            simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads
+        )
 
     # ------------------------------------------------------------------ files
     def with_permuted_ids(self, seed: SeedLike = None) -> tuple[UncertainGraph, np.ndarray]:

@@ -15,16 +15,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace graphveil {
+#include "graphveil/csr.hpp"
 
-template <class Index>
-struct PairView {
-    std::int64_t n = 0;
-    std::int64_t count = 0;
-    const Index* u = nullptr;
-    const Index* v = nullptr;
-    const double* p = nullptr;
-};
+namespace graphveil {
 
 struct DegreeEntropy {
     std::vector<double> entropy;  // H_d for d = 0..size-1 (0 where S_d = 0)

@@ -36,6 +36,6 @@ std::int64_t count_directed_pairs(std::int64_t n, const std::int64_t* u, const s
 
 // Formats "u<delim>v\n" for every pair, in order, in parallel chunks.
 std::vector<std::uint8_t> format_edgelist(const std::int64_t* u, const std::int64_t* v, std::int64_t count,
-                                         char delimiter, int threads);
+                                          char delimiter, int threads);
 
 }  // namespace graphveil

@@ -22,7 +22,7 @@ namespace graphveil {
 // Sequential by nature (each node sees the graph built so far): one random stream
 // Rng(seed, 0), so the output depends on the seed only. O(sum(edges)) expected time.
 // Rows of the returned CSR are sorted in parallel on `threads` threads.
-Csr<std::int32_t> powerlaw_cluster(std::int64_t n, const std::int32_t* edges, double p_triad,
-                                   std::uint64_t seed, int threads);
+Csr<std::int32_t> powerlaw_cluster(std::int64_t n, const std::int32_t* edges, double p_triad, std::uint64_t seed,
+                                   int threads);
 
 }  // namespace graphveil

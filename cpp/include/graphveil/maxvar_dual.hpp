@@ -25,18 +25,18 @@ struct QpOptions {
 };
 
 struct QpStats {
-    std::int64_t iterations = 0;         // Newton iterations (dual) or solver iterations (OSQP)
-    std::int64_t cg_iterations = 0;      // conjugate-gradient iterations, all Newton steps
-    std::int64_t repair_iterations = 0;  // repair rounds that moved p
-    std::int64_t evaluations = 0;        // dual evaluations (one per line-search trial)
+    std::int64_t iterations = 0;             // Newton iterations (dual) or solver iterations (OSQP)
+    std::int64_t cg_iterations = 0;          // conjugate-gradient iterations, all Newton steps
+    std::int64_t repair_iterations = 0;      // repair rounds that moved p
+    std::int64_t evaluations = 0;            // dual evaluations (one per line-search trial)
     std::int64_t projection_iterations = 0;  // Newton iterations of the repair's exact projection
-    double raw_eq_residual = 0;          // max_u |A p - d|_u before clipping and repair
-    double raw_box_residual = 0;         // largest distance of a p_e outside [0, 1] before clipping
-    double eq_residual = 0;              // max_u |A p - d|_u of the returned p
-    double box_residual = 0;             // of the returned p: 0 unless something is badly wrong
-    double objective = 0;                // sum p_e^2 of the returned p
-    double dual_objective = 0;           // g(lambda) at the last multipliers (dual solver only)
-    bool converged = false;              // Newton reached tol (dual) / returned p meets 1e-6 (both)
+    double raw_eq_residual = 0;              // max_u |A p - d|_u before clipping and repair
+    double raw_box_residual = 0;             // largest distance of a p_e outside [0, 1] before clipping
+    double eq_residual = 0;                  // max_u |A p - d|_u of the returned p
+    double box_residual = 0;                 // of the returned p: 0 unless something is badly wrong
+    double objective = 0;                    // sum p_e^2 of the returned p
+    double dual_objective = 0;               // g(lambda) at the last multipliers (dual solver only)
+    bool converged = false;                  // Newton reached tol (dual) / returned p meets 1e-6 (both)
 };
 
 // Solves one part. n nodes 0..n-1, np pairs (pu[e], pv[e]), pu[e] != pv[e]; degree[u] = d_u.

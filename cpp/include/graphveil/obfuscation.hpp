@@ -16,8 +16,8 @@ struct CandidateDraw {
 // `pool` with probability proportional to `weights` (positive); skip u == v; a drawn
 // edge leaves E_C (once), a drawn non-edge joins it (once); stop as soon as |E_C| = target.
 // Throws std::runtime_error after max_draws draws.
-CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n,
-                              const std::int64_t* pool, const double* weights, std::int64_t pool_size,
-                              std::int64_t target, std::int64_t max_draws, std::uint64_t seed);
+CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n, const std::int64_t* pool,
+                              const double* weights, std::int64_t pool_size, std::int64_t target,
+                              std::int64_t max_draws, std::uint64_t seed);
 
 }  // namespace graphveil

@@ -14,13 +14,13 @@ namespace graphveil {
 template <class Index>
 struct PartLayout {
     std::int64_t parts = 0;
-    std::vector<std::int64_t> node_ptr;       // parts + 1
-    std::vector<Index> order;                 // n global ids, grouped by part
-    std::vector<std::int64_t> local_indptr;   // n + 1 offsets over positions
-    std::vector<Index> local_indices;         // local ids of internal neighbours, rows sorted
-    std::vector<std::int64_t> edge_ptr;       // parts + 1 offsets into edge_u / edge_v
-    std::vector<Index> edge_u, edge_v;        // internal edges, local ids, u < v, sorted
-    std::vector<Index> cut_u, cut_v;          // edges between parts, global ids, u < v, sorted
+    std::vector<std::int64_t> node_ptr;      // parts + 1
+    std::vector<Index> order;                // n global ids, grouped by part
+    std::vector<std::int64_t> local_indptr;  // n + 1 offsets over positions
+    std::vector<Index> local_indices;        // local ids of internal neighbours, rows sorted
+    std::vector<std::int64_t> edge_ptr;      // parts + 1 offsets into edge_u / edge_v
+    std::vector<Index> edge_u, edge_v;       // internal edges, local ids, u < v, sorted
+    std::vector<Index> cut_u, cut_v;         // edges between parts, global ids, u < v, sorted
 };
 
 // O(n + m), parallel over parts. labels[i] in [0, parts) (checked by the caller).

@@ -26,14 +26,12 @@ inline std::uint64_t sample_stream(std::int64_t sample, std::int64_t block) {
 // Sample `first_sample + k` for k in [0, count), each as a CSR (rows sorted). Samples run in parallel when there are several;
 // a single sample draws its blocks in parallel. O(pairs + n) per sample.
 template <class Index>
-std::vector<Csr<Index>> sample_csr(std::int64_t n, const Index* u, const Index* v, const double* p,
-                                   std::int64_t pairs, std::uint64_t seed, std::int64_t first_sample,
-                                   std::int64_t count, int threads);
+std::vector<Csr<Index>> sample_csr(std::int64_t n, const Index* u, const Index* v, const double* p, std::int64_t pairs,
+                                   std::uint64_t seed, std::int64_t first_sample, std::int64_t count, int threads);
 
 // The kept pairs of sample `sample` (the world sample_csr builds), in pair order.
 template <class Index>
 void sample_edges(const Index* u, const Index* v, const double* p, std::int64_t pairs, std::uint64_t seed,
-                  std::int64_t sample, int threads, std::vector<Index>& out_u,
-                  std::vector<Index>& out_v);
+                  std::int64_t sample, int threads, std::vector<Index>& out_u, std::vector<Index>& out_v);
 
 }  // namespace graphveil

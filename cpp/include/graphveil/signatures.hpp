@@ -10,15 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace graphveil {
+#include "graphveil/csr.hpp"
 
-// A CSR graph seen through raw pointers (n nodes, indptr of n + 1 offsets).
-template <class Index>
-struct CsrView {
-    std::int64_t n = 0;
-    const std::int64_t* indptr = nullptr;
-    const Index* indices = nullptr;
-};
+namespace graphveil {
 
 enum class SignatureKind { degree, neighbour_degree_set };
 
@@ -27,19 +21,18 @@ enum class SignatureKind { degree, neighbour_degree_set };
 enum class SignatureHash { strong, weak };
 
 struct ReidentificationResult {
-    double score = 0.0;              // sum over u of its re-identification probability
-    std::int64_t matched = 0;        // nodes whose class in g still holds them
-    std::int64_t classes_g0 = 0;     // distinct signatures in g0
-    std::int64_t classes_g = 0;      // distinct signatures in g
+    double score = 0.0;           // sum over u of its re-identification probability
+    std::int64_t matched = 0;     // nodes whose class in g still holds them
+    std::int64_t classes_g0 = 0;  // distinct signatures in g0
+    std::int64_t classes_g = 0;   // distinct signatures in g
 };
 
 // Score of g against g0 (both on the same n nodes). O(m log d_max) for H2_open (one sort of
 // every neighbourhood's degrees), O(n) for H1; parallel over node blocks, deterministic for
 // any thread count.
 template <class Index>
-ReidentificationResult reidentification_score(const CsrView<Index>& g0, const CsrView<Index>& g,
-                                              SignatureKind kind, int threads,
-                                              SignatureHash hash = SignatureHash::strong);
+ReidentificationResult reidentification_score(const CsrView<Index>& g0, const CsrView<Index>& g, SignatureKind kind,
+                                              int threads, SignatureHash hash = SignatureHash::strong);
 
 // Class id of every node's signature in one graph (ids dense, 0..classes-1, numbered by the
 // first node holding each signature). Used by tests and by callers that want the classes.

@@ -10,9 +10,9 @@ namespace graphveil {
 
 template <class Index>
 struct SwitchResult {
-    std::vector<Index> u;            // the switched graph's edges, u < v, unsorted
+    std::vector<Index> u;  // the switched graph's edges, u < v, unsorted
     std::vector<Index> v;
-    std::int64_t performed = 0;      // attempts that changed the graph
+    std::int64_t performed = 0;  // attempts that changed the graph
 };
 
 // `attempts` switch attempts on the graph in CSR form (rows sorted, no self-loops).
@@ -24,7 +24,7 @@ struct SwitchResult {
 // An attempt is rejected (the graph unchanged) when it would create a self-loop or an
 // existing edge. Degrees are preserved exactly.
 template <class Index>
-SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n,
-                                std::int64_t attempts, bool nearby, std::uint64_t seed);
+SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
+                                bool nearby, std::uint64_t seed);
 
 }  // namespace graphveil

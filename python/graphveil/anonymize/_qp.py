@@ -19,6 +19,7 @@ rounding; the order is never reversed (a clip after a repair would undo it).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -28,10 +29,6 @@ from graphveil import _core
 
 #: Equality tolerance every returned solution meets (per node, absolute).
 EQ_TOL = 1e-6
-
-
-def _kernel(name: str, index: np.ndarray) -> Any:
-    return getattr(_core, name + ("32" if index.dtype == np.int32 else "64"))
 
 
 def qp_matrices(
@@ -69,7 +66,7 @@ def solve_dual(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """Exact solve of one part in C++ (the GIL is released during the solve)."""
     start = time.perf_counter()
-    p, stats = _kernel("maxvar_dual", pu)(n, pu, pv, degree, tol=tol)
+    p, stats = _core.maxvar_dual(n, pu, pv, degree, tol=tol)
     stats["solver"] = "dual"
     stats["status"] = "solved" if stats["converged"] else "not converged"
     stats["seconds"] = time.perf_counter() - start
@@ -104,9 +101,13 @@ def solve_osqp(
         P, q, A, lower, upper = qp_matrices(n, pu, pv, degree)
         solver = osqp.OSQP()
         new_names = int(str(osqp.__version__).split(".")[0]) >= 1  # OSQP 1.0 renamed two settings
-        settings: dict[str, Any] = dict(
-            eps_abs=eps, eps_rel=eps, rho=rho, max_iter=max_iter, verbose=False
-        )
+        settings: dict[str, Any] = {
+            "eps_abs": eps,
+            "eps_rel": eps,
+            "rho": rho,
+            "max_iter": max_iter,
+            "verbose": False,
+        }
         settings["polishing" if new_names else "polish"] = polish
         settings["warm_starting" if new_names else "warm_start"] = True
         if time_limit:
@@ -123,7 +124,7 @@ def solve_osqp(
                 f"OSQP returned no usable solution (status {status!r}); try solver='dual'"
             )
         p = np.ascontiguousarray(p)
-    p, stats = _kernel("repair_qp", pu)(n, pu, pv, degree, p)
+    p, stats = _core.repair_qp(n, pu, pv, degree, p)
     stats["iterations"] = iterations
     stats["solver"] = "osqp"
     stats["status"] = status
@@ -132,4 +133,7 @@ def solve_osqp(
     return p, stats
 
 
-SOLVERS = {"dual": solve_dual, "osqp": solve_osqp}
+SOLVERS: dict[str, Callable[..., tuple[np.ndarray, dict[str, Any]]]] = {
+    "dual": solve_dual,
+    "osqp": solve_osqp,
+}

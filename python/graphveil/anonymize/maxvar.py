@@ -11,9 +11,10 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._common import SeedLike, check_int, check_threads, default_threads, seed_to_u64
-from graphveil.anonymize._partition import metis_parts
+
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
 from graphveil.anonymize._result import Anonymized
+from graphveil.anonymize.parts import metis_parts, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -33,13 +34,14 @@ def _solve_part(
     return SOLVERS[solver](n, pu, pv, degree, **options)
 
 
-
 def _shortfall_message(counts: np.ndarray, n_potential: int, parts: int) -> str:
     short = np.flatnonzero(counts[:, 1] < counts[:, 0])
     found = int(counts[:, 1].sum())
     lines = [
-        f"the friend-of-friend rule found {found:,} of the {n_potential:,} potential edges asked for "
-        f"({len(short)} of {parts} parts fell short of their share):"
+        (
+            f"the friend-of-friend rule found {found:,} of the {n_potential:,} potential edges "
+            f"asked for ({len(short)} of {parts} parts fell short of their share):"
+        )
     ]
     for i in short[:5]:
         requested, got, attempts, available = (int(x) for x in counts[i])
@@ -125,7 +127,7 @@ def maxvar(
         ``"dual"``; ``eps`` (1e-7), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
         (seconds, 0 = none), ``polish`` (True) for ``"osqp"``.
     metis_options : dict, optional
-        METIS options by name (see :func:`graphveil.anonymize._partition.metis_parts`); default
+        METIS options by name (see :func:`graphveil.anonymize.parts.metis_parts`); default
         ``{"niter": 2}``: 2 refinement iterations instead of METIS's 10, about 2.7 times faster
         on a youtube-size graph for a cut about 1% larger.
     progress : bool
@@ -194,7 +196,6 @@ def maxvar(
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
     timings: dict[str, float] = {}
-    suffix = "32" if g.indices.dtype == np.int32 else "64"
 
     # Phase 1: METIS.
     bar = _progress_bar(progress, "partition", 1)
@@ -209,13 +210,13 @@ def maxvar(
     # Phase 2: induced subgraphs and friend-of-friend proposals (C++, parallel over parts).
     bar = _progress_bar(progress, "propose", 1)
     t = time.perf_counter()
-    layout = getattr(_core, "split_parts" + suffix)(g.indptr, g.indices, labels, parts, nthreads)
+    layout = split_parts(g, labels, parts, threads=nthreads)
     requested = np.full(parts, n_potential // parts, dtype=np.int64)
     requested[: n_potential % parts] += 1
-    ptr, prop_a, prop_b, counts = getattr(_core, "propose_fof" + suffix)(
-        layout["node_ptr"],
-        layout["local_indptr"],
-        layout["local_indices"],
+    ptr, prop_a, prop_b, counts = _core.propose_fof(
+        layout.node_ptr,
+        layout.local_indptr,
+        layout.local_indices,
         requested,
         seed_u64,
         ATTEMPTS_PER_REQUEST,
@@ -229,19 +230,23 @@ def maxvar(
         raise ValueError(_shortfall_message(counts, n_potential, parts))
 
     # Phase 3: one QP per part, on the executor.
-    node_ptr, edge_ptr = layout["node_ptr"], layout["edge_ptr"]
-    local_degree = np.diff(layout["local_indptr"]).astype(np.float64)
+    node_ptr, edge_ptr = layout.node_ptr, layout.edge_ptr
+    local_degree = np.diff(layout.local_indptr).astype(np.float64)
     tasks = []
     for i in range(parts):
         e0, e1, q0, q1 = edge_ptr[i], edge_ptr[i + 1], ptr[i], ptr[i + 1]
-        pu = np.concatenate([layout["edge_u"][e0:e1], prop_a[q0:q1]])
-        pv = np.concatenate([layout["edge_v"][e0:e1], prop_b[q0:q1]])
+        pu = np.concatenate([layout.edge_u[e0:e1], prop_a[q0:q1]])
+        pv = np.concatenate([layout.edge_v[e0:e1], prop_b[q0:q1]])
         n_local = int(node_ptr[i + 1] - node_ptr[i])
         tasks.append((n_local, pu, pv, local_degree[node_ptr[i] : node_ptr[i + 1]]))
     bar = _progress_bar(progress, f"solve ({solver})", parts)
     t = time.perf_counter()
     own_pool = executor is None
-    pool = ThreadPoolExecutor(max_workers=nthreads or default_threads()) if own_pool else executor
+    pool: Executor = (
+        ThreadPoolExecutor(max_workers=nthreads or default_threads())
+        if executor is None
+        else executor
+    )
     try:
         futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]
         if bar is not None:
@@ -258,8 +263,8 @@ def maxvar(
     # Phase 4: back to global ids; cut edges at p = 1.
     bar = _progress_bar(progress, "assemble", 1)
     t = time.perf_counter()
-    order = layout["order"]
-    us, vs, ps = [layout["cut_u"]], [layout["cut_v"]], [np.ones(layout["cut_u"].size)]
+    order = layout.order
+    us, vs, ps = [layout.cut_u], [layout.cut_v], [np.ones(layout.cut_u.size)]
     solver_stats = []
     for i, ((n_local, pu, pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
         if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
@@ -288,7 +293,7 @@ def maxvar(
             "allow_fewer": bool(allow_fewer),
         },
         "seed": seed_u64,
-        "cut_edges": int(layout["cut_u"].size),
+        "cut_edges": int(layout.cut_u.size),
         "potential_requested": counts[:, 0].tolist(),
         "potential_proposed": counts[:, 1].tolist(),
         "proposal_attempts": counts[:, 2].tolist(),

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import inspect
+import os
 from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, seed_to_u64
-from graphveil.anonymize._partition import metis_parts
+from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish
 from graphveil.anonymize._result import Anonymized
+from graphveil.anonymize.parts import metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
 
 __all__ = ["SCHEMES", "partition"]
@@ -33,21 +36,49 @@ def _schemes() -> dict[str, Callable[..., Anonymized]]:
 SCHEMES = ("obfuscation", "randwalk", "randwalk-mod", "switch")
 
 
+def _run_part(
+    run: Callable[..., Anonymized],
+    part: int,
+    sub: Graph,
+    args: tuple[Any, ...],
+    seed: int,
+    kwargs: dict[str, Any],
+) -> Anonymized:
+    """One part's scheme; a module-level function so that process pools can pickle it."""
+    try:
+        return run(sub, *args, seed=seed, **kwargs)
+    except Exception as err:
+        err.args = (
+            f"part {part} ({sub.n} nodes, {sub.m} edges): {err.args[0] if err.args else err}",
+        )
+        raise
+
+
+def _takes_threads(run: Callable[..., Any]) -> bool:
+    try:
+        return "threads" in inspect.signature(run).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        return False
+
+
 def partition(
     scheme: str | Callable[..., Anonymized],
     graph: Graph,
     parts: int,
     *args: Any,
     seed: SeedLike = None,
+    threads: int | None = None,
+    executor: Executor | None = None,
     **kwargs: Any,
 ) -> Anonymized:
     """Partition(scheme, G0, parts): split G0 with METIS, anonymize every induced part, copy the cut.
 
-    Each part ``V_i`` is the induced subgraph ``G0[V_i]`` (nodes relabelled ``0..|V_i|-1``); the
-    scheme runs on it with ``*args`` and ``**kwargs`` (so ``switches=s`` means s switches *per
-    part*) and its own seed derived from ``seed`` and the part number; its pairs are mapped
-    back to the original ids. Edges between parts enter no scheme and are copied with p = 1,
-    so a degree-preserving scheme stays degree-preserving.
+    Each part ``V_i`` is the induced subgraph ``G0[V_i]`` (nodes relabelled ``0..|V_i|-1`` in
+    ascending id order); the scheme runs on it with ``*args`` and ``**kwargs`` (so ``switches=s``
+    means s switches *per part*) and its own seed, :func:`~graphveil.anonymize.parts.part_seed`
+    of ``seed`` and the part number; its pairs are mapped back to the original ids. Edges
+    between parts enter no scheme and are copied with p = 1, so a degree-preserving scheme stays
+    degree-preserving.
 
     Parameters
     ----------
@@ -64,12 +95,19 @@ def partition(
     seed : int, numpy.random.Generator or None
         Seeds METIS and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
+    threads : int, optional
+        Parts run concurrently on this many threads (``None`` or 0: every core); a scheme that
+        takes ``threads`` runs each part on one thread unless ``threads`` is in ``kwargs``.
+        The result is the same for any value.
+    executor : concurrent.futures.Executor, optional
+        Runs the parts instead of an own thread pool (e.g. a process pool or a Dask client's
+        executor; the scheme must then be picklable). The result is the same as without.
 
     Returns
     -------
     Anonymized
         Relaxed if any part is; the report has ``cut_edges``, ``part_sizes`` and
-        ``part_reports`` (each part's own report).
+        ``part_reports`` (each non-empty part's own report, in part order).
 
     Raises
     ------
@@ -77,6 +115,8 @@ def partition(
         If the scheme name is unknown or ``parts`` is out of range; a part's scheme errors
         (e.g. :class:`~graphveil.anonymize.obfuscation.ObfuscationError`) propagate with the
         part number added to the message.
+    TypeError
+        If ``executor`` is not a :class:`concurrent.futures.Executor`.
 
     References
     ----------
@@ -84,6 +124,11 @@ def partition(
     """
     check_graph(graph)
     parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
+    nthreads = check_threads(threads)
+    if executor is not None and not isinstance(executor, Executor):
+        raise TypeError(
+            f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
+        )
     if isinstance(scheme, str):
         table = _schemes()
         if scheme not in table:
@@ -96,43 +141,55 @@ def partition(
     else:
         raise TypeError(f"scheme must be a name or a function, not {type(scheme).__name__}")
     seed64 = seed_to_u64(seed)
+    part_kwargs = dict(kwargs)
+    if "threads" not in part_kwargs and _takes_threads(run):
+        part_kwargs["threads"] = 1  # the parallelism is over parts
     timer = Timer()
     with timer.phase("partition"):
         labels = metis_parts(graph, parts, seed=seed64 % 2**31)
+    with timer.phase("parts"):
+        layout = split_parts(graph, labels, parts, threads=nthreads)
+        sizes = layout.sizes()
+        busy = [i for i in range(parts) if sizes[i] > 0]
+        own_pool = executor is None
+        pool: Executor = (
+            ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1)
+            if executor is None
+            else executor
+        )
+        try:
+            futures = [
+                pool.submit(
+                    _run_part,
+                    run,
+                    i,
+                    layout.subgraph(i),
+                    args,
+                    part_seed(seed64, i),
+                    part_kwargs,
+                )
+                for i in busy
+            ]
+            results = [future.result() for future in futures]
+        finally:
+            if own_pool:
+                pool.shutdown(wait=True, cancel_futures=True)
     us: list[np.ndarray] = []
     vs: list[np.ndarray] = []
     ps: list[np.ndarray] = []
     relaxed = False
     reports: list[dict[str, Any]] = []
-    sizes: list[int] = []
-    with timer.phase("parts"):
-        order = np.argsort(labels, kind="stable")
-        bounds = np.searchsorted(labels[order], np.arange(parts + 1))
-        for i in range(parts):
-            nodes = order[bounds[i] : bounds[i + 1]]
-            sizes.append(int(nodes.size))
-            if nodes.size == 0:
-                continue
-            sub = graph.subgraph(nodes)
-            part_seed = np.random.default_rng(np.random.SeedSequence([seed64, i]))
-            try:
-                ug, rep = run(sub, *args, seed=part_seed, **kwargs)
-            except Exception as err:
-                err.args = (
-                    f"part {i} ({nodes.size} nodes, {sub.m} edges): {err.args[0] if err.args else err}",
-                )
-                raise
-            relaxed |= ug.relaxed
-            us.append(nodes[ug.u])
-            vs.append(nodes[ug.v])
-            ps.append(ug.p)
-            reports.append(rep)
-    with timer.phase("cut"):
-        eu, ev = graph.edges()
-        cut = labels[eu] != labels[ev]
-        us.append(eu[cut].astype(np.int64))
-        vs.append(ev[cut].astype(np.int64))
-        ps.append(np.ones(int(cut.sum())))
+    for i, (ug, rep) in zip(busy, results):
+        nodes = layout.nodes(i)
+        relaxed |= ug.relaxed
+        us.append(nodes[ug.u])
+        vs.append(nodes[ug.v])
+        ps.append(ug.p)
+        reports.append(rep)
+    cut = int(layout.cut_u.size)
+    us.append(layout.cut_u)
+    vs.append(layout.cut_v)
+    ps.append(np.ones(cut))
     return finish(
         graph.n,
         np.concatenate(us),
@@ -143,7 +200,7 @@ def partition(
         params={"scheme": name, "parts": parts, "args": list(args), "kwargs": dict(kwargs)},
         seed=seed64,
         timer=timer,
-        cut_edges=int(cut.sum()),
+        cut_edges=cut,
         part_sizes=sizes,
         part_reports=reports,
     )

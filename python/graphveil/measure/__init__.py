@@ -12,8 +12,10 @@ from graphveil.measure.privacy import (
 )
 from graphveil.measure.report import Report, evaluate, relative_error
 from graphveil.measure.utility import (
+    STATISTIC_TABLE,
     STATISTICS,
     PowerLawFit,
+    Statistic,
     degree_statistics,
     diameter_lower_bound,
     distance_histogram,
@@ -29,8 +31,10 @@ from graphveil.measure.utility import (
 
 __all__ = [
     "STATISTICS",
+    "STATISTIC_TABLE",
     "PowerLawFit",
     "Report",
+    "Statistic",
     "degree_distributions",
     "degree_entropy",
     "degree_statistics",

@@ -48,7 +48,7 @@ statistics are simplified instead; that is a different, post-processed graph.)
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import scipy.sparse as sp
@@ -91,10 +91,6 @@ def _check_kind(kind: str) -> str:
     return kind
 
 
-def _width(g: Graph) -> str:
-    return "32" if g.indices.dtype == np.int32 else "64"
-
-
 def _score(
     g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool
 ) -> tuple[float, int, int, int]:
@@ -106,8 +102,7 @@ def _score(
             f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1 "
             "(a published sample keeps every node, isolated ones included)"
         )
-    fn = getattr(_core, "reidentification_score" + _width(g0))
-    score, matched, c0, c1 = fn(
+    score, matched, c0, c1 = _core.reidentification_score(
         g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash
     )
     return float(score), int(matched), int(c0), int(c1)
@@ -217,20 +212,18 @@ def signature_classes(
     """
     _check_graph(g, "g")
     _check_kind(kind)
-    return getattr(_core, "signature_classes" + _width(g))(
-        g.indptr, g.indices, kind, check_threads(threads), False
-    )
+    return _core.signature_classes(g.indptr, g.indices, kind, check_threads(threads), False)
 
 
 # ---------------------------------------------------------------------------------------------
 # degree distributions, entropy and eps
 
 
-def _pairs(ug: UncertainGraph) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+def _pairs(ug: UncertainGraph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     u = np.ascontiguousarray(ug.u)
     v = np.ascontiguousarray(ug.v, dtype=u.dtype)
     p = np.ascontiguousarray(ug.p, dtype=np.float64)
-    return ("32" if u.dtype == np.int32 else "64"), u, v, p
+    return u, v, p
 
 
 def _check_published(g: Any, name: str = "published") -> Graph | UncertainGraph:
@@ -265,10 +258,8 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
     _check_published(ug, "ug")
     if isinstance(ug, Graph):
         ug = UncertainGraph.from_graph(ug)
-    width, u, v, p = _pairs(ug)
-    offsets, values = getattr(_core, "degree_distributions" + width)(
-        ug.n, u, v, p, check_threads(threads)
-    )
+    u, v, p = _pairs(ug)
+    offsets, values = _core.degree_distributions(ug.n, u, v, p, check_threads(threads))
     lengths = np.diff(offsets)
     cols = np.arange(values.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
     width_cols = int(lengths.max()) if lengths.size else 0
@@ -310,10 +301,8 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
         out = np.zeros_like(counts)
         np.log2(counts, out=out, where=counts > 0)
         return out
-    width, u, v, p = _pairs(published)
-    entropy, _mass = getattr(_core, "degree_entropy" + width)(
-        published.n, u, v, p, check_threads(threads)
-    )
+    u, v, p = _pairs(published)
+    entropy, _mass = _core.degree_entropy(published.n, u, v, p, check_threads(threads))
     return entropy
 
 
@@ -388,7 +377,7 @@ def eps(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
-    ks = [k] if single else list(k)  # type: ignore[list-item]
+    ks: list[Any] = [k] if single else list(cast("Iterable[int]", k))
     if not ks:
         raise ValueError("k must be an int or a non-empty sequence of ints")
     for kk in ks:

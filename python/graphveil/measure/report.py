@@ -1,8 +1,8 @@
 """Evaluation reports: privacy and utility of a published graph against the true one (Section 5).
 
 :func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
-computes, on every sample, the re-identification scores H1 and H2_open, the ten utility
-statistics and the edge differences with the true graph; then it averages them as the paper
+computes, on every sample, the re-identification scores H1 and H2_open, the utility
+statistics (:data:`~graphveil.measure.utility.STATISTIC_TABLE`) and the edge differences with the true graph; then it averages them as the paper
 does (20 samples a case), and adds eps of (k, eps)-obfuscation for the published graph itself.
 The result, a :class:`Report`, prints as the rows of the paper's Tables 3-7 and saves as JSON
 or CSV.
@@ -16,7 +16,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -24,7 +24,13 @@ from graphveil._common import SeedLike, atomic_path, check_threads, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
-from graphveil.measure.utility import STATISTICS, pooled_powerlaw_exponent, utility_statistics
+from graphveil.measure.utility import (
+    STATISTICS,
+    pooled_powerlaw_exponent,
+    statistic,
+    statistic_names,
+    utility_statistics,
+)
 from graphveil.uncertain import UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,32 +43,36 @@ PAPER_K: tuple[int, ...] = (30, 50, 100)
 
 _PRIVACY = ("H1", "H2_open")
 _EDGES = ("edges_removed", "edges_added")
-_COLUMNS = _PRIVACY + _EDGES + STATISTICS
 
-# Display formats: (original row, mean row). The original row holds exact counts.
+# Display formats (original row, mean row; the original row holds exact counts) and headers of
+# the columns that are not utility statistics; those come from the statistics table.
 _FORMATS: dict[str, tuple[str, str]] = {
     "H1": ("{:.0f}", "{:.1f}"),
     "H2_open": ("{:.0f}", "{:.1f}"),
-    "S_NE": ("{:.0f}", "{:.0f}"),
-    "S_AD": ("{:.2f}", "{:.2f}"),
-    "S_MD": ("{:.0f}", "{:.1f}"),
-    "S_DV": ("{:.2f}", "{:.2f}"),
-    "S_CC": ("{:.4f}", "{:.4f}"),
-    "S_PL": ("{:.3f}", "{:.3f}"),
-    "S_APD": ("{:.2f}", "{:.2f}"),
-    "S_EDiam": ("{:.0f}", "{:.1f}"),
-    "S_CL": ("{:.2f}", "{:.2f}"),
-    "S_Diam": ("{:.0f}", "{:.1f}"),
     "edges_removed": ("{:.0f}", "{:.1f}"),
     "edges_added": ("{:.0f}", "{:.1f}"),
 }
-_HEADERS = {"S_EDiam": "S_ED", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
+_HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
+
+
+def _columns() -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, then the utility statistics."""
+    return _PRIVACY + _EDGES + statistic_names()
+
+
+def _format(column: str, row: int) -> str:
+    """Display format of ``column`` in the original (``row=0``) or mean (``row=1``) row."""
+    return (_FORMATS[column] if column in _FORMATS else statistic(column).formats)[row]
+
+
+def _header(column: str) -> str:
+    return _HEADERS[column] if column in _HEADERS else statistic(column).column
 
 
 def relative_error(
     mean: dict[str, float], original: dict[str, float]
 ) -> tuple[float, dict[str, float]]:
-    """rel.err = mean over the ten statistics of ``|mean - original| / original``.
+    """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
     Parameters
     ----------
@@ -91,7 +101,7 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in STATISTICS:
+    for key in statistic_names():
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -110,11 +120,11 @@ class Report:
     Attributes
     ----------
     original : dict
-        The true graph's own row: H1, H2_open (its numbers of signatures) and the ten
-        statistics.
+        The true graph's own row: H1, H2_open (its numbers of signatures) and the
+        utility statistics.
     per_sample : list of dict
         For every sample: H1, H2_open, edges_removed ``|E_G0 \\ E_G|``, edges_added
-        ``|E_G \\ E_G0|`` and the ten statistics.
+        ``|E_G \\ E_G0|`` and the utility statistics.
     eps : dict
         ``{k: eps}`` of the published graph (computed on the uncertain graph itself).
     eps_original : dict
@@ -153,12 +163,12 @@ class Report:
     @property
     def mean(self) -> dict[str, float]:
         """Every column averaged over the samples."""
-        return {key: _mean([row[key] for row in self.per_sample]) for key in _COLUMNS}
+        return {key: _mean([row[key] for row in self.per_sample]) for key in _columns()}
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _COLUMNS}
+        return {key: _std([row[key] for row in self.per_sample]) for key in _columns()}
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
@@ -167,7 +177,7 @@ class Report:
 
     @property
     def rel_err(self) -> float:
-        """Mean relative error over the ten statistics (Section 6 of the paper)."""
+        """Mean relative error over the utility statistics (Section 6 of the paper)."""
         return relative_error(self.mean, self.original)[0]
 
     @property
@@ -179,21 +189,17 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + STATISTICS
-        head = (
-            ["".ljust(width)]
-            + [_HEADERS.get(c, c).rjust(10) for c in stats_cols]
-            + ["rel.err".rjust(8)]
-        )
+        stats_cols = _PRIVACY + statistic_names()
+        head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
             ["original".ljust(width)]
-            + [_FORMATS[c][0].format(self.original[c]).rjust(10) for c in stats_cols]
+            + [_format(c, 0).format(self.original[c]).rjust(10) for c in stats_cols]
             + ["".rjust(8)]
         )
         mean_row = (
             [self.label.ljust(width)]
-            + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in stats_cols]
+            + [_format(c, 1).format(mean[c]).rjust(10) for c in stats_cols]
             + [f"{self.rel_err:.3f}".rjust(8)]
         )
         ks = sorted(self.eps)
@@ -205,14 +211,14 @@ class Report:
         )
         orig2 = (
             ["original".ljust(width)]
-            + [_FORMATS[c][0].format(self.original[c]).rjust(10) for c in _PRIVACY]
+            + [_format(c, 0).format(self.original[c]).rjust(10) for c in _PRIVACY]
             + ["".rjust(10)] * 2
             + [f"{self.eps_original[k]:.5f}".rjust(12) for k in ks]
             + ["".rjust(8), "".rjust(9)]
         )
         mean2 = (
             [self.label.ljust(width)]
-            + [_FORMATS[c][1].format(mean[c]).rjust(10) for c in _PRIVACY + _EDGES]
+            + [_format(c, 1).format(mean[c]).rjust(10) for c in _PRIVACY + _EDGES]
             + [f"{self.eps[k]:.5f}".rjust(12) for k in ks]
             + [f"{self.rel_err:.3f}".rjust(8), f"{self.tradeoff:.2f}".rjust(9)]
         )
@@ -276,27 +282,28 @@ class Report:
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
 
-        Columns: row, H1, H2_open, edges_removed, edges_added, the ten statistics, rel_err,
+        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics, rel_err,
         tradeoff and eps_k<k> (filled on the ``mean`` row for the published graph and on the
         ``original`` row for the true graph).
         """
         ks = sorted(self.eps)
-        header = ["row", *_COLUMNS, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
+        columns = _columns()
+        header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
-            rows.append([f"sample_{i}", *[row[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
+            rows.append([f"sample_{i}", *[row[c] for c in columns], "", "", *[""] * len(ks)])
         mean, std = self.mean, self.std
         rows.append(
             [
                 "mean",
-                *[mean[c] for c in _COLUMNS],
+                *[mean[c] for c in columns],
                 self.rel_err,
                 self.tradeoff,
                 *[self.eps[k] for k in ks],
             ]
         )
-        rows.append(["std", *[std[c] for c in _COLUMNS], "", "", *[""] * len(ks)])
-        orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in _COLUMNS]
+        rows.append(["std", *[std[c] for c in columns], "", "", *[""] * len(ks)])
+        orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in columns]
         rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
         with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
@@ -366,7 +373,7 @@ def true_graph_row(
     threads: int | None = None,
     statistics: Callable[..., dict[str, float]] | None = None,
 ) -> dict[str, Any]:
-    """G0's own row of the paper's tables: H1, H2_open (its numbers of signatures), the ten
+    """G0's own row of the paper's tables: H1, H2_open (its numbers of signatures), the
     statistics (drawn with ``statistics_seed``) and ``eps``, a dict ``{k: eps}`` of G0 itself.
 
     Pass it to :func:`evaluate` as ``original`` to evaluate many published graphs of one G0
@@ -422,7 +429,7 @@ def evaluate(
         Row label in the printed tables (default: "published", or the scheme's name and
         parameters for an Anonymized input).
     statistics : callable, optional
-        ``f(graph, *, seed, threads) -> dict`` with the ten statistics; defaults to
+        ``f(graph, *, seed, threads) -> dict`` with the utility statistics; defaults to
         :func:`graphveil.measure.utility.utility_statistics`.
     statistics_seed : int, optional
         Seed of the statistics' own randomness (BFS sources, HyperBall hashes), the same for
@@ -455,7 +462,7 @@ def evaluate(
     Notes
     -----
     Per sample: H1 and H2_open against ``g0`` (:func:`~graphveil.measure.privacy.h1`,
-    :func:`~graphveil.measure.privacy.h2_open`), the ten statistics and the edge differences;
+    :func:`~graphveil.measure.privacy.h2_open`), the utility statistics and the edge differences;
     reported values are means over the samples (``S_PL`` too: the mean of the per-sample
     exponents; the exponent of the pooled degrees, as the authors computed it, is in
     ``report.extra["S_PL_pooled"]``). eps is computed once, on ``ug`` itself.
@@ -501,13 +508,13 @@ def evaluate(
         original = true_graph_row(
             g0, ks, statistics_seed=stat_seed, threads=nthreads, statistics=statistics
         )
-    missing = [key for key in ("H1", "H2_open", *STATISTICS, "eps") if key not in original]
+    missing = [key for key in ("H1", "H2_open", *statistic_names(), "eps") if key not in original]
     if missing or any(kk not in original["eps"] for kk in ks):
         raise ValueError(
             f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
         )
     eps_original = {kk: float(original["eps"][kk]) for kk in ks}
-    original = {key: float(original[key]) for key in ("H1", "H2_open", *STATISTICS)}
+    original = {key: float(original[key]) for key in ("H1", "H2_open", *statistic_names())}
 
     copies = 1
     if isinstance(ug, Graph):
@@ -516,12 +523,12 @@ def evaluate(
         # Every possible world is the same graph (RandWalk, EdgeSwitch, a RandWalk-mod sample),
         # and the statistics share one seed: each sample's row would be identical, so compute
         # it once and count it `samples` times.
-        worlds = ug.sample(1, sample_seed, threads=nthreads)
+        worlds = cast("list[Graph]", ug.sample(1, sample_seed, threads=nthreads))
         copies = int(samples)
     else:
-        worlds = ug.sample(int(samples), sample_seed, threads=nthreads)
+        worlds = cast("list[Graph]", ug.sample(int(samples), sample_seed, threads=nthreads))
     keys0 = _edge_keys(g0)
-    per_sample = []
+    per_sample: list[dict[str, float]] = []
     for g in worlds:
         removed, added = _edge_differences(keys0, g)
         row = {
@@ -613,7 +620,8 @@ def _stats(
     fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int
 ) -> dict[str, float]:
     values = fn(g, seed=seed, threads=threads)
-    missing = [key for key in STATISTICS if key not in values]
+    names = statistic_names()
+    missing = [key for key in names if key not in values]
     if missing:
         raise ValueError(f"the statistics function returned no {', '.join(missing)}")
-    return {key: float(values[key]) for key in STATISTICS}
+    return {key: float(values[key]) for key in names}

@@ -1,4 +1,9 @@
-"""The ten utility statistics of Section 5.2 of the paper.
+"""The utility statistics of Section 5.2 of the paper, and their one table.
+
+:data:`STATISTIC_TABLE` is the only list of statistics: name, description, how it is computed,
+display formats and header. :func:`utility_statistics`, the reports
+(:mod:`graphveil.measure.report`), the study (:mod:`graphveil.experiments`) and its plots all
+read it, so a new statistic is one more row there (plus its function and tests).
 
 Degree-based: ``S_NE`` (edges), ``S_AD`` (average degree), ``S_MD`` (maximum degree), ``S_DV``
 (degree variance), ``S_PL`` (power-law exponent). Shortest-path based, over connected pairs only:
@@ -14,6 +19,7 @@ little to fit); a count or maximum over an empty set is 0 (``S_NE``, ``S_MD``, `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,20 +28,6 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.graph import Graph
-
-#: The keys of :func:`utility_statistics`, in the paper's order.
-STATISTICS: tuple[str, ...] = (
-    "S_NE",
-    "S_AD",
-    "S_MD",
-    "S_DV",
-    "S_CC",
-    "S_PL",
-    "S_APD",
-    "S_EDiam",
-    "S_CL",
-    "S_Diam",
-)
 
 #: Graphs with at most this many nodes get exact all-pairs distances by default. Measured (CPU
 #: seconds, one core): exact 0.03 s on facebook_combined (4k nodes, 88k edges), 0.3 s on ca-HepTh
@@ -53,10 +45,6 @@ def _check_graph(graph: Any) -> Graph:
             "Graph.from_edges, Graph.from_scipy or Graph.from_networkx"
         )
     return graph
-
-
-def _kernel(graph: Graph, name: str) -> Any:
-    return getattr(_core, f"{name}{32 if graph.indices.dtype == np.int32 else 64}")
 
 
 def _check_count(value: Any, name: str, low: int) -> int:
@@ -136,9 +124,7 @@ def triangle_count(graph: Graph, *, threads: int | None = None) -> tuple[int, in
     (1, 3)
     """
     graph = _check_graph(graph)
-    triangles, triples = _kernel(graph, "count_triangles")(
-        graph.indptr, graph.indices, check_threads(threads)
-    )
+    triangles, triples = _core.count_triangles(graph.indptr, graph.indices, check_threads(threads))
     return int(triangles), int(triples)
 
 
@@ -343,9 +329,7 @@ def distance_histogram(
         src = np.ascontiguousarray(np.asarray(sources), dtype=np.int64).ravel()
         if src.size and (src.min() < 0 or src.max() >= graph.n):
             raise IndexError(f"sources must be node ids in 0..{graph.n - 1}")
-    return _kernel(graph, "distance_histogram")(
-        graph.indptr, graph.indices, src, check_threads(threads)
-    )
+    return _core.distance_histogram(graph.indptr, graph.indices, src, check_threads(threads))
 
 
 def neighbourhood_function(
@@ -391,7 +375,7 @@ def neighbourhood_function(
     log2m = _check_count(log2m, "log2m", 4)
     if log2m > 16:
         raise ValueError(f"log2m must lie in 4..16, got {log2m}")
-    return _kernel(graph, "hyperball")(
+    return _core.hyperball(
         graph.indptr, graph.indices, log2m, seed_to_u64(seed), 0, check_threads(threads)
     )
 
@@ -547,7 +531,110 @@ def distance_statistics(
     return out
 
 
-# ----------------------------------------------------------------------------------- all ten
+# ------------------------------------------------------------------------ the statistics table
+@dataclass(frozen=True)
+class StatisticOptions:
+    """The options of :func:`utility_statistics`, handed to every statistic's ``compute``."""
+
+    exact_threshold: int
+    sources: int
+    seed: SeedLike
+    threads: int | None
+    distance_method: str
+
+
+@dataclass(frozen=True)
+class Statistic:
+    """One row of :data:`STATISTIC_TABLE`.
+
+    Attributes
+    ----------
+    name : str
+        The key in every result (``utility_statistics``, reports, study tables and CSV files).
+    description : str
+        What it measures.
+    compute : callable
+        ``compute(graph, options) -> dict`` holding at least ``name``. Statistics computed
+        together share one function (e.g. the four distance statistics share one BFS), and
+        :func:`utility_statistics` calls each function once.
+    formats : (str, str)
+        :meth:`Report.table <graphveil.measure.Report.table>` formats of the true graph's row
+        (exact values) and of the mean row.
+    header : str
+        Column header of :meth:`Report.table <graphveil.measure.Report.table>` (default: name).
+    """
+
+    name: str
+    description: str
+    compute: Callable[[Graph, StatisticOptions], dict[str, float]]
+    formats: tuple[str, str] = ("{:.2f}", "{:.2f}")
+    header: str = ""
+
+    @property
+    def column(self) -> str:
+        """The header of this statistic's column in a report table."""
+        return self.header or self.name
+
+
+def _degrees(graph: Graph, options: StatisticOptions) -> dict[str, float]:
+    return degree_statistics(graph)
+
+
+def _clustering(graph: Graph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_CC": transitivity(graph, threads=options.threads)}
+
+
+def _powerlaw(graph: Graph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_PL": powerlaw_exponent(graph.degrees)}
+
+
+def _distances(graph: Graph, options: StatisticOptions) -> dict[str, float]:
+    return distance_statistics(
+        graph,
+        method=options.distance_method,
+        exact_threshold=options.exact_threshold,
+        sources=options.sources,
+        seed=options.seed,
+        threads=options.threads,
+    )
+
+
+_COUNT = ("{:.0f}", "{:.1f}")
+
+#: The utility statistics of Section 5.2, in the paper's column order: the one table every
+#: part of graphveil reads (see the module docstring).
+STATISTIC_TABLE: tuple[Statistic, ...] = (
+    Statistic("S_NE", "number of edges", _degrees, ("{:.0f}", "{:.0f}")),
+    Statistic("S_AD", "average degree", _degrees),
+    Statistic("S_MD", "maximum degree", _degrees, _COUNT),
+    Statistic("S_DV", "degree variance", _degrees),
+    Statistic("S_CC", "clustering coefficient (transitivity)", _clustering, ("{:.4f}", "{:.4f}")),
+    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
+    Statistic("S_APD", "average distance between connected pairs", _distances),
+    Statistic(
+        "S_EDiam", "effective diameter (90th percentile distance)", _distances, _COUNT, "S_ED"
+    ),
+    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances),
+    Statistic("S_Diam", "diameter (lower bound from BFS sources)", _distances, _COUNT),
+)
+
+#: The names of :data:`STATISTIC_TABLE`, in order: the keys of :func:`utility_statistics`.
+STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE)
+
+
+def statistic_names() -> tuple[str, ...]:
+    """The names of :data:`STATISTIC_TABLE` as it is now (what reports and the study read)."""
+    return tuple(stat.name for stat in STATISTIC_TABLE)
+
+
+def statistic(name: str) -> Statistic:
+    """The row of :data:`STATISTIC_TABLE` called ``name``."""
+    for stat in STATISTIC_TABLE:
+        if stat.name == name:
+            return stat
+    raise KeyError(f"no statistic {name!r}; the statistics are {', '.join(statistic_names())}")
+
+
 def utility_statistics(
     graph: Graph,
     *,
@@ -557,7 +644,7 @@ def utility_statistics(
     threads: int | None = None,
     distance_method: str = "auto",
 ) -> dict[str, float]:
-    """The ten utility statistics of the paper for one (sample) graph.
+    """The utility statistics of the paper (:data:`STATISTIC_TABLE`) for one (sample) graph.
 
     Parameters
     ----------
@@ -577,7 +664,7 @@ def utility_statistics(
     Returns
     -------
     dict[str, float]
-        Keys :data:`STATISTICS`: ``S_NE, S_AD, S_MD, S_DV`` (:func:`degree_statistics`),
+        Keys :data:`STATISTICS`, in table order: ``S_NE, S_AD, S_MD, S_DV`` (:func:`degree_statistics`),
         ``S_CC`` (:func:`transitivity`), ``S_PL`` (:func:`powerlaw_exponent` of this graph's
         degrees), ``S_APD, S_EDiam, S_CL, S_Diam`` (:func:`distance_statistics`). Degenerate
         graphs follow the conventions in this module's docstring.
@@ -593,17 +680,9 @@ def utility_statistics(
     (4.0, 0.6, 2.0)
     """
     graph = _check_graph(graph)
-    out = degree_statistics(graph)
-    out["S_CC"] = transitivity(graph, threads=threads)
-    out["S_PL"] = powerlaw_exponent(graph.degrees)
-    out.update(
-        distance_statistics(
-            graph,
-            method=distance_method,
-            exact_threshold=exact_threshold,
-            sources=sources,
-            seed=seed,
-            threads=threads,
-        )
-    )
-    return {key: out[key] for key in STATISTICS}
+    options = StatisticOptions(exact_threshold, sources, seed, threads, distance_method)
+    out: dict[str, float] = {}
+    for stat in STATISTIC_TABLE:
+        if stat.name not in out:  # statistics computed together come from one call
+            out.update(stat.compute(graph, options))
+    return {stat.name: out[stat.name] for stat in STATISTIC_TABLE}

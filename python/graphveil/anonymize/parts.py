@@ -1,13 +1,20 @@
-"""METIS k-way partitioning through pymetis (the first phase of MaxVar and of Partition)."""
+"""Splitting a graph into METIS parts: the one parts path of MaxVar and Partition.
+
+:func:`metis_parts` labels every node with its part; :func:`split_parts` groups the nodes by
+part in one O(n + m) C++ pass and returns a :class:`PartLayout` (every part's induced subgraph
+in local ids, and the cut edges); :func:`part_seed` is the seed of a part's own random stream.
+"""
 
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike
+from graphveil import _core
+from graphveil._common import SeedLike, check_threads
 from graphveil.graph import Graph
 
 #: METIS reads its seed as a C int.
@@ -140,3 +147,95 @@ def metis_parts(
     if labels.shape != (graph.n,) or (labels.size and (labels.min() < 0 or labels.max() >= parts)):
         raise RuntimeError(f"METIS returned labels outside 0..{parts - 1}")  # pragma: no cover
     return labels
+
+
+@dataclass(frozen=True)
+class PartLayout:
+    """A graph grouped by part (the arrays of ``_core.split_parts``).
+
+    Part ``i`` holds positions ``node_ptr[i] .. node_ptr[i+1]-1``; position ``node_ptr[i] + j``
+    is local node ``j`` of part ``i`` and global node ``order[node_ptr[i] + j]`` (global ids
+    ascending inside a part). ``local_indptr`` / ``local_indices`` are the CSR of the disjoint
+    union of the induced subgraphs over positions, with neighbours in local ids; ``edge_u`` /
+    ``edge_v`` (sliced by ``edge_ptr``) are each part's edges in local ids, ``u < v``, sorted;
+    ``cut_u`` / ``cut_v`` are the edges between parts in global ids, ``u < v``, sorted.
+    """
+
+    node_ptr: np.ndarray
+    order: np.ndarray
+    local_indptr: np.ndarray
+    local_indices: np.ndarray
+    edge_ptr: np.ndarray
+    edge_u: np.ndarray
+    edge_v: np.ndarray
+    cut_u: np.ndarray
+    cut_v: np.ndarray
+
+    @property
+    def parts(self) -> int:
+        """Number of parts (empty ones included)."""
+        return int(self.node_ptr.size - 1)
+
+    def sizes(self) -> list[int]:
+        """Number of nodes of every part."""
+        return np.diff(self.node_ptr).tolist()
+
+    def nodes(self, part: int) -> np.ndarray:
+        """Global ids of the nodes of ``part``, ascending (local id ``j`` is entry ``j``)."""
+        return self.order[self.node_ptr[part] : self.node_ptr[part + 1]]
+
+    def subgraph(self, part: int) -> Graph:
+        """The induced subgraph of ``part`` on local ids ``0..size-1``: a view, no O(m) rebuild."""
+        a, b = int(self.node_ptr[part]), int(self.node_ptr[part + 1])
+        row = self.local_indptr[a : b + 1]
+        indices = self.local_indices[row[0] : row[-1]]
+        return Graph(row - row[0], indices, validate=False)
+
+
+def split_parts(
+    graph: Graph, labels: np.ndarray, parts: int, *, threads: int | None = None
+) -> PartLayout:
+    """Group the nodes of ``graph`` by their part label (O(n + m), parallel over parts).
+
+    Parameters
+    ----------
+    graph : Graph
+        The graph to split.
+    labels : numpy.ndarray
+        int64 part label ``0..parts-1`` of every node (as :func:`metis_parts` returns).
+    parts : int
+        Number of parts.
+    threads : int, optional
+        Worker threads (``None`` or 0: every core); the layout is the same for any value.
+
+    Returns
+    -------
+    PartLayout
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import graphveil as gv
+    >>> g = gv.Graph.from_edges([0, 1, 2, 3], [1, 2, 3, 4])
+    >>> layout = split_parts(g, np.array([0, 0, 1, 1, 1]), 2)
+    >>> layout.nodes(1).tolist(), layout.subgraph(1).m, layout.cut_u.tolist(), layout.cut_v.tolist()
+    ([2, 3, 4], 2, [1], [2])
+    """
+    labels = np.ascontiguousarray(labels, dtype=np.int64)
+    arrays = _core.split_parts(graph.indptr, graph.indices, labels, parts, check_threads(threads))
+    return PartLayout(**arrays)
+
+
+def part_seed(seed: int, part: int) -> int:
+    """The 64-bit seed of part ``part``'s own random stream, derived from the run's one seed.
+
+    A function of ``(seed, part)`` only, so a part's result does not depend on which thread,
+    process or executor runs it, nor on the other parts.
+
+    Examples
+    --------
+    >>> part_seed(7, 0) == part_seed(7, 0) != part_seed(7, 1)
+    True
+    """
+    stream = np.random.default_rng(np.random.SeedSequence([seed, part]))
+    return int(stream.integers(0, 2**64, dtype=np.uint64))
