@@ -104,12 +104,16 @@ def randwalk(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     t: int,
+    alpha: float,
     max_tries: int,
     routing: str,
     seed: int,
     threads: int = 0,
 ) -> tuple[
-    npt.NDArray[np.int32] | npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64]
+    npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    int,
+    float,
 ]: ...
 def edge_switch(
     indptr: npt.NDArray[np.int64],
@@ -121,6 +125,7 @@ def edge_switch(
     npt.NDArray[np.int32] | npt.NDArray[np.int64],
     npt.NDArray[np.int32] | npt.NDArray[np.int64],
     int,
+    float,
 ]: ...
 def draw_candidates(
     edge_keys: npt.NDArray[np.int64],
