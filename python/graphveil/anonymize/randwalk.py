@@ -392,9 +392,11 @@ def randwalk_mod_uncertain(
     product above, which is what Algorithm 2 computes.)
 
     A diagonal entry ``M_ii`` is twice the expected number of self-loops at ``i`` (a loop
-    adds 2 to a row sum). Entries above 1 (multi-edges, constraint 2') are stored as
-    ``floor(M_ij)`` pairs at p = 1 plus one pair at the fractional part, so that
-    :meth:`UncertainGraph.expected_degrees` returns the row sums of the matrix.
+    adds 2 to a row sum), so the loop pairs at ``i`` carry ``M_ii / 2`` in all. Off-diagonal
+    entries above 1 (multi-edges, constraint 2') and loop counts above 1 are stored as
+    ``floor(x)`` pairs at p = 1 plus one pair at the fractional part, so that
+    :meth:`UncertainGraph.expected_degrees` (a loop counting 2) returns the row sums of the
+    matrix and every pair's p is the expected number of that pair in a printed sample.
 
     Parameters
     ----------
@@ -430,7 +432,8 @@ def randwalk_mod_uncertain(
         upper = sp.triu(full, format="coo")
         upper.eliminate_zeros()
     with timer.phase("split"):
-        x = upper.data
+        # expected number of each pair: M_ij off the diagonal, M_ii / 2 loops
+        x = np.where(upper.row == upper.col, 0.5, 1.0) * upper.data
         # Snap round-off so that an exact integer entry gives no spurious tiny pair.
         rounded = np.round(x)
         x = np.where(np.abs(x - rounded) < 1e-12, rounded, x)
