@@ -56,9 +56,27 @@ py::array_t<double> hyperball_py(const carray<std::int64_t>& indptr, const carra
     return to_numpy(std::move(nf));
 }
 
+template <class Index>
+py::tuple diameter_ifub_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t max_bfs) {
+    check_csr_arrays(indptr, indices);
+    DiameterResult result;
+    {
+        // Safe: reads only the numpy buffers kept alive by the arguments.
+        py::gil_scoped_release release;
+        result = diameter_ifub<Index>(indptr.data(), indices.data(), indptr.shape(0) - 1, max_bfs);
+    }
+    return py::make_tuple(result.diameter, result.exact, result.bfs);
+}
+
 }  // namespace
 
 void register_stats(py::module_& m) {
+    // One name for both index widths: .noconvert() picks the overload of the indices' dtype.
+    m.def("diameter_ifub", &diameter_ifub_py<std::int32_t>, py::arg("indptr").noconvert(),
+          py::arg("indices").noconvert(), py::arg("max_bfs"),
+          "(diameter, exact, BFS run) by iFUB; a lower bound if not exact");
+    m.def("diameter_ifub", &diameter_ifub_py<std::int64_t>, py::arg("indptr").noconvert(),
+          py::arg("indices").noconvert(), py::arg("max_bfs"), "As above, int64 indices");
     m.def("count_triangles32", &count_triangles_py<std::int32_t>, py::arg("indptr").noconvert(),
           py::arg("indices").noconvert(), py::arg("threads") = 0,
           "(triangles, connected triples) of a CSR graph by degree-ordered orientation");

@@ -310,3 +310,8 @@ def hyperball64(
     max_iterations: int = 0,
     threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
+def diameter_ifub(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    max_bfs: int,
+) -> tuple[int, bool, int]: ...
