@@ -584,14 +584,17 @@ DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, s
             level_start[static_cast<std::size_t>(bfs.dist[static_cast<std::size_t>(order[k])])] = k;
         std::int64_t ub = 2 * ecc_u;
         for (std::int64_t level = ecc_u; ub > lb && level > 0; --level) {
+            // A level that may need more BFS than are left: give up now, not at the budget's end.
+            const auto width = static_cast<std::int64_t>(level_start[static_cast<std::size_t>(level + 1)] -
+                                                         level_start[static_cast<std::size_t>(level)]);
+            if (out.bfs + width > max_bfs) {
+                out.exact = false;
+                out.diameter = lb;
+                return out;
+            }
             std::int64_t best = 0;
             for (std::size_t k = level_start[static_cast<std::size_t>(level)];
                  k < level_start[static_cast<std::size_t>(level + 1)]; ++k) {
-                if (out.bfs >= max_bfs) {
-                    out.exact = false;
-                    out.diameter = std::max(lb, best);
-                    return out;
-                }
                 best = std::max(best, ecc(order[k]));
                 if (std::max(lb, best) > 2 * (level - 1)) break;  // nothing farther can beat it
             }

@@ -45,8 +45,9 @@ std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, 
 // component's highest-degree node gives a lower bound and a central node u; then the
 // eccentricities of the nodes farthest from u, level by level, raise the lower bound while
 // the upper bound 2 (level - 1) falls, until they meet. A component with no more nodes than
-// the best bound plus one is skipped. Sequential BFS; `bfs` counts them. If more than max_bfs
-// BFS would be needed, stops with exact = false and `diameter` the best lower bound found.
+// the best bound plus one is skipped. Sequential BFS; `bfs` counts them. As soon as a level
+// could need more than max_bfs BFS in all, stops with exact = false and `diameter` the best
+// lower bound found (so a hopeless search gives up early instead of spending the budget).
 struct DiameterResult {
     std::int64_t diameter = 0;
     bool exact = true;
