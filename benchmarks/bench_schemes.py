@@ -1,7 +1,11 @@
 """The other schemes at web-NotreDame scale (325,729 nodes, 1,090,108 edges).
 
-- RandWalk and RandWalk-mod at t = 5 (2.2M walks of 4 hops, C++, parallel): target <= 1 s;
-  raced against the same RandWalk-mod in plain vectorised numpy.
+- RandWalk and RandWalk-mod at t = 5 (2.2M walks of 4 hops): the authors' retrying walk on one
+  shared output graph (first tries in parallel, retries and coins in one sequential pass, so
+  the output does not depend on the thread count): target <= 1 s. Measured 0.50 s (1 thread),
+  against 1.04 s for the former per-node parallel kernel it replaced (commit ac51fa9, 1 thread).
+  Raced on ca-GrQc against the plain-Python transcription of the authors' loop, and the
+  printed RandWalk-mod (no retries, parallel) against the same in plain vectorised numpy.
 - EdgeSwitch, 500k attempted switches (C++, sequential): target <= 1 s; raced against
   networkx.double_edge_swap on ca-GrQc (networkx is far too slow for web-NotreDame).
 - (k, eps)-obfuscation at a fixed sigma = 0.01, c = 2, one attempt, k = 50, eps = 0.1,
@@ -15,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from graph_zoo import load_shared
+from graph_zoo import authors_random_walk_transform, load_shared
 
 import graphveil as gv
 from graphveil.anonymize import edge_switch, obfuscation, randwalk, randwalk_mod
@@ -36,7 +40,9 @@ def _pairs_close_to_m(count: int, g: gv.Graph) -> None:
     assert abs(count - g.m) < 6 * np.sqrt(g.m / 2)
 
 
-def _numpy_randwalk_mod(g: gv.Graph, t: int, alpha: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _numpy_randwalk_mod(
+    g: gv.Graph, t: int, alpha: float, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     deg = g.degrees
     u = np.repeat(np.arange(g.n), deg)
@@ -51,32 +57,70 @@ def _numpy_randwalk_mod(g: gv.Graph, t: int, alpha: float, seed: int) -> tuple[n
     return u[keep], x[keep]
 
 
+def _edges_plus_lost_close_to_m(report: dict, g: gv.Graph) -> None:
+    # E[edges] = m - E[lost] for the retrying walk (the acceptance probabilities sum to m)
+    _pairs_close_to_m(round(report["edges"] + report["lost"]), g)
+
+
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_mod_t5(benchmark, notre_dame):
-    ug, report = benchmark.pedantic(lambda: randwalk_mod(notre_dame, 5, seed=1), rounds=3, iterations=1)
-    _pairs_close_to_m(ug.num_pairs, notre_dame)
-    assert ug.relaxed and report["params"]["t"] == 5
-
-
-@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
-def test_randwalk_mod_t5_fixed_routing(benchmark, notre_dame):
-    ug, _ = benchmark.pedantic(
-        lambda: randwalk_mod(notre_dame, 5, routing="fixed", seed=1), rounds=3, iterations=1
+    ug, report = benchmark.pedantic(
+        lambda: randwalk_mod(notre_dame, 5, seed=1), rounds=3, iterations=1
     )
-    _pairs_close_to_m(ug.num_pairs, notre_dame)
+    assert not ug.relaxed and np.all(ug.u < ug.v) and report["params"]["t"] == 5
+    _edges_plus_lost_close_to_m(report, notre_dame)
+    benchmark.extra_info.update(failed=report["failed"], edges=report["edges"])
 
 
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_t5(benchmark, notre_dame):
     ug, report = benchmark.pedantic(lambda: randwalk(notre_dame, 5, seed=1), rounds=3, iterations=1)
     assert not ug.relaxed and np.all(ug.u < ug.v)
-    assert report["edges"] == ug.num_pairs > 0.9 * notre_dame.m
+    _edges_plus_lost_close_to_m(report, notre_dame)
 
 
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
-def test_randwalk_mod_t5_numpy_peer(benchmark, notre_dame):
-    u, z = benchmark.pedantic(lambda: _numpy_randwalk_mod(notre_dame, 5, 0.5, 1), rounds=3, iterations=1)
+def test_randwalk_mod_printed_t5(benchmark, notre_dame):
+    ug, report = benchmark.pedantic(
+        lambda: randwalk_mod(notre_dame, 5, variant="printed", seed=1), rounds=3, iterations=1
+    )
+    _pairs_close_to_m(ug.num_pairs, notre_dame)
+    assert ug.relaxed and report["params"]["variant"] == "printed"
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_mod_printed_t5_fixed_routing(benchmark, notre_dame):
+    ug, _ = benchmark.pedantic(
+        lambda: randwalk_mod(notre_dame, 5, variant="printed", routing="fixed", seed=1),
+        rounds=3,
+        iterations=1,
+    )
+    _pairs_close_to_m(ug.num_pairs, notre_dame)
+
+
+@pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
+def test_randwalk_mod_printed_t5_numpy_peer(benchmark, notre_dame):
+    u, _ = benchmark.pedantic(
+        lambda: _numpy_randwalk_mod(notre_dame, 5, 0.5, 1), rounds=3, iterations=1
+    )
     _pairs_close_to_m(u.size, notre_dame)
+
+
+@pytest.mark.benchmark(group="randwalk-mod t=5 ca-GrQc")
+def test_randwalk_mod_t5_grqc(benchmark, grqc):
+    _, report = benchmark.pedantic(lambda: randwalk_mod(grqc, 5, seed=1), rounds=3, iterations=1)
+    _edges_plus_lost_close_to_m(report, grqc)
+
+
+@pytest.mark.benchmark(group="randwalk-mod t=5 ca-GrQc")
+def test_randwalk_mod_t5_grqc_python_peer(benchmark, grqc):
+    # The authors' loop, transcribed in plain Python (tests/graph_zoo.py)
+    edges, _, lost = benchmark.pedantic(
+        lambda: authors_random_walk_transform(grqc, 5, 10, 0.5, np.random.default_rng(1)),
+        rounds=1,
+        iterations=1,
+    )
+    _pairs_close_to_m(round(len(edges) + lost), grqc)
 
 
 @pytest.mark.benchmark(group="switch 500k web-NotreDame")
@@ -92,7 +136,7 @@ def test_switch_500k(benchmark, notre_dame, nearby):
 
 @pytest.mark.benchmark(group="switch 20k ca-GrQc")
 def test_switch_grqc(benchmark, grqc):
-    ug, report = benchmark(lambda: edge_switch(grqc, 20_000, seed=1))
+    ug, _ = benchmark(lambda: edge_switch(grqc, 20_000, seed=1))
     deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=grqc.n)
     np.testing.assert_array_equal(deg, grqc.degrees)
 
@@ -113,7 +157,9 @@ def test_switch_grqc_networkx(benchmark, grqc):
 @pytest.mark.benchmark(group="obfuscation fixed sigma web-NotreDame")
 def test_obfuscation_fixed_sigma(benchmark, notre_dame):
     ug, report = benchmark.pedantic(
-        lambda: obfuscation(notre_dame, 50, 0.1, sigma=0.01, c=2.0, attempts=1, seed=1), rounds=1, iterations=1
+        lambda: obfuscation(notre_dame, 50, 0.1, sigma=0.01, c=2.0, attempts=1, seed=1),
+        rounds=1,
+        iterations=1,
     )
     assert report["eps_hat"] <= 0.1
     assert report["candidate_pairs"] == ug.num_pairs == 2 * notre_dame.m
@@ -125,7 +171,9 @@ def test_obfuscation_sigma_search(benchmark, request, notre_dame):
     # minute, so it runs with --benchmark-only; CI checks the same path on ca-GrQc below.
     if request.config.getoption("benchmark_disable"):
         pytest.skip("the full sigma search takes about a minute: --benchmark-only runs it")
-    ug, report = benchmark.pedantic(lambda: obfuscation(notre_dame, 50, 0.1, seed=1), rounds=1, iterations=1)
+    _, report = benchmark.pedantic(
+        lambda: obfuscation(notre_dame, 50, 0.1, seed=1), rounds=1, iterations=1
+    )
     assert report["eps_hat"] <= 0.1
     sigmas = [h["sigma"] for h in report["history"]]
     assert report["sigma"] == min(s for s, h in zip(sigmas, report["history"]) if h["success"])

@@ -26,8 +26,6 @@ from graphveil.measure import utility as U
 THREADS = 2
 
 
-
-
 @pytest.fixture(scope="module")
 def notre_dame() -> gv.Graph:
     return load_shared("web-NotreDame")
@@ -158,3 +156,47 @@ def test_hop_plot_networkit(benchmark, notre_dame_networkit, notre_dame):
 
     plot = benchmark.pedantic(run, rounds=1, iterations=1)
     assert max(plot.values()) == pytest.approx(1.0, rel=0.05)  # fraction of connected pairs
+
+
+# ---------------------------------------------------------------------------------- S_Diam
+# Exact diameter by iFUB against the paper's 1,000-source BFS lower bound. iFUB is sequential
+# and needs a handful of BFS on web-NotreDame (diameter 46 in 3 BFS: 0.13 s against 1.9 s);
+# on the youtube-size Holme-Kim graph it gives up at a wide fringe level and falls back.
+@pytest.fixture(scope="module")
+def youtube_size(request) -> gv.Graph:
+    if request.config.getoption("benchmark_disable"):
+        pytest.skip("the youtube-size graph (1.1M nodes) runs with --benchmark-only")
+    return gv.datasets.load("synthetic-youtube")
+
+
+@pytest.mark.benchmark(group="diameter web-NotreDame")
+def test_diameter_ifub_notre_dame(benchmark, notre_dame):
+    value, method = benchmark.pedantic(lambda: U.diameter(notre_dame), rounds=3, iterations=1)
+    assert method == "ifub" and value == 46.0
+
+
+@pytest.mark.benchmark(group="diameter web-NotreDame")
+def test_diameter_1000_sources_notre_dame(benchmark, notre_dame):
+    bound = benchmark.pedantic(
+        lambda: U.diameter_lower_bound(notre_dame, seed=1, threads=THREADS), rounds=1, iterations=1
+    )
+    assert bound <= 46.0
+
+
+@pytest.mark.benchmark(group="diameter synthetic-youtube")
+def test_diameter_ifub_youtube_size(benchmark, youtube_size):
+    # This Holme-Kim graph has wide fringe levels: iFUB gives up early and falls back.
+    value, method = benchmark.pedantic(lambda: U.diameter(youtube_size), rounds=1, iterations=1)
+    bound = U.diameter_lower_bound(youtube_size, sources=50, seed=1, threads=THREADS)
+    assert value >= bound
+    benchmark.extra_info.update(diameter=value, method=method)
+
+
+@pytest.mark.benchmark(group="diameter synthetic-youtube")
+def test_diameter_1000_sources_youtube_size(benchmark, youtube_size):
+    bound = benchmark.pedantic(
+        lambda: U.diameter_lower_bound(youtube_size, seed=1, threads=THREADS),
+        rounds=1,
+        iterations=1,
+    )
+    benchmark.extra_info.update(bound=bound)

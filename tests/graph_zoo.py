@@ -68,3 +68,36 @@ def karate_graph() -> gv.Graph:
     import networkx as nx
 
     return gv.Graph.from_networkx(nx.karate_club_graph())
+
+
+def authors_random_walk_transform(
+    g: gv.Graph, t: int, max_tries: int, alpha: float, rng: np.random.Generator
+):
+    """A plain-Python transcription of the authors' random_walk_transform(G, t, M, alpha).
+
+    The reference for RandWalk / RandWalk-mod (tests and benchmarks): one output graph filled in
+    node order; a walk is repeated while its end is u or already linked to u (either direction),
+    at most max_tries walks (the authors' counter allowed M - 1; NOTES.md says M). Returns the
+    edge set {(a, b): a < b}, the failed walks and their summed acceptance probabilities.
+    """
+    nbrs = [g.neighbors(u).tolist() for u in range(g.n)]
+    out: set[tuple[int, int]] = set()
+    failed, lost = 0, 0.0
+    for u in range(g.n):
+        d = len(nbrs[u])
+        for k, v in enumerate(nbrs[u]):
+            q = 0.5 if d == 1 else (alpha if k == 0 else (0.5 * d - alpha) / (d - 1))
+            z, tries = u, 0
+            while (z == u or (u, z) in out) and tries < max_tries:
+                z = v
+                for _ in range(t - 1):
+                    z = nbrs[z][int(rng.integers(len(nbrs[z])))]
+                tries += 1
+            if z == u or (u, z) in out:
+                failed += 1
+                lost += q
+                continue
+            if rng.random() < q:
+                out.add((u, z))
+                out.add((z, u))
+    return {(a, b) for a, b in out if a < b}, failed, lost

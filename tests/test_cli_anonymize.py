@@ -51,6 +51,8 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
         ("randwalk-mod", "-t", 3, "--alpha", 0.3),
         ("randwalk-mod", "-t", 2, "--uncertain"),
         ("randwalk-mod", "-t", 3, "--routing", "fixed"),
+        ("randwalk-mod", "-t", 3, "--variant", "printed"),
+        ("randwalk-mod", "-t", 3, "-M", 4),
         ("obfuscation", "-k", 3, "--eps", 0.3, "--sigma", 0.5, "--attempts", 2),
         ("partition", "--parts", 2, "--scheme", "randwalk-mod", "--params", '{"t": 3}'),
     ],

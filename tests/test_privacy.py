@@ -52,9 +52,9 @@ def perturb(g: gv.Graph, frac: float, seed: int) -> gv.Graph:
 
 
 def brute_force_laws(ug: gv.UncertainGraph) -> np.ndarray:
-    """X[v, d] = Pr[deg v = d] by enumerating all 2^pairs worlds (self-loop counts once)."""
+    """X[v, d] = Pr[deg v = d] by enumerating all 2^pairs worlds (a self-loop adds 2)."""
     n, u, v, p = ug.n, ug.u.tolist(), ug.v.tolist(), ug.p.tolist()
-    X = np.zeros((n, len(p) + 1))
+    X = np.zeros((n, 2 * len(p) + 1))
     for world in itertools.product((0, 1), repeat=len(p)):
         prob = 1.0
         deg = [0] * n
@@ -62,8 +62,7 @@ def brute_force_laws(ug: gv.UncertainGraph) -> np.ndarray:
             prob *= q if keep else 1.0 - q
             if keep:
                 deg[a] += 1
-                if b != a:
-                    deg[b] += 1
+                deg[b] += 1
         for node in range(n):
             X[node, deg[node]] += prob
     return X

@@ -5,7 +5,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
-from graph_zoo import ZOO, karate_graph, load_shared
+from graph_zoo import ZOO, authors_random_walk_transform, karate_graph, load_shared
 from scipy import stats
 
 import graphveil as gv
@@ -28,7 +28,7 @@ def _pair_totals(n: int, u, v, p) -> dict[tuple[int, int], float]:
 
 
 def _enumerated_matrix(g: gv.Graph, t: int, alpha: float) -> dict[tuple[int, int], float]:
-    """Expected adjacency of RandWalk-mod by enumerating every walk (a loop counts 2)."""
+    """Expected number of each pair in a printed RandWalk-mod sample, by enumerating every walk."""
     deg = g.degrees
     out: dict[tuple[int, int], float] = {}
     for u in range(g.n):
@@ -45,7 +45,7 @@ def _enumerated_matrix(g: gv.Graph, t: int, alpha: float) -> dict[tuple[int, int
                 frontier = nxt
             for z, w in frontier.items():
                 key = (min(u, z), max(u, z))
-                out[key] = out.get(key, 0.0) + q * w * (2.0 if u == z else 1.0)
+                out[key] = out.get(key, 0.0) + q * w
     return out
 
 
@@ -55,11 +55,11 @@ def _enumerated_matrix(g: gv.Graph, t: int, alpha: float) -> dict[tuple[int, int
 @pytest.mark.parametrize("t", [1, 2, 3, 4])
 def test_uncertain_form_matches_walk_enumeration(name, alpha, t):
     g = ZOO[name]
-    ug, report = randwalk_mod_uncertain(g, t, alpha=alpha)
+    ug, _ = randwalk_mod_uncertain(g, t, alpha=alpha)
     assert ug.relaxed
     got = _pair_totals(g.n, ug.u, ug.v, ug.p)
     want = _enumerated_matrix(g, t, alpha)
-    assert set(k for k, x in want.items() if x > 1e-12) == set(k for k, x in got.items() if x > 1e-12)
+    assert {k for k, x in want.items() if x > 1e-12} == {k for k, x in got.items() if x > 1e-12}
     for key, x in want.items():
         assert got.get(key, 0.0) == pytest.approx(x, abs=1e-12)
 
@@ -108,7 +108,9 @@ def test_walk_end_distribution_matches_transition_power():
     assert res.pvalue > 1e-3
 
 
-@pytest.mark.parametrize(("routing", "alpha", "t"), [("random", 0.3, 3), ("random", 0.5, 4), ("fixed", 0.5, 3)])
+@pytest.mark.parametrize(
+    ("routing", "alpha", "t"), [("random", 0.3, 3), ("random", 0.5, 4), ("fixed", 0.5, 3)]
+)
 def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
     """Counts of every pair over many samples vs the exact matrix (chi-square, fixed seeds)."""
     g = karate_graph()
@@ -118,12 +120,12 @@ def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
     counts: dict[tuple[int, int], float] = {}
     rng = np.random.default_rng(5)
     for _ in range(samples):
-        s, _ = randwalk_mod(g, t, alpha=alpha, routing=routing, seed=rng)
+        s, _ = randwalk_mod(g, t, alpha=alpha, variant="printed", routing=routing, seed=rng)
         for key, x in _pair_totals(g.n, s.u, s.v, s.p).items():
             counts[key] = counts.get(key, 0.0) + x
     assert set(counts) <= set(want)
-    # expected number of occurrences of each pair (a loop entry of the matrix is twice its count)
-    exp = {k: x * samples / (2.0 if k[0] == k[1] else 1.0) for k, x in want.items()}
+    # expected number of occurrences of each pair (the uncertain form's p for it)
+    exp = {k: x * samples for k, x in want.items()}
     keys = [k for k in exp if exp[k] >= 5]
     obs = np.array([counts.get(k, 0.0) for k in keys])
     e = np.array([exp[k] for k in keys])
@@ -133,9 +135,9 @@ def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
 
 
 @pytest.mark.parametrize("alpha", [0.5, 0.2])
-def test_randwalk_mod_edge_count_is_m_in_expectation(alpha):
+def test_printed_randwalk_mod_edge_count_is_m_in_expectation(alpha):
     g = load_shared("ca-GrQc")
-    ug, report = randwalk_mod(g, 3, alpha=alpha, seed=3)
+    ug, report = randwalk_mod(g, 3, alpha=alpha, variant="printed", seed=3)
     q = _q_values(g, alpha)
     assert q.sum() == pytest.approx(g.m)
     assert abs(ug.num_pairs - g.m) < 5 * np.sqrt(np.sum(q * (1 - q)))
@@ -153,22 +155,120 @@ def _q_values(g: gv.Graph, alpha: float) -> np.ndarray:
     return np.array(out)
 
 
-def test_randwalk_is_simple_and_respects_the_retry_rule():
+# ------------------------------------------------------------------ the authors' retrying walk
+def _pair_counts(runs) -> dict[tuple[int, int], int]:
+    counts: dict[tuple[int, int], int] = {}
+    for edges in runs:
+        for key in edges:
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize(("alpha", "t", "max_tries"), [(0.5, 2, 10), (1.0, 3, 10), (0.5, 3, 2)])
+def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries):
+    """Edge frequencies, S_NE, degrees and failures against the plain-Python loop (fixed seeds)."""
+    g = karate_graph()
+    runs = 600
+    rng = np.random.default_rng(17)
+    ref = [authors_random_walk_transform(g, t, max_tries, alpha, rng) for _ in range(runs)]
+    ours = []
+    for i in range(runs):
+        if alpha == 1.0:
+            ug, rep = randwalk(g, t, max_tries=max_tries, seed=i)
+        else:
+            ug, rep = randwalk_mod(g, t, alpha=alpha, max_tries=max_tries, seed=i)
+        assert (
+            np.all(ug.u < ug.v) and not ug.relaxed
+        )  # no loops; the strict model has no duplicates
+        assert rep["edges"] == ug.num_pairs
+        ours.append((set(zip(ug.u.tolist(), ug.v.tolist())), rep["failed"], rep["lost"]))
+    # every pair's frequency: a 2 x K homogeneity test
+    a, b = _pair_counts(e for e, _, _ in ours), _pair_counts(e for e, _, _ in ref)
+    keys = [k for k in set(a) | set(b) if a.get(k, 0) + b.get(k, 0) >= 20]
+    table = np.array([[a.get(k, 0) for k in keys], [b.get(k, 0) for k in keys]])
+    assert stats.chi2_contingency(table).pvalue > 1e-3
+    rare = sum(a.get(k, 0) + b.get(k, 0) for k in set(a) | set(b)) - table.sum()
+    assert rare < 0.02 * table.sum()
+    # S_NE distribution
+    sne_ours = np.array([len(e) for e, _, _ in ours])
+    sne_ref = np.array([len(e) for e, _, _ in ref])
+    assert stats.ks_2samp(sne_ours, sne_ref).pvalue > 1e-3
+
+    # degree preservation, node by node, as the reference does it
+    def mean_degrees(rs):
+        deg = np.zeros(g.n)
+        for e, _, _ in rs:
+            for x, y in e:
+                deg[x] += 1
+                deg[y] += 1
+        return deg / runs
+
+    d_ours, d_ref = mean_degrees(ours), mean_degrees(ref)
+    assert np.abs(d_ours - d_ref).max() < 6 * np.sqrt(g.degrees.max() / runs)
+    # failures and the edges they cost: E[edges] + E[lost] = m exactly (sum of Q is m)
+    f_ours = np.array([f for _, f, _ in ours], dtype=float)
+    f_ref = np.array([f for _, f, _ in ref], dtype=float)
+    assert (
+        abs(f_ours.mean() - f_ref.mean()) < 6 * np.sqrt((f_ours.var() + f_ref.var()) / runs) + 1e-9
+    )
+    total = sne_ours + np.array([x for _, _, x in ours])
+    assert abs(total.mean() - g.m) < 5 * total.std() / np.sqrt(runs)
+
+
+@pytest.mark.parametrize("t", [2, 3, 10])
+def test_retry_walk_keeps_the_degree_sum_up_to_reported_failures(t):
+    """Expected degrees kept on average: sum of degrees = 2m - 2 lost, within sampling error."""
     g = load_shared("ca-GrQc")
-    ug, report = randwalk(g, 3, seed=1)
-    assert not ug.relaxed and np.all(ug.u < ug.v) and np.all(ug.p == 1.0)
-    assert report["edges"] == ug.num_pairs == report["proposed"] - report["merged"]
-    # every node with d >= 1 keeps its first walk unless all M tries failed
-    assert report["proposed"] >= 0.9 * np.count_nonzero(g.degrees)
+    edges, lost = [], []
+    for seed in range(12):
+        ug, rep = randwalk_mod(g, t, seed=seed)
+        assert np.all(ug.u < ug.v)
+        assert rep["failed"] > 0 and rep["lost"] <= rep["failed"]
+        deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=g.n)
+        assert deg.sum() == 2 * rep["edges"]
+        edges.append(rep["edges"])
+        lost.append(rep["lost"])
+    total = np.array(edges) + np.array(lost)
+    # the variance of a sum of 2m Bernoulli(Q) is at most m / 2
+    assert abs(total.mean() - g.m) < 5 * np.sqrt(g.m / 2 / len(total))
 
 
-def test_randwalk_first_neighbour_always_added_on_a_star():
-    # t = 2 from a leaf: walk leaf -> centre -> uniform leaf; with M large a different leaf is found
+def test_retry_walk_never_loops_or_repeats_and_fills_one_shared_graph():
+    # A star at t = 2: a leaf's walk goes to the centre and on to a uniform leaf z. If z
+    # already linked to u (in z's earlier turn) the walk must be repeated; a per-node check
+    # would keep a duplicate, which the strict model would refuse.
     g = ZOO["star6"]
-    ug, _ = randwalk(g, 3, max_tries=200, seed=2)
-    deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=g.n)
-    assert ug.num_pairs >= 3  # leaves link to other leaves (t = 3 ends two hops away)
-    assert deg.sum() == 2 * ug.num_pairs
+    sizes = set()
+    for seed in range(50):
+        ug, rep = randwalk(g, 2, max_tries=200, seed=seed)
+        assert np.all(ug.u < ug.v) and ug.num_pairs == rep["edges"]
+        assert np.all(ug.u > 0)  # only leaf-leaf pairs
+        # the centre's 6 walks all return to the centre and fail; they cost d / 2 = 3 edges
+        assert rep["failed"] == 6 and rep["lost"] == pytest.approx(3.0)
+        sizes.add(ug.num_pairs)
+    assert len(sizes) > 1
+
+
+def test_retry_walk_reports_failures_of_a_two_node_component():
+    # t = 2 on one edge: the walk from v always returns to u: every walk fails, nothing kept
+    g = ZOO["single_edge"]
+    ug, rep = randwalk_mod(g, 2, seed=0)
+    assert ug.num_pairs == 0 and rep["failed"] == 2 and rep["lost"] == pytest.approx(1.0)
+
+
+def test_mixture_with_the_retry_component_keeps_constraint_3():
+    """Sum of Mixture's expected degrees = 2m (1 - p) + 2p edges(G) = 2m - 2p lost in expectation."""
+    g = load_shared("ca-GrQc")
+    p = 0.4
+    sums, lost = [], []
+    for seed in range(12):
+        rw, rep = randwalk_mod(g, 2, seed=seed)
+        mix, _ = gv.anonymize.mixture(g, rw, p)
+        sums.append(mix.expected_degrees().sum())
+        assert sums[-1] == pytest.approx(2 * ((1 - p) * g.m + p * rep["edges"]))
+        lost.append(rep["lost"])
+    corrected = np.array(sums) + 2 * p * np.array(lost)
+    assert abs(corrected.mean() - 2 * g.m) < 5 * 2 * p * np.sqrt(g.m / 2 / len(sums))
 
 
 @pytest.mark.parametrize("scheme", ["randwalk", "randwalk_mod_random", "randwalk_mod_fixed"])
@@ -179,7 +279,8 @@ def test_threads_do_not_change_the_output(scheme):
         if scheme == "randwalk":
             return randwalk(g, 4, seed=9, threads=threads).graph
         routing = scheme.rsplit("_", 1)[1]
-        return randwalk_mod(g, 4, routing=routing, seed=9, threads=threads).graph
+        variant = "printed" if routing == "fixed" else "retry"
+        return randwalk_mod(g, 4, routing=routing, variant=variant, seed=9, threads=threads).graph
 
     a, b = run(1), run(2)
     np.testing.assert_array_equal(a.u, b.u)
@@ -194,7 +295,9 @@ def test_seed_reproducible_and_varies():
     b = randwalk_mod(g, 3, seed=1).graph
     c = randwalk_mod(g, 3, seed=2).graph
     assert np.array_equal(a.u, b.u) and np.array_equal(a.v, b.v)
-    assert not (a.num_pairs == c.num_pairs and np.array_equal(a.u, c.u) and np.array_equal(a.v, c.v))
+    assert not (
+        a.num_pairs == c.num_pairs and np.array_equal(a.u, c.u) and np.array_equal(a.v, c.v)
+    )
 
 
 def test_fixed_routing_walk_one_hop_is_a_permutation():
@@ -203,7 +306,7 @@ def test_fixed_routing_walk_one_hop_is_a_permutation():
     g = ZOO["star6"]
     seen = set()
     for seed in range(40):
-        ug, _ = randwalk_mod(g, 2, routing="fixed", seed=seed)
+        ug, _ = randwalk_mod(g, 2, routing="fixed", variant="printed", seed=seed)
         assert ug.num_pairs <= 7 + 6
         seen.add(ug.num_pairs)
     assert len(seen) > 1
@@ -215,6 +318,7 @@ def test_zoo_runs(zoo_graph):
             randwalk(zoo_graph, t, seed=0).graph,
             randwalk_mod(zoo_graph, t, seed=0).graph,
             randwalk_mod(zoo_graph, t, routing="fixed", seed=0).graph,
+            randwalk_mod(zoo_graph, t, variant="printed", seed=0).graph,
             randwalk_mod_uncertain(zoo_graph, t).graph,
         ):
             assert ug.n == zoo_graph.n
@@ -234,6 +338,9 @@ def test_zoo_runs(zoo_graph):
         (lambda g: randwalk_mod_uncertain(g, 2, alpha=2), "alpha"),
         (lambda g: randwalk_mod(g, 2, alpha=float("nan")), "alpha"),
         (lambda g: randwalk_mod(g, 2, routing="sybil"), "routing"),
+        (lambda g: randwalk_mod(g, 2, variant="authors"), "variant"),
+        (lambda g: randwalk_mod(g, 2, max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, 2, variant="printed", max_tries=5), "max_tries applies"),
         (lambda g: walk_ends(g, [99], 2), "start nodes"),
     ],
 )
@@ -255,5 +362,11 @@ def test_report_is_json_and_in_meta():
     ug, report = randwalk_mod(karate_graph(), 3, seed=4)
     json.dumps(report)
     assert ug.meta["scheme"] == "randwalk-mod" and ug.meta["seed"] == 4
-    assert report["params"] == {"t": 3, "alpha": 0.5, "routing": "random"}
+    assert report["params"] == {
+        "t": 3,
+        "alpha": 0.5,
+        "variant": "retry",
+        "max_tries": 10,
+        "routing": "random",
+    }
     assert set(report["timings"]) >= {"walks", "total"}

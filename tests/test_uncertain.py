@@ -54,11 +54,11 @@ def simple_edges(ug: gv.UncertainGraph, mask: np.ndarray) -> set[tuple[int, int]
 
 
 def model_degrees(ug: gv.UncertainGraph, mask: np.ndarray) -> np.ndarray:
+    """Degrees of one world of the relaxed model: a self-loop adds 2 (Theorem 3.1's matrix)."""
     deg = np.zeros(ug.n)
     for a, b in zip(ug.u[mask].tolist(), ug.v[mask].tolist()):
         deg[a] += 1
-        if a != b:
-            deg[b] += 1
+        deg[b] += 1
     return deg
 
 
@@ -378,9 +378,13 @@ def test_mixed_id_dtypes():
 def test_relaxed_model_semantics():
     ug = gv.UncertainGraph(3, [0, 1, 1, 2], [0, 0, 0, 1], [0.5, 0.4, 0.8, 0.3], relaxed=True)
     assert ug.u.tolist() == [0, 0, 0, 1] and ug.v.tolist() == [0, 1, 1, 2]
-    np.testing.assert_allclose(ug.expected_degrees(), [0.5 + 1.2, 1.2 + 0.3, 0.3])
+    # a self-loop adds 2 to its node's degree and to the diagonal
+    np.testing.assert_allclose(ug.expected_degrees(), [2 * 0.5 + 1.2, 1.2 + 0.3, 0.3])
     a = ug.to_scipy().toarray()
-    np.testing.assert_allclose(a, [[0.5, 1.2, 0], [1.2, 0, 0.3], [0, 0.3, 0]])
+    np.testing.assert_allclose(a, [[1.0, 1.2, 0], [1.2, 0, 0.3], [0, 0.3, 0]])
+    np.testing.assert_allclose(
+        ug.degree_variance(), [4 * 0.25 + 0.24 + 0.16, 0.24 + 0.16 + 0.21, 0.21]
+    )
     assert ug.expected_num_edges() == pytest.approx(2.0)
     assert ug.simplified().expected_num_edges() == pytest.approx(1 - 0.6 * 0.2 + 0.3)
 

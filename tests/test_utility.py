@@ -378,3 +378,59 @@ def test_kernels_match_networkx_on_random_graphs(g, data):
     nf = U.neighbourhood_function(g, seed=data.draw(st.integers(0, 2**64 - 1)), log2m=6)
     assert np.all(np.diff(nf) >= 0)
     assert nf[0] == pytest.approx(g.n, rel=0.05)
+
+
+# ------------------------------------------------------------------ exact diameter (iFUB)
+def _all_pairs_diameter(graph: gv.Graph) -> int:
+    return max(U.distance_histogram(graph).size - 1, 0)
+
+
+def test_ifub_equals_all_pairs_bfs_on_the_zoo(zoo_graph):
+    value, method = U.diameter(zoo_graph)
+    assert method == "ifub" and value == _all_pairs_diameter(zoo_graph)
+
+
+def _small_shared_graphs() -> list[str]:
+    from graph_zoo import SHARED_DATA
+
+    names = []
+    for path in sorted(SHARED_DATA.glob("*.txt.gz")):
+        name = path.name.removesuffix(".txt.gz")
+        if real_graph(name).n < 10_000:
+            names.append(name)
+    return names or ["ca-GrQc"]  # skips through shared_graph_path when the folder is absent
+
+
+@pytest.mark.parametrize("name", _small_shared_graphs())
+def test_ifub_equals_all_pairs_bfs_on_every_shared_graph_under_10k(name):
+    g = real_graph(name)
+    value, method = U.diameter(g)
+    assert method == "ifub"
+    assert value == _all_pairs_diameter(g)
+    stats = U.utility_statistics(g, seed=1, exact_threshold=0)  # HyperBall + iFUB
+    assert stats["S_Diam"] == value and stats.diameter_method == "ifub"
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_ifub_on_random_sparse_graphs_with_many_components(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    m = int(rng.integers(0, 2 * n))
+    g = gv.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), n)
+    h = g.to_networkx()
+    want = max(
+        (nx.diameter(h.subgraph(c)) for c in nx.connected_components(h) if len(c) > 1), default=0
+    )
+    assert U.diameter(g, max_bfs=10**6) == (float(want), "ifub")
+
+
+def test_diameter_falls_back_to_the_lower_bound_when_the_budget_runs_out():
+    g = real_graph("ca-GrQc")
+    exact, _ = U.diameter(g)
+    value, method = U.diameter(g, max_bfs=3, sources=50, seed=2)
+    assert method == "lower_bound" and value <= exact
+    assert value >= U.diameter_lower_bound(g, sources=50, seed=2)
+    with pytest.raises(ValueError, match="max_bfs"):
+        U.diameter(g, max_bfs=2)
+    stats = U.utility_statistics(g, seed=1)
+    assert stats.diameter_method == "exact" and tuple(stats) == U.STATISTICS

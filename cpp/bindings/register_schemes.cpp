@@ -51,17 +51,18 @@ py::tuple randwalk_mod_py(const carray<std::int64_t>& indptr, const carray<Index
 }
 
 template <class Index>
-py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, int max_tries,
-                      const std::string& routing, std::uint64_t seed, int threads) {
+py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, double alpha,
+                      int max_tries, const std::string& routing, std::uint64_t seed, int threads) {
     const auto g = csr_view(indptr, indices);
     const Routing r = parse_routing(routing);
-    PairList<Index> pairs;
+    RetryWalk<Index> walk;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         py::gil_scoped_release release;
-        pairs = randwalk<Index>(g.indptr, g.indices, g.n, t, max_tries, r, seed, threads);
+        walk = randwalk_retry<Index>(g.indptr, g.indices, g.n, t, alpha, max_tries, r, seed, threads);
     }
-    return pairs_to_py(std::move(pairs));
+    return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed,
+                          walk.lost);
 }
 
 template <class Index>
@@ -100,10 +101,11 @@ void register_schemes(py::module_& m) {
     def_widths(m, "randwalk_mod", &randwalk_mod_py<std::int32_t>, &randwalk_mod_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"),
                py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
-               "RandWalk-mod pairs (u, z), self-loops and repeats kept, in slot order");
+               "Printed RandWalk-mod pairs (u, z), self-loops and repeats kept, in slot order");
     def_widths(m, "randwalk", &randwalk_py<std::int32_t>, &randwalk_py<std::int64_t>, py::arg("indptr").noconvert(),
-               py::arg("indices").noconvert(), py::arg("t"), py::arg("max_tries"), py::arg("routing"), py::arg("seed"),
-               py::arg("threads") = 0, "RandWalk pairs (u, z), not yet merged across the two ends");
+               py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"), py::arg("max_tries"), py::arg("routing"),
+               py::arg("seed"), py::arg("threads") = 0,
+               "Retrying walk on one shared output graph: (u, z, failed walks, their expected edges)");
     def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),
                py::arg("seed"), "Switched edge arrays (u < v, unsorted) and the number of performed switches");

@@ -46,6 +46,18 @@ py::array_t<double> hyperball_py(const carray<std::int64_t>& indptr, const carra
     return to_numpy(std::move(nf));
 }
 
+template <class Index>
+py::tuple diameter_ifub_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t max_bfs) {
+    const auto g = csr_view(indptr, indices);
+    DiameterResult result;
+    {
+        // Safe: reads only the numpy buffers kept alive by the arguments.
+        py::gil_scoped_release release;
+        result = diameter_ifub<Index>(g.indptr, g.indices, g.n, max_bfs);
+    }
+    return py::make_tuple(result.diameter, result.exact, result.bfs);
+}
+
 }  // namespace
 
 void register_stats(py::module_& m) {
@@ -60,6 +72,9 @@ void register_stats(py::module_& m) {
                py::arg("indices").noconvert(), py::arg("log2m"), py::arg("seed"), py::arg("max_iterations") = 0,
                py::arg("threads") = 0,
                "HyperBall estimate of the neighbourhood function N(0), N(1), ... (pairs within distance t)");
+    def_widths(m, "diameter_ifub", &diameter_ifub_py<std::int32_t>, &diameter_ifub_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("max_bfs"),
+               "(diameter, exact, BFS run) by iFUB; a lower bound if not exact");
 }
 
 }  // namespace graphveil::bind

@@ -456,4 +456,138 @@ GRAPHVEIL_INSTANTIATE(std::int32_t)
 GRAPHVEIL_INSTANTIATE(std::int64_t)
 #undef GRAPHVEIL_INSTANTIATE
 
+namespace {
+
+// One BFS over a component with reusable buffers: dist is -1 outside the current search.
+template <class Index>
+struct Bfs {
+    const std::int64_t* indptr;
+    const Index* indices;
+    std::vector<std::int32_t> dist;
+    std::vector<Index> order;  // visited nodes in BFS order (by distance)
+    std::vector<Index> parent;
+
+    Bfs(const std::int64_t* ip, const Index* ix, std::int64_t n)
+        : indptr(ip), indices(ix), dist(static_cast<std::size_t>(n), -1), parent(static_cast<std::size_t>(n)) {
+        order.reserve(static_cast<std::size_t>(n));
+    }
+
+    // Runs from s; returns its eccentricity. order/dist/parent stay valid until clear().
+    std::int32_t run(Index s) {
+        clear();
+        dist[static_cast<std::size_t>(s)] = 0;
+        parent[static_cast<std::size_t>(s)] = s;
+        order.push_back(s);
+        for (std::size_t head = 0; head < order.size(); ++head) {
+            const Index x = order[head];
+            const std::int32_t dx = dist[static_cast<std::size_t>(x)];
+            for (std::int64_t e = indptr[x]; e < indptr[x + 1]; ++e) {
+                const Index y = indices[e];
+                if (dist[static_cast<std::size_t>(y)] < 0) {
+                    dist[static_cast<std::size_t>(y)] = dx + 1;
+                    parent[static_cast<std::size_t>(y)] = x;
+                    order.push_back(y);
+                }
+            }
+        }
+        return dist[static_cast<std::size_t>(order.back())];
+    }
+
+    void clear() {
+        for (const Index x : order) dist[static_cast<std::size_t>(x)] = -1;
+        order.clear();
+    }
+};
+
+}  // namespace
+
+template <class Index>
+DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs) {
+    DiameterResult out;
+    if (n <= 0) return out;
+    // Components, largest first (their labelling is one pass over the graph, not budgeted).
+    std::vector<std::int64_t> comp(static_cast<std::size_t>(n), -1);
+    std::vector<std::pair<std::int64_t, Index>> comps;  // (size, highest-degree node)
+    {
+        std::vector<Index> stack;
+        for (std::int64_t s = 0; s < n; ++s) {
+            if (comp[static_cast<std::size_t>(s)] >= 0) continue;
+            const auto id = static_cast<std::int64_t>(comps.size());
+            std::int64_t size = 0;
+            Index hub = static_cast<Index>(s);
+            comp[static_cast<std::size_t>(s)] = id;
+            stack.assign(1, static_cast<Index>(s));
+            while (!stack.empty()) {
+                const Index x = stack.back();
+                stack.pop_back();
+                ++size;
+                if (indptr[x + 1] - indptr[x] > indptr[hub + 1] - indptr[hub]) hub = x;
+                for (std::int64_t e = indptr[x]; e < indptr[x + 1]; ++e) {
+                    const Index y = indices[e];
+                    if (comp[static_cast<std::size_t>(y)] < 0) {
+                        comp[static_cast<std::size_t>(y)] = id;
+                        stack.push_back(y);
+                    }
+                }
+            }
+            comps.emplace_back(size, hub);
+        }
+    }
+    std::stable_sort(comps.begin(), comps.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    Bfs<Index> bfs(indptr, indices, n);
+    std::int64_t lb = 0;
+    auto ecc = [&](Index s) -> std::int64_t {
+        ++out.bfs;
+        return bfs.run(s);
+    };
+    for (const auto& [size, hub] : comps) {
+        if (size - 1 <= lb) break;  // a component's diameter is at most its size - 1
+        // 2-sweep: hub -> a (farthest), a -> b; u = the middle of the a-b path.
+        if (out.bfs + 3 > max_bfs) {
+            out.exact = false;
+            break;
+        }
+        ecc(hub);
+        const Index a = bfs.order.back();
+        const std::int64_t ecc_a = ecc(a);
+        lb = std::max(lb, ecc_a);
+        Index u = bfs.order.back();
+        for (std::int64_t step = 0; step < ecc_a / 2; ++step) u = bfs.parent[static_cast<std::size_t>(u)];
+        const std::int64_t ecc_u = ecc(u);
+        lb = std::max(lb, ecc_u);
+        // Fringe levels of u, from the farthest: F_i = order[level_start[i] .. level_start[i + 1])
+        const std::vector<Index> order = bfs.order;
+        std::vector<std::size_t> level_start(static_cast<std::size_t>(ecc_u + 2), order.size());
+        for (std::size_t k = order.size(); k-- > 0;)
+            level_start[static_cast<std::size_t>(bfs.dist[static_cast<std::size_t>(order[k])])] = k;
+        std::int64_t ub = 2 * ecc_u;
+        for (std::int64_t level = ecc_u; ub > lb && level > 0; --level) {
+            // A level that may need more BFS than are left: give up now, not at the budget's end.
+            const auto width = static_cast<std::int64_t>(level_start[static_cast<std::size_t>(level + 1)] -
+                                                         level_start[static_cast<std::size_t>(level)]);
+            if (out.bfs + width > max_bfs) {
+                out.exact = false;
+                out.diameter = lb;
+                return out;
+            }
+            std::int64_t best = 0;
+            for (std::size_t k = level_start[static_cast<std::size_t>(level)];
+                 k < level_start[static_cast<std::size_t>(level + 1)]; ++k) {
+                best = std::max(best, ecc(order[k]));
+                if (std::max(lb, best) > 2 * (level - 1)) break;  // nothing farther can beat it
+            }
+            lb = std::max(lb, best);
+            ub = 2 * (level - 1);
+        }
+    }
+    out.diameter = lb;
+    return out;
+}
+
+template DiameterResult diameter_ifub<std::int32_t>(const std::int64_t*, const std::int32_t*, std::int64_t,
+                                                    std::int64_t);
+template DiameterResult diameter_ifub<std::int64_t>(const std::int64_t*, const std::int64_t*, std::int64_t,
+                                                    std::int64_t);
+
 }  // namespace graphveil

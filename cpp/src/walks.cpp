@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <unordered_set>
 
 #include "graphveil/parallel.hpp"
 #include "graphveil/rng.hpp"
@@ -14,6 +13,8 @@ namespace {
 constexpr std::int64_t kNodeBlock = 1024;
 // Salt separating the permutation streams from the walk streams of the same seed.
 constexpr std::uint64_t kPermSalt = 0x6A09E667F3BCC909ULL;
+// Salt of the retry/coin streams of randwalk_retry's sequential pass.
+constexpr std::uint64_t kRetrySalt = 0xBB67AE8584CAA73BULL;
 
 // rev[s] = the slot of the reverse edge of slot s (rows must be sorted).
 template <class Index>
@@ -183,54 +184,73 @@ PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, s
 }
 
 template <class Index>
-PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, int max_tries,
-                         Routing routing, std::uint64_t seed, int threads) {
+RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
+                                double alpha, int max_tries, Routing routing, std::uint64_t seed, int threads) {
     check_walk_args(t);
     if (max_tries < 1) throw std::invalid_argument("max_tries M must be >= 1");
+    if (!(alpha >= 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must lie in [0, 1]");
     const Walker<Index> walker(indptr, indices, n, routing, seed, threads);
     const int tries = routing == Routing::fixed ? 1 : max_tries;
-    std::vector<Index> ends(static_cast<std::size_t>(indptr[n]), Index(-1));
+    const std::int64_t slots_total = indptr[n];
+    // First tries of every walk, in parallel: independent of G', so drawing them ahead of the
+    // sequential pass changes nothing but the speed.
+    std::vector<Index> first_try(static_cast<std::size_t>(slots_total));
     parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
         Rng rng(seed, static_cast<std::uint64_t>(block));
-        // First tries of all the block's walks in one batch; repeats are drawn as needed.
         const std::int64_t first = indptr[begin], last = indptr[end];
         std::vector<std::int64_t> slots(static_cast<std::size_t>(last - first));
         for (std::int64_t s = first; s < last; ++s) slots[static_cast<std::size_t>(s - first)] = s;
-        std::vector<Index> first_try(slots.size());
-        walker.ends(slots.data(), last - first, t - 1, rng, first_try.data());
-        std::vector<Index> added;           // u's additions, scanned while few
-        std::unordered_set<Index> added_set;  // and hashed once u has many
-        constexpr std::size_t kScanLimit = 32;
-        for (std::int64_t u = begin; u < end; ++u) {
+        walker.ends(slots.data(), last - first, t - 1, rng, first_try.data() + first);
+    });
+    RetryWalk<Index> out;
+    out.pairs.u.reserve(static_cast<std::size_t>(slots_total / 2 + 1));
+    out.pairs.v.reserve(static_cast<std::size_t>(slots_total / 2 + 1));
+    // G' as it grows: mark[z] == u iff {u, z} is in G' while u is processed. Edges {w, u}
+    // added by an earlier node w < u wait in u's list (head/next/from) until u's turn.
+    std::vector<Index> mark(static_cast<std::size_t>(n), Index(-1));
+    std::vector<std::int64_t> head(static_cast<std::size_t>(n), -1);
+    std::vector<std::int64_t> next;
+    std::vector<Index> from;
+    next.reserve(static_cast<std::size_t>(slots_total / 4 + 1));
+    from.reserve(static_cast<std::size_t>(slots_total / 4 + 1));
+    const std::int64_t n_blocks = (n + kNodeBlock - 1) / kNodeBlock;
+    for (std::int64_t block = 0; block < n_blocks; ++block) {
+        Rng rng(seed ^ kRetrySalt, static_cast<std::uint64_t>(block));
+        const std::int64_t end = std::min(n, (block + 1) * kNodeBlock);
+        for (std::int64_t u = block * kNodeBlock; u < end; ++u) {
+            const auto self = static_cast<Index>(u);
+            for (std::int64_t e = head[static_cast<std::size_t>(u)]; e >= 0; e = next[static_cast<std::size_t>(e)])
+                mark[static_cast<std::size_t>(from[static_cast<std::size_t>(e)])] = self;
             const std::int64_t d = indptr[u + 1] - indptr[u];
-            const double later = d > 1 ? (0.5 * static_cast<double>(d) - 1.0) / static_cast<double>(d - 1) : 0.0;
-            added.clear();
-            added_set.clear();
-            const bool hashed = static_cast<std::size_t>(d) > kScanLimit;
-            auto linked = [&](Index z) {
-                if (hashed) return added_set.count(z) > 0;
-                return std::find(added.begin(), added.end(), z) != added.end();
-            };
+            const double later = d > 1 ? (0.5 * static_cast<double>(d) - alpha) / static_cast<double>(d - 1) : 0.0;
             for (std::int64_t k = 0; k < d; ++k) {
                 const std::int64_t s = indptr[u] + k;
-                bool found = false;
-                Index z = 0;
-                for (int attempt = 0; attempt < tries && !found; ++attempt) {
-                    z = attempt == 0 ? first_try[static_cast<std::size_t>(s - first)] : walker.end(s, t - 1, rng);
-                    found = z != static_cast<Index>(u) && !linked(z);
+                Index z = first_try[static_cast<std::size_t>(s)];
+                int used = 1;
+                auto bad = [&](Index x) { return x == self || mark[static_cast<std::size_t>(x)] == self; };
+                while (bad(z) && used < tries) {
+                    z = walker.end(s, t - 1, rng);
+                    ++used;
                 }
-                if (!found) continue;
-                if (k == 0 || rng.uniform() < later) {
-                    ends[static_cast<std::size_t>(s)] = z;
-                    if (hashed)
-                        added_set.insert(z);
-                    else
-                        added.push_back(z);
+                const double keep = d == 1 ? 0.5 : (k == 0 ? alpha : later);
+                if (bad(z)) {
+                    ++out.failed;
+                    out.lost += keep;
+                    continue;
+                }
+                if (!(rng.uniform() < keep)) continue;
+                out.pairs.u.push_back(self);
+                out.pairs.v.push_back(z);
+                mark[static_cast<std::size_t>(z)] = self;
+                if (z > self) {  // z's turn is still to come: it must see {u, z}
+                    next.push_back(head[static_cast<std::size_t>(z)]);
+                    from.push_back(self);
+                    head[static_cast<std::size_t>(z)] = static_cast<std::int64_t>(from.size()) - 1;
                 }
             }
         }
-    });
-    return compact(indptr, n, ends);
+    }
+    return out;
 }
 
 #define GRAPHVEIL_WALKS_INSTANTIATE(Index)                                                                      \
@@ -238,8 +258,8 @@ PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::
                                           std::int64_t, int, std::uint64_t, int);                               \
     template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing, \
                                           std::uint64_t, int);                                                  \
-    template PairList<Index> randwalk(const std::int64_t*, const Index*, std::int64_t, int, int, Routing,        \
-                                      std::uint64_t, int);
+    template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, int,  \
+                                             Routing, std::uint64_t, int);
 
 GRAPHVEIL_WALKS_INSTANTIATE(std::int32_t)
 GRAPHVEIL_WALKS_INSTANTIATE(std::int64_t)

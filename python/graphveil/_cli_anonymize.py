@@ -267,9 +267,10 @@ def _run_randwalk(args: argparse.Namespace) -> int:
 def _add_randwalk_mod(sub: Any) -> None:
     p = sub.add_parser(
         "randwalk-mod",
-        help="RandWalk-mod (alpha; self-loops and multi-edges kept)",
-        description="RandWalk-mod(G0, t, alpha): one sampled output, or with --uncertain the exact "
-        "uncertain adjacency matrix (small t only).",
+        help="RandWalk-mod (alpha; the authors' retrying walk, or the printed Algorithm 2)",
+        description="RandWalk-mod(G0, t, alpha): the authors' retrying walk (default: no self-loops "
+        "or duplicates), --variant printed for Algorithm 2 as printed (self-loops and multi-edges "
+        "kept), or with --uncertain the printed variant's exact uncertain adjacency matrix (small t).",
     )
     _common(p)
     p.add_argument("-t", type=int, required=True, help="walk length t >= 1")
@@ -281,6 +282,19 @@ def _add_randwalk_mod(sub: Any) -> None:
         choices=("random", "fixed"),
         default="random",
         help="random or SybilGuard-style fixed routing",
+    )
+    p.add_argument(
+        "--variant",
+        choices=("retry", "printed"),
+        default="retry",
+        help="retry: as the authors ran it (default); printed: Algorithm 2, no retries",
+    )
+    p.add_argument(
+        "-M",
+        "--max-tries",
+        type=int,
+        default=None,
+        help="retry bound M of the retry variant (default 10)",
     )
     p.add_argument(
         "--uncertain",
@@ -300,7 +314,14 @@ def _run_randwalk_mod(args: argparse.Namespace) -> int:
     return _finish(
         args,
         randwalk_mod(
-            g, args.t, alpha=args.alpha, routing=args.routing, seed=args.seed, threads=args.threads
+            g,
+            args.t,
+            alpha=args.alpha,
+            variant=args.variant,
+            max_tries=args.max_tries,
+            routing=args.routing,
+            seed=args.seed,
+            threads=args.threads,
         ),
     )
 

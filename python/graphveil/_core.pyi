@@ -145,21 +145,23 @@ def randwalk(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     t: int,
+    alpha: float,
     max_tries: int,
     routing: str,
     seed: int,
     threads: int = 0,
-) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]: ...
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], int, float]: ...
 @overload
 def randwalk(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int64],
     t: int,
+    alpha: float,
     max_tries: int,
     routing: str,
     seed: int,
     threads: int = 0,
-) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, float]: ...
 @overload
 def edge_switch(
     indptr: npt.NDArray[np.int64],
@@ -393,3 +395,8 @@ def hyperball(
     max_iterations: int = 0,
     threads: int = 0,
 ) -> npt.NDArray[np.float64]: ...
+def diameter_ifub(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    max_bfs: int,
+) -> tuple[int, bool, int]: ...

@@ -71,17 +71,21 @@ class UncertainGraph:
     Canonical form (strict model, the default): ``u < v``, pairs sorted by ``(u, v)`` and
     unique, ``p`` float64 in ``[0, 1]``. Pairs with ``p = 0`` and ``p = 1`` are kept as given.
 
-    Relaxed model (``relaxed=True``, constraint 2' of the paper, used by RandWalk-mod and
-    Mixture): self-loops ``(u, u)`` and repeated pairs (multi-edges) are allowed; pairs are
-    still sorted with ``u <= v``. The uncertain adjacency matrix (:meth:`to_scipy`) is the
-    sum of one entry per pair, so a pair ``(u, v)`` with ``u != v`` adds ``p`` to the expected
-    degree of both ends and a self-loop ``(u, u)`` adds ``p`` once to ``u`` (the row sum of the
-    matrix, as in Theorem 3.1); entries may exceed 1. :meth:`expected_degrees`,
-    :meth:`degree_variance`, :meth:`total_variance` and :meth:`expected_num_edges` describe
-    this model. Samples are simplified (multi-edges merged, self-loops dropped): a pair
-    repeated with probabilities ``p_1..p_k`` appears with probability ``1 - prod(1 - p_i)``,
-    which is the strict graph :meth:`simplified` returns; sampling and the edit distance
-    (:meth:`expected_edit_distance`) work on that graph.
+    Relaxed model (``relaxed=True``, constraint 2' of the paper, used by the printed
+    RandWalk-mod and by Mixture over it): self-loops ``(u, u)`` and repeated pairs
+    (multi-edges) are allowed; pairs are still sorted with ``u <= v``. The uncertain adjacency
+    matrix (:meth:`to_scipy`) is the sum of one entry per pair, so a pair ``(u, v)`` with
+    ``u != v`` adds ``p`` to the expected degree of both ends, and a self-loop ``(u, u)`` adds
+    ``2 p`` to the diagonal and to ``u``'s expected degree: a loop adds 2 to its node's degree,
+    as in the adjacency matrix of Theorem 3.1, everywhere (:meth:`expected_degrees`,
+    :meth:`degree_variance`, :meth:`to_scipy`, the degree laws behind eps in
+    :mod:`graphveil.measure.privacy`). Entries may exceed 1. :meth:`total_variance` and
+    :meth:`expected_num_edges` count pairs (a loop once). Samples are simple graphs: a pair
+    repeated with probabilities ``p_1..p_k`` appears with probability ``1 - prod(1 - p_i)`` and
+    self-loops are dropped, which is the strict graph :meth:`simplified` returns; sampling, the
+    statistics measured on samples and the edit distance (:meth:`expected_edit_distance`) work
+    on that graph, so they never see a loop. (The study's RandWalk-mod, the authors' retrying
+    walk, produces no loop or duplicate in the first place.)
 
     Parameters
     ----------
@@ -248,17 +252,28 @@ class UncertainGraph:
 
     # ------------------------------------------------------------------ the model
     def expected_degrees(self) -> np.ndarray:
-        """Expected degree of every node: the row sums of the uncertain adjacency matrix."""
-        loops = self._u == self._v
+        """Expected degree of every node: the row sums of the uncertain adjacency matrix.
+
+        A self-loop with probability ``p`` adds ``2 p`` (a loop adds 2 to its node's degree).
+
+        Examples
+        --------
+        >>> UncertainGraph(2, [0, 0], [0, 1], [0.5, 1.0], relaxed=True).expected_degrees().tolist()
+        [2.0, 1.0]
+        """
+        # u's column counts every pair once and v's column the same pair again: a loop twice
         deg = np.bincount(self._u, weights=self._p, minlength=self._n)
-        deg += np.bincount(self._v[~loops], weights=self._p[~loops], minlength=self._n)
+        deg += np.bincount(self._v, weights=self._p, minlength=self._n)
         return deg
 
     def degree_variance(self) -> np.ndarray:
-        """Variance of every node's degree: sum of p(1-p) over its pairs (a self-loop once)."""
+        """Variance of every node's degree: sum of p(1-p) over its pairs, 4 p(1-p) for a self-loop.
+
+        (A loop adds 2 to the degree with probability p, so its variance is 4 p(1-p).)
+        """
         q = self._p * (1.0 - self._p)
         loops = self._u == self._v
-        var = np.bincount(self._u, weights=q, minlength=self._n)
+        var = np.bincount(self._u, weights=np.where(loops, 4.0 * q, q), minlength=self._n)
         var += np.bincount(self._v[~loops], weights=q[~loops], minlength=self._n)
         return var
 
@@ -305,12 +320,12 @@ class UncertainGraph:
         """The uncertain adjacency matrix (Section 3.1) as a symmetric scipy.sparse CSR.
 
         Entry ``(u, v)`` is the sum of ``p`` over the pairs ``(u, v)``; a self-loop contributes
-        its ``p`` once to the diagonal, so row sums are :meth:`expected_degrees`.
+        ``2 p`` to the diagonal (Theorem 3.1's adjacency matrix), so row sums are
+        :meth:`expected_degrees`.
         """
-        loops = self._u == self._v
-        rows = np.concatenate([self._u, self._v[~loops]])
-        cols = np.concatenate([self._v, self._u[~loops]])
-        data = np.concatenate([self._p, self._p[~loops]])
+        rows = np.concatenate([self._u, self._v])
+        cols = np.concatenate([self._v, self._u])
+        data = np.concatenate([self._p, self._p])
         coo = sp.coo_matrix((data, (rows, cols)), shape=(self._n, self._n))
         out = coo.tocsr()  # sums repeated pairs
         out.sort_indices()

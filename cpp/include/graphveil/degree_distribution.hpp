@@ -4,8 +4,9 @@
 // Node v's degree is a sum of independent Bernoulli variables, one per pair at v: its law
 // X_v is Poisson-binomial, computed exactly by convolution, O(d_v^2) per node. Pairs with
 // p = 1 only shift the law and pairs with p = 0 do nothing, so both skip the convolution.
-// A pair (u, w), u != w, counts for both ends; a self-loop (u, u) of the relaxed model counts
-// once for u (the row sum of the uncertain adjacency matrix, matching expected degrees).
+// A pair (u, w), u != w, counts for both ends; a self-loop (u, u) of the relaxed model adds 2
+// to u's degree (the adjacency matrix of Theorem 3.1, matching expected degrees), so a node's
+// law is the Poisson-binomial of its other pairs convolved with one 2-step Bernoulli per loop.
 //
 // Per degree value d: S_d = sum_v X_v(d), T_d = sum_v X_v(d) log2 X_v(d) and
 // H_d = log2 S_d - T_d / S_d, the entropy in bits of Y_d(v) = X_v(d) / S_d. S and T are

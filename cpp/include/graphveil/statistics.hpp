@@ -40,4 +40,21 @@ template <class Index>
 std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, std::int64_t n, int log2m,
                               std::uint64_t seed, std::int64_t max_iterations, int threads);
 
+// The diameter (largest finite distance; 0 without edges) by iFUB (Crescenzi, Grossi, Habib,
+// Lanzi, Marino, TCS 2013) on every connected component, largest first: a 2-sweep from the
+// component's highest-degree node gives a lower bound and a central node u; then the
+// eccentricities of the nodes farthest from u, level by level, raise the lower bound while
+// the upper bound 2 (level - 1) falls, until they meet. A component with no more nodes than
+// the best bound plus one is skipped. Sequential BFS; `bfs` counts them. As soon as a level
+// could need more than max_bfs BFS in all, stops with exact = false and `diameter` the best
+// lower bound found (so a hopeless search gives up early instead of spending the budget).
+struct DiameterResult {
+    std::int64_t diameter = 0;
+    bool exact = true;
+    std::int64_t bfs = 0;
+};
+
+template <class Index>
+DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs);
+
 }  // namespace graphveil

@@ -32,22 +32,40 @@ std::vector<Index> walk_ends(const std::int64_t* indptr, const Index* indices, s
                              const std::int64_t* starts, std::int64_t count, int steps, std::uint64_t seed,
                              int threads);
 
-// RandWalk-mod(G0, t, alpha): for every node u and its k-th neighbour v (rows sorted, k from 0),
-// one (t-1)-hop walk from v ending at z, and {u, z} is kept with probability
-// 0.5 if d_u = 1, alpha if k = 0, (0.5 d_u - alpha) / (d_u - 1) otherwise.
-// Self-loops and repeated pairs are kept (constraint 2'). Pairs are returned in slot order.
+// RandWalk-mod(G0, t, alpha) as printed (the paper's Algorithm 2): for every node u and its
+// k-th neighbour v (rows sorted, k from 0), one (t-1)-hop walk from v ending at z, and {u, z}
+// is kept with probability 0.5 if d_u = 1, alpha if k = 0, (0.5 d_u - alpha) / (d_u - 1)
+// otherwise. No retries: self-loops and repeated pairs are kept (constraint 2'). Pairs are
+// returned in slot order. Parallel over node blocks, one stream per block.
 template <class Index>
 PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
                              double alpha, Routing routing, std::uint64_t seed, int threads);
 
-// RandWalk(G0, t, M): as above but a walk is repeated (at most M times in all) while it ends
-// at u or at a node u already linked to; the first neighbour keeps its pair with
-// probability 1, later ones with (0.5 d_u - 1) / (d_u - 1). The "already linked" check is
-// against u's own additions; a pair proposed from both ends appears twice and is merged by
-// the caller (the sequential original checked a global G' whose content depends on the node
-// order). With fixed routing a repeat follows the same route, so M is effectively 1.
+// The pairs of a retrying walk, the number of walks whose M tries all failed, and `lost`, the
+// sum of the acceptance probabilities of those walks: the expected edges they cost, so that
+// E[pairs] = m - E[lost] (each node accepts d_u / 2 walks in expectation).
 template <class Index>
-PairList<Index> randwalk(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, int max_tries,
-                         Routing routing, std::uint64_t seed, int threads);
+struct RetryWalk {
+    PairList<Index> pairs;
+    std::int64_t failed = 0;
+    double lost = 0.0;
+};
+
+// RandWalk / RandWalk-mod as the authors ran them (their random_walk_transform(G, t, M, alpha);
+// RandWalk is alpha = 1): ONE output graph G' shared by all nodes, filled in node order.
+// For u = 0..n-1 and its k-th neighbour v: walk t-1 hops from v to z, again while z == u or
+// {u, z} is already in G' (added by any node so far, either direction), at most max_tries
+// walks in all; if all fail, the walk is counted in `failed` (and its acceptance probability in `lost`). Otherwise {u, z} is added with
+// probability 0.5 if d_u = 1, alpha if k = 0, (0.5 d_u - alpha) / (d_u - 1) otherwise.
+// The output has no self-loops and no duplicates.
+//
+// The first try of every walk is drawn in parallel (one stream per node block); the retries
+// and the acceptance coins are drawn in one sequential pass in node order (a second stream per
+// block), since whether a walk must be retried depends on everything added before it. The
+// output depends on the seed only, never on the thread count. O(n + m t) time, O(n + m) memory.
+// With fixed routing a retry would repeat the same route, so every walk is tried once.
+template <class Index>
+RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
+                                double alpha, int max_tries, Routing routing, std::uint64_t seed, int threads);
 
 }  // namespace graphveil

@@ -1,9 +1,16 @@
 """RandWalk (Mittal et al.) and RandWalk-mod (Section 3.2 of the paper).
 
 Every edge slot ``(u, v)`` of the graph starts one random walk of ``t - 1`` hops from ``v``;
-its end ``z`` proposes the pair ``{u, z}``. The walks run in C++ over fixed blocks of nodes
-with one random stream per block, so the output depends on the seed only, never on the
-thread count.
+its end ``z`` proposes the pair ``{u, z}``. Two forms:
+
+* the authors' experiments (:func:`randwalk`, :func:`randwalk_mod` by default): one shared
+  output graph filled in node order, a walk retried while it ends at ``u`` or at a node
+  already linked to ``u`` (at most M tries); no self-loops, no duplicates;
+* the printed Algorithm 2 (``randwalk_mod(..., variant="printed")``): no retries, self-loops
+  and multi-edges kept; its exact uncertain form is :func:`randwalk_mod_uncertain`.
+
+The walks run in C++ with one random stream per fixed block of nodes, so the output depends
+on the seed only, never on the thread count.
 """
 
 from __future__ import annotations
@@ -80,6 +87,51 @@ def walk_ends(
     )
 
 
+_VARIANTS = ("retry", "printed")
+
+
+def _retry_walk(
+    graph: Graph,
+    t: int,
+    alpha: float,
+    max_tries: int,
+    routing: str,
+    seed: SeedLike,
+    threads: int | None,
+    scheme: str,
+    params: dict[str, Any],
+) -> Anonymized:
+    seed64 = seed_to_u64(seed)
+    timer = Timer()
+    with timer.phase("walks"):
+        u, z, failed, lost = _core.randwalk(
+            graph.indptr,
+            graph.indices,
+            t,
+            alpha,
+            max_tries,
+            routing,
+            seed64,
+            check_threads(threads),
+        )
+    with timer.phase("build"):
+        a, b = sorted_pairs(graph.n, u, z)
+    return finish(
+        graph.n,
+        a,
+        b,
+        np.ones(a.size),
+        scheme=scheme,
+        params=params,
+        seed=seed64,
+        timer=timer,
+        edges=int(a.size),
+        walks=int(graph.indices.size),
+        failed=int(failed),
+        lost=float(lost),
+    )
+
+
 def randwalk(
     graph: Graph,
     t: int,
@@ -89,17 +141,24 @@ def randwalk(
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
-    """RandWalk(G0, t, M) of Mittal et al. (the paper's Algorithm 1): a deterministic output.
+    """RandWalk(G0, t, M) of Mittal et al., as the paper's authors ran it: a deterministic output.
 
-    For every node ``u`` and its neighbours ``v`` (in ascending id order) a walk of ``t - 1``
-    hops from ``v`` is repeated, at most ``max_tries`` times in all, while it ends at ``u`` or
-    at a node ``u`` has already linked to. If one succeeds, ``{u, z}`` is kept: always for the
-    first neighbour, with probability ``(0.5 d_u - 1) / (d_u - 1)`` for the others.
+    One output graph G' is filled in node order. For every node ``u`` and its neighbours ``v``
+    (ascending ids) a walk of ``t - 1`` hops from ``v`` ends at ``z``; it is walked again while
+    ``z == u`` or ``{u, z}`` is already in G' (added by any node so far, in either direction),
+    at most ``max_tries`` walks in all. A walk whose tries all fail is counted in the report's
+    ``failed``. Otherwise ``{u, z}`` is added with probability 1 for the first neighbour and
+    ``(0.5 d_u - 1) / (d_u - 1)`` for the others, so a node adds ``d_u / 2`` edges in
+    expectation and G' has about ``m`` edges, no self-loops and no duplicates.
 
-    The "already linked" test looks at ``u``'s own additions (that keeps the nodes
-    independent, hence parallel and thread-count invariant); a pair proposed from both of
-    its ends is merged into one edge, so the output is a simple graph. The sequential
-    original tested a global G' whose content depends on the node order.
+    This is RandWalk-mod's retrying walk with ``alpha = 1`` (:func:`randwalk_mod`), which is how
+    the authors' ``random_walk_transform(G, t, M, alpha=1)`` computed RandWalk: it also adds the
+    edge of a degree-1 node with probability 0.5 (the printed Algorithm 1 says 1, which would
+    give G' more than ``m`` edges in expectation).
+
+    The first try of every walk is drawn in parallel; retries and acceptance coins in one
+    sequential pass in node order (a retry depends on all edges added before it). The output
+    depends on the seed only, never on ``threads``.
 
     Parameters
     ----------
@@ -108,7 +167,9 @@ def randwalk(
     t : int
         Walk length (>= 1); the walk makes ``t - 1`` hops. The paper uses 2, 3, 5, 10.
     max_tries : int
-        The retry bound M (>= 1), 10 by default.
+        The retry bound M (>= 1), 10 by default: at most M walks per neighbour. (The authors'
+        loop counter rejected a suitable ``z`` found on the M-th walk, so their M = 10 allowed 9
+        useful walks; the difference is the rare walk that fails 9 times and not 10.)
     routing : {"random", "fixed"}
         ``"fixed"``: SybilGuard-style routing (one random permutation of the neighbours of
         each node, the paper's remark after Theorem 3.2); a retry would repeat the same route,
@@ -121,8 +182,12 @@ def randwalk(
     Returns
     -------
     Anonymized
-        A deterministic uncertain graph (all p = 1) and a report with ``proposed`` (pairs
-        kept before merging) and ``merged`` (pairs proposed from both ends).
+        A deterministic uncertain graph (all p = 1) and a report with ``edges``, ``walks``
+        (one per edge slot, ``2m``), ``failed`` (walks whose M tries all ended at ``u`` or at a
+        node already linked to ``u``) and ``lost`` (the sum of those walks' acceptance
+        probabilities: ``E[edges] = m - E[lost]``). Failures are structural: at ``t = 2`` a
+        walk from a degree-1 neighbour always returns to ``u``, and a small component offers
+        few ends (on ca-GrQc about 9% of the edges at ``t = 2``, 1-3% at ``t = 3..10``).
 
     Raises
     ------
@@ -132,35 +197,30 @@ def randwalk(
     References
     ----------
     Mittal, Papamanthou, Song, "Preserving Link Privacy in Social Network Based Systems",
-    NDSS 2013; the paper, Section 3.2 and Algorithm 1.
+    NDSS 2013; the paper, Section 3.2 and Algorithm 1; ../shared/paper/NOTES.md (RandWalk).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
+    >>> ug, report = randwalk(g, 2, seed=1)
+    >>> bool((ug.u < ug.v).all()), report["walks"]
+    (True, 8)
     """
     check_graph(graph)
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     max_tries = check_int(max_tries, "max_tries", 1)
     _check_routing(routing)
-    seed64 = seed_to_u64(seed)
-    timer = Timer()
-    with timer.phase("walks"):
-        u, z = _core.randwalk(
-            graph.indptr, graph.indices, t, max_tries, routing, seed64, check_threads(threads)
-        )
-    with timer.phase("merge"):
-        keys = np.sort(np.minimum(u, z).astype(np.int64) * graph.n + np.maximum(u, z))
-        if keys.size:
-            keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
-        a, b = np.divmod(keys, graph.n) if graph.n else (keys, keys)
-    return finish(
-        graph.n,
-        a,
-        b,
-        np.ones(keys.size),
-        scheme="randwalk",
-        params={"t": t, "max_tries": max_tries, "routing": routing},
-        seed=seed64,
-        timer=timer,
-        proposed=int(u.size),
-        merged=int(u.size - keys.size),
-        edges=int(keys.size),
+    return _retry_walk(
+        graph,
+        t,
+        1.0,
+        max_tries,
+        routing,
+        seed,
+        threads,
+        "randwalk",
+        {"t": t, "max_tries": max_tries, "routing": routing},
     )
 
 
@@ -169,18 +229,33 @@ def randwalk_mod(
     t: int,
     *,
     alpha: float = 0.5,
+    variant: str = "retry",
+    max_tries: int | None = None,
     routing: str = "random",
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
-    """RandWalk-mod(G0, t, alpha) (the paper's Algorithm 2): one sampled output graph.
+    """RandWalk-mod(G0, t, alpha): the authors' experiment (default) or the printed Algorithm 2.
 
     For every node ``u`` and its ``k``-th neighbour ``v`` (ascending ids, ``k`` from 0) a walk
     of ``t - 1`` hops from ``v`` ends at ``z`` and ``{u, z}`` is kept with probability
     ``Q_uv``: 0.5 if ``d_u = 1``, ``alpha`` if ``k = 0``, ``(0.5 d_u - alpha) / (d_u - 1)``
-    otherwise. No retries: self-loops and repeated pairs are kept (constraint 2'), so the
-    result is a *relaxed* uncertain graph with every p = 1. Each node keeps ``0.5 d_u`` pairs
-    in expectation, so the expected number of pairs is ``m``.
+    otherwise; each node keeps ``d_u / 2`` pairs in expectation.
+
+    ``variant="retry"`` (the default) is what the authors ran for the paper's tables, their
+    ``random_walk_transform(G, t, M, alpha=0.5)``: RandWalk's retry loop on one shared output
+    graph (see :func:`randwalk`; a walk is repeated while it ends at ``u`` or at a node already
+    linked to ``u``, at most ``max_tries`` = M walks, 10 by default; failures are reported).
+    The result is a simple deterministic graph (all p = 1) with about ``m`` edges: no
+    self-loops, no duplicates. Expected degrees are kept on average: the expected sum of
+    degrees is ``2m`` minus twice the report's ``lost`` (the acceptance probabilities of the
+    walks whose M tries all failed); not node by node, as the retries bias the ends away from
+    a node's own neighbourhood.
+
+    ``variant="printed"`` is Algorithm 2 as printed: no retries, self-loops and repeated pairs
+    kept (constraint 2'), a *relaxed* uncertain graph with every p = 1; its expected
+    adjacency matrix is exactly :func:`randwalk_mod_uncertain` (Theorem 3.1: expected degrees
+    kept node by node iff ``alpha = 0.5``; a self-loop adds 2 to its node's degree).
 
     Parameters
     ----------
@@ -189,10 +264,17 @@ def randwalk_mod(
     t : int
         Walk length (>= 1); ``t - 1`` hops.
     alpha : float
-        In ``[0, 1]``; 0.5 keeps every expected degree (Theorem 3.1).
+        In ``[0, 1]``; 0.5 by default (the paper's experiments). ``alpha = 1`` with the retry
+        variant is :func:`randwalk`.
+    variant : {"retry", "printed"}
+        The authors' experiment (default) or the printed Algorithm 2.
+    max_tries : int, optional
+        The retry bound M (>= 1) of the retry variant, 10 by default; not accepted with
+        ``variant="printed"``, which never retries.
     routing : {"random", "fixed"}
         ``"fixed"``: SybilGuard-style routing, one random permutation of the neighbours of
-        each node (the paper's remark after Theorem 3.2).
+        each node (the paper's remark after Theorem 3.2); the retry variant then tries each
+        walk once (a retry would repeat the route).
     seed, threads
         Randomness and parallelism; the result does not depend on ``threads``.
         ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
@@ -201,23 +283,54 @@ def randwalk_mod(
     Returns
     -------
     Anonymized
-        A relaxed uncertain graph with all p = 1; the report counts ``self_loops`` and
-        ``repeated`` pairs (copies beyond the first).
+        Retry variant: a simple graph (all p = 1); the report has ``edges``, ``walks``,
+        ``failed`` and ``lost`` as :func:`randwalk`'s. Printed variant: a relaxed graph (all p = 1); the report counts
+        ``self_loops`` and ``repeated`` pairs (copies beyond the first).
 
     Raises
     ------
     ValueError
-        If ``t < 1``, ``alpha`` lies outside ``[0, 1]`` or ``routing`` is unknown.
+        If ``t < 1``, ``alpha`` lies outside ``[0, 1]``, ``variant`` or ``routing`` is unknown,
+        ``max_tries < 1``, or ``max_tries`` is given with ``variant="printed"``.
 
     References
     ----------
-    The paper, Section 3.2, Algorithm 2 and Theorem 3.1. See :func:`randwalk_mod_uncertain`
-    for the exact uncertain adjacency matrix.
+    The paper, Section 3.2, Algorithms 1 and 2 and Theorem 3.1; ../shared/paper/NOTES.md
+    (RandWalk-mod as the authors ran it). See :func:`randwalk_mod_uncertain` for the exact
+    uncertain adjacency matrix of the printed variant.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
+    >>> randwalk_mod(g, 3, seed=1).graph.relaxed
+    False
+    >>> randwalk_mod(g, 3, variant="printed", seed=1).graph.relaxed
+    True
     """
     check_graph(graph)
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     _check_routing(routing)
+    if variant not in _VARIANTS:
+        raise ValueError(f"variant must be 'retry' or 'printed', got {variant!r}")
+    if variant == "retry":
+        tries = 10 if max_tries is None else check_int(max_tries, "max_tries", 1)
+        return _retry_walk(
+            graph,
+            t,
+            alpha,
+            tries,
+            routing,
+            seed,
+            threads,
+            "randwalk-mod",
+            {"t": t, "alpha": alpha, "variant": variant, "max_tries": tries, "routing": routing},
+        )
+    if max_tries is not None:
+        raise ValueError(
+            "max_tries applies to variant='retry' only: the printed Algorithm 2 never retries"
+        )
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("walks"):
@@ -234,7 +347,7 @@ def randwalk_mod(
     return finish_graph(
         ug,
         scheme="randwalk-mod",
-        params={"t": t, "alpha": alpha, "routing": routing},
+        params={"t": t, "alpha": alpha, "variant": variant, "routing": routing},
         seed=seed64,
         timer=timer,
         self_loops=loops,
@@ -285,9 +398,11 @@ def randwalk_mod_uncertain(
     product above, which is what Algorithm 2 computes.)
 
     A diagonal entry ``M_ii`` is twice the expected number of self-loops at ``i`` (a loop
-    adds 2 to a row sum). Entries above 1 (multi-edges, constraint 2') are stored as
-    ``floor(M_ij)`` pairs at p = 1 plus one pair at the fractional part, so that
-    :meth:`UncertainGraph.expected_degrees` returns the row sums of the matrix.
+    adds 2 to a row sum), so the loop pairs at ``i`` carry ``M_ii / 2`` in all. Off-diagonal
+    entries above 1 (multi-edges, constraint 2') and loop counts above 1 are stored as
+    ``floor(x)`` pairs at p = 1 plus one pair at the fractional part, so that
+    :meth:`UncertainGraph.expected_degrees` (a loop counting 2) returns the row sums of the
+    matrix and every pair's p is the expected number of that pair in a printed sample.
 
     Parameters
     ----------
@@ -323,7 +438,8 @@ def randwalk_mod_uncertain(
         upper = sp.triu(full, format="coo")
         upper.eliminate_zeros()
     with timer.phase("split"):
-        x = upper.data
+        # expected number of each pair: M_ij off the diagonal, M_ii / 2 loops
+        x = np.where(upper.row == upper.col, 0.5, 1.0) * upper.data
         # Snap round-off so that an exact integer entry gives no spurious tiny pair.
         rounded = np.round(x)
         x = np.where(np.abs(x - rounded) < 1e-12, rounded, x)

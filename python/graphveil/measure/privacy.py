@@ -37,9 +37,10 @@ which under-counts failures:
 
 Relaxed models (RandWalk-mod, Mixture): every pair is one independent Bernoulli trial. A pair
 ``(u, w)`` with ``u != w`` counts for both ends (parallel pairs count separately); a self-loop
-``(u, u)`` counts once for ``u``: the degree is the row sum of the uncertain adjacency matrix,
-so its mean is :meth:`UncertainGraph.expected_degrees`. (Samples drawn for the utility
-statistics are simplified instead; that is a different, post-processed graph.)
+``(u, u)`` adds 2 to ``u``'s degree (the adjacency matrix of Theorem 3.1): the degree is the row
+sum of the uncertain adjacency matrix, so its mean is :meth:`UncertainGraph.expected_degrees`.
+(Samples drawn for the utility statistics are simple graphs, loops dropped; the study's
+RandWalk-mod, the authors' retrying walk, has no loops.)
 
 ``H_d >= log2 k`` is tested with a tolerance of 1e-9 bits so that a degree held by exactly
 ``k`` sure nodes passes whatever the last bit of the logarithm.
@@ -252,8 +253,8 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
 
     Notes
     -----
-    Poisson-binomial by exact convolution, ``O(d_v^2)`` per node; self-loops of relaxed
-    models count once (see the module notes).
+    Poisson-binomial by exact convolution, ``O(d_v^2)`` per node; a self-loop of a relaxed
+    model adds 2 to its node's degree (see the module notes).
     """
     _check_published(ug, "ug")
     if isinstance(ug, Graph):
