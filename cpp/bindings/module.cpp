@@ -13,6 +13,7 @@ void register_privacy(py::module_& m);
 void register_stats(py::module_& m);
 void register_maxvar(py::module_& m);
 void register_schemes(py::module_& m);
+void register_attack(py::module_& m);
 }  // namespace graphveil::bind
 
 PYBIND11_MODULE(_core, m) {
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
     graphveil::bind::register_stats(m);
     graphveil::bind::register_maxvar(m);
     graphveil::bind::register_schemes(m);
+    graphveil::bind::register_attack(m);
 }
