@@ -40,7 +40,7 @@ CsrRef<Index> csr_ref(const carray<std::int64_t>& indptr, const carray<Index>& i
 template <class Index>
 py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>& indices_t,
                        const carray<std::int64_t>& indptr_a, const carray<Index>& indices_a,
-                       const carray<Index>& seeds, double theta, std::int64_t max_rounds, int threads) {
+                       const carray<Index>& seeds, double theta, double degree_ratio, std::int64_t max_rounds, int threads) {
     const auto target = csr_ref(indptr_t, indices_t);
     const auto aux = csr_ref(indptr_a, indices_a);
     if (seeds.ndim() != 1 || seeds.shape(0) != target.n)
@@ -50,7 +50,7 @@ py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes the local mapping.
         py::gil_scoped_release release;
-        stats = propagate<Index>(target, aux, mapping.data(), theta, max_rounds, threads);
+        stats = propagate<Index>(target, aux, mapping.data(), theta, degree_ratio, max_rounds, threads);
     }
     return py::make_tuple(to_numpy(std::move(mapping)), stats.rounds, stats.mapped);
 }
@@ -62,7 +62,7 @@ void register_width(py::module_& m) {
           "Link inference counts: (pairs, positives, auc2, top_k, top_hits, likely, likely_hits)");
     m.def("propagate", &propagate_py<Index>, py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
           py::arg("aux_indptr").noconvert(), py::arg("aux_indices").noconvert(), py::arg("seeds").noconvert(),
-          py::arg("theta"), py::arg("max_rounds"), py::arg("threads") = 0,
+          py::arg("theta"), py::arg("degree_ratio"), py::arg("max_rounds"), py::arg("threads") = 0,
           "Seed-and-extend propagation; returns (mapping target -> aux or -1, rounds, mapped)");
 }
 

@@ -122,13 +122,18 @@ struct Best {
 // `taken[c]` says whether `to` node c is already an image.
 template <class Index>
 std::int64_t best_match(const CsrRef<Index>& from, const CsrRef<Index>& to, const Index* map, const Index* taken,
-                        const double* weight, std::int64_t x, double theta, Accumulator& acc) {
+                        const double* weight, std::int64_t x, double theta, double degree_ratio, Accumulator& acc) {
+    // Candidates of degree outside [deg x / ratio, deg x * ratio] are not scored.
+    const double dx = static_cast<double>(from.indptr[x + 1] - from.indptr[x]);
+    const double low = dx / degree_ratio, high = dx * degree_ratio;
     for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
         const Index y = map[from.indices[e]];
         if (y < 0) continue;
         for (std::int64_t f = to.indptr[y]; f < to.indptr[y + 1]; ++f) {
             const Index c = to.indices[f];
             if (taken[c] >= 0) continue;
+            const double dc = static_cast<double>(to.indptr[c + 1] - to.indptr[c]);
+            if (dc < low || dc > high) continue;
             if (acc.score[c] == 0.0) acc.touched.push_back(c);
             acc.score[c] += weight[c];
         }
@@ -183,7 +188,7 @@ constexpr std::int64_t kBlock = 256;
 
 template <class Index>
 PropagationStats propagate(const CsrRef<Index>& target, const CsrRef<Index>& aux, Index* mapping, double theta,
-                           std::int64_t max_rounds, int threads) {
+                           double degree_ratio, std::int64_t max_rounds, int threads) {
     std::vector<Index> inverse(static_cast<std::size_t>(aux.n), Index(-1));
     for (std::int64_t t = 0; t < target.n; ++t) {
         const Index a = mapping[t];
@@ -216,7 +221,7 @@ PropagationStats propagate(const CsrRef<Index>& target, const CsrRef<Index>& aux
                             auto acc = aux_pool.acquire();
                             for (std::int64_t i = begin; i < end; ++i)
                                 proposal[i] = best_match(target, aux, mapping, inverse.data(), w_aux.data(),
-                                                         frontier[i], theta, *acc);
+                                                         frontier[i], theta, degree_ratio, *acc);
                             aux_pool.release(std::move(acc));
                         });
         // Reverse match, once per distinct proposed aux node.
@@ -232,7 +237,7 @@ PropagationStats propagate(const CsrRef<Index>& target, const CsrRef<Index>& aux
                             auto acc = target_pool.acquire();
                             for (std::int64_t i = begin; i < end; ++i)
                                 proposed[i] = best_match(aux, target, inverse.data(), mapping, w_target.data(),
-                                                         reverse_list[i], theta, *acc);
+                                                         reverse_list[i], theta, degree_ratio, *acc);
                             target_pool.release(std::move(acc));
                         });
         for (std::size_t i = 0; i < reverse_list.size(); ++i) reverse_of[reverse_list[i]] = static_cast<Index>(proposed[i]);
@@ -256,8 +261,8 @@ template LinkCounts link_counts(const std::int32_t*, const std::int32_t*, const 
 template LinkCounts link_counts(const std::int64_t*, const std::int64_t*, const double*, std::int64_t,
                                 const std::int64_t*, const std::int64_t*, std::int64_t);
 template PropagationStats propagate(const CsrRef<std::int32_t>&, const CsrRef<std::int32_t>&, std::int32_t*, double,
-                                    std::int64_t, int);
+                                    double, std::int64_t, int);
 template PropagationStats propagate(const CsrRef<std::int64_t>&, const CsrRef<std::int64_t>&, std::int64_t*, double,
-                                    std::int64_t, int);
+                                    double, std::int64_t, int);
 
 }  // namespace graphveil

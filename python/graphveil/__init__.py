@@ -12,7 +12,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     __version__ = "0.0.0+unknown"
 
-from graphveil import datasets, generators
+from graphveil import attack, datasets, generators
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, write_edgelist
 from graphveil.uncertain import UncertainGraph, load_uncertain
@@ -21,6 +21,7 @@ __all__ = [
     "Graph",
     "UncertainGraph",
     "__version__",
+    "attack",
     "datasets",
     "generators",
     "load_uncertain",

@@ -48,7 +48,8 @@ struct PropagationStats {
 // previous round fixed:
 //  1. every unmapped target node t with a mapped neighbour scores the unmapped aux nodes c:
 //     score(c) = sum over mapped neighbours x of t with mapping[x] adjacent to c of
-//     1 / sqrt(deg_aux(c)); its best c (smallest id among equal scores) is proposed when the
+//     1 / sqrt(deg_aux(c)), over the candidates c whose degree lies within a factor
+//     degree_ratio of t's (infinity: every candidate, as the paper); its best c (smallest id among equal scores) is proposed when the
 //     eccentricity (max - second max) / std >= theta (std over the candidates that scored,
 //     population form; second max 0 for a single candidate, whose eccentricity is +inf);
 //  2. the same scoring from the proposed c back to the unmapped target nodes (weights
@@ -58,6 +59,6 @@ struct PropagationStats {
 // inputs, never on `threads`: rounds read a fixed mapping and scores are summed in CSR order.
 template <class Index>
 PropagationStats propagate(const CsrRef<Index>& target, const CsrRef<Index>& aux, Index* mapping, double theta,
-                           std::int64_t max_rounds, int threads);
+                           double degree_ratio, std::int64_t max_rounds, int threads);
 
 }  // namespace graphveil
