@@ -46,17 +46,20 @@ struct PropagationStats {
 // Seed-and-extend propagation. mapping[t] = aux node of target node t, or -1; on entry the
 // seeds, on return the seeds plus every accepted pair. Each round, with the mapping of the
 // previous round fixed:
-//  1. every unmapped target node t with a mapped neighbour scores the unmapped aux nodes c:
+//  1. an unmapped target node t with a mapped neighbour scores the unmapped aux nodes c:
 //     score(c) = sum over mapped neighbours x of t with mapping[x] adjacent to c of
 //     1 / sqrt(deg_aux(c)), over the candidates c whose degree lies within a factor
-//     degree_ratio of t's (infinity: every candidate, as the paper); its best c (smallest id among equal scores) is proposed when the
-//     eccentricity (max - second max) / std >= theta (std over the candidates that scored,
-//     population form; second max 0 for a single candidate, whose eccentricity is +inf);
+//     degree_ratio of t's (infinity: every candidate, as the paper); its best c (smallest id
+//     among equal scores) is proposed when the eccentricity (max - second max) / std >= theta
+//     (std over the candidates that scored, population form; a single candidate has
+//     eccentricity +inf). A node is scored again only when it gained a mapped neighbour in the
+//     previous round or one of its best two candidates was mapped; otherwise its last result
+//     stands (the other candidates mapped since only move the std);
 //  2. the same scoring from the proposed c back to the unmapped target nodes (weights
-//     1 / sqrt(deg_target)) must pass theta and return t (the reverse match);
+//     1 / sqrt(deg_target)), always fresh, must pass theta and return t (the reverse match);
 //  3. every pair that passes is added (they form a matching: each c reverse-matches one t).
 // Stops after a round that adds nothing, or after max_rounds. The result depends only on the
-// inputs, never on `threads`: rounds read a fixed mapping and scores are summed in CSR order.
+// inputs, never on `threads`: rounds read a fixed mapping and scores are summed in row order.
 template <class Index>
 PropagationStats propagate(const CsrRef<Index>& target, const CsrRef<Index>& aux, Index* mapping, double theta,
                            double degree_ratio, std::int64_t max_rounds, int threads);
