@@ -193,9 +193,13 @@ def test_propagation_matches_python_reference(case, theta, ratio):
     target, truth = _permuted(_noisy(aux, rng) if case % 2 else aux, rng)
     seeds = high_degree_seeds(aux, truth, 4, seed=case)
     got = propagation(aux, target, seeds, theta=theta, degree_ratio=ratio, threads=2)
-    want = _ref_propagation(aux, target, seeds.tolist(), theta, math.inf if ratio is None else ratio)
+    want = _ref_propagation(
+        aux, target, seeds.tolist(), theta, math.inf if ratio is None else ratio
+    )
     np.testing.assert_array_equal(got, want)
-    assert np.array_equal(got, propagation(aux, target, seeds, theta=theta, degree_ratio=ratio, threads=1))
+    assert np.array_equal(
+        got, propagation(aux, target, seeds, theta=theta, degree_ratio=ratio, threads=1)
+    )
 
 
 def test_propagation_small_cases_by_hand():
@@ -203,7 +207,9 @@ def test_propagation_small_cases_by_hand():
     np.testing.assert_array_equal(propagation(path, path, [[0, 0]]), np.arange(5))
     star = ZOO["star6"]  # the leaves are automorphic: they tie and stay unmapped
     np.testing.assert_array_equal(propagation(star, star, [[0, 0]]), [0] + [-1] * 6)
-    assert propagation(star, star, [[0, 0]], theta=0.0).tolist() == list(range(7))  # ties -> smallest id
+    assert propagation(star, star, [[0, 0]], theta=0.0).tolist() == list(
+        range(7)
+    )  # ties -> smallest id
     assert propagation(path, path, np.zeros((0, 2), dtype=int)).tolist() == [-1] * 5
 
 
@@ -306,3 +312,47 @@ def test_propagation_attack_bad_input(grqc):
 
 def test_gv_attack_is_the_module():
     assert gv.attack.link_inference is link_inference
+
+
+# ----------------------------------------------------------------------------- CLI
+def test_cli_attack_link_and_propagation(tmp_path, capsys):
+    import json
+
+    from graphveil.cli import main
+
+    g0 = gv.datasets.load("karate_club")
+    ug, _ = maxvar(g0, 40, parts=1, seed=1)
+    path = tmp_path / "ug.npz"
+    ug.save(path, keep_ids=True)
+    out_json = tmp_path / "link.json"
+    assert (
+        main(["attack", "link", "--dataset", "karate_club", str(path), "--json", str(out_json)])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "auc" in out and "precision at m" in out
+    assert json.loads(out_json.read_text())["auc"] == pytest.approx(link_inference(g0, ug).auc)
+    out_json = tmp_path / "prop.json"
+    argv = ["attack", "propagation", "--dataset", "karate_club", str(path), "--seeds", "5"]
+    assert main([*argv, "--seed", "1", "--json", str(out_json)]) == 0
+    out = capsys.readouterr().out
+    assert "sampled (core)" in out and "most likely (all)" in out
+    data = json.loads(out_json.read_text())
+    want = propagation_attack(g0, ug, seeds=5, seed=1)
+    assert data["sampled"]["correct"] == pytest.approx(want.sampled.correct)
+
+
+def test_cli_attack_errors(tmp_path, capsys):
+    from graphveil.cli import main
+
+    g0 = gv.datasets.load("karate_club")
+    path = tmp_path / "ug.npz"
+    gv.UncertainGraph(5, [0], [1], [0.5]).save(path, keep_ids=True)
+    assert main(["attack", "link", "--dataset", "karate_club", str(path)]) == 2
+    assert "same nodes" in capsys.readouterr().err
+    ug, _ = maxvar(g0, 40, parts=1, seed=1)
+    ug.save(path)  # ids permuted by default
+    assert main(["attack", "propagation", "--dataset", "karate_club", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "--permutation" in err and err.count("\n") == 1
+    assert main(["attack", "link", str(path)]) == 2

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.sparse.csgraph as csgraph
+from scipy.sparse import csgraph
 
 from graphveil import _core
 from graphveil._common import SeedLike, check_int, check_real, check_threads, seed_to_u64
@@ -321,7 +321,9 @@ def high_degree_seeds(
     eligible = np.flatnonzero(owner >= 0)
     pool = 2 * k if pool is None else check_int(pool, "pool", low=k)
     if k > eligible.size:
-        raise ValueError(f"k={k} seeds asked for but only {eligible.size} aux nodes have a target node")
+        raise ValueError(
+            f"k={k} seeds asked for but only {eligible.size} aux nodes have a target node"
+        )
     order = eligible[np.lexsort((eligible, -aux.degrees[eligible]))][: max(pool, k)]
     rng = np.random.default_rng(seed_to_u64(seed))
     chosen = np.sort(rng.choice(order, size=k, replace=False))
