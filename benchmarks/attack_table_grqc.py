@@ -45,12 +45,13 @@ def main() -> None:
     args = parser.parse_args()
     g = gv.datasets.load("ca-GrQc")
     print(
-        "| scheme | H2_open | link AUC | precision@m | NS re-id (sample) | NS re-id (most likely) |"
+        "| scheme | H2_open | link AUC | precision@m | precision (likely world) "
+        "| NS re-id (sample) | NS re-id (most likely) |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     control = propagation_attack(g, g, seed=args.seed)
     print(
-        f"| G0 (no anonymization) | {h2_open(g, g):.0f} | - | - | {control.sampled.correct:.3f} | - |"
+        f"| G0 (no anonymization) | {h2_open(g, g):.0f} | - | - | 1 | {control.sampled.correct:.3f} | - |"
     )
     for name, ug in schemes(g, args.seed):
         t = time.perf_counter()
