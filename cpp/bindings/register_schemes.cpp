@@ -61,8 +61,7 @@ py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& i
         py::gil_scoped_release release;
         walk = randwalk_retry<Index>(g.indptr, g.indices, g.n, t, alpha, max_tries, r, seed, threads);
     }
-    return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed,
-                          walk.lost);
+    return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed, walk.lost);
 }
 
 template <class Index>

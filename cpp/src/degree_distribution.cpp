@@ -113,8 +113,8 @@ struct Convolver {
         while (hi > lo && x[hi - 1] == 0.0) --hi;
     }
 
-    static void convolve_step(const double* __restrict cur, double* __restrict nxt, std::int64_t lo,
-                              std::int64_t hi, double p, double r) {
+    static void convolve_step(const double* __restrict cur, double* __restrict nxt, std::int64_t lo, std::int64_t hi,
+                              double p, double r) {
         nxt[lo] = cur[lo] * r;
         for (std::int64_t j = lo + 1; j < hi; ++j) nxt[j] = cur[j] * r + cur[j - 1] * p;
         nxt[hi] = cur[hi - 1] * p;
@@ -149,7 +149,7 @@ DegreeEntropy degree_entropy(const PairView<Index>& pr, int threads) {
             const auto sv = static_cast<std::size_t>(v);
             std::int64_t lo, hi;
             const double* x = conv.run(inc.probs.data() + inc.offsets[sv], inc.pairs(sv),
-                                      inc.loop_probs.data() + inc.loop_offsets[sv], inc.loops(sv), lo, hi);
+                                       inc.loop_probs.data() + inc.loop_offsets[sv], inc.loops(sv), lo, hi);
             const std::int64_t shift = inc.sure[sv];
             for (std::int64_t j = lo; j < hi; ++j) {
                 const double xj = x[j];
@@ -206,7 +206,7 @@ void degree_distributions(const PairView<Index>& pr, int threads, std::vector<st
             const auto sv = static_cast<std::size_t>(v);
             std::int64_t lo, hi;
             const double* x = conv.run(inc.probs.data() + inc.offsets[sv], inc.pairs(sv),
-                                      inc.loop_probs.data() + inc.loop_offsets[sv], inc.loops(sv), lo, hi);
+                                       inc.loop_probs.data() + inc.loop_offsets[sv], inc.loops(sv), lo, hi);
             double* row = values.data() + offsets[sv] + inc.sure[sv];
             for (std::int64_t j = lo; j < hi; ++j) row[j] = x[j];
         }

@@ -128,8 +128,8 @@ TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices,
 
 namespace {
 
-constexpr int kWords = 4;             // 64-bit words per node: one bit per source of the batch
-constexpr int kBatch = 64 * kWords;   // sources per batch
+constexpr int kWords = 4;            // 64-bit words per node: one bit per source of the batch
+constexpr int kBatch = 64 * kWords;  // sources per batch
 
 struct Lane {
     std::uint64_t w[kWords];
@@ -148,8 +148,8 @@ struct BfsScratch {
 };
 
 template <class Index>
-void bfs_batch(const std::int64_t* indptr, const Index* indices, std::int64_t n, const std::int64_t* sources,
-               int count, BfsScratch& s) {
+void bfs_batch(const std::int64_t* indptr, const Index* indices, std::int64_t n, const std::int64_t* sources, int count,
+               BfsScratch& s) {
     const Lane zero{};
     std::fill(s.seen.begin(), s.seen.end(), zero);
     std::fill(s.frontier.begin(), s.frontier.end(), zero);
@@ -320,7 +320,8 @@ struct HllEstimator {
         tau_term.resize(static_cast<std::size_t>(m) + 1);
         for (int c = 0; c <= m; ++c) {
             sigma_term[static_cast<std::size_t>(c)] = m * ertl_sigma(static_cast<double>(c) / m);
-            tau_term[static_cast<std::size_t>(c)] = m * ertl_tau(1.0 - static_cast<double>(c) / m) * std::ldexp(1.0, -q);
+            tau_term[static_cast<std::size_t>(c)] =
+                m * ertl_tau(1.0 - static_cast<double>(c) / m) * std::ldexp(1.0, -q);
         }
         for (int r = 1; r <= q; ++r) weight[r] = 1ULL << (q - r);
         unit = std::ldexp(1.0, -q);
@@ -337,7 +338,8 @@ struct HllEstimator {
         for (int j = 0; j < m; j += 4)
             for (int k = 0; k < 4; ++k) acc[k] += weight[r[j + k]];
         const double z = static_cast<double>(acc[0] + acc[1] + acc[2] + acc[3]) * unit;
-        return scale / (sigma_term[static_cast<std::size_t>(zeros)] + z + tau_term[static_cast<std::size_t>(saturated)]);
+        return scale /
+               (sigma_term[static_cast<std::size_t>(zeros)] + z + tau_term[static_cast<std::size_t>(saturated)]);
     }
 };
 
@@ -445,12 +447,12 @@ std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, 
     }
 }
 
-#define GRAPHVEIL_INSTANTIATE(Index)                                                                               \
-    template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int);          \
-    template std::vector<std::int64_t> distance_histogram<Index>(const std::int64_t*, const Index*, std::int64_t, \
-                                                                 const std::int64_t*, std::int64_t, int);        \
-    template std::vector<double> hyperball<Index>(const std::int64_t*, const Index*, std::int64_t, int,           \
-                                                  std::uint64_t, std::int64_t, int);
+#define GRAPHVEIL_INSTANTIATE(Index)                                                                                   \
+    template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int);              \
+    template std::vector<std::int64_t> distance_histogram<Index>(const std::int64_t*, const Index*, std::int64_t,      \
+                                                                 const std::int64_t*, std::int64_t, int);              \
+    template std::vector<double> hyperball<Index>(const std::int64_t*, const Index*, std::int64_t, int, std::uint64_t, \
+                                                  std::int64_t, int);
 
 GRAPHVEIL_INSTANTIATE(std::int32_t)
 GRAPHVEIL_INSTANTIATE(std::int64_t)
@@ -533,8 +535,7 @@ DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, s
             comps.emplace_back(size, hub);
         }
     }
-    std::stable_sort(comps.begin(), comps.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::stable_sort(comps.begin(), comps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     Bfs<Index> bfs(indptr, indices, n);
     std::int64_t lb = 0;
     auto ecc = [&](Index s) -> std::int64_t {

@@ -18,8 +18,7 @@ constexpr std::uint64_t kRetrySalt = 0xBB67AE8584CAA73BULL;
 
 // rev[s] = the slot of the reverse edge of slot s (rows must be sorted).
 template <class Index>
-std::vector<std::int64_t> reverse_slots(const std::int64_t* indptr, const Index* indices, std::int64_t n,
-                                        int threads) {
+std::vector<std::int64_t> reverse_slots(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads) {
     std::vector<std::int64_t> rev(static_cast<std::size_t>(indptr[n]));
     parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
         for (std::int64_t u = begin; u < end; ++u) {
@@ -37,8 +36,7 @@ std::vector<std::int64_t> reverse_slots(const std::int64_t* indptr, const Index*
 // perm[s] for slot s = (x -> y): the local index in row x of the hop taken by a walk that
 // entered x from y. One uniform permutation per row (Fisher-Yates), one stream per block.
 template <class Index>
-std::vector<Index> routing_permutations(const std::int64_t* indptr, std::int64_t n, std::uint64_t seed,
-                                        int threads) {
+std::vector<Index> routing_permutations(const std::int64_t* indptr, std::int64_t n, std::uint64_t seed, int threads) {
     std::vector<Index> perm(static_cast<std::size_t>(indptr[n]));
     parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
         Rng rng(seed ^ kPermSalt, static_cast<std::uint64_t>(block));
@@ -95,7 +93,8 @@ public:
                 for (std::int64_t i = 0; i < len; ++i) s[i] = slots[b + i];
                 for (int h = 0; h < hops; ++h) {
                     for (std::int64_t i = 0; i < len; ++i)
-                        s[i] = indptr_[indices_[s[i]]] + static_cast<std::int64_t>(perm_[static_cast<std::size_t>(rev_[s[i]])]);
+                        s[i] = indptr_[indices_[s[i]]] +
+                               static_cast<std::int64_t>(perm_[static_cast<std::size_t>(rev_[s[i]])]);
                 }
                 for (std::int64_t i = 0; i < len; ++i) out[b + i] = indices_[s[i]];
             }
@@ -158,8 +157,8 @@ std::vector<Index> walk_ends(const std::int64_t* indptr, const Index* indices, s
 }
 
 template <class Index>
-PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
-                             double alpha, Routing routing, std::uint64_t seed, int threads) {
+PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
+                             Routing routing, std::uint64_t seed, int threads) {
     check_walk_args(t);
     if (!(alpha >= 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must lie in [0, 1]");
     const Walker<Index> walker(indptr, indices, n, routing, seed, threads);
@@ -184,8 +183,8 @@ PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, s
 }
 
 template <class Index>
-RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
-                                double alpha, int max_tries, Routing routing, std::uint64_t seed, int threads) {
+RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
+                                int max_tries, Routing routing, std::uint64_t seed, int threads) {
     check_walk_args(t);
     if (max_tries < 1) throw std::invalid_argument("max_tries M must be >= 1");
     if (!(alpha >= 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must lie in [0, 1]");
@@ -253,12 +252,12 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
     return out;
 }
 
-#define GRAPHVEIL_WALKS_INSTANTIATE(Index)                                                                      \
-    template std::vector<Index> walk_ends(const std::int64_t*, const Index*, std::int64_t, const std::int64_t*, \
-                                          std::int64_t, int, std::uint64_t, int);                               \
-    template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing, \
-                                          std::uint64_t, int);                                                  \
-    template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, int,  \
+#define GRAPHVEIL_WALKS_INSTANTIATE(Index)                                                                             \
+    template std::vector<Index> walk_ends(const std::int64_t*, const Index*, std::int64_t, const std::int64_t*,        \
+                                          std::int64_t, int, std::uint64_t, int);                                      \
+    template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing,       \
+                                          std::uint64_t, int);                                                         \
+    template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, int,        \
                                              Routing, std::uint64_t, int);
 
 GRAPHVEIL_WALKS_INSTANTIATE(std::int32_t)

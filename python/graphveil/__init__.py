@@ -12,7 +12,7 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     __version__ = "0.0.0+unknown"
 
-from graphveil import datasets, generators
+from graphveil import attack, datasets, generators
 from graphveil._common import default_threads
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
@@ -24,6 +24,7 @@ __all__ = [
     "RunRecord",
     "UncertainGraph",
     "__version__",
+    "attack",
     "datasets",
     "default_threads",
     "generators",

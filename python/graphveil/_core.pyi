@@ -400,3 +400,23 @@ def diameter_ifub(
     indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     max_bfs: int,
 ) -> tuple[int, bool, int]: ...
+
+# --- attacks (register_attack.cpp): attack.hpp; int32 or int64 indices, one name each
+def link_counts(
+    u: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    v: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    p: npt.NDArray[np.float64],
+    edge_u: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    edge_v: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+) -> tuple[int, int, int, int, float, int, int]: ...
+def propagate(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    theta: float,
+    degree_ratio: float,
+    max_rounds: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...

@@ -532,11 +532,20 @@ def _add_reproduce(subparsers: Any) -> None:
     add_reproduce(subparsers)
 
 
+# ---------------------------------------------------------------------------- attack
+def _add_attack(subparsers: Any) -> None:
+    # Link inference and propagation (graphveil.attack); the parser lives in graphveil._cli_attack.
+    from graphveil._cli_attack import add_attack
+
+    add_attack(subparsers)
+
+
 _COMMANDS: list[Callable[[Any], None]] = [
     _add_stats,
     _add_anonymize,
     _add_evaluate,
     _add_sample,
+    _add_attack,
     _add_reproduce,
     _add_datasets,
 ]

@@ -2,8 +2,8 @@
 // never a thread) derives its own stream from (seed, task id), so results do not depend
 // on how many threads run the tasks.
 #pragma once
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 
 #include "graphveil/bits.hpp"
 

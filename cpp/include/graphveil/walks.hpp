@@ -38,8 +38,8 @@ std::vector<Index> walk_ends(const std::int64_t* indptr, const Index* indices, s
 // otherwise. No retries: self-loops and repeated pairs are kept (constraint 2'). Pairs are
 // returned in slot order. Parallel over node blocks, one stream per block.
 template <class Index>
-PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
-                             double alpha, Routing routing, std::uint64_t seed, int threads);
+PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
+                             Routing routing, std::uint64_t seed, int threads);
 
 // The pairs of a retrying walk, the number of walks whose M tries all failed, and `lost`, the
 // sum of the acceptance probabilities of those walks: the expected edges they cost, so that
@@ -65,7 +65,7 @@ struct RetryWalk {
 // output depends on the seed only, never on the thread count. O(n + m t) time, O(n + m) memory.
 // With fixed routing a retry would repeat the same route, so every walk is tried once.
 template <class Index>
-RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
-                                double alpha, int max_tries, Routing routing, std::uint64_t seed, int threads);
+RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
+                                int max_tries, Routing routing, std::uint64_t seed, int threads);
 
 }  // namespace graphveil

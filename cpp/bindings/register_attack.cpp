@@ -1,0 +1,60 @@
+// Bindings of the attacks (attack.hpp). Each kernel is registered once per index width under one
+// name; .noconvert() lets pybind11 pick the overload matching the arrays' dtype without copying.
+#include <stdexcept>
+
+#include "convert.hpp"
+#include "graphveil/attack.hpp"
+
+namespace graphveil::bind {
+
+namespace {
+
+template <class Index>
+py::tuple link_counts_py(const carray<Index>& pu, const carray<Index>& pv, const carray<double>& p,
+                         const carray<Index>& eu, const carray<Index>& ev) {
+    if (pu.ndim() != 1 || pv.ndim() != 1 || p.ndim() != 1 || pu.shape(0) != pv.shape(0) || pu.shape(0) != p.shape(0))
+        throw std::invalid_argument("u, v and p must be 1-d arrays of one length");
+    if (eu.ndim() != 1 || ev.ndim() != 1 || eu.shape(0) != ev.shape(0))
+        throw std::invalid_argument("edge arrays must be 1-d arrays of one length");
+    LinkCounts c;
+    {
+        // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
+        py::gil_scoped_release release;
+        c = link_counts<Index>(pu.data(), pv.data(), p.data(), pu.shape(0), eu.data(), ev.data(), eu.shape(0));
+    }
+    return py::make_tuple(c.pairs, c.positives, c.auc2, c.top_k, c.top_hits, c.likely, c.likely_hits);
+}
+
+template <class Index>
+py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>& indices_t,
+                       const carray<std::int64_t>& indptr_a, const carray<Index>& indices_a, const carray<Index>& seeds,
+                       double theta, double degree_ratio, std::int64_t max_rounds, int threads) {
+    const auto target = csr_view(indptr_t, indices_t);
+    const auto aux = csr_view(indptr_a, indices_a);
+    if (seeds.ndim() != 1 || seeds.shape(0) != target.n)
+        throw std::invalid_argument("the seed mapping must hold one entry per target node");
+    std::vector<Index> mapping(seeds.data(), seeds.data() + target.n);
+    PropagationStats stats;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes the local mapping.
+        py::gil_scoped_release release;
+        stats = propagate<Index>(target, aux, mapping.data(), theta, degree_ratio, max_rounds, threads);
+    }
+    return py::make_tuple(to_numpy(std::move(mapping)), stats.rounds, stats.mapped);
+}
+
+}  // namespace
+
+void register_attack(py::module_& m) {
+    def_widths(m, "link_counts", &link_counts_py<std::int32_t>, &link_counts_py<std::int64_t>, py::arg("u").noconvert(),
+               py::arg("v").noconvert(), py::arg("p").noconvert(), py::arg("edge_u").noconvert(),
+               py::arg("edge_v").noconvert(),
+               "Link inference counts: (pairs, positives, auc2, top_k, top_hits, likely, likely_hits)");
+    def_widths(m, "propagate", &propagate_py<std::int32_t>, &propagate_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("aux_indptr").noconvert(), py::arg("aux_indices").noconvert(),
+               py::arg("seeds").noconvert(), py::arg("theta"), py::arg("degree_ratio"), py::arg("max_rounds"),
+               py::arg("threads") = 0,
+               "Seed-and-extend propagation; returns (mapping target -> aux or -1, rounds, mapped)");
+}
+
+}  // namespace graphveil::bind

@@ -1,0 +1,367 @@
+#include "graphveil/attack.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+#include "graphveil/parallel.hpp"
+
+namespace graphveil {
+namespace {
+
+template <class Index>
+bool pair_less(Index au, Index av, Index bu, Index bv) {
+    return au < bu || (au == bu && av < bv);
+}
+
+template <class Index>
+void check_canonical(const Index* u, const Index* v, std::int64_t count, const char* what) {
+    for (std::int64_t i = 1; i < count; ++i)
+        if (!pair_less(u[i - 1], v[i - 1], u[i], v[i]))
+            throw std::invalid_argument(std::string(what) + " must be sorted by (u, v) and unique");
+}
+
+}  // namespace
+
+template <class Index>
+LinkCounts link_counts(const Index* pu, const Index* pv, const double* p, std::int64_t pairs, const Index* eu,
+                       const Index* ev, std::int64_t m) {
+    check_canonical(pu, pv, pairs, "published pairs");
+    check_canonical(eu, ev, m, "edges of g0");
+    LinkCounts out;
+    out.pairs = pairs;
+    // Label every pair by one merge of the two sorted lists.
+    std::vector<double> pos, neg;
+    pos.reserve(static_cast<std::size_t>(std::min(pairs, m)));
+    neg.reserve(static_cast<std::size_t>(pairs));
+    std::int64_t j = 0;
+    for (std::int64_t i = 0; i < pairs; ++i) {
+        while (j < m && pair_less(eu[j], ev[j], pu[i], pv[i])) ++j;
+        const bool hit = j < m && eu[j] == pu[i] && ev[j] == pv[i];
+        (hit ? pos : neg).push_back(p[i]);
+        if (p[i] >= 0.5) {
+            ++out.likely;
+            out.likely_hits += hit ? 1 : 0;
+        }
+    }
+    out.positives = static_cast<std::int64_t>(pos.size());
+    std::sort(pos.begin(), pos.end());
+    std::sort(neg.begin(), neg.end());
+    // Mann-Whitney: for each true pair, the other pairs strictly below it count 2, ties 1.
+    {
+        std::size_t below = 0, upto = 0;
+        for (const double x : pos) {
+            while (below < neg.size() && neg[below] < x) ++below;
+            if (upto < below) upto = below;
+            while (upto < neg.size() && neg[upto] == x) ++upto;
+            out.auc2 += static_cast<std::int64_t>(2 * below + (upto - below));
+        }
+    }
+    // Top k = min(m, pairs) by p, walking down the merged values one tie group at a time.
+    out.top_k = std::min(m, pairs);
+    std::int64_t taken = 0;
+    std::size_t a = pos.size(), b = neg.size();
+    while (taken < out.top_k) {
+        const double x = std::max(a ? pos[a - 1] : -1.0, b ? neg[b - 1] : -1.0);
+        std::int64_t gp = 0, gn = 0;
+        while (a && pos[a - 1] == x) --a, ++gp;
+        while (b && neg[b - 1] == x) --b, ++gn;
+        const std::int64_t group = gp + gn;
+        if (taken + group <= out.top_k) {
+            out.top_hits += static_cast<double>(gp);
+            taken += group;
+        } else {
+            out.top_hits +=
+                static_cast<double>(gp) * static_cast<double>(out.top_k - taken) / static_cast<double>(group);
+            taken = out.top_k;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// A dense score accumulator over one graph's nodes with the list of touched entries, reused
+// across the nodes a worker scores (cleared through the touched list, O(touched)).
+struct Accumulator {
+    std::vector<double> score;
+    std::vector<std::int64_t> touched;
+    explicit Accumulator(std::int64_t n) : score(static_cast<std::size_t>(n), 0.0) {}
+};
+
+// A pool handing one accumulator to each running block; at most `threads` are ever created.
+class AccumulatorPool {
+public:
+    explicit AccumulatorPool(std::int64_t n) : n_(n) {}
+    std::unique_ptr<Accumulator> acquire() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.empty()) return std::make_unique<Accumulator>(n_);
+        auto acc = std::move(free_.back());
+        free_.pop_back();
+        return acc;
+    }
+    void release(std::unique_ptr<Accumulator> acc) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(std::move(acc));
+    }
+
+private:
+    std::int64_t n_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Accumulator>> free_;
+};
+
+struct Best {
+    std::int64_t node = -1;  // -1: no candidate, or the eccentricity test failed
+};
+
+// A graph's rows reordered by (degree, id) with the degrees beside them, so that the neighbours
+// inside a degree window are one contiguous run found by binary search: a node of degree 20
+// next to a hub skips the hub's thousands of leaves in O(log d) instead of reading them.
+template <class Index>
+struct DegreeRows {
+    const std::int64_t* indptr = nullptr;
+    std::vector<Index> indices;
+    std::vector<Index> degree;   // degree of indices[e]
+    std::vector<double> weight;  // 1 / sqrt(degree of node c), by node
+};
+
+template <class Index>
+DegreeRows<Index> degree_rows(const CsrView<Index>& g, int threads) {
+    DegreeRows<Index> r;
+    r.indptr = g.indptr;
+    const std::int64_t nnz = g.indptr[g.n];
+    r.indices.assign(g.indices, g.indices + nnz);
+    r.degree.resize(static_cast<std::size_t>(nnz));
+    r.weight.assign(static_cast<std::size_t>(g.n), 0.0);
+    auto deg = [&](std::int64_t c) { return static_cast<Index>(g.indptr[c + 1] - g.indptr[c]); };
+    for (std::int64_t c = 0; c < g.n; ++c)
+        if (deg(c) > 0) r.weight[c] = 1.0 / std::sqrt(static_cast<double>(deg(c)));
+    parallel_ranges(g.n, 4096, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t y = begin; y < end; ++y) {
+            Index* row = r.indices.data() + g.indptr[y];
+            const std::int64_t len = g.indptr[y + 1] - g.indptr[y];
+            std::sort(row, row + len, [&](Index a, Index b) {
+                const Index da = deg(a), db = deg(b);
+                return da < db || (da == db && a < b);
+            });
+            for (std::int64_t e = 0; e < len; ++e) r.degree[g.indptr[y] + e] = deg(row[e]);
+        }
+    });
+    return r;
+}
+
+// The outcome of scoring one node: the best two candidates in (score desc, id asc) order
+// (-1 when absent) and whether the best passes the eccentricity test.
+struct Match {
+    std::int64_t best = -1;
+    std::int64_t second = -1;
+    bool accepted = false;
+};
+
+// Scores the unmapped nodes of `to` from node x of `from` (see propagate). `map` sends `from`
+// nodes to `to` nodes (-1 unmapped), `taken[c]` says whether `to` node c is already an image.
+// Contributions to one candidate are summed in the order of x's row; candidates are first met
+// in the (degree, id) order of each row.
+template <class Index>
+Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const Index* map, const Index* taken,
+                 std::int64_t x, double theta, double degree_ratio, Accumulator& acc) {
+    // Candidates of degree outside [deg x / ratio, deg x * ratio] are not scored.
+    const double dx = static_cast<double>(from.indptr[x + 1] - from.indptr[x]);
+    const double low = dx / degree_ratio, high = dx * degree_ratio;
+    auto window = [&](Index y) {
+        const Index* dbegin = to.degree.data() + to.indptr[y];
+        const Index* dend = to.degree.data() + to.indptr[y + 1];
+        const Index* first = std::partition_point(dbegin, dend, [&](Index d) { return static_cast<double>(d) < low; });
+        const Index* last = std::partition_point(first, dend, [&](Index d) { return static_cast<double>(d) <= high; });
+        return std::pair<std::int64_t, std::int64_t>(to.indptr[y] + (first - dbegin), to.indptr[y] + (last - dbegin));
+    };
+    Match out;
+    // Shortcut, exact for theta > 0: with one mapped neighbour y every candidate scores its own
+    // weight 1 / sqrt(degree), so the best two are the first two unmapped ones of y's
+    // degree-sorted row. Equal degrees there are a tie at the top (eccentricity 0): reject
+    // without scoring the rest. This keeps the leaves of a mapped hub from reading each other.
+    if (theta > 0.0) {
+        Index only = -1;
+        int mapped = 0;
+        for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1] && mapped < 2; ++e) {
+            const Index y = map[from.indices[e]];
+            if (y >= 0) {
+                only = y;
+                ++mapped;
+            }
+        }
+        if (mapped == 1) {
+            const auto [begin, end] = window(only);
+            std::int64_t first = -1;
+            for (std::int64_t f = begin; f < end; ++f) {
+                if (taken[to.indices[f]] >= 0) continue;
+                if (first < 0) {
+                    first = f;
+                    continue;
+                }
+                if (to.degree[f] == to.degree[first]) {
+                    out.best = to.indices[first];
+                    out.second = to.indices[f];
+                    return out;
+                }
+                break;
+            }
+            if (first < 0) return out;
+        }
+    }
+    for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
+        const Index y = map[from.indices[e]];
+        if (y < 0) continue;
+        const auto [begin, end] = window(y);
+        for (std::int64_t f = begin; f < end; ++f) {
+            const Index c = to.indices[f];
+            if (taken[c] >= 0) continue;
+            if (acc.score[c] == 0.0) acc.touched.push_back(c);
+            acc.score[c] += to.weight[c];
+        }
+    }
+    const std::size_t k = acc.touched.size();
+    if (k == 0) return out;
+    double sum = 0.0, top = 0.0, second = 0.0;
+    auto better = [](double s, std::int64_t c, double s2, std::int64_t c2) {
+        return c2 < 0 || s > s2 || (s == s2 && c < c2);
+    };
+    for (const std::int64_t c : acc.touched) {
+        const double s = acc.score[c];
+        sum += s;
+        if (better(s, c, top, out.best)) {
+            second = top;
+            out.second = out.best;
+            top = s;
+            out.best = c;
+        } else if (better(s, c, second, out.second)) {
+            second = s;
+            out.second = c;
+        }
+    }
+    const double mean = sum / static_cast<double>(k);
+    double ss = 0.0;
+    for (const std::int64_t c : acc.touched) {
+        const double d = acc.score[c] - mean;
+        ss += d * d;
+        acc.score[c] = 0.0;
+    }
+    acc.touched.clear();
+    double ecc;
+    if (k == 1)
+        ecc = std::numeric_limits<double>::infinity();
+    else if (top == second)
+        ecc = 0.0;
+    else
+        ecc = (top - second) / std::sqrt(ss / static_cast<double>(k));
+    out.accepted = ecc >= theta;
+    return out;
+}
+
+constexpr std::int64_t kBlock = 256;
+
+}  // namespace
+
+template <class Index>
+PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, double theta,
+                           double degree_ratio, std::int64_t max_rounds, int threads) {
+    std::vector<Index> inverse(static_cast<std::size_t>(aux.n), Index(-1));
+    for (std::int64_t t = 0; t < target.n; ++t) {
+        const Index a = mapping[t];
+        if (a < 0) continue;
+        if (a >= aux.n) throw std::out_of_range("mapping holds an aux node out of range");
+        if (inverse[a] >= 0) throw std::invalid_argument("mapping sends two target nodes to one aux node");
+        inverse[a] = static_cast<Index>(t);
+    }
+    const DegreeRows<Index> aux_rows = degree_rows(aux, threads);
+    const DegreeRows<Index> target_rows = degree_rows(target, threads);
+    AccumulatorPool aux_pool(aux.n), target_pool(target.n);
+    // Forward results kept between rounds: a node is scored again only when it gains a mapped
+    // neighbour or one of its best two candidates is mapped (see propagate in attack.hpp).
+    std::vector<Match> cached(static_cast<std::size_t>(target.n));
+    std::vector<char> fresh(static_cast<std::size_t>(target.n), 1);  // must be scored this round
+    std::vector<std::int64_t> frontier, rescore, reverse_list, added_t;
+    std::vector<Match> reverse_match;
+    std::vector<char> queued(static_cast<std::size_t>(aux.n), 0);
+    std::vector<Index> reverse_of(static_cast<std::size_t>(aux.n), Index(-1));
+    PropagationStats stats;
+    while (stats.rounds < max_rounds) {
+        ++stats.rounds;
+        // Unmapped target nodes with a mapped neighbour: the only ones that can score.
+        frontier.clear();
+        rescore.clear();
+        for (std::int64_t t = 0; t < target.n; ++t) {
+            if (mapping[t] >= 0) continue;
+            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e)
+                if (mapping[target.indices[e]] >= 0) {
+                    frontier.push_back(t);
+                    const Match& c = cached[t];
+                    if (fresh[t] || (c.best >= 0 && inverse[c.best] >= 0) || (c.second >= 0 && inverse[c.second] >= 0))
+                        rescore.push_back(t);
+                    break;
+                }
+        }
+        parallel_ranges(static_cast<std::int64_t>(rescore.size()), kBlock, threads,
+                        [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+                            auto acc = aux_pool.acquire();
+                            for (std::int64_t i = begin; i < end; ++i)
+                                cached[rescore[i]] = best_match(target, aux_rows, mapping, inverse.data(), rescore[i],
+                                                                theta, degree_ratio, *acc);
+                            aux_pool.release(std::move(acc));
+                        });
+        for (const std::int64_t t : rescore) fresh[t] = 0;
+        // Reverse match, once per distinct accepted candidate, always against this round's mapping.
+        reverse_list.clear();
+        for (const std::int64_t t : frontier) {
+            const Match& c = cached[t];
+            if (!c.accepted || queued[c.best]) continue;
+            queued[c.best] = 1;
+            reverse_list.push_back(c.best);
+        }
+        reverse_match.assign(reverse_list.size(), Match{});
+        parallel_ranges(static_cast<std::int64_t>(reverse_list.size()), kBlock, threads,
+                        [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+                            auto acc = target_pool.acquire();
+                            for (std::int64_t i = begin; i < end; ++i)
+                                reverse_match[i] = best_match(aux, target_rows, inverse.data(), mapping,
+                                                              reverse_list[i], theta, degree_ratio, *acc);
+                            target_pool.release(std::move(acc));
+                        });
+        for (std::size_t i = 0; i < reverse_list.size(); ++i) {
+            const Match& r = reverse_match[i];
+            reverse_of[reverse_list[i]] = static_cast<Index>(r.accepted ? r.best : -1);
+            queued[reverse_list[i]] = 0;
+        }
+        added_t.clear();
+        for (const std::int64_t t : frontier) {
+            const Match& c = cached[t];
+            if (!c.accepted || reverse_of[c.best] != t) continue;
+            mapping[t] = static_cast<Index>(c.best);
+            inverse[c.best] = static_cast<Index>(t);
+            added_t.push_back(t);
+        }
+        for (const std::int64_t c : reverse_list) reverse_of[c] = -1;
+        // Neighbours of the new pairs have new evidence.
+        for (const std::int64_t t : added_t)
+            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) fresh[target.indices[e]] = 1;
+        stats.mapped += static_cast<std::int64_t>(added_t.size());
+        if (added_t.empty()) break;
+    }
+    return stats;
+}
+
+template LinkCounts link_counts(const std::int32_t*, const std::int32_t*, const double*, std::int64_t,
+                                const std::int32_t*, const std::int32_t*, std::int64_t);
+template LinkCounts link_counts(const std::int64_t*, const std::int64_t*, const double*, std::int64_t,
+                                const std::int64_t*, const std::int64_t*, std::int64_t);
+template PropagationStats propagate(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*, double,
+                                    double, std::int64_t, int);
+template PropagationStats propagate(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*, double,
+                                    double, std::int64_t, int);
+
+}  // namespace graphveil

@@ -1,0 +1,30 @@
+"""Attacks on a release: what an adversary actually recovers, next to the H1 / H2_open scores.
+
+- :func:`link_inference`: the published probabilities as a link predictor (AUC, top-m precision,
+  the most-likely world).
+- :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
+  :func:`reidentification_rate`; :func:`propagation_attack` runs it against a release.
+"""
+
+from graphveil.attack.link import LinkInference, link_inference
+from graphveil.attack.propagation import (
+    PropagationAttack,
+    Reidentification,
+    core_nodes,
+    high_degree_seeds,
+    propagation,
+    propagation_attack,
+    reidentification_rate,
+)
+
+__all__ = [
+    "LinkInference",
+    "PropagationAttack",
+    "Reidentification",
+    "core_nodes",
+    "high_degree_seeds",
+    "link_inference",
+    "propagation",
+    "propagation_attack",
+    "reidentification_rate",
+]
