@@ -351,8 +351,11 @@ def test_cli_attack_errors(tmp_path, capsys):
     assert main(["attack", "link", "--dataset", "karate_club", str(path)]) == 2
     assert "same nodes" in capsys.readouterr().err
     ug, _ = maxvar(g0, 40, parts=1, seed=1)
-    ug.save(path)  # ids permuted by default
+    ug.save(path, record=tmp_path / "private.json")  # ids permuted by default
     assert main(["attack", "propagation", "--dataset", "karate_club", str(path)]) == 2
     err = capsys.readouterr().err
-    assert "--permutation" in err and err.count("\n") == 1
+    assert "--record" in err and err.count("\n") == 1
+    argv = ["attack", "link", "--dataset", "karate_club", str(path)]
+    assert main([*argv, "--record", str(tmp_path / "private.json")]) == 0  # mapped back
+    assert "auc" in capsys.readouterr().out
     assert main(["attack", "link", str(path)]) == 2

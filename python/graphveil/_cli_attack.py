@@ -68,20 +68,26 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="GRAPH (edge list of the true graph) then PUBLISHED (.npz or TSV); only PUBLISHED with --dataset",
     )
+    from graphveil.cli import add_header_argument
+
     parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
+    add_header_argument(parser)
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     parser.add_argument(
-        "--permutation",
+        "--record",
         metavar="FILE",
-        help="the id permutation UncertainGraph.save returned, when the release's ids were permuted",
+        help="the private run record written with PUBLISHED (--record of graphveil anonymize): "
+        "maps its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
     )
     parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
 
 
 def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
-    from graphveil.cli import _load_permutation, load_graph
+    from graphveil.cli import load_graph
+    from graphveil.measure.report import _true_ids
+    from graphveil.record import load_record
     from graphveil.uncertain import UncertainGraph
 
     expected = 1 if args.dataset is not None else 2
@@ -93,22 +99,15 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
     args.graph = None if args.dataset is not None else args.paths[0]
     g0 = load_graph(args)
     ug = UncertainGraph.load(args.paths[-1])
-    if args.permutation is not None:
-        perm = _load_permutation(args.permutation, ug.n)
-        inverse = np.empty_like(perm)
-        inverse[perm] = np.arange(perm.size, dtype=np.int64)
-        ug = UncertainGraph(
-            ug.n, inverse[ug.u], inverse[ug.v], ug.p, relaxed=ug.relaxed, meta=ug.meta
-        )
-    elif ug.meta.get("file", {}).get("ids_permuted", False):
-        raise ValueError(
-            f"{args.paths[-1]} was saved with permuted node ids: pass the permutation save() "
-            "returned with --permutation FILE (the attacks are scored against the true ids)"
-        )
     if ug.n != g0.n:
         raise ValueError(
             f"the true graph has {g0.n:,} nodes and the release {ug.n:,}: both must be on the same nodes"
         )
+    record = load_record(args.record) if args.record is not None else None
+    try:
+        ug = _true_ids(ug, record)
+    except ValueError as err:
+        raise ValueError(f"{args.paths[-1]}: {err}".replace("record=", "--record ")) from None
     return g0, ug
 
 
