@@ -302,13 +302,15 @@ def uncertain_from_scipy(matrix: Any, relaxed: bool) -> UncertainGraph:
     coo = _square_coo(matrix)
     coo.sum_duplicates()  # explicit zeros stay: a stored 0 is a pair with p = 0
     data = np.asarray(coo.data, dtype=np.float64)
+    # A self-loop adds 2p to the diagonal (UncertainGraph.to_scipy, Theorem 3.1): read p = M_ii / 2.
+    data = np.where(coo.row == coo.col, data / 2.0, data)
     bad = ~((data >= 0.0) & (data <= 1.0))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"probabilities must lie in [0, 1]: entry ({int(coo.row[i])}, {int(coo.col[i])}) is "
-            f"{float(data[i])!r} ({int(bad.sum())} such entries); a matrix of repeated pairs "
-            "(sums above 1) cannot be read back"
+            f"probabilities must lie in [0, 1] (diagonal entries, 2p, in [0, 2]): entry "
+            f"({int(coo.row[i])}, {int(coo.col[i])}) is {float(coo.data[i])!r} ({int(bad.sum())} "
+            "such entries); a matrix of repeated pairs (sums above 1) cannot be read back"
         )
     asym = sp.csr_matrix((data, (coo.row, coo.col)), shape=coo.shape)
     diff = abs(asym - asym.T).tocoo()

@@ -337,7 +337,8 @@ class UncertainGraph:
 
         Every stored entry of the upper triangle is a pair, explicit zeros included (a pair
         with p = 0), so ``from_scipy(ug.to_scipy())`` gives ``ug`` back for a strict graph.
-        Diagonal entries are self-loops: refused unless ``relaxed=True``.
+        Diagonal entries are self-loops (entry ``2 p``, as :meth:`to_scipy` writes them):
+        refused unless ``relaxed=True``.
 
         Raises
         ------
