@@ -29,6 +29,7 @@ import numpy as np
 from graphveil._common import (
     atomic_path,
     check_output_path,
+    check_int,
     check_threads,
     clean_stale_temporaries,
     seed_to_u64,
@@ -69,6 +70,26 @@ SCHEME_TITLES = {
     "mixture": "Mixture",
 }
 
+#: Nodes per MaxVar part when the study scales the parts: the paper split dblp and amazon
+#: (about 320k nodes) into 20 parts and youtube (1.1M) into 60, about 16,000 nodes a part.
+MAXVAR_NODES_PER_PART = 16_000
+
+
+def maxvar_parts(n: int, parts: int | None = None) -> int:
+    """MaxVar's number of parts in the study: ``parts`` if given, else scaled as the paper did.
+
+    The paper's ``max(1, round(n / 16,000))``; at most ``n // 50`` either way, so that a part
+    keeps enough nodes for friend-of-friend candidates.
+
+    Examples
+    --------
+    >>> maxvar_parts(5_242), maxvar_parts(317_080), maxvar_parts(1_134_890), maxvar_parts(5_242, 20)
+    (1, 20, 71, 20)
+    """
+    wanted = max(1, round(n / MAXVAR_NODES_PER_PART)) if parts is None else int(parts)
+    return max(1, min(wanted, n // 50))
+
+
 #: Version of the per-point record format in ``out_dir/points``.
 STATE_VERSION = 2
 
@@ -82,7 +103,8 @@ class StudyConfig:
     k: tuple[int, ...] = (30, 50, 100)
     obf_k: int = 50
     obf_eps: float = 0.1
-    maxvar_parts: int = 20
+    #: MaxVar's parts; None: scaled to the graph as the paper did (:func:`maxvar_parts`).
+    maxvar_parts: int | None = None
     mixture_t: int = 2
     threads: int = 0
 
@@ -136,17 +158,23 @@ class Study:
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
         """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
         header = GRID_PARAMETER[scheme]
+        rows = self.scheme_rows(scheme)
+        # MaxVar rows name the n_p / m found; the request shows where one of them fell short
+        short = any(r.get("n_p_found", 0) < r.get("n_p_requested", 0) for r in rows)
+        requested = lambda value: {"requested": value} if short else {}  # noqa: E731
         table = [
             {
                 header: self.graph_name,
+                **requested(None),
                 **_pick(self.original, ("H1", "H2_open", *statistic_names())),
                 "rel_err": None,
             }
         ]
-        for row in self.scheme_rows(scheme):
+        for row in rows:
             table.append(
                 {
-                    header: row["value"],
+                    header: row.get("found", row["value"]),
+                    **requested(row["value"]),
                     **_pick(row, ("H1", "H2_open", *statistic_names(), "rel_err")),
                 }
             )
@@ -260,6 +288,7 @@ def reproduce(
     resume: bool = True,
     progress: bool | Callable[[str], None] = False,
     figures: bool = True,
+    maxvar_parts: int | None = None,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -289,6 +318,10 @@ def reproduce(
         Print progress per grid point and phase (or hand each message to the callable).
     figures : bool
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
+    maxvar_parts : int, optional
+        MaxVar's parts; default scaled to the graph as the paper did,
+        ``max(1, round(n / 16,000))`` (:func:`maxvar_parts`). Rows and tables name the n_p / m
+        MaxVar actually found.
 
     Returns
     -------
@@ -309,7 +342,13 @@ def reproduce(
     if not k or min(k) < 1:
         raise ValueError(f"every k must be at least 1, got {list(k)}")
     config = StudyConfig(
-        samples=int(samples), seed=seed_to_u64(seed), k=k, threads=check_threads(threads)
+        samples=int(samples),
+        seed=seed_to_u64(seed),
+        k=k,
+        threads=check_threads(threads),
+        maxvar_parts=None
+        if maxvar_parts is None
+        else check_int(maxvar_parts, "maxvar_parts", low=1),
     )
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
@@ -421,11 +460,10 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
     if point.scheme == "randwalk_mod":
         return anonymize.randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=threads)
     if point.scheme == "maxvar":
-        parts = max(1, min(config.maxvar_parts, graph.n // 50))
         return anonymize.maxvar(
             graph,
             n_potential=round(v * m),
-            parts=parts,
+            parts=maxvar_parts(graph.n, config.maxvar_parts),
             seed=seed,
             threads=threads,
             allow_fewer=True,
@@ -482,10 +520,32 @@ def _run_point(
         "time_evaluate_s": t2 - t1,
     }
     _add_model_tv(graph, point, row)
+    _add_found(graph, point, report, row)
     row.update(_report_row(ev, config))
     row["scheme_report"] = _jsonable(report)
     say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
     return row
+
+
+def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict[str, Any]) -> None:
+    """MaxVar: label the row with the n_p / m actually found, and keep the requested one.
+
+    MaxVar may find fewer friend-of-friend pairs than requested (``allow_fewer``); its report
+    counts what it found. The row's ``label`` (used by every table and figure) then names the
+    found ratio, with the request in brackets when it fell short; ``found`` and ``requested``
+    are the two ratios and ``n_p_found`` the count.
+    """
+    if point.scheme != "maxvar":
+        return
+    requested = round(point.value * graph.m)
+    found = int(sum(report["potential_proposed"]))
+    row["parts"] = int(report["params"]["parts"])
+    row["n_p_requested"] = requested
+    row["n_p_found"] = found
+    row["requested"] = point.value
+    row["found"] = found / graph.m
+    label = f"{GRID_PARAMETER[point.scheme]}={row['found']:.3g}"
+    row["label"] = label if found >= requested else f"{label} (found; asked {point.value:g})"
 
 
 #: RandWalk-mod's exact uncertain form is built for its TV only while n^2 stays below this:
