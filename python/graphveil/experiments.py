@@ -28,8 +28,8 @@ import numpy as np
 
 from graphveil._common import (
     atomic_path,
-    check_output_path,
     check_int,
+    check_output_path,
     check_threads,
     clean_stale_temporaries,
     seed_to_u64,
@@ -161,7 +161,7 @@ class Study:
         rows = self.scheme_rows(scheme)
         # MaxVar rows name the n_p / m found; the request shows where one of them fell short
         short = any(r.get("n_p_found", 0) < r.get("n_p_requested", 0) for r in rows)
-        requested = lambda value: {"requested": value} if short else {}  # noqa: E731
+        requested = lambda value: {"requested": value} if short else {}
         table = [
             {
                 header: self.graph_name,
