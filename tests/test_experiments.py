@@ -50,7 +50,7 @@ def test_every_file_is_written_and_parses(study_dir):
     data = json.loads((out / "study.json").read_text())
     assert data["graph"] == "karate" and data["n"] == 34 and data["m"] == 78
     assert len(data["rows"]) == sum(len(v) for v in SMALL_GRID.values())
-    for fig in ("maxvar.png", "tradeoff.png", "total_variance.png"):
+    for fig in ("maxvar.png", "tradeoff.png", "attack.png", "total_variance.png"):
         assert (out / fig).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -122,6 +122,23 @@ def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
     assert main(args) == 0  # everything recorded: resumed, same tables
     assert (tmp_path / "table_comparison.csv").read_text() == first
     assert "| karate_club |" in capsys.readouterr().out
+    assert "reid_rate" in first.splitlines()[0]  # attacked by default
+    assert main([*args, "--no-attacks", "-o", str(tmp_path / "plain")]) == 0
+    header = (tmp_path / "plain" / "table_comparison.csv").read_text().splitlines()[0]
+    assert "reid_rate" not in header and "link_auc" not in header
+
+
+def test_attack_columns_of_the_comparison_table(study_dir):
+    _, study = study_dir
+    table = study.comparison_table()
+    control = table[0]
+    assert control["link_auc"] is None and control["reid_rate"] > 0  # G0 published as is
+    for row, line in zip(study.rows, table[1:]):
+        assert line["reid_rate"] == row["reid_rate"] and 0 <= row["reid_rate"] <= 1
+        assert row["attack_samples"] == 2  # min(samples, ATTACK_SAMPLES)
+        uncertain = row["scheme"] in ("obfuscation", "maxvar", "mixture")
+        assert (line["link_auc"] is not None) == uncertain
+        assert (line["precision_at_m"] is not None) == uncertain
 
 
 @pytest.mark.parametrize(

@@ -77,6 +77,11 @@ def add_reproduce(subparsers: Any) -> None:
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
     )
+    parser.add_argument(
+        "--no-attacks",
+        action="store_true",
+        help="skip the link-inference and propagation attacks on each release",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     parser.set_defaults(run=run_reproduce)
 
@@ -123,6 +128,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         figures=not args.no_figures,
         maxvar_parts=args.maxvar_parts,
+        attacks=not args.no_attacks,
     )
     print(study.to_markdown())
     print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")

@@ -90,6 +90,9 @@ def maxvar_parts(n: int, parts: int | None = None) -> int:
     return max(1, min(wanted, n // 50))
 
 
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
+ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
+
 #: Version of the per-point record format in ``out_dir/points``.
 STATE_VERSION = 2
 
@@ -107,6 +110,9 @@ class StudyConfig:
     maxvar_parts: int | None = None
     mixture_t: int = 2
     threads: int = 0
+    #: Attack every release (:func:`graphveil.attack.attack_scores`): link AUC, precision@m and
+    #: the propagation re-identification rate over at most ``ATTACK_SAMPLES`` sampled worlds.
+    attacks: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,6 +123,7 @@ class StudyConfig:
             "obf_eps": self.obf_eps,
             "maxvar_parts": self.maxvar_parts,
             "mixture_t": self.mixture_t,
+            "attacks": self.attacks,
         }
 
 
@@ -184,6 +191,8 @@ class Study:
         """The paper's Table 7: privacy (H1, H2_open, edge differences, eps for each k) and utility."""
         eps_cols = [f"eps_k{k}" for k in self.config.k]
         cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
+        if self.config.attacks:
+            cols += ATTACK_COLUMNS
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
@@ -289,6 +298,7 @@ def reproduce(
     progress: bool | Callable[[str], None] = False,
     figures: bool = True,
     maxvar_parts: int | None = None,
+    attacks: bool = True,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -322,6 +332,11 @@ def reproduce(
         MaxVar's parts; default scaled to the graph as the paper did,
         ``max(1, round(n / 16,000))`` (:func:`maxvar_parts`). Rows and tables name the n_p / m
         MaxVar actually found.
+    attacks : bool
+        Attack every release and add link AUC, precision@m and the propagation
+        re-identification rate to its row (:func:`graphveil.attack.attack_scores`; at most
+        ``ATTACK_SAMPLES`` sampled worlds a point, to keep the cost bounded). G0's own row gets
+        the un-anonymized control.
 
     Returns
     -------
@@ -346,6 +361,7 @@ def reproduce(
         seed=seed_to_u64(seed),
         k=k,
         threads=check_threads(threads),
+        attacks=bool(attacks),
         maxvar_parts=None
         if maxvar_parts is None
         else check_int(maxvar_parts, "maxvar_parts", low=1),
@@ -522,6 +538,10 @@ def _run_point(
     _add_model_tv(graph, point, row)
     _add_found(graph, point, report, row)
     row.update(_report_row(ev, config))
+    if config.attacks:
+        say("attacking")
+        row.update(_attack_row(graph, ug, config, point_seed(seed, "attack")))
+        row["time_attack_s"] = time.perf_counter() - t2
     row["scheme_report"] = _jsonable(report)
     say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
     return row
@@ -598,6 +618,13 @@ def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     return row
 
 
+def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) -> dict[str, Any]:
+    from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+    samples = min(config.samples, ATTACK_SAMPLES)
+    return attack_scores(graph, published, samples, seed, threads=config.threads)
+
+
 def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
     from graphveil.measure.report import true_graph_row
 
@@ -611,6 +638,8 @@ def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
     )
     eps = row.pop("eps")
     row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
+    if config.attacks:  # the un-anonymized control: G0 published as is
+        row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))
     return row
 
 
