@@ -230,6 +230,7 @@ class Study:
                 "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
+        parts += ["", *self._findings_markdown()]
         if self.not_applicable:
             parts += ["", "## Not applicable", ""]
             parts += [
@@ -237,6 +238,39 @@ class Study:
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
+
+    def _findings_markdown(self) -> list[str]:
+        """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
+        from graphveil.findings import COMPARABLE_REL_ERR, attack_disagreements, paper_claims
+
+        lines = [
+            "## The paper's findings on this graph",
+            "",
+            (
+                "Checked on every run (graphveil.findings); rel.err values are *comparable* when "
+                f"they differ by at most {COMPARABLE_REL_ERR:.0%} of the larger."
+            ),
+            "",
+        ]
+        lines += [
+            f"- **{c.verdict}**: {c.claim}. {c.evidence}."
+            for c in paper_claims(self.rows, self.config.k)
+        ]
+        sentences = attack_disagreements(self.rows, lambda s: SCHEME_TITLES[s])
+        if sentences:
+            lines += [
+                "",
+                "## The attacks against the scores",
+                "",
+                (
+                    "Re-identified: the fraction of G0's core nodes (degree >= 5, largest "
+                    "component) that propagation re-identifies in a sampled world; a pair of rows "
+                    "disagrees when H1 or H2_open orders it one way and the attack the other."
+                ),
+                "",
+                *(f"- {s}" for s in sentences),
+            ]
+        return lines
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
         """Write every table as Markdown, CSV and JSON (and the figures as PNG) into ``out_dir``."""
