@@ -253,7 +253,7 @@ class Study:
             "",
         ]
         lines += [
-            f"- **{c.verdict}**: {c.claim}. {c.evidence}."
+            f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
             for c in paper_claims(self.rows, self.config.k)
         ]
         sentences = attack_disagreements(self.rows, lambda s: SCHEME_TITLES[s])
