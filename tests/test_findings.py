@@ -129,7 +129,7 @@ def test_attack_disagreements_within_and_across_schemes():
     # MaxVar against obf: H1 calls obf more private (11 < 30, 11 < 20), the attack MaxVar
     assert "disagree on 2 of 4 pairs" in maxvar and "MAXVAR v=0.57 → OBFUSCATION v=0.1" in maxvar
     assert obf.startswith("OBFUSCATION: one grid point") and "disagree on 2 of 3 pairs" in obf
-    assert switch.endswith("against the other schemes' 3 rows they agree throughout.")
+    assert switch.endswith("against the other schemes' rows they agree on all 3 pairs.")
     rows[3]["reid_rate"] = 0.55  # now a real gap: EdgeSwitch less re-identified than obf
     assert "disagree on 1 of 3 pairs" in attack_disagreements(rows)[2]
     rows[1]["reid_rate"] = 0.5  # now the attack ranks MaxVar's two points against both scores

@@ -159,7 +159,9 @@ def _eps_claim(rows: list[Row], ks: Sequence[int]) -> Claim:
         }
         rival = min((s for s in mean if s != "maxvar"), key=lambda s: mean[s])
         holds &= mean["maxvar"] <= mean[rival]
-        parts.append(f"k={k}: MaxVar {_g(mean['maxvar'])}, best rival {rival} {_g(mean[rival])}")
+        parts.append(
+            f"mean eps at k={k}: MaxVar {_g(mean['maxvar'])}, best rival {rival} {_g(mean[rival])}"
+        )
     return Claim(claim, holds, "; ".join(parts))
 
 
@@ -281,7 +283,7 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
         if not cross:
             tail = ""
         elif not bad:
-            tail = f"; against the other schemes' {len(cross)} rows they agree throughout"
+            tail = f"; against the other schemes' rows they agree on all {len(cross)} pairs"
         else:
             tail = (
                 f"; against the other schemes they disagree on {len(bad)} of {len(cross)} pairs, "
