@@ -254,7 +254,7 @@ class Study:
         ]
         lines += [
             f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
-            for c in paper_claims(self.rows, self.config.k)
+            for c in paper_claims(self.rows, self.config.k, lambda s: SCHEME_TITLES[s])
         ]
         sentences = attack_disagreements(self.rows, lambda s: SCHEME_TITLES[s])
         if sentences:

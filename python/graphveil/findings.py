@@ -121,7 +121,7 @@ def _randwalk_claim(rows: list[Row]) -> Claim:
     return Claim(claim, top_h2 < floor and err_ok, evidence)
 
 
-def _tradeoff_claim(rows: list[Row]) -> Claim:
+def _tradeoff_claim(rows: list[Row], title: Callable[[str], str]) -> Claim:
     pct = round(100 * COMPARABLE_REL_ERR)
     claim = (
         "MaxVar has the best tradeoff at comparable rel.err "
@@ -137,14 +137,14 @@ def _tradeoff_claim(rows: list[Row]) -> Claim:
     if lost:
         mv, r = max(lost, key=lambda pair: pair[0]["tradeoff"] - pair[1]["tradeoff"])
         evidence += (
-            f"; e.g. {r['scheme']} {r['label']} (rel.err {_g(r['rel_err'])}, tradeoff "
+            f"; e.g. {title(r['scheme'])} {r['label']} (rel.err {_g(r['rel_err'])}, tradeoff "
             f"{_g(r['tradeoff'])}) against MaxVar {mv['label']} (rel.err {_g(mv['rel_err'])}, "
             f"tradeoff {_g(mv['tradeoff'])})"
         )
     return Claim(claim, not lost, evidence)
 
 
-def _eps_claim(rows: list[Row], ks: Sequence[int]) -> Claim:
+def _eps_claim(rows: list[Row], ks: Sequence[int], title: Callable[[str], str]) -> Claim:
     claim = (
         "MaxVar has the lowest eps (its mean eps over its grid is the lowest of the schemes of "
         "Table 7, for every k)"
@@ -160,7 +160,7 @@ def _eps_claim(rows: list[Row], ks: Sequence[int]) -> Claim:
         rival = min((s for s in mean if s != "maxvar"), key=lambda s: mean[s])
         holds &= mean["maxvar"] <= mean[rival]
         parts.append(
-            f"mean eps at k={k}: MaxVar {_g(mean['maxvar'])}, best rival {rival} {_g(mean[rival])}"
+            f"mean eps at k={k}: MaxVar {_g(mean['maxvar'])}, best rival {title(rival)} {_g(mean[rival])}"
         )
     return Claim(claim, holds, "; ".join(parts))
 
@@ -184,7 +184,9 @@ def _tv_claim(rows: list[Row]) -> Claim:
     return Claim(claim, max(obf) < min(mv) and max(mv) < min(rw), evidence)
 
 
-def paper_claims(rows: Sequence[Row], k: Sequence[int] = ()) -> list[Claim]:
+def paper_claims(
+    rows: Sequence[Row], k: Sequence[int] = (), title: Callable[[str], str] = str
+) -> list[Claim]:
     """Check the paper's qualitative claims on a study's rows.
 
     Parameters
@@ -195,6 +197,8 @@ def paper_claims(rows: Sequence[Row], k: Sequence[int] = ()) -> list[Claim]:
         the n_p / m found, which orders them).
     k : sequence of int
         The k of the ``eps_k{k}`` columns.
+    title : callable
+        The printed name of a scheme (in the evidence).
 
     Returns
     -------
@@ -218,8 +222,8 @@ def paper_claims(rows: Sequence[Row], k: Sequence[int] = ()) -> list[Claim]:
         _trend(_rows(rows, "maxvar"), "MaxVar", "n_p/m"),
         _trend(_rows(rows, "obfuscation"), "(k,eps)-obf", "sigma"),
         _randwalk_claim(rows),
-        _tradeoff_claim(rows),
-        _eps_claim(rows, k),
+        _tradeoff_claim(rows, title),
+        _eps_claim(rows, k, title),
         _tv_claim(rows),
     ]
 
