@@ -359,3 +359,53 @@ def test_cli_attack_errors(tmp_path, capsys):
     assert main([*argv, "--record", str(tmp_path / "private.json")]) == 0  # mapped back
     assert "auc" in capsys.readouterr().out
     assert main(["attack", "link", str(path)]) == 2
+
+
+# ----------------------------------------------------------------------------- attack_scores
+def test_attack_scores_control_and_an_uncertain_release(grqc):
+    from graphveil.attack import attack_scores
+
+    control = attack_scores(grqc, grqc, samples=2, seed=5)
+    assert control["link_auc"] is None and control["precision_at_m"] is None  # no ranking
+    assert control["link_precision"] == control["link_recall"] == 1.0
+    # one world, G0: only the id permutation and the seed pairs differ between the two attacks
+    assert control["reid_wrong"] == 0.0 and control["reid_rate_std"] < 0.05
+    assert control["reid_rate"] == control["reid_rate_most_likely"] > 0.6
+    assert control["attack_samples"] == 2 and control["attack_seeds"] == 50
+
+    ug, _ = maxvar(grqc, n_potential=grqc.m // 2, parts=1, seed=5)
+    scores = attack_scores(grqc, ug, samples=3, seed=5)
+    direct = link_inference(grqc, ug)
+    assert scores["link_auc"] == direct.auc and scores["precision_at_m"] == direct.precision_at_m
+    # three different sampled worlds: a spread, and every rate below the control's
+    assert scores["reid_rate_std"] > 0
+    assert 0 < scores["reid_rate"] < control["reid_rate"]
+    walked, _ = randwalk(grqc, 2, seed=5)
+    assert attack_scores(grqc, walked, samples=1, seed=5)["reid_rate"] < scores["reid_rate"]
+
+
+def test_attack_scores_on_a_small_graph_and_bad_input():
+    from graphveil.attack import attack_scores
+
+    g = karate_graph()
+    assert attack_scores(g, g, samples=1, seed=1)["attack_seeds"] == 3  # at most n // 10
+    with pytest.raises(ValueError, match="samples must be >= 1"):
+        attack_scores(g, g, samples=0)
+    with pytest.raises(ValueError, match="same nodes"):
+        attack_scores(g, gv.Graph.from_edges([0], [1], 3))
+
+
+def test_evaluate_with_attacks_adds_the_attack_scores(grqc):
+    from graphveil.attack import attack_scores
+    from graphveil.measure.report import evaluate
+
+    ug, _ = maxvar(grqc, n_potential=grqc.m // 5, parts=1, seed=6)
+    plain = evaluate(grqc, ug, samples=2, seed=6, k=30)
+    attacked = evaluate(grqc, ug, samples=2, seed=6, k=30, attacks=True)
+    assert not any(k.startswith("attack_") for k in plain.extra)
+    assert attacked.mean == plain.mean  # the attacks take nothing from the evaluation's randomness
+    direct = attack_scores(grqc, ug, samples=2, seed=attacked.seed)
+    assert attacked.extra["attack_reid_rate"] == direct["reid_rate"]
+    assert attacked.extra["attack_link_auc"] == direct["link_auc"]
+    walked, _ = randwalk(grqc, 2, seed=6)
+    assert math.isnan(evaluate(grqc, walked, samples=1, seed=6, k=30, attacks=True).extra["attack_link_auc"])

@@ -50,7 +50,7 @@ def test_every_file_is_written_and_parses(study_dir):
     data = json.loads((out / "study.json").read_text())
     assert data["graph"] == "karate" and data["n"] == 34 and data["m"] == 78
     assert len(data["rows"]) == sum(len(v) for v in SMALL_GRID.values())
-    for fig in ("maxvar.png", "tradeoff.png", "total_variance.png"):
+    for fig in ("maxvar.png", "tradeoff.png", "attack.png", "total_variance.png"):
         assert (out / fig).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -122,6 +122,23 @@ def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
     assert main(args) == 0  # everything recorded: resumed, same tables
     assert (tmp_path / "table_comparison.csv").read_text() == first
     assert "| karate_club |" in capsys.readouterr().out
+    assert "reid_rate" in first.splitlines()[0]  # attacked by default
+    assert main([*args, "--no-attacks", "-o", str(tmp_path / "plain")]) == 0
+    header = (tmp_path / "plain" / "table_comparison.csv").read_text().splitlines()[0]
+    assert "reid_rate" not in header and "link_auc" not in header
+
+
+def test_attack_columns_of_the_comparison_table(study_dir):
+    _, study = study_dir
+    table = study.comparison_table()
+    control = table[0]
+    assert control["link_auc"] is None and control["reid_rate"] > 0  # G0 published as is
+    for row, line in zip(study.rows, table[1:]):
+        assert line["reid_rate"] == row["reid_rate"] and 0 <= row["reid_rate"] <= 1
+        assert row["attack_samples"] == 2  # min(samples, ATTACK_SAMPLES)
+        uncertain = row["scheme"] in ("obfuscation", "maxvar", "mixture")
+        assert (line["link_auc"] is not None) == uncertain
+        assert (line["precision_at_m"] is not None) == uncertain
 
 
 @pytest.mark.parametrize(
@@ -152,3 +169,26 @@ def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
     model, _ = randwalk_mod_uncertain(karate, 2, alpha=0.5)
     assert row["tv_model"] == pytest.approx(model.total_variance())
     assert 0 < row["tv_model"] <= randwalk_mod_tv_bound(karate, 2) + 1e-9  # Proposition 4.4
+
+
+def test_maxvar_rows_are_labelled_with_the_n_p_found(karate):
+    # n_p/m = 5 asks for 390 potential pairs; karate has far fewer friend-of-friend pairs.
+    study = ex.reproduce(karate, schemes=["maxvar"], grid={"maxvar": [0.19, 5.0]}, samples=1, seed=2, figures=False)
+    low, high = study.scheme_rows("maxvar")
+    for row in (low, high):
+        found = row["pairs"] - karate.m  # the release holds G0's edges plus the potential pairs found
+        assert row["n_p_found"] == found and row["found"] == found / karate.m
+        assert row["label"].startswith(f"n_p/m={found / karate.m:.3g}")
+        assert row["parts"] == 1  # scaled as the paper did: max(1, round(34 / 16000))
+    assert low["label"] == f"n_p/m={low['found']:.3g}" and low["n_p_found"] == round(0.19 * 78)
+    assert high["n_p_found"] < 390 and high["label"].endswith("(found; asked 5)")
+    table = study.scheme_table("maxvar")
+    assert [r["n_p/m"] for r in table[1:]] == [low["found"], high["found"]]
+    assert [r["requested"] for r in table[1:]] == [0.19, 5.0]
+    cases = [r["case"] for r in study.comparison_table()[1:]]
+    assert cases == [f"MaxVar {low['label']}", f"MaxVar {high['label']}"]
+
+
+def test_maxvar_parts_scale_with_the_graph_unless_given():
+    assert [ex.maxvar_parts(n) for n in (34, 24_000, 317_080, 1_134_890)] == [1, 2, 20, 71]
+    assert ex.maxvar_parts(5_242, 20) == 20 and ex.maxvar_parts(500, 20) == 10  # n // 50 caps it

@@ -63,6 +63,12 @@ def add_reproduce(subparsers: Any) -> None:
         "--k", type=int, nargs="+", default=[30, 50, 100], help="k of the eps columns"
     )
     parser.add_argument(
+        "--maxvar-parts",
+        type=int,
+        metavar="N",
+        help="MaxVar's parts (default: scaled as the paper did, max(1, round(n / 16000)))",
+    )
+    parser.add_argument(
         "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
     )
     parser.add_argument(
@@ -70,6 +76,11 @@ def add_reproduce(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
+    )
+    parser.add_argument(
+        "--no-attacks",
+        action="store_true",
+        help="skip the link-inference and propagation attacks on each release",
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     parser.set_defaults(run=run_reproduce)
@@ -116,6 +127,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
         resume=not args.no_resume,
         progress=not args.quiet,
         figures=not args.no_figures,
+        maxvar_parts=args.maxvar_parts,
+        attacks=not args.no_attacks,
     )
     print(study.to_markdown())
     print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")

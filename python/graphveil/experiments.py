@@ -28,6 +28,7 @@ import numpy as np
 
 from graphveil._common import (
     atomic_path,
+    check_int,
     check_output_path,
     check_threads,
     clean_stale_temporaries,
@@ -69,6 +70,29 @@ SCHEME_TITLES = {
     "mixture": "Mixture",
 }
 
+#: Nodes per MaxVar part when the study scales the parts: the paper split dblp and amazon
+#: (about 320k nodes) into 20 parts and youtube (1.1M) into 60, about 16,000 nodes a part.
+MAXVAR_NODES_PER_PART = 16_000
+
+
+def maxvar_parts(n: int, parts: int | None = None) -> int:
+    """MaxVar's number of parts in the study: ``parts`` if given, else scaled as the paper did.
+
+    The paper's ``max(1, round(n / 16,000))``; at most ``n // 50`` either way, so that a part
+    keeps enough nodes for friend-of-friend candidates.
+
+    Examples
+    --------
+    >>> maxvar_parts(5_242), maxvar_parts(317_080), maxvar_parts(1_134_890), maxvar_parts(5_242, 20)
+    (1, 20, 71, 20)
+    """
+    wanted = max(1, round(n / MAXVAR_NODES_PER_PART)) if parts is None else int(parts)
+    return max(1, min(wanted, n // 50))
+
+
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
+ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
+
 #: Version of the per-point record format in ``out_dir/points``.
 STATE_VERSION = 2
 
@@ -82,9 +106,13 @@ class StudyConfig:
     k: tuple[int, ...] = (30, 50, 100)
     obf_k: int = 50
     obf_eps: float = 0.1
-    maxvar_parts: int = 20
+    #: MaxVar's parts; None: scaled to the graph as the paper did (:func:`maxvar_parts`).
+    maxvar_parts: int | None = None
     mixture_t: int = 2
     threads: int = 0
+    #: Attack every release (:func:`graphveil.attack.attack_scores`): link AUC, precision@m and
+    #: the propagation re-identification rate over at most ``ATTACK_SAMPLES`` sampled worlds.
+    attacks: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +123,7 @@ class StudyConfig:
             "obf_eps": self.obf_eps,
             "maxvar_parts": self.maxvar_parts,
             "mixture_t": self.mixture_t,
+            "attacks": self.attacks,
         }
 
 
@@ -136,17 +165,23 @@ class Study:
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
         """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
         header = GRID_PARAMETER[scheme]
+        rows = self.scheme_rows(scheme)
+        # MaxVar rows name the n_p / m found; the request shows where one of them fell short
+        short = any(r.get("n_p_found", 0) < r.get("n_p_requested", 0) for r in rows)
+        requested = lambda value: {"requested": value} if short else {}
         table = [
             {
                 header: self.graph_name,
+                **requested(None),
                 **_pick(self.original, ("H1", "H2_open", *statistic_names())),
                 "rel_err": None,
             }
         ]
-        for row in self.scheme_rows(scheme):
+        for row in rows:
             table.append(
                 {
-                    header: row["value"],
+                    header: row.get("found", row["value"]),
+                    **requested(row["value"]),
                     **_pick(row, ("H1", "H2_open", *statistic_names(), "rel_err")),
                 }
             )
@@ -156,6 +191,8 @@ class Study:
         """The paper's Table 7: privacy (H1, H2_open, edge differences, eps for each k) and utility."""
         eps_cols = [f"eps_k{k}" for k in self.config.k]
         cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
+        if self.config.attacks:
+            cols += ATTACK_COLUMNS
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
@@ -193,6 +230,7 @@ class Study:
                 "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
+        parts += ["", *self._findings_markdown()]
         if self.not_applicable:
             parts += ["", "## Not applicable", ""]
             parts += [
@@ -200,6 +238,39 @@ class Study:
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
+
+    def _findings_markdown(self) -> list[str]:
+        """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
+        from graphveil.findings import COMPARABLE_REL_ERR, attack_disagreements, paper_claims
+
+        lines = [
+            "## The paper's findings on this graph",
+            "",
+            (
+                "Checked on every run (graphveil.findings); rel.err values are *comparable* when "
+                f"they differ by at most {COMPARABLE_REL_ERR:.0%} of the larger."
+            ),
+            "",
+        ]
+        lines += [
+            f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
+            for c in paper_claims(self.rows, self.config.k, lambda s: SCHEME_TITLES[s])
+        ]
+        sentences = attack_disagreements(self.rows, lambda s: SCHEME_TITLES[s])
+        if sentences:
+            lines += [
+                "",
+                "## The attacks against the scores",
+                "",
+                (
+                    "Re-identified: the fraction of G0's core nodes (degree >= 5, largest "
+                    "component) that propagation re-identifies in a sampled world; a pair of rows "
+                    "disagrees when H1 or H2_open orders it one way and the attack the other."
+                ),
+                "",
+                *(f"- {s}" for s in sentences),
+            ]
+        return lines
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
         """Write every table as Markdown, CSV and JSON (and the figures as PNG) into ``out_dir``."""
@@ -260,6 +331,8 @@ def reproduce(
     resume: bool = True,
     progress: bool | Callable[[str], None] = False,
     figures: bool = True,
+    maxvar_parts: int | None = None,
+    attacks: bool = True,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -289,6 +362,15 @@ def reproduce(
         Print progress per grid point and phase (or hand each message to the callable).
     figures : bool
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
+    maxvar_parts : int, optional
+        MaxVar's parts; default scaled to the graph as the paper did,
+        ``max(1, round(n / 16,000))`` (:func:`maxvar_parts`). Rows and tables name the n_p / m
+        MaxVar actually found.
+    attacks : bool
+        Attack every release and add link AUC, precision@m and the propagation
+        re-identification rate to its row (:func:`graphveil.attack.attack_scores`; at most
+        ``ATTACK_SAMPLES`` sampled worlds a point, to keep the cost bounded). G0's own row gets
+        the un-anonymized control.
 
     Returns
     -------
@@ -309,7 +391,14 @@ def reproduce(
     if not k or min(k) < 1:
         raise ValueError(f"every k must be at least 1, got {list(k)}")
     config = StudyConfig(
-        samples=int(samples), seed=seed_to_u64(seed), k=k, threads=check_threads(threads)
+        samples=int(samples),
+        seed=seed_to_u64(seed),
+        k=k,
+        threads=check_threads(threads),
+        attacks=bool(attacks),
+        maxvar_parts=None
+        if maxvar_parts is None
+        else check_int(maxvar_parts, "maxvar_parts", low=1),
     )
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
@@ -421,11 +510,10 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
     if point.scheme == "randwalk_mod":
         return anonymize.randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=threads)
     if point.scheme == "maxvar":
-        parts = max(1, min(config.maxvar_parts, graph.n // 50))
         return anonymize.maxvar(
             graph,
             n_potential=round(v * m),
-            parts=parts,
+            parts=maxvar_parts(graph.n, config.maxvar_parts),
             seed=seed,
             threads=threads,
             allow_fewer=True,
@@ -482,10 +570,37 @@ def _run_point(
         "time_evaluate_s": t2 - t1,
     }
     _add_model_tv(graph, point, row)
+    _add_found(graph, point, report, row)
     row.update(_report_row(ev, config))
+    if config.attacks:
+        say("attacking")
+        t3 = time.perf_counter()
+        row.update(_attack_row(graph, ug, config, point_seed(seed, "attack")))
+        row["time_attack_s"] = time.perf_counter() - t3
     row["scheme_report"] = _jsonable(report)
     say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
     return row
+
+
+def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict[str, Any]) -> None:
+    """MaxVar: label the row with the n_p / m actually found, and keep the requested one.
+
+    MaxVar may find fewer friend-of-friend pairs than requested (``allow_fewer``); its report
+    counts what it found. The row's ``label`` (used by every table and figure) then names the
+    found ratio, with the request in brackets when it fell short; ``found`` and ``requested``
+    are the two ratios and ``n_p_found`` the count.
+    """
+    if point.scheme != "maxvar":
+        return
+    requested = round(point.value * graph.m)
+    found = int(sum(report["potential_proposed"]))
+    row["parts"] = int(report["params"]["parts"])
+    row["n_p_requested"] = requested
+    row["n_p_found"] = found
+    row["requested"] = point.value
+    row["found"] = found / graph.m
+    label = f"{GRID_PARAMETER[point.scheme]}={row['found']:.3g}"
+    row["label"] = label if found >= requested else f"{label} (found; asked {point.value:g})"
 
 
 #: RandWalk-mod's exact uncertain form is built for its TV only while n^2 stays below this:
@@ -538,6 +653,13 @@ def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     return row
 
 
+def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) -> dict[str, Any]:
+    from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+    samples = min(config.samples, ATTACK_SAMPLES)
+    return attack_scores(graph, published, samples, seed, threads=config.threads)
+
+
 def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
     from graphveil.measure.report import true_graph_row
 
@@ -551,6 +673,8 @@ def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
     )
     eps = row.pop("eps")
     row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
+    if config.attacks:  # the un-anonymized control: G0 published as is
+        row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))
     return row
 
 

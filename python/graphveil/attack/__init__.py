@@ -4,6 +4,7 @@
   the most-likely world).
 - :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
   :func:`reidentification_rate`; :func:`propagation_attack` runs it against a release.
+- :func:`attack_scores`: both, as the few numbers a study row carries.
 """
 
 from graphveil.attack.link import LinkInference, link_inference
@@ -16,11 +17,13 @@ from graphveil.attack.propagation import (
     propagation_attack,
     reidentification_rate,
 )
+from graphveil.attack.scores import attack_scores
 
 __all__ = [
     "LinkInference",
     "PropagationAttack",
     "Reidentification",
+    "attack_scores",
     "core_nodes",
     "high_degree_seeds",
     "link_inference",

@@ -403,6 +403,7 @@ def evaluate(
     statistics_seed: SeedLike = None,
     original: dict[str, Any] | None = None,
     record: RunRecord | np.ndarray | None = None,
+    attacks: bool = False,
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section 5).
 
@@ -444,6 +445,11 @@ def evaluate(
         ``permutation``: ids of ``ug`` are mapped back through it before anything is measured.
         The record of an uncertain graph must be that release's own (its digest is checked);
         a Graph (a world sampled from a release, in the release's ids) takes the release's.
+    attacks : bool
+        Also attack the release (:func:`graphveil.attack.attack_scores` on at most
+        ``ATTACK_SAMPLES`` of the worlds): its numbers go to ``report.extra`` as
+        ``attack_link_auc``, ``attack_precision_at_m``, ``attack_reid_rate``, ... (NaN where
+        undefined, e.g. the AUC of a deterministic release).
 
     Returns
     -------
@@ -543,6 +549,14 @@ def evaluate(
     extra: dict[str, float] = {}
     if statistics is None:
         extra["S_PL_pooled"] = float(pooled_powerlaw_exponent(worlds))
+
+    if attacks:
+        from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+        scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=nthreads)
+        extra.update(
+            {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
+        )
 
     eps_published = eps_of(g0, ug, list(ks), threads=nthreads)
     return Report(
