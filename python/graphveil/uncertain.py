@@ -12,7 +12,7 @@ import warnings
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -1127,3 +1127,18 @@ def _non_negative(value: Any, name: str, alternative: str = "") -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ValueError(f"{name} must be a non-negative integer{alternative}, got {value!r}")
     return int(value)
+
+
+class Anonymized(NamedTuple):
+    """The output of a scheme: the uncertain graph and a report of how it was made.
+
+    Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
+    ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
+    entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
+    :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
+    user chose); the rest, the seed first, goes to the private run record (``record=``), never
+    into the release.
+    """
+
+    graph: UncertainGraph
+    report: dict[str, Any]

@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import check_int, check_real  # noqa: F401  (the schemes import them from here)
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 
 def check_graph(graph: Any, name: str = "graph") -> Graph:

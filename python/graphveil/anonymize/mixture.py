@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from graphveil._common import callable_module
 from graphveil.anonymize._report import Timer, check_graph, check_real, finish
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = ["mixture"]
 
@@ -86,3 +86,6 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
         only_g0=int(only_g0.sum()),
         only_g=int(a_keys.size - in_g0.sum()),
     )
+
+
+callable_module(__name__, mixture)

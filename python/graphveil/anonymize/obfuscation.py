@@ -17,11 +17,11 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.measure.privacy import eps as eps_of
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = [
     "ObfuscationError",
@@ -186,8 +186,6 @@ def _draw_candidates(
 
 
 def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attempt:
-    from graphveil.measure.privacy import eps as eps_of
-
     g = prep.graph
     n = g.n
     unique = uniqueness(prep.degrees, sigma) if n else np.zeros(0)
@@ -479,3 +477,6 @@ def _wrap(
         expected_tv_paper=obfuscation_expected_tv(sigma, att.candidate_pairs, q=params["q"]),
         **extra,
     )
+
+
+callable_module(__name__, obfuscation)

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish
-from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize.parts import metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
+from graphveil.uncertain import Anonymized
 
 __all__ = ["SCHEMES", "partition"]
 
@@ -204,3 +204,6 @@ def partition(
         part_sizes=sizes,
         part_reports=reports,
     )
+
+
+callable_module(__name__, partition)

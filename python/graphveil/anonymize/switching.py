@@ -7,8 +7,8 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish, sorted_pairs
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
+from graphveil.uncertain import Anonymized
 
 __all__ = ["edge_switch"]
 

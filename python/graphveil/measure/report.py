@@ -31,7 +31,7 @@ from graphveil.measure.utility import (
     statistic_names,
     utility_statistics,
 )
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
@@ -473,8 +473,6 @@ def evaluate(
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
-    from graphveil.anonymize._result import Anonymized
-
     if isinstance(ug, Anonymized):
         if label == "published":
             label = _scheme_label(ug.report)
