@@ -636,9 +636,14 @@ class UncertainGraph:
         under umask 022); the write is atomic.
 
         Formats: ``"npz"`` (a numpy archive with one entry per key of :data:`RELEASE_KEYS`,
-        ``params`` as JSON) or ``"tsv"`` (``# key: value`` header lines, then one
-        ``u<TAB>v<TAB>p`` line per pair; ``.gz``, ``.bz2``, ``.xz`` compress). Chosen from the
-        suffix when ``format`` is None.
+        ``params`` as JSON) or ``"tsv"`` (one ``u<TAB>v<TAB>p`` line per pair and nothing else,
+        so igraph's ``Graph.Read_Ncol`` and networkx's ``read_weighted_edgelist`` read it as it
+        is; ``.gz``, ``.bz2``, ``.xz`` compress). The TSV's release header (the keys of
+        :data:`RELEASE_KEYS` but the arrays) goes to the JSON sidecar ``path + ".json"``
+        (:func:`sidecar_path`), published with it: a header inside the body would break those
+        readers, and a sidecar keeps the body a plain weighted edge list while graphveil still
+        restores ``n``, ``relaxed`` and ``ids_permuted``. Chosen from the suffix when ``format``
+        is None.
 
         Parameters
         ----------
@@ -692,7 +697,7 @@ class UncertainGraph:
         check_output_path(path)
         if record is not None:
             check_output_path(record)
-            if Path(record).resolve() == Path(path).resolve():
+            if Path(record).resolve() in (Path(path).resolve(), sidecar_path(path).resolve()):
                 raise ValueError(f"the run record must not overwrite the release {path}")
         scheme, params = _public_meta(self.meta)
         private = json.loads(_meta_json(self.meta))  # also checks meta is JSON-serialisable
@@ -735,8 +740,10 @@ class UncertainGraph:
         also stored a seed and a whole report) is read the same way; that extra is dropped. Everything is validated: format tag and version, array shapes and
         dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
 
-        A TSV without a header is read as ``u v p`` lines (``#``/``%`` comments allowed); ``n`` is
-        then the largest id + 1 and the model strict.
+        A TSV's header is read from its sidecar ``path + ".json"`` (or from ``# key: value``
+        lines at the top, as releases before the sidecar wrote it). Without either, the file is
+        read as plain ``u v p`` lines (``#``/``%`` comments allowed): ``n`` is then the largest
+        id + 1, the model relaxed only if a self-loop appears, and :attr:`ids_permuted` None.
 
         Raises
         ------
@@ -1045,22 +1052,52 @@ def _check_version(version: int, path: Path) -> None:
 _TSV_CHUNK = 1 << 16
 
 
+def sidecar_path(path: str | os.PathLike[str]) -> Path:
+    """Where the release header of TSV release ``path`` lives: ``path`` + ``.json``.
+
+    ``g.tsv`` has its header in ``g.tsv.json`` (``g.tsv.gz`` in ``g.tsv.gz.json``), so the TSV
+    body is nothing but ``u<TAB>v<TAB>p`` lines, read as it is by igraph's ``Graph.Read_Ncol``,
+    networkx's ``read_weighted_edgelist``, pandas or awk.
+    """
+    target = Path(path)
+    return target.with_name(target.name + ".json")
+
+
 def _write_tsv(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph) -> None:
-    lines = ["# an uncertain graph: after this header, one 'u<TAB>v<TAB>p' line per node pair"]
-    for key in _HEADER_KEYS:
-        value = header[key]
-        text = value if key == "format" else _json_dumps(value)
-        lines.append(f"# {key}: {text}")
-    lines.append("# columns: u v p")
+    # Why a sidecar and not '#' lines: igraph's Read_Ncol has no comment syntax and fails on a
+    # header, and any header inside the body makes the file one more dialect to explain. The
+    # body stays a plain weighted edge list; the sidecar JSON holds exactly the header keys of
+    # RELEASE_KEYS (nothing else is public), so a reader without it still gets every pair.
     target = Path(path)
     # the temporary name keeps the final suffix, so _open_text compresses alike
     with atomic_path(target) as tmp, _open_text(tmp, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
         u, v, p = graph.u, graph.v, graph.p
         for start in range(0, graph.num_pairs, _TSV_CHUNK):
             stop = start + _TSV_CHUNK
             rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
             fh.write("".join(f"{a}\t{b}\t{c!r}\n" for a, b, c in rows))
+    side = {key: header[key] for key in _HEADER_KEYS}
+    with atomic_path(sidecar_path(target)) as tmp:
+        # keys in RELEASE_KEYS order (like the npz entries); values as the npz writes them
+        text = json.dumps({k: json.loads(_json_dumps(v)) for k, v in side.items()}, indent=1)
+        tmp.write_text(text + "\n", encoding="utf-8")
+
+
+def _sidecar_fields(path: Path) -> dict[str, str]:
+    side = sidecar_path(path)
+    if not side.exists():
+        return {}
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{side}: cannot read the release header: {err}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{side}: the release header is not a JSON object")  # noqa: TRY004 (bad file content)
+    # the same text form as the '# key: value' lines older versions wrote into the body
+    return {
+        str(k): (value if k == "format" and isinstance(value, str) else _json_dumps(value))
+        for k, value in data.items()
+    }
 
 
 def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
@@ -1070,7 +1107,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             text = fh.read()
     except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError) as err:
         raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
-    for line in text.splitlines():
+    for line in text.splitlines():  # '# key: value' lines: the body header of older releases
         if not line.startswith("#"):
             if line.strip():
                 break
@@ -1078,6 +1115,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
         key, sep, value = line[1:].partition(":")
         if sep:
             fields.setdefault(key.strip(), value.strip())
+    fields.update(_sidecar_fields(path))
     try:
         version = int(fields.get("format_version", "1"))
         n_text = fields.get("n")
@@ -1088,7 +1126,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             if "graphveil_version" in fields
             else None,
             "n": None if n_text is None else json.loads(n_text),
-            "relaxed": json.loads(fields.get("relaxed", "false")),
+            "relaxed": json.loads(fields["relaxed"]) if "relaxed" in fields else None,
             "ids_permuted": json.loads(fields["ids_permuted"])
             if "ids_permuted" in fields
             else None,
@@ -1100,7 +1138,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}"
         )
     _check_version(version, path)
-    if not isinstance(header["relaxed"], bool):
+    if not isinstance(header["relaxed"], (bool, type(None))):
         raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
     header["meta"] = _public_of(texts, path)
     dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
@@ -1117,6 +1155,8 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     u, v, p = table["u"], table["v"], table["p"]
     if header["n"] is None:
         header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if header["relaxed"] is None:  # no header: a self-loop can only come from a relaxed model
+        header["relaxed"] = bool(np.any(u == v))
     if isinstance(header["n"], bool) or not isinstance(header["n"], int):
         raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
     return header, u, v, p
