@@ -87,6 +87,7 @@ class StudyConfig:
     threads: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict."""
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -107,10 +108,12 @@ class GridPoint:
 
     @property
     def key(self) -> str:
+        """The point's study key, ``scheme=value``."""
         return f"{self.scheme}={_fmt_value(self.value)}"
 
     @property
     def label(self) -> str:
+        """The point's label in tables, ``parameter=value``."""
         return f"{GRID_PARAMETER[self.scheme]}={_fmt_value(self.value)}"
 
 
@@ -130,6 +133,7 @@ class Study:
     not_applicable: list[dict[str, Any]] = field(default_factory=list)
 
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
+        """The study's rows of one scheme."""
         return [r for r in self.rows if r["scheme"] == scheme]
 
     # -------------------------------------------------------------- tables as data
@@ -164,11 +168,13 @@ class Study:
         return table
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """The study's tables by name."""
         out = {scheme: self.scheme_table(scheme) for scheme in SCHEMES if self.scheme_rows(scheme)}
         out["comparison"] = self.comparison_table()
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The study as a JSON-ready dict."""
         return {
             "graph": self.graph_name,
             "n": self.n,
@@ -183,6 +189,7 @@ class Study:
         }
 
     def to_markdown(self) -> str:
+        """The study's tables as Markdown."""
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         parts.append(
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "

@@ -372,8 +372,9 @@ class UncertainGraph:
         return uncertain_to_pandas(self)
 
     def to_networkx(self) -> Any:
-        """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``
-        (a ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
+        """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``.
+
+        (A ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
 
         Examples
         --------
@@ -421,9 +422,9 @@ class UncertainGraph:
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
-        """Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
+        r"""Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
 
-        ``D(G, G') = |E_G \\ E_G'| + |E_G' \\ E_G|`` counts the pairs present in exactly one of
+        ``D(G, G') = |E_G \ E_G'| + |E_G' \ E_G|`` counts the pairs present in exactly one of
         the two graphs. By linearity (Section 4.1), ``E[D] = sum over pairs in graph of (1 - p)
         + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
         here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
@@ -590,7 +591,7 @@ class UncertainGraph:
 
     # ------------------------------------------------------------------ files
     def with_permuted_ids(self, seed: SeedLike = None) -> tuple[UncertainGraph, np.ndarray]:
-        """This graph under uniformly random node ids: ``(graph, perm)``.
+        """Return this graph under uniformly random node ids: ``(graph, perm)``.
 
         Node ``i`` of this graph is node ``perm[i]`` of the result, whose :attr:`ids_permuted`
         is True and whose ``meta`` keeps only the public part (scheme and parameters). Keep

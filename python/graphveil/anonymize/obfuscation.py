@@ -35,8 +35,11 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
 class ObfuscationError(RuntimeError):
-    """No attempt met (k, eps). ``report`` says what was tried; ``best`` is the attempt with the
-    smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None."""
+    """No attempt met (k, eps).
+
+    ``report`` says what was tried; ``best`` is the attempt with the
+    smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None.
+    """
 
     def __init__(
         self, message: str, report: dict[str, Any], best: Anonymized | None = None
@@ -229,7 +232,7 @@ _DOWN_FACTOR = 16.0
 def _generate(
     prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int
 ) -> tuple[_Attempt | None, _Attempt, list[float]]:
-    """t attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
+    """T attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
     best_ok: _Attempt | None = None
     best_any: _Attempt | None = None
     hats: list[float] = []
