@@ -19,7 +19,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from graphveil._common import (
 )
 from graphveil.graph import Graph
 from graphveil.measure.utility import statistic_names
+from graphveil.uncertain import Anonymized
 
 #: Scheme names accepted by ``schemes=``, in the order the tables list them.
 SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
@@ -230,7 +231,7 @@ class Study:
 
 
 def paper_grid(
-    schemes: Iterable[str] | None = None, grid: dict[str, Sequence[float]] | None = None
+    schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
     """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
     chosen = list(SCHEMES if schemes is None else schemes)
@@ -258,7 +259,7 @@ def reproduce(
     *,
     graph_name: str = "G0",
     schemes: Iterable[str] | None = None,
-    grid: dict[str, Sequence[float]] | None = None,
+    grid: Mapping[str, Sequence[float]] | None = None,
     samples: int = 20,
     seed: int = 1,
     k: Sequence[int] = (30, 50, 100),
@@ -397,7 +398,7 @@ def point_seed(master: int, key: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
+def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Anonymized:
     from graphveil import anonymize
 
     v, m, threads = point.value, graph.m, config.threads
@@ -422,7 +423,7 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
                 raise
             ug, report = err.best
             report = {**report, "met_k_eps": False}
-        return ug, report
+        return Anonymized(ug, report)
     if point.scheme == "randwalk":
         return anonymize.randwalk(graph, t=int(v), seed=seed, threads=threads)
     if point.scheme == "randwalk_mod":
@@ -444,6 +445,7 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
             graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
         )
         world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
+        assert isinstance(world, Graph)  # one sample: one Graph
         return anonymize.mixture(graph, world, p=v)
     raise AssertionError(point.scheme)  # paper_grid only makes known schemes
 

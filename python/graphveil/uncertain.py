@@ -12,7 +12,7 @@ import warnings
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -882,7 +882,7 @@ def _meta_json(meta: dict[str, Any]) -> str:
         raise TypeError(f"meta must be JSON-serialisable to be saved: {err}") from None
 
 
-_COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_COMPRESSED: dict[str, Any] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 # gzip level 1: on 2.2M pairs ~5x faster than level 6 for a file ~15% larger (random p
 # values barely compress); gzip's default, 9, is slower still.
 _WRITE_LEVEL: dict[str, dict[str, Any]] = {".gz": {"compresslevel": 1}, ".bz2": {}, ".xz": {}}
@@ -918,7 +918,7 @@ def _open_text(path: Path, mode: str) -> IO[str]:
         return io.TextIOWrapper(packed, encoding="utf-8")
     if opener is not None:
         extra = _WRITE_LEVEL[suffix] if mode == "w" else {}
-        return opener(path, mode + "t", encoding="utf-8", **extra)  # type: ignore[no-any-return]
+        return cast(IO[str], opener(path, mode + "t", encoding="utf-8", **extra))
     return open(path, mode, encoding="utf-8")
 
 
