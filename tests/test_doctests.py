@@ -11,7 +11,9 @@ import pytest
 import graphveil
 
 MODULES = sorted(
-    m.name for m in pkgutil.walk_packages(graphveil.__path__, "graphveil.") if not m.name.endswith("__main__")
+    m.name
+    for m in pkgutil.walk_packages(graphveil.__path__, "graphveil.")
+    if not m.name.endswith("__main__")
 )
 
 
@@ -23,5 +25,7 @@ def test_docstring_examples(name):
 
 
 def test_examples_exist():
-    attempted = sum(doctest.testmod(importlib.import_module(n), report=False).attempted for n in MODULES)
+    attempted = sum(
+        doctest.testmod(importlib.import_module(n), report=False).attempted for n in MODULES
+    )
     assert attempted >= 50
