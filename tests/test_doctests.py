@@ -29,3 +29,25 @@ def test_examples_exist():
         doctest.testmod(importlib.import_module(n), report=False).attempted for n in MODULES
     )
     assert attempted >= 50
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "graphveil.anonymize.maxvar.maxvar",
+        "graphveil.anonymize.obfuscation.obfuscation",
+        "graphveil.anonymize.randwalk.randwalk",
+        "graphveil.anonymize.randwalk.randwalk_mod",
+        "graphveil.anonymize.switching.edge_switch",
+        "graphveil.anonymize.mixture.mixture",
+        "graphveil.anonymize.partition.partition",
+        "graphveil.measure.report.evaluate",
+        "graphveil.experiments.reproduce",
+    ],
+)
+def test_schemes_and_entry_points_show_an_example(name):
+    module, _, attr = name.rpartition(".")
+    function = getattr(importlib.import_module(module), attr)
+    examples = doctest.DocTestFinder(recurse=False).find(function, attr)
+    assert "\n    Examples\n    --------\n" in function.__doc__
+    assert sum(len(t.examples) for t in examples) >= 3

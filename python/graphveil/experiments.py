@@ -306,6 +306,18 @@ def reproduce(
     ------
     ValueError
         For unknown schemes, empty or invalid grid values, samples < 1 or k < 1.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.experiments import reproduce
+    >>> g = gv.datasets.load("karate_club")
+    >>> study = reproduce(
+    ...     g, graph_name="karate", schemes=["randwalk"], grid={"randwalk": [2]},
+    ...     samples=1, k=(10,), figures=False,
+    ... )
+    >>> len(study.rows), study.to_markdown().splitlines()[0]
+    (1, '# graphveil study of karate (n=34, m=78)')
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")

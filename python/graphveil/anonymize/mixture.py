@@ -43,6 +43,18 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
     References
     ----------
     The paper, Section 3.5.
+
+    Examples
+    --------
+    Pairs in both graphs keep probability 1, pairs in one of them get ``p``:
+
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import mixture
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])
+    >>> g = gv.Graph.from_edges([0, 1, 0], [1, 2, 3])
+    >>> ug, report = mixture(g0, g, p=0.5)
+    >>> list(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()))
+    [(0, 1, 1.0), (0, 3, 0.5), (1, 2, 1.0), (2, 3, 0.5)]
     """
     check_graph(g0, "g0")
     p = check_real(p, "p", 0.0, 1.0)

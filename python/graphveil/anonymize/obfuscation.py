@@ -338,6 +338,15 @@ def obfuscation(
     ----------
     Boldi, Bonchi, Gionis, Tassa, "Injecting Uncertainty in Graphs for Identity Obfuscation",
     VLDB 2012 (Algorithms 1 and 2); the paper, Sections 2.2 and 4.3 (Proposition 4.3).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import obfuscation
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = obfuscation(g, k=2, eps=0.3, seed=1)
+    >>> ug.n, report["eps_hat"] <= 0.3
+    (34, True)
     """
     check_graph(graph)
     k = check_int(k, "k", 1, " (the obfuscation level)")

@@ -121,6 +121,15 @@ def partition(
     References
     ----------
     The paper, Section 3.6 (Partition approach) and Section 4.2 (METIS).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import partition, randwalk_mod
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = partition(randwalk_mod, g, 2, t=2, seed=1)
+    >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
+    (34, 2, 34)
     """
     check_graph(graph)
     parts = check_int(parts, "parts", 1, " (the number of METIS parts)")

@@ -55,6 +55,15 @@ def edge_switch(
     ----------
     The paper, Section 3.3; Ying and Wu, "Randomizing social networks: a spectrum preserving
     approach", SDM 2008.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import edge_switch
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = edge_switch(g, 10, seed=1)
+    >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
+    (True, True)
     """
     check_graph(graph)
     switches = check_int(switches, "switches", 0, " (the number of switch attempts s)")

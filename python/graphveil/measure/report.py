@@ -471,6 +471,17 @@ def evaluate(
     References
     ----------
     Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import randwalk
+    >>> from graphveil.measure import evaluate
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, _ = randwalk(g, t=2, seed=1)
+    >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
+    >>> rep.samples, rep.rel_err >= 0
+    (2, True)
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
