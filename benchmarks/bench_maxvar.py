@@ -56,17 +56,24 @@ def notre_dame(notre_dame_path) -> gv.Graph:
 
 @pytest.mark.benchmark(group="maxvar-notredame-end-to-end")
 def test_maxvar_notredame(benchmark, notre_dame):
-    ug, report = benchmark.pedantic(lambda: maxvar(notre_dame, 200_000, parts=20, seed=1), rounds=3, iterations=1)
+    ug, report = benchmark.pedantic(
+        lambda: maxvar(notre_dame, 200_000, parts=20, seed=1), rounds=3, iterations=1
+    )
     _check(notre_dame, ug, report)
     benchmark.extra_info.update(
-        timings=report["timings"], tv=report["tv"], tv_bound=report["tv_bound"], cut_edges=report["cut_edges"]
+        timings=report["timings"],
+        tv=report["tv"],
+        tv_bound=report["tv_bound"],
+        cut_edges=report["cut_edges"],
     )
 
 
 @pytest.mark.benchmark(group="maxvar-notredame-end-to-end")
 def test_maxvar_notredame_one_part(benchmark, notre_dame):
     """parts = 1: no cut edges pinned at p = 1, so more variance; one QP of 1.29M pairs."""
-    ug, report = benchmark.pedantic(lambda: maxvar(notre_dame, 200_000, parts=1, seed=1), rounds=1, iterations=1)
+    ug, report = benchmark.pedantic(
+        lambda: maxvar(notre_dame, 200_000, parts=1, seed=1), rounds=1, iterations=1
+    )
     _check(notre_dame, ug, report)
     partitioned = maxvar(notre_dame, 200_000, parts=20, seed=1)[1]
     assert report["tv"] > partitioned["tv"]
@@ -111,8 +118,12 @@ def _race_info(results, reference) -> dict:
         "raw_box_residual": [s["raw_box_residual"] for _, s in results],
         "eq_residual": [s["eq_residual"] for _, s in results],
         "objective": [s["objective"] for _, s in results],
-        "objective_minus_dual": [s["objective"] - r["objective"] for (_, s), (_, r) in zip(results, reference)],
-        "max_abs_p_minus_dual": [float(np.abs(p - q).max()) for (p, _), (q, _) in zip(results, reference)],
+        "objective_minus_dual": [
+            s["objective"] - r["objective"] for (_, s), (_, r) in zip(results, reference)
+        ],
+        "max_abs_p_minus_dual": [
+            float(np.abs(p - q).max()) for (p, _), (q, _) in zip(results, reference)
+        ],
         "iterations": [s["iterations"] for _, s in results],
         "status": [s["status"] for _, s in results],
     }
@@ -120,9 +131,13 @@ def _race_info(results, reference) -> dict:
 
 @pytest.mark.benchmark(group="maxvar-qp-race-notredame-parts")
 def test_race_dual(benchmark, race):
-    results = benchmark.pedantic(lambda: [solve_dual(*part) for part in race["parts"]], rounds=3, iterations=1)
+    results = benchmark.pedantic(
+        lambda: [solve_dual(*part) for part in race["parts"]], rounds=3, iterations=1
+    )
     assert all(s["converged"] and s["eq_residual"] <= 1e-6 for _, s in results)
-    assert all(abs(s["objective"] - s["dual_objective"]) <= 1e-6 * s["objective"] for _, s in results)
+    assert all(
+        abs(s["objective"] - s["dual_objective"]) <= 1e-6 * s["objective"] for _, s in results
+    )
     benchmark.extra_info.update(_race_info(results, race["dual"]))
 
 
@@ -131,10 +146,14 @@ def test_race_dual(benchmark, race):
 def test_race_osqp(benchmark, race, small, eps):
     if small and eps < 1e-4:
         pytest.skip("OSQP at eps=1e-6 takes ~40 s per part: full benchmark runs only")
-    results = benchmark.pedantic(lambda: [solve_osqp(*part, eps=eps) for part in race["parts"]], rounds=1, iterations=1)
+    results = benchmark.pedantic(
+        lambda: [solve_osqp(*part, eps=eps) for part in race["parts"]], rounds=1, iterations=1
+    )
     # the repair makes OSQP's answer feasible whatever its accuracy; it cannot beat the exact optimum
     assert all(s["eq_residual"] <= 1e-6 and s["box_residual"] == 0.0 for _, s in results)
-    assert all(s["objective"] >= r["objective"] - 1e-6 for (_, s), (_, r) in zip(results, race["dual"]))
+    assert all(
+        s["objective"] >= r["objective"] - 1e-6 for (_, s), (_, r) in zip(results, race["dual"])
+    )
     benchmark.extra_info.update(_race_info(results, race["dual"]))
 
 
@@ -167,7 +186,9 @@ def test_maxvar_youtube_size(benchmark, small):
     )
 
     def run() -> dict:
-        out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", script], check=True, capture_output=True, text=True
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     result = benchmark.pedantic(run, rounds=1, iterations=1)

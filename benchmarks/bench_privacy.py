@@ -21,8 +21,6 @@ from graphveil.measure import privacy as P
 PAIRS = 2_200_000
 
 
-
-
 @pytest.fixture(scope="module")
 def notre_dame() -> gv.Graph:
     return load_shared("web-NotreDame")

@@ -23,4 +23,6 @@ def test_evaluate_maxvar_notredame(benchmark, request):
     assert ev.samples == 20
     assert ev.mean["H2_open"] < ev.original["H2_open"] / 10  # MaxVar hides most signatures
     assert ev.rel_err < 0.1
-    benchmark.extra_info.update(rel_err=ev.rel_err, h2_open=ev.mean["H2_open"], h2_open_g0=ev.original["H2_open"])
+    benchmark.extra_info.update(
+        rel_err=ev.rel_err, h2_open=ev.mean["H2_open"], h2_open_g0=ev.original["H2_open"]
+    )

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from graph_zoo import ZOO
 
 import graphveil as gv
-from graph_zoo import ZOO
 
 
 @pytest.fixture(params=sorted(ZOO), ids=sorted(ZOO))
 def zoo_graph(request) -> gv.Graph:
     return ZOO[request.param]
-

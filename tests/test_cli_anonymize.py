@@ -29,8 +29,20 @@ def _run(capsys, *argv):
 def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     out_path, record = tmp_path / "sw.npz", tmp_path / "private.json"
     code, out, err = _run(
-        capsys, "anonymize", "switch", karate_file, "-s", 200, "--seed", 3, "-o", out_path, "--keep-ids", "--json",
-        "--record", record,
+        capsys,
+        "anonymize",
+        "switch",
+        karate_file,
+        "-s",
+        200,
+        "--seed",
+        3,
+        "-o",
+        out_path,
+        "--keep-ids",
+        "--json",
+        "--record",
+        record,
     )
     assert code == 0, err
     report = json.loads(out)
@@ -65,8 +77,20 @@ def test_schemes_print_their_report(capsys, karate_file, argv):
 
 def test_obfuscation_search_prints_history(capsys, karate_file):
     code, out, err = _run(
-        capsys, "anonymize", "obfuscation", karate_file, "-k", 3, "--eps", 0.3, "--attempts", 1, "--tol", 0.3,
-        "--seed", 2,
+        capsys,
+        "anonymize",
+        "obfuscation",
+        karate_file,
+        "-k",
+        3,
+        "--eps",
+        0.3,
+        "--attempts",
+        1,
+        "--tol",
+        0.3,
+        "--seed",
+        2,
     )
     assert code == 0, err
     assert "sigma tried" in out and "sigma=1" in err
@@ -74,12 +98,33 @@ def test_obfuscation_search_prints_history(capsys, karate_file):
 
 def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
     kept, permuted = tmp_path / "kept.npz", tmp_path / "perm.npz"
-    assert _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", kept, "--keep-ids", "--quiet")[0] == 0
-    assert _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[0] == 0
-    code, out, err = _run(capsys, "anonymize", "mixture", karate_file, "--anonymized", kept, "-p", 0.4, "--json")
+    assert (
+        _run(
+            capsys,
+            "anonymize",
+            "switch",
+            karate_file,
+            "-s",
+            50,
+            "-o",
+            kept,
+            "--keep-ids",
+            "--quiet",
+        )[0]
+        == 0
+    )
+    assert (
+        _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[0]
+        == 0
+    )
+    code, out, err = _run(
+        capsys, "anonymize", "mixture", karate_file, "--anonymized", kept, "-p", 0.4, "--json"
+    )
     assert code == 0, err
     assert json.loads(out)["params"]["p"] == 0.4
-    code, _, err = _run(capsys, "anonymize", "mixture", karate_file, "--anonymized", permuted, "-p", 0.4)
+    code, _, err = _run(
+        capsys, "anonymize", "mixture", karate_file, "--anonymized", permuted, "-p", 0.4
+    )
     assert code == 2 and "--keep-ids" in err
 
 
@@ -90,7 +135,10 @@ def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
         (("randwalk-mod", "-t", 2, "--alpha", 2), "alpha must lie in"),
         (("switch", "-s", -1), "switches must be >= 0"),
         (("obfuscation", "-k", 0, "--eps", 0.1), "k must be >= 1"),
-        (("obfuscation", "-k", 30, "--eps", 0.0, "--sigma", 0.001, "--attempts", 1), "no attempt at sigma"),
+        (
+            ("obfuscation", "-k", 30, "--eps", 0.0, "--sigma", 0.001, "--attempts", 1),
+            "no attempt at sigma",
+        ),
         (("mixture", "--anonymized", "nowhere.npz", "-p", 0.5), "no such file"),
         (("partition", "--parts", 2, "--scheme", "switch", "--params", "[1]"), "JSON object"),
     ],

@@ -11,7 +11,9 @@ import pytest
 import graphveil
 
 MODULES = sorted(
-    m.name for m in pkgutil.walk_packages(graphveil.__path__, "graphveil.") if not m.name.endswith("__main__")
+    m.name
+    for m in pkgutil.walk_packages(graphveil.__path__, "graphveil.")
+    if not m.name.endswith("__main__")
 )
 
 
@@ -23,5 +25,29 @@ def test_docstring_examples(name):
 
 
 def test_examples_exist():
-    attempted = sum(doctest.testmod(importlib.import_module(n), report=False).attempted for n in MODULES)
+    attempted = sum(
+        doctest.testmod(importlib.import_module(n), report=False).attempted for n in MODULES
+    )
     assert attempted >= 50
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "graphveil.anonymize.maxvar.maxvar",
+        "graphveil.anonymize.obfuscation.obfuscation",
+        "graphveil.anonymize.randwalk.randwalk",
+        "graphveil.anonymize.randwalk.randwalk_mod",
+        "graphveil.anonymize.switching.edge_switch",
+        "graphveil.anonymize.mixture.mixture",
+        "graphveil.anonymize.partition.partition",
+        "graphveil.measure.report.evaluate",
+        "graphveil.experiments.reproduce",
+    ],
+)
+def test_schemes_and_entry_points_show_an_example(name):
+    module, _, attr = name.rpartition(".")
+    function = getattr(importlib.import_module(module), attr)
+    examples = doctest.DocTestFinder(recurse=False).find(function, attr)
+    assert "\n    Examples\n    --------\n" in function.__doc__
+    assert sum(len(t.examples) for t in examples) >= 3

@@ -32,7 +32,9 @@ def karate() -> gv.Graph:
 @pytest.fixture(scope="module")
 def study_dir(tmp_path_factory, karate):
     out = tmp_path_factory.mktemp("study")
-    study = ex.reproduce(karate, graph_name="karate", grid=SMALL_GRID, samples=2, seed=7, out_dir=out, k=(2, 5))
+    study = ex.reproduce(
+        karate, graph_name="karate", grid=SMALL_GRID, samples=2, seed=7, out_dir=out, k=(2, 5)
+    )
     return out, study
 
 
@@ -43,7 +45,9 @@ def test_every_file_is_written_and_parses(study_dir):
         assert f"table_{table}.csv" in names and f"table_{table}.md" in names
         with open(out / f"table_{table}.csv", newline="") as fh:
             rows = list(csv.DictReader(fh))
-        expected = len(study.scheme_rows(table)) + 1 if table != "comparison" else len(study.rows) + 1
+        expected = (
+            len(study.scheme_rows(table)) + 1 if table != "comparison" else len(study.rows) + 1
+        )
         assert len(rows) == expected
         md = (out / f"table_{table}.md").read_text().splitlines()
         assert len(md) == expected + 2 and all(line.startswith("|") for line in md)
@@ -58,7 +62,11 @@ def test_rows_are_consistent_with_the_paper_definitions(study_dir):
     _, study = study_dir
     assert study.original["S_NE"] == 78
     for row in study.rows:
-        terms = [abs(row[s] - study.original[s]) / study.original[s] for s in STATISTICS if study.original[s]]
+        terms = [
+            abs(row[s] - study.original[s]) / study.original[s]
+            for s in STATISTICS
+            if study.original[s]
+        ]
         assert row["rel_err"] == pytest.approx(np.mean(terms))
         assert row["tradeoff"] == pytest.approx(np.sqrt(row["H2_open"]) * row["rel_err"])
         assert 0 <= row["eps_k2"] <= 1
@@ -69,17 +77,34 @@ def test_rows_are_consistent_with_the_paper_definitions(study_dir):
 
 def test_resume_reuses_points_and_gives_identical_results(tmp_path, karate):
     grid = {"randwalk_mod": [2, 3], "edge_switch": [0.2]}
-    full = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=tmp_path / "a", figures=False)
+    full = ex.reproduce(
+        karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=tmp_path / "a", figures=False
+    )
     # Interrupt after the first point: record only it, then resume.
     part = tmp_path / "b"
-    ex.reproduce(karate, schemes=["randwalk_mod"], grid={"randwalk_mod": [2]}, samples=2, seed=3, out_dir=part,
-                 figures=False)
+    ex.reproduce(
+        karate,
+        schemes=["randwalk_mod"],
+        grid={"randwalk_mod": [2]},
+        samples=2,
+        seed=3,
+        out_dir=part,
+        figures=False,
+    )
     messages: list[str] = []
     resumed = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=part, figures=False, progress=messages.append
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=2,
+        seed=3,
+        out_dir=part,
+        figures=False,
+        progress=messages.append,
     )
     assert any("reused" in m for m in messages)
     assert sum("reused" in m for m in messages) == 1
+
     def numbers(row):  # everything but wall-clock timings
         kept = {k: v for k, v in row.items() if not k.startswith("time") and k != "scheme_report"}
         kept["scheme_params"] = row["scheme_report"].get("params")
@@ -92,7 +117,10 @@ def test_same_seed_same_numbers_without_out_dir(karate):
     grid = {"randwalk": [3]}
     a = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False)
     b = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False, threads=1)
-    assert a.rows[0]["H2_open"] == b.rows[0]["H2_open"] and a.rows[0]["rel_err"] == b.rows[0]["rel_err"]
+    assert (
+        a.rows[0]["H2_open"] == b.rows[0]["H2_open"]
+        and a.rows[0]["rel_err"] == b.rows[0]["rel_err"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -114,8 +142,24 @@ def test_invalid_options(karate, kwargs, msg):
 def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
     from graphveil.cli import main
 
-    args = ["reproduce", "--dataset", "karate_club", "-o", str(tmp_path), "--samples", "2", "--schemes",
-            "randwalk", "edge_switch", "--grid", "randwalk=2", "--grid", "edge_switch=0.1", "--no-figures", "-q"]
+    args = [
+        "reproduce",
+        "--dataset",
+        "karate_club",
+        "-o",
+        str(tmp_path),
+        "--samples",
+        "2",
+        "--schemes",
+        "randwalk",
+        "edge_switch",
+        "--grid",
+        "randwalk=2",
+        "--grid",
+        "edge_switch=0.1",
+        "--no-figures",
+        "-q",
+    ]
     assert main(args) == 0
     first = (tmp_path / "table_comparison.csv").read_text()
     assert "RandWalk t=2" in first and "EdgeSwitch s/m=0.1" in first
@@ -157,7 +201,6 @@ def test_cli_reproduce_user_errors_are_one_line(tmp_path, capsys, argv, msg):
     assert main(["reproduce", "-o", str(tmp_path), "-q", *argv]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("graphveil: error:") and msg in err
-
 
 
 def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):

@@ -502,3 +502,26 @@ def test_ids_hash_alike_without_pandas(monkeypatch):
     codes2, labels2 = _factorize(mixed)
     assert codes.tolist() == codes2.tolist() == [0, 1, 0, 2, 1]
     assert labels.tolist() == labels2.tolist() == ["b", 3, (1, 2)]
+
+
+@pytest.mark.parametrize("suffix", [".tsv", ".tsv.gz"])
+def test_tsv_read_by_igraph_and_networkx_as_it_is(tmp_path, suffix):
+    ug = _random_uncertain(7)
+    path = tmp_path / f"g{suffix}"
+    rec = ug.save(path, seed=4)
+    released = gv.load_uncertain(path)  # the ids as written
+    assert released.n == ug.n and released.ids_permuted and rec.permutation is not None
+    expected = {(int(a), int(b)): float(c) for a, b, c in zip(released.u, released.v, released.p)}
+    plain = path
+    if suffix == ".tsv.gz":  # Read_Ncol takes a plain file: decompress it as a user would
+        plain = tmp_path / "plain.tsv"
+        plain.write_bytes(gzip.decompress(path.read_bytes()))
+    g_ig = ig.Graph.Read_Ncol(str(plain), names=True, weights=True, directed=False)
+    got_ig = {
+        tuple(sorted((int(g_ig.vs[e.source]["name"]), int(g_ig.vs[e.target]["name"])))): e["weight"]
+        for e in g_ig.es
+    }
+    assert got_ig == expected
+    g_nx = nx.read_weighted_edgelist(path, nodetype=int)  # networkx opens .gz itself
+    got_nx = {(min(a, b), max(a, b)): w for a, b, w in g_nx.edges(data="weight")}
+    assert got_nx == expected

@@ -38,7 +38,9 @@ class TestMetisParts:
         np.testing.assert_array_equal(metis_parts(g, 3, seed=5), expected)
 
     def test_cut_is_small_on_two_cliques(self):
-        cliques = [(i, j) for base in (0, 6) for i in range(base, base + 6) for j in range(i + 1, base + 6)]
+        cliques = [
+            (i, j) for base in (0, 6) for i in range(base, base + 6) for j in range(i + 1, base + 6)
+        ]
         u, v = np.array(cliques + [(0, 6)]).T
         g = gv.Graph.from_edges(u, v)
         labels = metis_parts(g, 2, seed=0)
@@ -58,7 +60,9 @@ class TestMetisParts:
         labels = metis_parts(zoo_graph, 1)
         np.testing.assert_array_equal(labels, np.zeros(zoo_graph.n, dtype=np.int64))
 
-    @pytest.mark.parametrize("name", ["path5", "star6", "two_components", "with_isolated", "isolated3"])
+    @pytest.mark.parametrize(
+        "name", ["path5", "star6", "two_components", "with_isolated", "isolated3"]
+    )
     def test_every_zoo_graph_up_to_n_parts(self, name):
         g = ZOO[name]
         for parts in range(1, g.n + 1):
@@ -88,7 +92,9 @@ class TestMetisParts:
 
         g = _read_shared("ca-GrQc")
         adjacency = pymetis.CSRAdjacency(adj_starts=g.indptr, adjacent=g.indices.astype(np.int64))
-        _, expected = pymetis.part_graph(6, adjacency=adjacency, options=pymetis.Options(seed=2, niter=1), recursive=False)
+        _, expected = pymetis.part_graph(
+            6, adjacency=adjacency, options=pymetis.Options(seed=2, niter=1), recursive=False
+        )
         np.testing.assert_array_equal(metis_parts(g, 6, seed=2, options={"niter": 1}), expected)
 
     def test_generator_seed(self):
@@ -233,7 +239,9 @@ class TestQpBackends:
         n, pu, pv, degree = _tiny_problem(g, k)
         assert pu.size <= 8
         p, _ = SOLVERS[solver](n, pu, pv, degree)
-        np.testing.assert_allclose(p, _kkt_enumeration(n, pu, pv, degree), atol=1e-9 if solver == "dual" else 1e-6)
+        np.testing.assert_allclose(
+            p, _kkt_enumeration(n, pu, pv, degree), atol=1e-9 if solver == "dual" else 1e-6
+        )
 
     @pytest.mark.parametrize("name", sorted(TINY))
     def test_dual_certificate(self, name):
@@ -255,7 +263,9 @@ class TestQpBackends:
         np.testing.assert_array_equal(a.v, b.v)
         assert np.abs(a.p - b.p).max() <= 1e-4
         for sa, sb in zip(ra["solver_stats"], rb["solver_stats"]):
-            assert sb["objective"] == pytest.approx(sa["objective"], abs=1e-6 * max(1.0, sa["objective"]))
+            assert sb["objective"] == pytest.approx(
+                sa["objective"], abs=1e-6 * max(1.0, sa["objective"])
+            )
 
     def test_osqp_matrices_are_sparse_and_right(self):
         import scipy.sparse as sp
@@ -360,7 +370,9 @@ def _check_maxvar(g: gv.Graph, ug: gv.UncertainGraph, report: dict, eq_tol: floa
 
 
 class TestMaxVar:
-    @pytest.mark.parametrize(("name", "n_potential", "parts"), [("ca-GrQc", 1500, 8), ("facebook_combined", 20000, 5)])
+    @pytest.mark.parametrize(
+        ("name", "n_potential", "parts"), [("ca-GrQc", 1500, 8), ("facebook_combined", 20000, 5)]
+    )
     def test_invariants_on_real_graphs(self, name, n_potential, parts):
         from graphveil.anonymize import maxvar
 
@@ -415,8 +427,11 @@ class TestMaxVar:
             np.testing.assert_array_equal(ug.v, runs[0][0].v)
             np.testing.assert_array_equal(ug.p, runs[0][0].p)
         other, _ = maxvar(g, 4000, parts=6, seed=10)
-        assert not (other.u.size == runs[0][0].u.size and np.array_equal(other.u, runs[0][0].u)
-                    and np.array_equal(other.v, runs[0][0].v))
+        assert not (
+            other.u.size == runs[0][0].u.size
+            and np.array_equal(other.u, runs[0][0].u)
+            and np.array_equal(other.v, runs[0][0].v)
+        )
 
     @pytest.mark.parametrize("name", sorted(TINY))
     def test_tiny_graphs_match_the_independent_solve(self, name):
@@ -426,7 +441,9 @@ class TestMaxVar:
         available = len(_fof_pairs(g))
         ug, report = maxvar(g, min(k, available), parts=1, seed=4)
         _check_maxvar(g, ug, report, eq_tol=1e-9)
-        reference = _slsqp(g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64))
+        reference = _slsqp(
+            g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64)
+        )
         np.testing.assert_allclose(ug.p, reference, atol=2e-6)
 
     def test_request_above_what_exists_is_an_error_that_counts(self):
@@ -447,7 +464,9 @@ class TestMaxVar:
         with pytest.raises(ValueError, match=f"only {exists:,} friend-of-friend"):
             maxvar(g, 10**12, parts=1, seed=0)
         ug, report = maxvar(g, 10**12, parts=1, seed=0, allow_fewer=True)
-        assert report["potential_available"] == [exists] and report["potential_proposed"][0] <= exists
+        assert (
+            report["potential_available"] == [exists] and report["potential_proposed"][0] <= exists
+        )
         _check_maxvar(g, ug, report)
 
     def test_perfect_matching_has_no_friend_of_friend_pairs(self):
@@ -500,7 +519,9 @@ class TestProposals:
         layout = self._layout(g, labels, 3)
         for i in range(3):
             nodes = np.flatnonzero(labels == i)
-            np.testing.assert_array_equal(layout["order"][layout["node_ptr"][i] : layout["node_ptr"][i + 1]], nodes)
+            np.testing.assert_array_equal(
+                layout["order"][layout["node_ptr"][i] : layout["node_ptr"][i + 1]], nodes
+            )
             sub = g.subgraph(nodes)
             su, sv = sub.edges()
             e0, e1 = layout["edge_ptr"][i], layout["edge_ptr"][i + 1]
@@ -520,10 +541,18 @@ class TestProposals:
         exists = [len(_fof_pairs(g.subgraph(np.flatnonzero(labels == i)))) for i in range(2)]
         requested = np.array([10, exists[1] + 5], dtype=np.int64)
         ptr, a, b, counts = _core.propose_fof(
-            layout["node_ptr"], layout["local_indptr"], layout["local_indices"], requested, 7, 4096, 1
+            layout["node_ptr"],
+            layout["local_indptr"],
+            layout["local_indices"],
+            requested,
+            7,
+            4096,
+            1,
         )
         assert counts[0].tolist()[:2] == [10, 10] and counts[0, 3] == -1
-        assert counts[1, 1] == exists[1] and counts[1, 3] == exists[1]  # every pair found, exact count
+        assert (
+            counts[1, 1] == exists[1] and counts[1, 3] == exists[1]
+        )  # every pair found, exact count
         d = np.diff(layout["local_indptr"])[layout["node_ptr"][1] : layout["node_ptr"][2]]
         cap = int(np.sum(d * (d - 1) // 2))  # sum_u C(d_u, 2) bounds the pairs that exist
         assert counts[1, 2] == 4096 * min(requested[1], cap) + 1024  # the budget ended the search
@@ -534,7 +563,13 @@ class TestProposals:
             assert set(pairs) <= _fof_pairs(sub)
             assert all(x < y for x, y in pairs)
         again = _core.propose_fof(
-            layout["node_ptr"], layout["local_indptr"], layout["local_indices"], requested, 7, 4096, 2
+            layout["node_ptr"],
+            layout["local_indptr"],
+            layout["local_indices"],
+            requested,
+            7,
+            4096,
+            2,
         )
         np.testing.assert_array_equal(again[1], a)
         np.testing.assert_array_equal(again[2], b)
@@ -548,7 +583,13 @@ class TestProposals:
         first = []
         for seed in range(600):
             _, a, b, _ = _core.propose_fof(
-                layout["node_ptr"], layout["local_indptr"], layout["local_indices"], np.array([1]), seed, 64, 1
+                layout["node_ptr"],
+                layout["local_indptr"],
+                layout["local_indices"],
+                np.array([1]),
+                seed,
+                64,
+                1,
             )
             first.append((int(a[0]), int(b[0])))
         counts = np.array([first.count(p) for p in [(0, 2), (1, 3), (2, 4)]])
@@ -569,7 +610,18 @@ class TestCli:
         path = shared_graph_path("ca-GrQc")
         out_path = tmp_path / "out.npz"
         code, out, err = self._run(
-            capsys, "anonymize", "maxvar", path, "-o", out_path, "--n-potential", 1000, "--parts", 4, "--seed", 1
+            capsys,
+            "anonymize",
+            "maxvar",
+            path,
+            "-o",
+            out_path,
+            "--n-potential",
+            1000,
+            "--parts",
+            4,
+            "--seed",
+            1,
         )
         assert code == 0, err
         assert "tv bound" in out and "newton/iter" in out and "timings" in out
@@ -579,8 +631,20 @@ class TestCli:
         # ids are permuted on save: compare the degree multisets
         np.testing.assert_allclose(np.sort(ug.expected_degrees()), np.sort(g.degrees), atol=1e-6)
         code, out, err = self._run(
-            capsys, "anonymize", "maxvar", path, "--n-potential", 1000, "--parts", 4, "--seed", 1, "--json",
-            "--quiet", "--solver", "osqp",
+            capsys,
+            "anonymize",
+            "maxvar",
+            path,
+            "--n-potential",
+            1000,
+            "--parts",
+            4,
+            "--seed",
+            1,
+            "--json",
+            "--quiet",
+            "--solver",
+            "osqp",
         )
         assert code == 0, err
         report = json.loads(out)
@@ -589,7 +653,14 @@ class TestCli:
 
     def test_bad_input_exits_2_with_the_message(self, capsys):
         code, out, err = self._run(
-            capsys, "anonymize", "maxvar", shared_graph_path("karate_club"), "--n-potential", 10, "--parts", 99
+            capsys,
+            "anonymize",
+            "maxvar",
+            shared_graph_path("karate_club"),
+            "--n-potential",
+            10,
+            "--parts",
+            99,
         )
         assert code == 2 and "parts must lie in 1..34" in err
 
@@ -603,7 +674,9 @@ class TestProperties:
         def graph(draw):
             n = draw(st.integers(3, 10))
             pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
-            chosen = draw(st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True))
+            chosen = draw(
+                st.lists(st.sampled_from(pairs), min_size=1, max_size=len(pairs), unique=True)
+            )
             u, v = np.array(chosen).T
             return gv.Graph.from_edges(u, v, n)
 
@@ -616,7 +689,12 @@ class TestProperties:
         from graphveil.anonymize import maxvar
 
         @settings(max_examples=40, deadline=None)
-        @given(g=self._graphs(), k=st.integers(0, 8), parts=st.integers(1, 3), seed=st.integers(0, 2**32))
+        @given(
+            g=self._graphs(),
+            k=st.integers(0, 8),
+            parts=st.integers(1, 3),
+            seed=st.integers(0, 2**32),
+        )
         def check(g, k, parts, seed):
             parts = min(parts, g.n)
             ug, report = maxvar(g, k, parts=parts, seed=seed, allow_fewer=True)

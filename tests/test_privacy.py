@@ -16,6 +16,8 @@ import networkx as nx
 import numpy as np
 import pytest
 from graph_zoo import ZOO, load_shared
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import graphveil as gv
 from graphveil import _core
@@ -348,8 +350,6 @@ def test_score_validation():
 
 
 # ---------------------------------------------------------------- property (hypothesis)
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 @st.composite

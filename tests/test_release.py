@@ -151,12 +151,9 @@ def test_release_keys_are_the_whitelist(tmp_path):
     with np.load(tmp_path / "a.npz") as data:
         assert tuple(data.files) == WHITELIST
     ug.save(tmp_path / "a.tsv")
-    header = [
-        line[2:].split(":")[0]
-        for line in (tmp_path / "a.tsv").read_text().splitlines()
-        if line.startswith("# ") and ":" in line and " " not in line[2:].split(":")[0]
-    ]
-    assert tuple(header) == (*WHITELIST[:-3], "columns")  # then the u v p lines
+    assert not any(line.startswith("#") for line in (tmp_path / "a.tsv").read_text().splitlines())
+    header = json.loads((tmp_path / "a.tsv.json").read_text())  # the TSV's sidecar
+    assert tuple(header) == WHITELIST[:-3]  # the arrays are the u v p lines
 
 
 def _scalars(path):
@@ -245,7 +242,13 @@ def test_modes_follow_the_umask_and_the_record_is_private(tmp_path, umask, relea
     finally:
         os.umask(old)
     mode = {name: os.stat(tmp_path / name).st_mode & 0o777 for name in os.listdir(tmp_path)}
-    assert mode == {"pub.npz": release, "pub.tsv": release, "w.txt": release, "rec.json": record}
+    assert mode == {
+        "pub.npz": release,
+        "pub.tsv": release,
+        "pub.tsv.json": release,
+        "w.txt": release,
+        "rec.json": record,
+    }
 
 
 # ---------------------------------------------------------------------- ids

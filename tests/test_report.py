@@ -251,8 +251,12 @@ def test_statistics_use_common_random_numbers():
     hyper = partial(utility_statistics, exact_threshold=0)
     ev = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=4, statistics=hyper)
     assert ev.rel_err == pytest.approx(0.0, abs=1e-12)
-    ev2 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=5, statistics=hyper, statistics_seed=9)
-    ev3 = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=6, statistics=hyper, statistics_seed=9)
+    ev2 = evaluate(
+        g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=5, statistics=hyper, statistics_seed=9
+    )
+    ev3 = evaluate(
+        g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=6, statistics=hyper, statistics_seed=9
+    )
     assert ev2.original == ev3.original  # G0's row depends only on the statistics seed
 
 
@@ -282,6 +286,8 @@ def test_a_precomputed_true_graph_row_gives_the_same_report():
     row = true_graph_row(g0, (2, 3), statistics_seed=4)
     reused = evaluate(g0, ug, samples=3, seed=1, k=(2, 3), statistics_seed=4, original=row)
     # json text compares nan (S_PL of a tiny graph) equal to itself
-    assert json.dumps(reused.to_dict(), sort_keys=True) == json.dumps(fresh.to_dict(), sort_keys=True)
+    assert json.dumps(reused.to_dict(), sort_keys=True) == json.dumps(
+        fresh.to_dict(), sort_keys=True
+    )
     with pytest.raises(ValueError, match="true_graph_row"):
         evaluate(g0, ug, samples=1, seed=1, k=(2, 7), original=row)

@@ -81,7 +81,9 @@ def test_switch_zero_and_seed():
 def test_switch_zoo(zoo_graph):
     for nearby in (False, True):
         ug, _ = edge_switch(zoo_graph, 50, nearby=nearby, seed=0)
-        np.testing.assert_array_equal(_as_graph(ug).degrees if ug.n else np.zeros(0), zoo_graph.degrees)
+        np.testing.assert_array_equal(
+            _as_graph(ug).degrees if ug.n else np.zeros(0), zoo_graph.degrees
+        )
 
 
 def test_switch_clique_cannot_switch():
@@ -135,10 +137,14 @@ def test_mixture_extremes_and_bad_input():
     g, _ = edge_switch(g0, 100, seed=2)
     ug, _ = mixture(g0, g, 0.0)
     kept = ug.p > 0
-    assert set(zip(ug.u[kept].tolist(), ug.v[kept].tolist())) == set(zip(*(x.tolist() for x in g0.edges())))
+    assert set(zip(ug.u[kept].tolist(), ug.v[kept].tolist())) == set(
+        zip(*(x.tolist() for x in g0.edges()))
+    )
     ug, _ = mixture(g0, g.to_graph() if hasattr(g, "to_graph") else _as_graph(g), 1.0)
     kept = ug.p > 0
-    assert set(zip(ug.u[kept].tolist(), ug.v[kept].tolist())) == set(zip(g.u.tolist(), g.v.tolist()))
+    assert set(zip(ug.u[kept].tolist(), ug.v[kept].tolist())) == set(
+        zip(g.u.tolist(), g.v.tolist())
+    )
     for bad in (-0.1, 1.1, float("nan")):
         with pytest.raises(ValueError, match="p must lie in"):
             mixture(g0, g, bad)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from scipy import stats
 
 import graphveil as gv
 from graphveil import _core
-from graphveil.uncertain import FORMAT_VERSION, RELEASE_KEYS
+from graphveil.uncertain import FORMAT_VERSION, RELEASE_KEYS, sidecar_path
 
 # ---------------------------------------------------------------------- brute force helpers
 
@@ -549,25 +550,28 @@ def test_load_rejects_bad_tsv(published, tmp_path):
     good = tmp_path / "good.tsv"
     published.save(good, keep_ids=True)
     text = good.read_text()
+    side = json.loads(sidecar_path(good).read_text())
+    assert "\t1.0\n" in text and side["n"] == 40 and not text.startswith("#")
+    # (body, sidecar header or None, expected message)
     cases = {
-        "letters.tsv": (text + "1\tx\t0.5\n", "u v p"),
-        "short.tsv": (text + "1\t2\n", "u v p"),
-        "prob.tsv": (text.replace("\t1.0\n", "\t1.5\n", 1), r"\[0, 1\]"),
-        "future.tsv": (
-            text.replace(
-                f"# format_version: {FORMAT_VERSION}", f"# format_version: {FORMAT_VERSION + 1}"
-            ),
-            "newer",
-        ),
-        "n.tsv": (text.replace("# n: 40", "# n: 2"), "0..1"),
-        "header.tsv": (text.replace("# relaxed: false", "# relaxed: maybe"), "header"),
+        "letters.tsv": (text + "1\tx\t0.5\n", side, "u v p"),
+        "short.tsv": (text + "1\t2\n", side, "u v p"),
+        "prob.tsv": (text.replace("\t1.0\n", "\t1.5\n", 1), side, r"\[0, 1\]"),
+        "future.tsv": (text, {**side, "format_version": FORMAT_VERSION + 1}, "newer"),
+        "n.tsv": (text, {**side, "n": 2}, "0..1"),
+        "header.tsv": (text, {**side, "relaxed": "maybe"}, "header"),
+        "tag.tsv": (text, {**side, "format": "other"}, "format"),
     }
-    assert "\t1.0\n" in text and "# n: 40" in text
-    for name, (content, match) in cases.items():
+    for name, (content, header, match) in cases.items():
         (tmp_path / name).write_text(content)
+        sidecar_path(tmp_path / name).write_text(json.dumps(header))
         with pytest.raises(ValueError, match=match) as info:
             gv.load_uncertain(tmp_path / name)
         assert name in str(info.value), name
+    (tmp_path / "broken.tsv").write_text(text)
+    sidecar_path(tmp_path / "broken.tsv").write_text("{not json")
+    with pytest.raises(ValueError, match=r"broken\.tsv\.json"):
+        gv.load_uncertain(tmp_path / "broken.tsv")
     (tmp_path / "bad.tsv.gz").write_bytes(b"not gzip at all")
     with pytest.raises(ValueError, match="bad.tsv.gz"):
         gv.load_uncertain(tmp_path / "bad.tsv.gz")
@@ -576,7 +580,31 @@ def test_load_rejects_bad_tsv(published, tmp_path):
         gv.load_uncertain(tmp_path / "cut.tsv.bz2")
     with gzip.open(tmp_path / "ok.tsv.gz", "wt") as fh:
         fh.write(text)
+    sidecar_path(tmp_path / "ok.tsv.gz").write_text(json.dumps(side))
     assert gv.load_uncertain(tmp_path / "ok.tsv.gz") == published
+
+
+def test_tsv_header_lines_of_older_releases_still_read(published, tmp_path):
+    path = tmp_path / "old.tsv"
+    published.save(path, keep_ids=True)
+    side = json.loads(sidecar_path(path).read_text())
+    sidecar_path(path).unlink()
+    lines = [f"# {k}: {v if k == 'format' else json.dumps(v)}" for k, v in side.items()]
+    path.write_text("\n".join(lines) + "\n# columns: u v p\n" + path.read_text())
+    assert gv.load_uncertain(path) == published
+
+
+def test_tsv_without_sidecar_falls_back(published, tmp_path):
+    path = tmp_path / "g.tsv"
+    published.save(path, keep_ids=True)
+    sidecar_path(path).unlink()
+    back = gv.load_uncertain(path)
+    assert back.n == published.n == int(max(published.u.max(), published.v.max())) + 1
+    assert (back.u == published.u).all() and (back.p == published.p).all()
+    assert back.meta["file"]["ids_permuted"] is None and "scheme" not in back.meta
+    loops = tmp_path / "loops.tsv"
+    loops.write_text("0\t0\t0.5\n0\t2\t1.0\n")
+    assert gv.load_uncertain(loops).relaxed
 
 
 def test_meta_json_with_numpy_values(tmp_path):

@@ -5,7 +5,9 @@ Implements Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertaint
 privacy/utility quantifying framework.
 """
 
+import importlib
 from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
 
 try:
     __version__ = version("graphveil")
@@ -19,17 +21,38 @@ from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parq
 from graphveil.record import RunRecord, load_record
 from graphveil.uncertain import UncertainGraph, load_uncertain
 
+if TYPE_CHECKING:
+    from graphveil import anonymize, experiments, measure
+
+#: Subpackages loaded on first use (``gv.anonymize.maxvar(...)``): importing graphveil stays
+#: cheap, and ``experiments`` (which pulls in every scheme and measure) is paid for only when used.
+_LAZY = ("anonymize", "experiments", "measure")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return importlib.import_module(f"graphveil.{name}")
+    raise AttributeError(f"module 'graphveil' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "Graph",
     "RunRecord",
     "UncertainGraph",
     "__version__",
+    "anonymize",
     "attack",
     "datasets",
     "default_threads",
+    "experiments",
     "generators",
     "load_record",
     "load_uncertain",
+    "measure",
     "read_edgelist",
     "read_parquet",
     "write_edgelist",

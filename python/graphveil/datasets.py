@@ -110,6 +110,7 @@ class Dataset:
 
     @property
     def filename(self) -> str:
+        """The file name of the cached copy."""
         return f"{self.name}.txt.gz"
 
 

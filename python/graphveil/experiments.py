@@ -19,7 +19,7 @@ import io
 import json
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from graphveil._common import (
 )
 from graphveil.graph import Graph
 from graphveil.measure.utility import statistic_names
+from graphveil.uncertain import Anonymized
 
 #: Scheme names accepted by ``schemes=``, in the order the tables list them.
 SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
@@ -115,6 +116,7 @@ class StudyConfig:
     attacks: bool = True
 
     def to_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict."""
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -136,10 +138,12 @@ class GridPoint:
 
     @property
     def key(self) -> str:
+        """The point's study key, ``scheme=value``."""
         return f"{self.scheme}={_fmt_value(self.value)}"
 
     @property
     def label(self) -> str:
+        """The point's label in tables, ``parameter=value``."""
         return f"{GRID_PARAMETER[self.scheme]}={_fmt_value(self.value)}"
 
 
@@ -159,6 +163,7 @@ class Study:
     not_applicable: list[dict[str, Any]] = field(default_factory=list)
 
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
+        """The study's rows of one scheme."""
         return [r for r in self.rows if r["scheme"] == scheme]
 
     # -------------------------------------------------------------- tables as data
@@ -201,11 +206,13 @@ class Study:
         return table
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """The study's tables by name."""
         out = {scheme: self.scheme_table(scheme) for scheme in SCHEMES if self.scheme_rows(scheme)}
         out["comparison"] = self.comparison_table()
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The study as a JSON-ready dict."""
         return {
             "graph": self.graph_name,
             "n": self.n,
@@ -220,6 +227,7 @@ class Study:
         }
 
     def to_markdown(self) -> str:
+        """The study's tables as Markdown."""
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         parts.append(
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
@@ -294,7 +302,7 @@ class Study:
 
 
 def paper_grid(
-    schemes: Iterable[str] | None = None, grid: dict[str, Sequence[float]] | None = None
+    schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
     """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
     chosen = list(SCHEMES if schemes is None else schemes)
@@ -322,7 +330,7 @@ def reproduce(
     *,
     graph_name: str = "G0",
     schemes: Iterable[str] | None = None,
-    grid: dict[str, Sequence[float]] | None = None,
+    grid: Mapping[str, Sequence[float]] | None = None,
     samples: int = 20,
     seed: int = 1,
     k: Sequence[int] = (30, 50, 100),
@@ -380,6 +388,18 @@ def reproduce(
     ------
     ValueError
         For unknown schemes, empty or invalid grid values, samples < 1 or k < 1.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.experiments import reproduce
+    >>> g = gv.datasets.load("karate_club")
+    >>> study = reproduce(
+    ...     g, graph_name="karate", schemes=["randwalk"], grid={"randwalk": [2]},
+    ...     samples=1, k=(10,), figures=False,
+    ... )
+    >>> len(study.rows), study.to_markdown().splitlines()[0]
+    (1, '# graphveil study of karate (n=34, m=78)')
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
@@ -479,7 +499,7 @@ def point_seed(master: int, key: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
+def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Anonymized:
     from graphveil import anonymize
 
     v, m, threads = point.value, graph.m, config.threads
@@ -504,7 +524,7 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
                 raise
             ug, report = err.best
             report = {**report, "met_k_eps": False}
-        return ug, report
+        return Anonymized(ug, report)
     if point.scheme == "randwalk":
         return anonymize.randwalk(graph, t=int(v), seed=seed, threads=threads)
     if point.scheme == "randwalk_mod":
@@ -525,6 +545,7 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
             graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
         )
         world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
+        assert isinstance(world, Graph)  # one sample: one Graph
         return anonymize.mixture(graph, world, p=v)
     raise AssertionError(point.scheme)  # paper_grid only makes known schemes
 

@@ -207,4 +207,3 @@ def _grow(n: int, edges: np.ndarray, p: float, seed: SeedLike, threads: int | No
         raise ValueError(f"p must lie in [0, 1], got {p}")
     indptr, indices = _core.powerlaw_cluster(n, edges, p, seed_to_u64(seed), check_threads(threads))
     return Graph(indptr, indices, validate=False)
-

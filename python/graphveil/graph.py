@@ -356,8 +356,9 @@ class Graph:
         return graph
 
     def to_igraph(self, *, use_labels: bool = False) -> Any:
-        """An undirected ``igraph.Graph`` on vertices ``0..n-1``; the labels become the
-        vertex attribute ``name`` if asked.
+        """An undirected ``igraph.Graph`` on vertices ``0..n-1``.
+
+        The labels become the vertex attribute ``name`` if asked.
 
         Examples
         --------

@@ -71,7 +71,7 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None = None) -> Graph:
-    """Read an undirected graph from a SNAP-style text edge list.
+    r"""Read an undirected graph from a SNAP-style text edge list.
 
     Node ids may be any signed 64-bit integers. They are mapped to ``0..n-1`` in ascending
     order of the original id (the smallest id becomes node 0), and the original ids are kept as
@@ -120,14 +120,14 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
     --------
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "toy.txt"
-    >>> _ = p.write_text("# toy\\n10 20\\n20 10\\n20 30\\n7 7\\n")
+    >>> _ = p.write_text("# toy\n10 20\n20 10\n20 30\n7 7\n")
     >>> g = read_edgelist(p)
     >>> g.n, g.m, g.labels.tolist()
     (4, 2, [7, 10, 20, 30])
     >>> c = g.build_counts
     >>> c.lines, c.self_loops, c.reversed_pairs, c.exact_repeats
     (4, 1, 1, 0)
-    >>> _ = p.write_text("source,target\\n10,20\\n20,30\\n")
+    >>> _ = p.write_text("source,target\n10,20\n20,30\n")
     >>> read_edgelist(p, header=True).labels.tolist()
     [10, 20, 30]
 
@@ -190,7 +190,7 @@ def write_edgelist(
     header: bool = True,
     threads: int | None = None,
 ) -> RunRecord:
-    """Write a graph as a text edge list, one ``u<delimiter>v`` line per edge (``u < v``).
+    r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge (``u < v``).
 
     Which ids are written:
 
@@ -314,9 +314,11 @@ def _canonical(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
-    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays), with every
-    cleaning counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
-    for files and tables alike). ``lines`` is the number of input pairs."""
+    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays).
+
+    Every cleaning is counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
+    for files and tables alike). ``lines`` is the number of input pairs.
+    """
     n = len(labels)
     directed = _core.count_directed_pairs(n, u, v, nthreads)
     indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
@@ -588,7 +590,7 @@ def _decompress(path: Path, raw: bytes) -> bytes:
 
 
 def _read_header(path: Path, text: bytes) -> _Header | None:
-    """graphveil's own header, if the first line is exactly that; None otherwise."""
+    """Graphveil's own header, if the first line is exactly that; None otherwise."""
     end = text.find(b"\n")
     first = text if end < 0 else text[:end]
     match = _HEADER.fullmatch(first)

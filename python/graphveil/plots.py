@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphveil._common import atomic_path
 from graphveil.measure.utility import statistic_names
@@ -21,7 +21,7 @@ _MARKERS = {
 }
 
 
-def _pyplot():
+def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -34,7 +34,7 @@ def _pyplot():
     return plt
 
 
-def _save(fig, path: Path) -> Path:
+def _save(fig: Any, path: Path) -> Path:
     with atomic_path(path) as tmp:
         fig.savefig(tmp, dpi=120, bbox_inches="tight", format="png")
     return path
@@ -57,7 +57,7 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
     return written
 
 
-def maxvar_figure(study: Study, path: Path, plt) -> Path:
+def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
     """MaxVar's H1, H2_open and rel.err against the ratio of replaced edges (Figs. 3-5 of the paper)."""
     from graphveil.experiments import SCHEME_TITLES
 
@@ -84,7 +84,7 @@ def maxvar_figure(study: Study, path: Path, plt) -> Path:
     return _save(fig, path)
 
 
-def tradeoff_figure(study: Study, path: Path, plt) -> Path:
+def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
     """Privacy (H2_open) against utility loss (rel.err) for every scheme (Figs. 7-9 of the paper)."""
     from graphveil.experiments import SCHEME_TITLES, SCHEMES
 
@@ -117,7 +117,7 @@ def tradeoff_figure(study: Study, path: Path, plt) -> Path:
     return _save(fig, path)
 
 
-def attack_figure(study: Study, path: Path, plt) -> Path:
+def attack_figure(study: Study, path: Path, plt: Any) -> Path:
     """Propagation re-identification rate against rel.err for every scheme (next to the tradeoff).
 
     The attacker's view of the tradeoff figure: the fraction of G0's core nodes (degree >= 5, in
@@ -154,7 +154,7 @@ def attack_figure(study: Study, path: Path, plt) -> Path:
     return _save(fig, path)
 
 
-def total_variance_figure(study: Study, path: Path, plt) -> Path:
+def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
     """Total degree variance of each scheme's uncertain model divided by |E_G0| (Fig. 10 of the paper).
 
     RandWalk, RandWalk-mod samples and EdgeSwitch publish deterministic graphs; RandWalk-mod's bar is

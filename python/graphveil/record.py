@@ -104,7 +104,7 @@ class RunRecord:
         return any(r.get("digest") == digest for r in self.releases)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record as JSON with mode 0600 (atomically). **Never publish the file.**"""
+        """Write the record as JSON with mode 0600 (atomically): **never publish the file**."""
         target = check_output_path(path)
         body = {
             "format": _RECORD_TAG,

@@ -12,7 +12,7 @@ import warnings
 import zipfile
 import zlib
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -373,8 +373,9 @@ class UncertainGraph:
         return uncertain_to_pandas(self)
 
     def to_networkx(self) -> Any:
-        """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``
-        (a ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
+        """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``.
+
+        (A ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
 
         Examples
         --------
@@ -422,9 +423,9 @@ class UncertainGraph:
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
-        """Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
+        r"""Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
 
-        ``D(G, G') = |E_G \\ E_G'| + |E_G' \\ E_G|`` counts the pairs present in exactly one of
+        ``D(G, G') = |E_G \ E_G'| + |E_G' \ E_G|`` counts the pairs present in exactly one of
         the two graphs. By linearity (Section 4.1), ``E[D] = sum over pairs in graph of (1 - p)
         + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
         here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
@@ -591,7 +592,7 @@ class UncertainGraph:
 
     # ------------------------------------------------------------------ files
     def with_permuted_ids(self, seed: SeedLike = None) -> tuple[UncertainGraph, np.ndarray]:
-        """This graph under uniformly random node ids: ``(graph, perm)``.
+        """Return this graph under uniformly random node ids: ``(graph, perm)``.
 
         Node ``i`` of this graph is node ``perm[i]`` of the result, whose :attr:`ids_permuted`
         is True and whose ``meta`` keeps only the public part (scheme and parameters). Keep
@@ -637,9 +638,14 @@ class UncertainGraph:
         under umask 022); the write is atomic.
 
         Formats: ``"npz"`` (a numpy archive with one entry per key of :data:`RELEASE_KEYS`,
-        ``params`` as JSON) or ``"tsv"`` (``# key: value`` header lines, then one
-        ``u<TAB>v<TAB>p`` line per pair; ``.gz``, ``.bz2``, ``.xz`` compress). Chosen from the
-        suffix when ``format`` is None.
+        ``params`` as JSON) or ``"tsv"`` (one ``u<TAB>v<TAB>p`` line per pair and nothing else,
+        so igraph's ``Graph.Read_Ncol`` and networkx's ``read_weighted_edgelist`` read it as it
+        is; ``.gz``, ``.bz2``, ``.xz`` compress). The TSV's release header (the keys of
+        :data:`RELEASE_KEYS` but the arrays) goes to the JSON sidecar ``path + ".json"``
+        (:func:`sidecar_path`), published with it: a header inside the body would break those
+        readers, and a sidecar keeps the body a plain weighted edge list while graphveil still
+        restores ``n``, ``relaxed`` and ``ids_permuted``. Chosen from the suffix when ``format``
+        is None.
 
         Parameters
         ----------
@@ -693,7 +699,7 @@ class UncertainGraph:
         check_output_path(path)
         if record is not None:
             check_output_path(record)
-            if Path(record).resolve() == Path(path).resolve():
+            if Path(record).resolve() in (Path(path).resolve(), sidecar_path(path).resolve()):
                 raise ValueError(f"the run record must not overwrite the release {path}")
         scheme, params = _public_meta(self.meta)
         private = json.loads(_meta_json(self.meta))  # also checks meta is JSON-serialisable
@@ -736,8 +742,10 @@ class UncertainGraph:
         also stored a seed and a whole report) is read the same way; that extra is dropped. Everything is validated: format tag and version, array shapes and
         dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
 
-        A TSV without a header is read as ``u v p`` lines (``#``/``%`` comments allowed); ``n`` is
-        then the largest id + 1 and the model strict.
+        A TSV's header is read from its sidecar ``path + ".json"`` (or from ``# key: value``
+        lines at the top, as releases before the sidecar wrote it). Without either, the file is
+        read as plain ``u v p`` lines (``#``/``%`` comments allowed): ``n`` is then the largest
+        id + 1, the model relaxed only if a self-loop appears, and :attr:`ids_permuted` None.
 
         Raises
         ------
@@ -875,7 +883,7 @@ def _meta_json(meta: dict[str, Any]) -> str:
         raise TypeError(f"meta must be JSON-serialisable to be saved: {err}") from None
 
 
-_COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_COMPRESSED: dict[str, Any] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
 # gzip level 1: on 2.2M pairs ~5x faster than level 6 for a file ~15% larger (random p
 # values barely compress); gzip's default, 9, is slower still.
 _WRITE_LEVEL: dict[str, dict[str, Any]] = {".gz": {"compresslevel": 1}, ".bz2": {}, ".xz": {}}
@@ -911,7 +919,7 @@ def _open_text(path: Path, mode: str) -> IO[str]:
         return io.TextIOWrapper(packed, encoding="utf-8")
     if opener is not None:
         extra = _WRITE_LEVEL[suffix] if mode == "w" else {}
-        return opener(path, mode + "t", encoding="utf-8", **extra)  # type: ignore[no-any-return]
+        return cast(IO[str], opener(path, mode + "t", encoding="utf-8", **extra))
     return open(path, mode, encoding="utf-8")
 
 
@@ -1046,22 +1054,52 @@ def _check_version(version: int, path: Path) -> None:
 _TSV_CHUNK = 1 << 16
 
 
+def sidecar_path(path: str | os.PathLike[str]) -> Path:
+    """Where the release header of TSV release ``path`` lives: ``path`` + ``.json``.
+
+    ``g.tsv`` has its header in ``g.tsv.json`` (``g.tsv.gz`` in ``g.tsv.gz.json``), so the TSV
+    body is nothing but ``u<TAB>v<TAB>p`` lines, read as it is by igraph's ``Graph.Read_Ncol``,
+    networkx's ``read_weighted_edgelist``, pandas or awk.
+    """
+    target = Path(path)
+    return target.with_name(target.name + ".json")
+
+
 def _write_tsv(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph) -> None:
-    lines = ["# an uncertain graph: after this header, one 'u<TAB>v<TAB>p' line per node pair"]
-    for key in _HEADER_KEYS:
-        value = header[key]
-        text = value if key == "format" else _json_dumps(value)
-        lines.append(f"# {key}: {text}")
-    lines.append("# columns: u v p")
+    # Why a sidecar and not '#' lines: igraph's Read_Ncol has no comment syntax and fails on a
+    # header, and any header inside the body makes the file one more dialect to explain. The
+    # body stays a plain weighted edge list; the sidecar JSON holds exactly the header keys of
+    # RELEASE_KEYS (nothing else is public), so a reader without it still gets every pair.
     target = Path(path)
     # the temporary name keeps the final suffix, so _open_text compresses alike
     with atomic_path(target) as tmp, _open_text(tmp, "w") as fh:
-        fh.write("\n".join(lines) + "\n")
         u, v, p = graph.u, graph.v, graph.p
         for start in range(0, graph.num_pairs, _TSV_CHUNK):
             stop = start + _TSV_CHUNK
             rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
             fh.write("".join(f"{a}\t{b}\t{c!r}\n" for a, b, c in rows))
+    side = {key: header[key] for key in _HEADER_KEYS}
+    with atomic_path(sidecar_path(target)) as tmp:
+        # keys in RELEASE_KEYS order (like the npz entries); values as the npz writes them
+        text = json.dumps({k: json.loads(_json_dumps(v)) for k, v in side.items()}, indent=1)
+        tmp.write_text(text + "\n", encoding="utf-8")
+
+
+def _sidecar_fields(path: Path) -> dict[str, str]:
+    side = sidecar_path(path)
+    if not side.exists():
+        return {}
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{side}: cannot read the release header: {err}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{side}: the release header is not a JSON object")  # noqa: TRY004 (bad file content)
+    # the same text form as the '# key: value' lines older versions wrote into the body
+    return {
+        str(k): (value if k == "format" and isinstance(value, str) else _json_dumps(value))
+        for k, value in data.items()
+    }
 
 
 def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
@@ -1071,7 +1109,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             text = fh.read()
     except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError) as err:
         raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
-    for line in text.splitlines():
+    for line in text.splitlines():  # '# key: value' lines: the body header of older releases
         if not line.startswith("#"):
             if line.strip():
                 break
@@ -1079,6 +1117,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
         key, sep, value = line[1:].partition(":")
         if sep:
             fields.setdefault(key.strip(), value.strip())
+    fields.update(_sidecar_fields(path))
     try:
         version = int(fields.get("format_version", "1"))
         n_text = fields.get("n")
@@ -1089,7 +1128,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             if "graphveil_version" in fields
             else None,
             "n": None if n_text is None else json.loads(n_text),
-            "relaxed": json.loads(fields.get("relaxed", "false")),
+            "relaxed": json.loads(fields["relaxed"]) if "relaxed" in fields else None,
             "ids_permuted": json.loads(fields["ids_permuted"])
             if "ids_permuted" in fields
             else None,
@@ -1101,7 +1140,7 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
             f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}"
         )
     _check_version(version, path)
-    if not isinstance(header["relaxed"], bool):
+    if not isinstance(header["relaxed"], (bool, type(None))):
         raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
     header["meta"] = _public_of(texts, path)
     dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
@@ -1118,6 +1157,8 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     u, v, p = table["u"], table["v"], table["p"]
     if header["n"] is None:
         header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if header["relaxed"] is None:  # no header: a self-loop can only come from a relaxed model
+        header["relaxed"] = bool(np.any(u == v))
     if isinstance(header["n"], bool) or not isinstance(header["n"], int):
         raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
     return header, u, v, p
@@ -1128,3 +1169,18 @@ def _non_negative(value: Any, name: str, alternative: str = "") -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
         raise ValueError(f"{name} must be a non-negative integer{alternative}, got {value!r}")
     return int(value)
+
+
+class Anonymized(NamedTuple):
+    """The output of a scheme: the uncertain graph and a report of how it was made.
+
+    Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
+    ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
+    entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
+    :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
+    user chose); the rest, the seed first, goes to the private run record (``record=``), never
+    into the release.
+    """
+
+    graph: UncertainGraph
+    report: dict[str, Any]

@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import check_int, check_real  # noqa: F401  (the schemes import them from here)
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 
 def check_graph(graph: Any, name: str = "graph") -> Graph:
@@ -26,8 +25,10 @@ def check_graph(graph: Any, name: str = "graph") -> Graph:
 
 
 def sorted_pairs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs as ``(min, max)`` sorted by one int64 key: a single sort, cheaper than the lexsort the
-    UncertainGraph constructor would otherwise run on unsorted input (it is then nearly free)."""
+    """Pairs as ``(min, max)`` sorted by one int64 key.
+
+    A single sort, cheaper than the lexsort the UncertainGraph constructor would otherwise run on unsorted input (it is then nearly free).
+    """
     keys = np.sort(np.minimum(u, v).astype(np.int64) * n + np.maximum(u, v))
     if n == 0:
         return keys, keys

@@ -10,13 +10,18 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_int, check_threads, default_threads, seed_to_u64
-
+from graphveil._common import (
+    SeedLike,
+    callable_module,
+    check_int,
+    check_threads,
+    default_threads,
+    seed_to_u64,
+)
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
-from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize.parts import metis_parts, split_parts
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 #: Picks per requested potential edge before a part gives up (plus 1024 per part).
 ATTEMPTS_PER_REQUEST = 256
@@ -314,3 +319,6 @@ def maxvar(
         bar.update(1)
         bar.close()
     return Anonymized(ug, report)
+
+
+callable_module(__name__, maxvar)

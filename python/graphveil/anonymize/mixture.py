@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from graphveil._common import callable_module
 from graphveil.anonymize._report import Timer, check_graph, check_real, finish
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = ["mixture"]
 
@@ -43,6 +43,18 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
     References
     ----------
     The paper, Section 3.5.
+
+    Examples
+    --------
+    Pairs in both graphs keep probability 1, pairs in one of them get ``p``:
+
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import mixture
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])
+    >>> g = gv.Graph.from_edges([0, 1, 0], [1, 2, 3])
+    >>> ug, report = mixture(g0, g, p=0.5)
+    >>> list(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()))
+    [(0, 1, 1.0), (0, 3, 0.5), (1, 2, 1.0), (2, 3, 0.5)]
     """
     check_graph(g0, "g0")
     p = check_real(p, "p", 0.0, 1.0)
@@ -86,3 +98,6 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
         only_g0=int(only_g0.sum()),
         only_g=int(a_keys.size - in_g0.sum()),
     )
+
+
+callable_module(__name__, mixture)

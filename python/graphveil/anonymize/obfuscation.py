@@ -17,11 +17,11 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.measure.privacy import eps as eps_of
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = [
     "ObfuscationError",
@@ -35,8 +35,11 @@ _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
 
 class ObfuscationError(RuntimeError):
-    """No attempt met (k, eps). ``report`` says what was tried; ``best`` is the attempt with the
-    smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None."""
+    """No attempt met (k, eps).
+
+    ``report`` says what was tried; ``best`` is the attempt with the
+    smallest eps-hat (an :class:`Anonymized` that does *not* meet (k, eps)), or None.
+    """
 
     def __init__(
         self, message: str, report: dict[str, Any], best: Anonymized | None = None
@@ -186,8 +189,6 @@ def _draw_candidates(
 
 
 def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attempt:
-    from graphveil.measure.privacy import eps as eps_of
-
     g = prep.graph
     n = g.n
     unique = uniqueness(prep.degrees, sigma) if n else np.zeros(0)
@@ -231,7 +232,7 @@ _DOWN_FACTOR = 16.0
 def _generate(
     prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int
 ) -> tuple[_Attempt | None, _Attempt, list[float]]:
-    """t attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
+    """T attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
     best_ok: _Attempt | None = None
     best_any: _Attempt | None = None
     hats: list[float] = []
@@ -337,6 +338,15 @@ def obfuscation(
     ----------
     Boldi, Bonchi, Gionis, Tassa, "Injecting Uncertainty in Graphs for Identity Obfuscation",
     VLDB 2012 (Algorithms 1 and 2); the paper, Sections 2.2 and 4.3 (Proposition 4.3).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import obfuscation
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = obfuscation(g, k=2, eps=0.3, seed=1)
+    >>> ug.n, report["eps_hat"] <= 0.3
+    (34, True)
     """
     check_graph(graph)
     k = check_int(k, "k", 1, " (the obfuscation level)")
@@ -479,3 +489,6 @@ def _wrap(
         expected_tv_paper=obfuscation_expected_tv(sigma, att.candidate_pairs, q=params["q"]),
         **extra,
     )
+
+
+callable_module(__name__, obfuscation)

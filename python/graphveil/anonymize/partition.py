@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish
-from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize.parts import metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
+from graphveil.uncertain import Anonymized
 
 __all__ = ["SCHEMES", "partition"]
 
@@ -121,6 +121,15 @@ def partition(
     References
     ----------
     The paper, Section 3.6 (Partition approach) and Section 4.2 (METIS).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import partition, randwalk_mod
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = partition(randwalk_mod, g, 2, t=2, seed=1)
+    >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
+    (34, 2, 34)
     """
     check_graph(graph)
     parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
@@ -204,3 +213,6 @@ def partition(
         part_sizes=sizes,
         part_reports=reports,
     )
+
+
+callable_module(__name__, partition)

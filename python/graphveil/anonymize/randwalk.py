@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -31,9 +31,8 @@ from graphveil.anonymize._report import (
     finish_graph,
     sorted_pairs,
 )
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = [
     "randwalk",
@@ -488,3 +487,6 @@ def randwalk_mod_tv_bound(graph: Graph, t: int, *, k_t: int | None = None) -> fl
         k_t = _nonzero_pairs(graph, t)
     m = graph.m
     return float(m * (k_t - m) / k_t) if k_t else 0.0
+
+
+callable_module(__name__, randwalk)

@@ -7,8 +7,8 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish, sorted_pairs
-from graphveil.anonymize._result import Anonymized
 from graphveil.graph import Graph
+from graphveil.uncertain import Anonymized
 
 __all__ = ["edge_switch"]
 
@@ -55,6 +55,15 @@ def edge_switch(
     ----------
     The paper, Section 3.3; Ying and Wu, "Randomizing social networks: a spectrum preserving
     approach", SDM 2008.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import edge_switch
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, report = edge_switch(g, 10, seed=1)
+    >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
+    (True, True)
     """
     check_graph(graph)
     switches = check_int(switches, "switches", 0, " (the number of switch attempts s)")

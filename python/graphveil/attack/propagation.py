@@ -458,6 +458,8 @@ def propagation_attack(
             reidentification_rate(mapping, truth, np.flatnonzero(scored)),
         )
 
-    sampled, sampled_all = attack(published.sample(seed=rng, threads=threads))
+    world = published.sample(seed=rng, threads=threads)
+    assert isinstance(world, Graph)  # one sample: one Graph
+    sampled, sampled_all = attack(world)
     likely, likely_all = attack(_most_likely_world(published))
     return PropagationAttack(sampled, likely, sampled_all, likely_all, seeds, theta)

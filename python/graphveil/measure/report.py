@@ -31,7 +31,7 @@ from graphveil.measure.utility import (
     statistic_names,
     utility_statistics,
 )
-from graphveil.uncertain import UncertainGraph
+from graphveil.uncertain import Anonymized, UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
@@ -115,7 +115,7 @@ def relative_error(
 
 @dataclass
 class Report:
-    """Privacy and utility of one published graph against the true graph.
+    r"""Privacy and utility of one published graph against the true graph.
 
     Attributes
     ----------
@@ -123,8 +123,8 @@ class Report:
         The true graph's own row: H1, H2_open (its numbers of signatures) and the
         utility statistics.
     per_sample : list of dict
-        For every sample: H1, H2_open, edges_removed ``|E_G0 \\ E_G|``, edges_added
-        ``|E_G \\ E_G0|`` and the utility statistics.
+        For every sample: H1, H2_open, edges_removed ``|E_G0 \ E_G|``, edges_added
+        ``|E_G \ E_G0|`` and the utility statistics.
     eps : dict
         ``{k: eps}`` of the published graph (computed on the uncertain graph itself).
     eps_original : dict
@@ -373,8 +373,9 @@ def true_graph_row(
     threads: int | None = None,
     statistics: Callable[..., dict[str, float]] | None = None,
 ) -> dict[str, Any]:
-    """G0's own row of the paper's tables: H1, H2_open (its numbers of signatures), the
-    statistics (drawn with ``statistics_seed``) and ``eps``, a dict ``{k: eps}`` of G0 itself.
+    """G0's own row of the paper's tables.
+
+    H1, H2_open (its numbers of signatures), the statistics (drawn with ``statistics_seed``) and ``eps``, a dict ``{k: eps}`` of G0 itself.
 
     Pass it to :func:`evaluate` as ``original`` to evaluate many published graphs of one G0
     without recomputing it; use the same ``statistics_seed`` there.
@@ -476,11 +477,20 @@ def evaluate(
     References
     ----------
     Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.anonymize import randwalk
+    >>> from graphveil.measure import evaluate
+    >>> g = gv.datasets.load("karate_club")
+    >>> ug, _ = randwalk(g, t=2, seed=1)
+    >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
+    >>> rep.samples, rep.rel_err >= 0
+    (2, True)
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
-    from graphveil.anonymize._result import Anonymized
-
     if isinstance(ug, Anonymized):
         if label == "published":
             label = _scheme_label(ug.report)

@@ -438,7 +438,7 @@ def diameter_lower_bound(
     return max(distance_histogram(graph, src, threads=threads).size - 1, 0)
 
 
-class Statistics(dict):  # type: ignore[type-arg]
+class Statistics(dict):
     """The ten statistics (a plain ``{name: float}`` dict) and how ``S_Diam`` was found.
 
     ``diameter_method`` is ``"exact"`` (all-pairs BFS), ``"ifub"`` (exact, :func:`diameter`) or
