@@ -408,4 +408,6 @@ def test_evaluate_with_attacks_adds_the_attack_scores(grqc):
     assert attacked.extra["attack_reid_rate"] == direct["reid_rate"]
     assert attacked.extra["attack_link_auc"] == direct["link_auc"]
     walked, _ = randwalk(grqc, 2, seed=6)
-    assert math.isnan(evaluate(grqc, walked, samples=1, seed=6, k=30, attacks=True).extra["attack_link_auc"])
+    assert math.isnan(
+        evaluate(grqc, walked, samples=1, seed=6, k=30, attacks=True).extra["attack_link_auc"]
+    )

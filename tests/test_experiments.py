@@ -216,10 +216,14 @@ def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
 
 def test_maxvar_rows_are_labelled_with_the_n_p_found(karate):
     # n_p/m = 5 asks for 390 potential pairs; karate has far fewer friend-of-friend pairs.
-    study = ex.reproduce(karate, schemes=["maxvar"], grid={"maxvar": [0.19, 5.0]}, samples=1, seed=2, figures=False)
+    study = ex.reproduce(
+        karate, schemes=["maxvar"], grid={"maxvar": [0.19, 5.0]}, samples=1, seed=2, figures=False
+    )
     low, high = study.scheme_rows("maxvar")
     for row in (low, high):
-        found = row["pairs"] - karate.m  # the release holds G0's edges plus the potential pairs found
+        found = (
+            row["pairs"] - karate.m
+        )  # the release holds G0's edges plus the potential pairs found
         assert row["n_p_found"] == found and row["found"] == found / karate.m
         assert row["label"].startswith(f"n_p/m={found / karate.m:.3g}")
         assert row["parts"] == 1  # scaled as the paper did: max(1, round(34 / 16000))

@@ -371,10 +371,12 @@ def _add_mixture(sub: Any) -> None:
 
 def _run_mixture(args: argparse.Namespace) -> int:
     from graphveil.anonymize.mixture import mixture
+    from graphveil.graph import Graph
     from graphveil.uncertain import UncertainGraph
 
     g0 = _load(args)
     path = args.anonymized
+    g: UncertainGraph | Graph
     if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
         g = UncertainGraph.load(path)
         if g.ids_permuted:

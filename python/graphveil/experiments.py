@@ -173,7 +173,10 @@ class Study:
         rows = self.scheme_rows(scheme)
         # MaxVar rows name the n_p / m found; the request shows where one of them fell short
         short = any(r.get("n_p_found", 0) < r.get("n_p_requested", 0) for r in rows)
-        requested = lambda value: {"requested": value} if short else {}
+
+        def requested(value: Any) -> dict[str, Any]:
+            return {"requested": value} if short else {}
+
         table = [
             {
                 header: self.graph_name,

@@ -57,6 +57,7 @@ class Claim:
 
     @property
     def verdict(self) -> str:
+        """``holds``, ``does not hold`` or ``not measured``."""
         return {True: "holds", False: "does not hold", None: "not measured"}[self.holds]
 
 
@@ -81,7 +82,8 @@ def _rows(rows: Iterable[Row], *schemes: str) -> list[Row]:
 
 def _param(row: Row) -> float:
     """The row's grid value: the n_p / m found for MaxVar, else the requested value."""
-    return row.get("found", row["value"])
+    value: float = row["found"] if row.get("found") is not None else row["value"]
+    return float(value)
 
 
 def _trend(rows: list[Row], name: str, parameter: str) -> Claim:
@@ -101,7 +103,7 @@ def _trend(rows: list[Row], name: str, parameter: str) -> Claim:
     return Claim(claim, holds, f"over {parameter} {over}: " + "; ".join(parts))
 
 
-def _randwalk_claim(rows: list[Row]) -> Claim:
+def _randwalk_claim(rows: Sequence[Row]) -> Claim:
     claim = (
         "RandWalk and RandWalk-mod: low H2_open (below every (k,eps)-obf and MaxVar row) and "
         f"rel.err >= {RANDWALK_MIN_REL_ERR}"
@@ -121,7 +123,7 @@ def _randwalk_claim(rows: list[Row]) -> Claim:
     return Claim(claim, top_h2 < floor and err_ok, evidence)
 
 
-def _tradeoff_claim(rows: list[Row], title: Callable[[str], str]) -> Claim:
+def _tradeoff_claim(rows: Sequence[Row], title: Callable[[str], str]) -> Claim:
     pct = round(100 * COMPARABLE_REL_ERR)
     claim = (
         "MaxVar has the best tradeoff at comparable rel.err "
@@ -144,7 +146,7 @@ def _tradeoff_claim(rows: list[Row], title: Callable[[str], str]) -> Claim:
     return Claim(claim, not lost, evidence)
 
 
-def _eps_claim(rows: list[Row], ks: Sequence[int], title: Callable[[str], str]) -> Claim:
+def _eps_claim(rows: Sequence[Row], ks: Sequence[int], title: Callable[[str], str]) -> Claim:
     claim = (
         "MaxVar has the lowest eps (its mean eps over its grid is the lowest of the schemes of "
         "Table 7, for every k)"
@@ -165,7 +167,7 @@ def _eps_claim(rows: list[Row], ks: Sequence[int], title: Callable[[str], str]) 
     return Claim(claim, holds, "; ".join(parts))
 
 
-def _tv_claim(rows: list[Row]) -> Claim:
+def _tv_claim(rows: Sequence[Row]) -> Claim:
     claim = "Fig. 10 ordering of TV / m: (k,eps)-obf < MaxVar < RandWalk-mod (every bar)"
 
     def tv(schemes: str) -> list[float]:
