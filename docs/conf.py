@@ -10,7 +10,7 @@ import graphveil
 
 project = "graphveil"
 author = "graphveil developers"
-copyright = "graphveil developers"  # noqa: A001 (Sphinx's name)
+copyright = "graphveil developers"
 version = release = graphveil.__version__
 
 extensions = [
