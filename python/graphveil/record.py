@@ -27,6 +27,7 @@ from graphveil._common import atomic_path, check_output_path
 __all__ = ["RunRecord", "load_record", "release_digest"]
 
 _RECORD_TAG = "graphveil.run_record"
+#: Version of the run record's JSON layout. Readers refuse newer versions.
 RECORD_VERSION = 1
 _WARNING = (
     "PRIVATE: never publish this file. Its permutation maps the release back to the true node ids "
