@@ -32,7 +32,9 @@ def karate() -> gv.Graph:
 @pytest.fixture(scope="module")
 def study_dir(tmp_path_factory, karate):
     out = tmp_path_factory.mktemp("study")
-    study = ex.reproduce(karate, graph_name="karate", grid=SMALL_GRID, samples=2, seed=7, out_dir=out, k=(2, 5))
+    study = ex.reproduce(
+        karate, graph_name="karate", grid=SMALL_GRID, samples=2, seed=7, out_dir=out, k=(2, 5)
+    )
     return out, study
 
 
@@ -43,7 +45,9 @@ def test_every_file_is_written_and_parses(study_dir):
         assert f"table_{table}.csv" in names and f"table_{table}.md" in names
         with open(out / f"table_{table}.csv", newline="") as fh:
             rows = list(csv.DictReader(fh))
-        expected = len(study.scheme_rows(table)) + 1 if table != "comparison" else len(study.rows) + 1
+        expected = (
+            len(study.scheme_rows(table)) + 1 if table != "comparison" else len(study.rows) + 1
+        )
         assert len(rows) == expected
         md = (out / f"table_{table}.md").read_text().splitlines()
         assert len(md) == expected + 2 and all(line.startswith("|") for line in md)
@@ -58,7 +62,11 @@ def test_rows_are_consistent_with_the_paper_definitions(study_dir):
     _, study = study_dir
     assert study.original["S_NE"] == 78
     for row in study.rows:
-        terms = [abs(row[s] - study.original[s]) / study.original[s] for s in STATISTICS if study.original[s]]
+        terms = [
+            abs(row[s] - study.original[s]) / study.original[s]
+            for s in STATISTICS
+            if study.original[s]
+        ]
         assert row["rel_err"] == pytest.approx(np.mean(terms))
         assert row["tradeoff"] == pytest.approx(np.sqrt(row["H2_open"]) * row["rel_err"])
         assert 0 <= row["eps_k2"] <= 1
@@ -69,17 +77,34 @@ def test_rows_are_consistent_with_the_paper_definitions(study_dir):
 
 def test_resume_reuses_points_and_gives_identical_results(tmp_path, karate):
     grid = {"randwalk_mod": [2, 3], "edge_switch": [0.2]}
-    full = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=tmp_path / "a", figures=False)
+    full = ex.reproduce(
+        karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=tmp_path / "a", figures=False
+    )
     # Interrupt after the first point: record only it, then resume.
     part = tmp_path / "b"
-    ex.reproduce(karate, schemes=["randwalk_mod"], grid={"randwalk_mod": [2]}, samples=2, seed=3, out_dir=part,
-                 figures=False)
+    ex.reproduce(
+        karate,
+        schemes=["randwalk_mod"],
+        grid={"randwalk_mod": [2]},
+        samples=2,
+        seed=3,
+        out_dir=part,
+        figures=False,
+    )
     messages: list[str] = []
     resumed = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=part, figures=False, progress=messages.append
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=2,
+        seed=3,
+        out_dir=part,
+        figures=False,
+        progress=messages.append,
     )
     assert any("reused" in m for m in messages)
     assert sum("reused" in m for m in messages) == 1
+
     def numbers(row):  # everything but wall-clock timings
         kept = {k: v for k, v in row.items() if not k.startswith("time") and k != "scheme_report"}
         kept["scheme_params"] = row["scheme_report"].get("params")
@@ -92,7 +117,10 @@ def test_same_seed_same_numbers_without_out_dir(karate):
     grid = {"randwalk": [3]}
     a = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False)
     b = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False, threads=1)
-    assert a.rows[0]["H2_open"] == b.rows[0]["H2_open"] and a.rows[0]["rel_err"] == b.rows[0]["rel_err"]
+    assert (
+        a.rows[0]["H2_open"] == b.rows[0]["H2_open"]
+        and a.rows[0]["rel_err"] == b.rows[0]["rel_err"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -114,8 +142,24 @@ def test_invalid_options(karate, kwargs, msg):
 def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
     from graphveil.cli import main
 
-    args = ["reproduce", "--dataset", "karate_club", "-o", str(tmp_path), "--samples", "2", "--schemes",
-            "randwalk", "edge_switch", "--grid", "randwalk=2", "--grid", "edge_switch=0.1", "--no-figures", "-q"]
+    args = [
+        "reproduce",
+        "--dataset",
+        "karate_club",
+        "-o",
+        str(tmp_path),
+        "--samples",
+        "2",
+        "--schemes",
+        "randwalk",
+        "edge_switch",
+        "--grid",
+        "randwalk=2",
+        "--grid",
+        "edge_switch=0.1",
+        "--no-figures",
+        "-q",
+    ]
     assert main(args) == 0
     first = (tmp_path / "table_comparison.csv").read_text()
     assert "RandWalk t=2" in first and "EdgeSwitch s/m=0.1" in first
@@ -142,7 +186,6 @@ def test_cli_reproduce_user_errors_are_one_line(tmp_path, capsys, argv, msg):
     assert err.count("\n") == 1 and err.startswith("graphveil: error:") and msg in err
 
 
-
 def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
     from graphveil.anonymize import randwalk_mod_tv_bound, randwalk_mod_uncertain
 
@@ -152,3 +195,149 @@ def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
     model, _ = randwalk_mod_uncertain(karate, 2, alpha=0.5)
     assert row["tv_model"] == pytest.approx(model.total_variance())
     assert 0 < row["tv_model"] <= randwalk_mod_tv_bound(karate, 2) + 1e-9  # Proposition 4.4
+
+
+# --------------------------------------------------------------------------- independent runs, executors
+DETERMINISTIC_GRID = {"randwalk": [2], "edge_switch": [0.2], "maxvar": [0.19]}
+
+
+def test_deterministic_schemes_run_independently(karate):
+    grid = DETERMINISTIC_GRID
+    study = ex.reproduce(karate, schemes=grid, grid=grid, samples=4, seed=5, k=(2,), figures=False)
+    for row in study.rows:
+        if row["scheme"] in ("randwalk", "edge_switch"):
+            assert row["runs"] == 4
+            # Four outputs of four seeds: their statistics differ, so the spread is not 0.
+            assert row["std"]["H2_open"] > 0 or row["std"]["S_CC"] > 0
+        else:
+            assert row["runs"] == 1
+    # Run 0 uses the point's seed: its measurement is the first per-run row.
+    rw = study.scheme_rows("randwalk")[0]
+    runs = [
+        gv.measure.report.evaluate(
+            karate,
+            gv.anonymize.randwalk(
+                karate, t=2, seed=rw["seed"] if r == 0 else ex.point_seed(rw["seed"], f"run-{r}")
+            )[0],
+            samples=1,
+            k=(2,),
+            statistics_seed=ex.point_seed(5, "statistics"),
+        ).mean
+        for r in range(4)
+    ]
+    assert rw["H2_open"] == pytest.approx(np.mean([r["H2_open"] for r in runs]))
+    assert rw["std"]["S_NE"] == pytest.approx(np.std([r["S_NE"] for r in runs], ddof=1))
+
+
+def _tables(out) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.glob("table_*"))}
+
+
+def test_a_thread_pool_gives_the_local_tables(tmp_path, karate):
+    from concurrent.futures import ThreadPoolExecutor
+
+    ex.reproduce(
+        karate, grid=SMALL_GRID, samples=3, seed=2, k=(2,), out_dir=tmp_path / "a", figures=False
+    )
+    with ThreadPoolExecutor(3) as pool:
+        ex.reproduce(
+            karate,
+            grid=SMALL_GRID,
+            samples=3,
+            seed=2,
+            k=(2,),
+            out_dir=tmp_path / "b",
+            figures=False,
+            executor=pool,
+        )
+    assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, processes):
+    distributed = pytest.importorskip("distributed")
+    grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19, 0.57]}
+    ex.reproduce(
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=3,
+        seed=4,
+        k=(2,),
+        out_dir=tmp_path / "a",
+        figures=False,
+    )
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=processes, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=3,
+            seed=4,
+            k=(2,),
+            out_dir=tmp_path / "b",
+            figures=False,
+            executor=client.get_executor(),
+        )
+    assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
+
+
+def test_a_killed_cluster_run_resumes(tmp_path, karate):
+    """Points are recorded as they finish: a run that dies mid-way keeps them for the next one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    grid = {"randwalk": [2], "maxvar": [0.19]}
+
+    def lost(*args, **kwargs):
+        raise RuntimeError("cluster lost")
+
+    class Dies(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            # MaxVar's samples never come back (RandWalk's independent runs do)
+            return super().submit(lost if fn.__name__ == "measure_sample" else fn, *args, **kwargs)
+
+    out = tmp_path / "run"
+    with Dies(2) as pool, pytest.raises(RuntimeError, match="cluster lost"):
+        ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=2,
+            seed=8,
+            k=(2,),
+            out_dir=out,
+            figures=False,
+            executor=pool,
+        )
+    assert (
+        out / "points" / "randwalk_2.json"
+    ).exists()  # independent runs finished before the loss
+    messages: list[str] = []
+    resumed = ex.reproduce(
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=2,
+        seed=8,
+        k=(2,),
+        out_dir=out,
+        figures=False,
+        progress=messages.append,
+    )
+    assert any("randwalk=2: recorded, reused" in m for m in messages)
+    fresh = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=8, k=(2,), figures=False)
+    assert resumed.tables() == fresh.tables()
+
+
+def test_cli_scheduler_errors_are_clear(capsys):
+    from graphveil.cli import main
+
+    assert (
+        main(["reproduce", "--scheduler", "local:0", "--samples", "1", "--no-figures", "-q"]) != 0
+    )
+    assert "local:N needs a positive number" in capsys.readouterr().err
