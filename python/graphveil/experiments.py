@@ -637,12 +637,6 @@ def _point_row(
     return row
 
 
-#: RandWalk-mod's exact uncertain form is built for its TV only while n^2 stays below this:
-#: its matrix fills towards n x n as t grows, and nnz <= n^2 is the only bound known before
-#: building it (a 36,692-node graph at t = 5 needs tens of GB).
-MODEL_TV_MAX_ENTRIES = 30_000_000
-
-
 def _add_model_tv(graph: Graph, point: GridPoint, row: dict[str, Any]) -> None:
     """Set ``tv_model`` (and normalised): also for points recorded before the field existed."""
     tv = _model_tv(graph, point, row["tv"])
@@ -654,23 +648,15 @@ def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | No
     """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10.
 
     For RandWalk-mod the published graph is one realisation of the walks (TV 0); its model is
-    the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), built exactly on graphs up to
-    :data:`MODEL_TV_MAX_ENTRIES` (None above). For every
-    other scheme the model is the published uncertain graph itself.
+    the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), whose TV is streamed block by block
+    (:func:`~graphveil.anonymize.randwalk_mod_tv`) without building it. For every other scheme
+    the model is the published uncertain graph itself.
     """
     if point.scheme != "randwalk_mod":
         return published_tv
-    if graph.n * graph.n > MODEL_TV_MAX_ENTRIES:
-        return None
-    from graphveil.anonymize import randwalk_mod_uncertain
+    from graphveil.anonymize import randwalk_mod_tv
 
-    try:
-        model, _ = randwalk_mod_uncertain(
-            graph, int(point.value), alpha=0.5, max_entries=MODEL_TV_MAX_ENTRIES
-        )
-    except ValueError:  # too many nonzeros for this t
-        return None
-    return model.total_variance()
+    return randwalk_mod_tv(graph, int(point.value), alpha=0.5)
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:

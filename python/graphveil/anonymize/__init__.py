@@ -13,6 +13,7 @@ from graphveil.anonymize.partition import partition
 from graphveil.anonymize.randwalk import (
     randwalk,
     randwalk_mod,
+    randwalk_mod_tv,
     randwalk_mod_tv_bound,
     randwalk_mod_uncertain,
     walk_ends,
@@ -30,6 +31,7 @@ __all__ = [
     "partition",
     "randwalk",
     "randwalk_mod",
+    "randwalk_mod_tv",
     "randwalk_mod_tv_bound",
     "randwalk_mod_uncertain",
     "truncated_normal_moments",
