@@ -11,6 +11,7 @@ import sys
 import time
 
 import graphveil as gv
+from graphveil.anonymize import maxvar
 from graphveil.measure.report import evaluate
 
 
@@ -22,9 +23,7 @@ def main() -> None:
     name = sys.argv[1] if len(sys.argv) > 1 else "web-NotreDame"
     samples = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     g0 = gv.datasets.load(name, data_dir=["../shared/data", "/work/shared/data"])
-    ug, _ = gv.anonymize.maxvar(
-        g0, n_potential=round(0.19 * g0.m), parts=20, seed=1, allow_fewer=True
-    )
+    ug, _ = maxvar(g0, n_potential=round(0.19 * g0.m), parts=20, seed=1, allow_fewer=True)
     before = rss_mb()
     one = ug.sample(seed=1)
     sample_mb = (one.indptr.nbytes + one.indices.nbytes) / 2**20
