@@ -603,10 +603,9 @@ def evaluate(
         indices, copies = [0], int(samples)
     else:
         indices, copies = list(range(int(first_sample), int(first_sample) + samples)), 1
-    task_threads = None if executor is not None and threads in (None, 0) else nthreads
-    measured = map_samples(
-        executor, g0, ug, indices, sample_seed, stat_seed, task_threads, statistics
-    )
+    # on an executor, a task left to choose takes its worker's share (task_threads)
+    per_task = None if executor is not None and threads in (None, 0) else nthreads
+    measured = map_samples(executor, g0, ug, indices, sample_seed, stat_seed, per_task, statistics)
     per_sample = [row for row, _ in measured for _ in range(copies)]
     histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
     extra: dict[str, float] = {}
