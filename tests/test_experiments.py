@@ -239,3 +239,149 @@ def test_maxvar_rows_are_labelled_with_the_n_p_found(karate):
 def test_maxvar_parts_scale_with_the_graph_unless_given():
     assert [ex.maxvar_parts(n) for n in (34, 24_000, 317_080, 1_134_890)] == [1, 2, 20, 71]
     assert ex.maxvar_parts(5_242, 20) == 20 and ex.maxvar_parts(500, 20) == 10  # n // 50 caps it
+
+
+# --------------------------------------------------------------------------- independent runs, executors
+DETERMINISTIC_GRID = {"randwalk": [2], "edge_switch": [0.2], "maxvar": [0.19]}
+
+
+def test_deterministic_schemes_run_independently(karate):
+    grid = DETERMINISTIC_GRID
+    study = ex.reproduce(karate, schemes=grid, grid=grid, samples=4, seed=5, k=(2,), figures=False)
+    for row in study.rows:
+        if row["scheme"] in ("randwalk", "edge_switch"):
+            assert row["runs"] == 4
+            # Four outputs of four seeds: their statistics differ, so the spread is not 0.
+            assert row["std"]["H2_open"] > 0 or row["std"]["S_CC"] > 0
+        else:
+            assert row["runs"] == 1
+    # Run 0 uses the point's seed: its measurement is the first per-run row.
+    rw = study.scheme_rows("randwalk")[0]
+    runs = [
+        gv.measure.report.evaluate(
+            karate,
+            gv.anonymize.randwalk(
+                karate, t=2, seed=rw["seed"] if r == 0 else ex.point_seed(rw["seed"], f"run-{r}")
+            )[0],
+            samples=1,
+            k=(2,),
+            statistics_seed=ex.point_seed(5, "statistics"),
+        ).mean
+        for r in range(4)
+    ]
+    assert rw["H2_open"] == pytest.approx(np.mean([r["H2_open"] for r in runs]))
+    assert rw["std"]["S_NE"] == pytest.approx(np.std([r["S_NE"] for r in runs], ddof=1))
+
+
+def _tables(out) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(out.glob("table_*"))}
+
+
+def test_a_thread_pool_gives_the_local_tables(tmp_path, karate):
+    from concurrent.futures import ThreadPoolExecutor
+
+    ex.reproduce(
+        karate, grid=SMALL_GRID, samples=3, seed=2, k=(2,), out_dir=tmp_path / "a", figures=False
+    )
+    with ThreadPoolExecutor(3) as pool:
+        ex.reproduce(
+            karate,
+            grid=SMALL_GRID,
+            samples=3,
+            seed=2,
+            k=(2,),
+            out_dir=tmp_path / "b",
+            figures=False,
+            executor=pool,
+        )
+    assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, processes):
+    distributed = pytest.importorskip("distributed")
+    grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19, 0.57]}
+    ex.reproduce(
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=3,
+        seed=4,
+        k=(2,),
+        out_dir=tmp_path / "a",
+        figures=False,
+    )
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=processes, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=3,
+            seed=4,
+            k=(2,),
+            out_dir=tmp_path / "b",
+            figures=False,
+            executor=client.get_executor(),
+        )
+    assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
+
+
+def test_a_killed_cluster_run_resumes(tmp_path, karate):
+    """Points are recorded as they finish: a run that dies mid-way keeps them for the next one."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    grid = {"randwalk": [2], "maxvar": [0.19]}
+
+    def lost(*args, **kwargs):
+        raise RuntimeError("cluster lost")
+
+    class Dies(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            # MaxVar's samples never come back (RandWalk's independent runs do)
+            return super().submit(lost if fn.__name__ == "measure_sample" else fn, *args, **kwargs)
+
+    out = tmp_path / "run"
+    with Dies(2) as pool, pytest.raises(RuntimeError, match="cluster lost"):
+        ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=2,
+            seed=8,
+            k=(2,),
+            out_dir=out,
+            figures=False,
+            executor=pool,
+        )
+    assert (
+        out / "points" / "randwalk_2.json"
+    ).exists()  # independent runs finished before the loss
+    messages: list[str] = []
+    resumed = ex.reproduce(
+        karate,
+        schemes=grid,
+        grid=grid,
+        samples=2,
+        seed=8,
+        k=(2,),
+        out_dir=out,
+        figures=False,
+        progress=messages.append,
+    )
+    assert any("randwalk=2: recorded, reused" in m for m in messages)
+    fresh = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=8, k=(2,), figures=False)
+    assert resumed.tables() == fresh.tables()
+
+
+def test_cli_scheduler_errors_are_clear(capsys):
+    from graphveil.cli import main
+
+    assert (
+        main(["reproduce", "--scheduler", "local:0", "--samples", "1", "--no-figures", "-q"]) != 0
+    )
+    assert "local:N needs a positive number" in capsys.readouterr().err

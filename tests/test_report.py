@@ -291,3 +291,75 @@ def test_a_precomputed_true_graph_row_gives_the_same_report():
     )
     with pytest.raises(ValueError, match="true_graph_row"):
         evaluate(g0, ug, samples=1, seed=1, k=(2, 7), original=row)
+
+
+# --------------------------------------------------------------------------- streaming, merge, executors
+def _uncertain_karate(seed: int = 0) -> tuple[gv.Graph, gv.UncertainGraph]:
+    g0 = karate()
+    u, v = g0.edges()
+    p = np.random.default_rng(seed).uniform(0.3, 1.0, u.size)
+    return g0, gv.UncertainGraph(g0.n, u, v, p)
+
+
+def test_merged_parts_equal_one_run_exactly():
+    g0, ug = _uncertain_karate()
+    whole = evaluate(g0, ug, samples=7, seed=5, k=(2, 5))
+    parts = [
+        evaluate(g0, ug, samples=3, seed=5, k=(2, 5), first_sample=4),
+        evaluate(g0, ug, samples=2, seed=5, k=(2, 5)),
+        evaluate(g0, ug, samples=2, seed=5, k=(2, 5), first_sample=2),
+    ]
+    merged = Report.merge(parts)
+    assert merged.to_dict() == whole.to_dict()
+    # The spread is the plain ddof=1 std over all seven samples, not a mix of the parts' stds.
+    s_ne = [r["S_NE"] for r in whole.per_sample]
+    assert merged.std["S_NE"] == pytest.approx(np.std(s_ne, ddof=1))
+    # The pooled power-law exponent is refitted on all samples' degrees (the authors' way).
+    pooled = np.concatenate([g.degrees for g in ug.sample(7, whole.sample_seed)])
+    assert merged.extra["S_PL_pooled"] == pytest.approx(
+        gv.measure.utility.powerlaw_exponent(pooled)
+    )
+    # Survives JSON.
+    assert (
+        Report.merge([Report.from_dict(json.loads(json.dumps(p.to_dict()))) for p in parts]).mean
+        == whole.mean
+    )
+
+
+def test_merge_refuses_mismatched_or_overlapping_parts():
+    g0, ug = _uncertain_karate()
+    a = evaluate(g0, ug, samples=2, seed=5, k=(2,), statistics=cheap_statistics)
+    other_seed = evaluate(
+        g0, ug, samples=2, seed=6, k=(2,), statistics=cheap_statistics, first_sample=2
+    )
+    with pytest.raises(ValueError, match="seed"):
+        Report.merge([a, other_seed])
+    gap = evaluate(g0, ug, samples=2, seed=5, k=(2,), statistics=cheap_statistics, first_sample=3)
+    with pytest.raises(ValueError, match="starting at sample 2"):
+        Report.merge([a, gap])
+    with pytest.raises(ValueError, match="at least one"):
+        Report.merge([])
+
+
+@pytest.mark.parametrize("workers", [1, 3])
+def test_evaluate_on_an_executor_equals_a_local_run(workers):
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    g0, ug = _uncertain_karate(1)
+    local = evaluate(g0, ug, samples=5, seed=9, k=(2, 5))
+    with ThreadPoolExecutor(workers) as pool:
+        assert (
+            evaluate(g0, ug, samples=5, seed=9, k=(2, 5), executor=pool).to_dict()
+            == local.to_dict()
+        )
+    if workers > 1:
+        with ProcessPoolExecutor(2) as pool:
+            remote = evaluate(g0, ug, samples=5, seed=9, k=(2, 5), threads=1, executor=pool)
+        assert remote.to_dict() == local.to_dict()
+
+
+def test_streaming_samples_are_the_seeds_sequence():
+    g0, ug = _uncertain_karate(2)
+    rep = evaluate(g0, ug, samples=4, seed=1, k=(2,), statistics=cheap_statistics)
+    for row, g in zip(rep.per_sample, ug.sample(4, rep.sample_seed)):
+        assert row["S_NE"] == g.m and row["H2_open"] == P.h2_open(g0, g)

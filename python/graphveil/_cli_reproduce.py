@@ -82,6 +82,12 @@ def add_reproduce(subparsers: Any) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on a Dask cluster: a scheduler address, or local:N for N local workers "
+        '(needs pip install "graphveil[dask]")',
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
     parser.set_defaults(run=run_reproduce)
 
@@ -114,7 +120,29 @@ def run_reproduce(args: argparse.Namespace) -> int:
         name = args.dataset or datasets.DEFAULT
         graph = datasets.load(name, data_dir=args.data_dir)
     out = Path(args.out) if args.out else Path("graphveil-out") / name
-    study = ex.reproduce(
+    with _executor(args.scheduler) as pool:
+        study = _run(args, graph, name, schemes, grid, out, pool)
+    print(study.to_markdown())
+    print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")
+    return 0
+
+
+def _executor(scheduler: str | None) -> Any:
+    import contextlib
+
+    from graphveil.cluster import DASK_MISSING, executor_for
+
+    if not scheduler:
+        return contextlib.nullcontext()
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise ValueError(DASK_MISSING) from None
+    return executor_for(scheduler)
+
+
+def _run(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, pool: Any) -> Any:
+    return ex.reproduce(
         graph,
         graph_name=name,
         schemes=schemes,
@@ -129,7 +157,5 @@ def run_reproduce(args: argparse.Namespace) -> int:
         figures=not args.no_figures,
         maxvar_parts=args.maxvar_parts,
         attacks=not args.no_attacks,
+        executor=pool,
     )
-    print(study.to_markdown())
-    print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")
-    return 0

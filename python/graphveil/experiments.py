@@ -20,7 +20,8 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -95,7 +96,7 @@ def maxvar_parts(n: int, parts: int | None = None) -> int:
 ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
 
 #: Version of the per-point record format in ``out_dir/points``.
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,7 @@ def reproduce(
     figures: bool = True,
     maxvar_parts: int | None = None,
     attacks: bool = True,
+    executor: Executor | None = None,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -382,10 +384,24 @@ def reproduce(
         re-identification rate to its row (:func:`graphveil.attack.attack_scores`; at most
         ``ATTACK_SAMPLES`` sampled worlds a point, to keep the cost bounded). G0's own row gets
         the un-anonymized control.
+    executor : concurrent.futures.Executor, optional
+        Run the work there: every grid point's anonymization is a task, and so is every sample
+        (or, for a scheme whose output is deterministic, every independent run) within it, e.g.
+        ``dask.distributed.Client(...).get_executor()`` (see :func:`executor_for`). Each task's
+        seed comes from the master seed, the point and its index, so the study is identical to
+        a local run whatever the number of workers. Points are recorded in ``out_dir`` as they
+        finish, so a killed cluster run resumes.
 
     Returns
     -------
     Study
+
+    Notes
+    -----
+    A scheme whose output is deterministic (every probability 0 or 1: RandWalk, RandWalk-mod,
+    EdgeSwitch) is run ``samples`` times with independent seeds, each run measured once, and its
+    row carries the mean and spread over the runs, as the authors did; its ``runs`` is
+    ``samples``. Run 0 uses the point's seed, run ``r`` ``point_seed(point seed, "run-r")``.
 
     Raises
     ------
@@ -445,24 +461,27 @@ def reproduce(
         _save_point(state_dir, "original", fingerprint, original)
     rows = []
     skipped = []
+    pending: list[tuple[int, GridPoint]] = []
+    records: dict[str, dict[str, Any]] = {}
     for i, point in enumerate(points, 1):
-        prefix = f"[{i}/{len(points)}] {point.key}: "
         cached = _load_point(state_dir, point.key, fingerprint) if resume else None
         if cached is not None:
-            say(prefix + "recorded, reused")
+            say(f"[{i}/{len(points)}] {point.key}: recorded, reused")
+            records[point.key] = cached
         else:
-            try:
-                cached = _run_point(
-                    graph, point, config, original, lambda msg, prefix=prefix: say(prefix + msg)
-                )
-            except NotApplicable as why:
-                cached = {
-                    "scheme": point.scheme,
-                    "value": point.value,
-                    "label": point.label,
-                    "not_applicable": str(why),
-                }
-            _save_point(state_dir, point.key, fingerprint, cached)
+            pending.append((i, point))
+    # Locally one point at a time (each recorded before the next starts); on an executor every
+    # point's tasks are queued at once and each point is recorded as soon as it is complete.
+    batches = [pending] if executor is not None else [[item] for item in pending]
+    for batch in batches:
+        for i, point, row in _run_points(
+            graph, batch, config, original, len(points), say, executor
+        ):
+            _save_point(state_dir, point.key, fingerprint, row)
+            records[point.key] = row
+    for i, point in enumerate(points, 1):
+        prefix = f"[{i}/{len(points)}] {point.key}: "
+        cached = records[point.key]
         if "not_applicable" in cached:
             say(
                 f"{prefix}not applicable: {SCHEME_TITLES[point.scheme]}: {cached['not_applicable']}"
@@ -553,56 +572,185 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -
     raise AssertionError(point.scheme)  # paper_grid only makes known schemes
 
 
-def _run_point(
+class _Inline(Executor):
+    """An executor that runs each task at once, in this process: the local study's engine."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_result(fn(*args, **kwargs))
+        return future
+
+
+def _anonymize_task(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Any:
+    """One anonymization as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
+    from graphveil.measure.report import task_threads
+
+    t0 = time.perf_counter()
+    local = replace(config, threads=task_threads(config.threads))
+    try:
+        ug, report = _anonymize(graph, point, local, seed)
+    except ValueError as err:  # the scheme's own checks: this graph cannot take this point
+        return NotApplicable(str(err))
+    return ug, report, time.perf_counter() - t0
+
+
+def _eps_task(graph: Graph, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
+    from graphveil.measure.privacy import eps
+    from graphveil.measure.report import task_threads
+
+    return eps(graph, ug, list(ks), threads=task_threads(threads))
+
+
+def _independent_run(
+    graph: Graph,
+    point: GridPoint,
+    config: StudyConfig,
+    run_seed: int,
+    sample_seed: int,
+    stat_seed: int,
+) -> tuple[dict[str, float], np.ndarray, dict[int, float], float]:
+    """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs."""
+    from graphveil.measure.report import measure_sample
+
+    result = _anonymize_task(graph, point, config, run_seed)
+    if isinstance(result, NotApplicable):
+        raise result  # run 0 of this point ran, so another seed should too: say why not
+    ug = result[0]
+    row, hist = measure_sample(graph, ug, 0, sample_seed, stat_seed, config.threads)
+    return row, hist, _eps_task(graph, ug, config.k, config.threads), float(ug.num_pairs)
+
+
+def _deterministic(ug: Any) -> bool:
+    """Whether every possible world of ``ug`` is the same graph (all probabilities 0 or 1)."""
+    return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
+
+
+def _run_points(
+    graph: Graph,
+    batch: list[tuple[int, GridPoint]],
+    config: StudyConfig,
+    original: dict[str, Any],
+    total: int,
+    say: Callable[[str], None],
+    executor: Executor | None,
+) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
+    """Run grid points as tasks on ``executor`` (inline without one); yield each finished row."""
+    from graphveil.measure.report import _seeds, measure_sample
+
+    pool = executor if executor is not None else _Inline()
+    stat_seed_in = point_seed(config.seed, "statistics")
+    started = {}
+    anon = {}
+    for i, point in batch:
+        seed = point_seed(config.seed, point.key)
+        say(f"[{i}/{total}] {point.key}: anonymizing")
+        started[point.key] = time.perf_counter()
+        anon[point.key] = pool.submit(_anonymize_task, graph, point, config, seed)
+    work: dict[str, Any] = {}
+    for i, point in batch:
+        prefix = f"[{i}/{total}] {point.key}: "
+        result = anon[point.key].result()
+        if isinstance(result, NotApplicable):
+            work[point.key] = result
+            continue
+        ug, report, t_anon = result
+        seed = point_seed(config.seed, point.key)
+        root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
+        if _deterministic(ug):
+            say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
+            futures: list[Future[Any]] = [
+                pool.submit(
+                    _independent_run,
+                    graph,
+                    point,
+                    config,
+                    seed if r == 0 else point_seed(seed, f"run-{r}"),
+                    sample_seed,
+                    stat_seed,
+                )
+                for r in range(config.samples)
+            ]
+        else:
+            say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
+            futures = [
+                pool.submit(measure_sample, graph, ug, j, sample_seed, stat_seed, config.threads)
+                for j in range(config.samples)
+            ]
+            futures.append(pool.submit(_eps_task, graph, ug, config.k, config.threads))
+        work[point.key] = (ug, report, t_anon, root, sample_seed, futures)
+    for i, point in batch:
+        item = work[point.key]
+        if isinstance(item, NotApplicable):
+            yield i, point, {**_point_id(point), "not_applicable": str(item)}
+            continue
+        ug, report, t_anon, root, sample_seed, futures = item
+        row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
+        row["time_anonymize_s"] = t_anon
+        row["time_evaluate_s"] = time.perf_counter() - started[point.key] - t_anon
+        say(
+            f"[{i}/{total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
+            f"rel.err={row['rel_err']:.4f}"
+        )
+        yield i, point, row
+
+
+def _point_id(point: GridPoint) -> dict[str, Any]:
+    return {"scheme": point.scheme, "value": point.value, "label": point.label}
+
+
+def _point_row(
     graph: Graph,
     point: GridPoint,
     config: StudyConfig,
     original: dict[str, Any],
-    say: Callable[[str], None],
+    item: tuple[Any, ...],
+    results: list[Any],
 ) -> dict[str, Any]:
-    from graphveil.measure.report import evaluate
+    """A point's table row from its tasks' results: samples of one output, or independent runs."""
+    from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
 
-    seed = point_seed(config.seed, point.key)
-    say("anonymizing")
-    t0 = time.perf_counter()
-    try:
-        ug, report = _anonymize(graph, point, config, seed)
-    except ValueError as err:  # the scheme's own checks: this graph cannot take this point
-        raise NotApplicable(str(err)) from None
-    t1 = time.perf_counter()
-    say(f"anonymized in {t1 - t0:.2f} s; evaluating {config.samples} samples")
-    ev = evaluate(
-        graph,
-        ug,
-        samples=config.samples,
-        seed=point_seed(seed, "evaluate"),
-        k=config.k,
-        threads=config.threads,
-        statistics_seed=point_seed(config.seed, "statistics"),
-        original={**original, "eps": {k: original[f"eps_k{k}"] for k in config.k}},
+    ug, report, _t, root, sample_seed, _f = item
+    runs = 1
+    if _deterministic(ug):
+        runs = len(results)
+        per_sample = [r[0] for r in results]
+        hists = [r[1] for r in results]
+        eps = {k: math.fsum(r[2][k] for r in results) / runs for k in config.k}
+        pairs: float = math.fsum(r[3] for r in results) / runs
+    else:
+        per_sample = [r[0] for r in results[:-1]]
+        hists = [r[1] for r in results[:-1]]
+        eps = {k: float(results[-1][k]) for k in config.k}
+        pairs = ug.num_pairs
+    histogram = _sum_histograms(hists)
+    ev = Report(
+        original={key: original[key] for key in ("H1", "H2_open", *statistic_names())},
+        per_sample=per_sample,
+        eps=eps,
+        eps_original={k: original[f"eps_k{k}"] for k in config.k},
+        n=graph.n,
+        m=graph.m,
+        seed=root,
+        sample_seed=sample_seed,
+        extra={"S_PL_pooled": _pooled_exponent(histogram)},
+        degree_histogram=histogram,
     )
-    t2 = time.perf_counter()
     row: dict[str, Any] = {
-        "scheme": point.scheme,
-        "value": point.value,
-        "label": point.label,
-        "seed": seed,
-        "pairs": ug.num_pairs,
+        **_point_id(point),
+        "seed": point_seed(config.seed, point.key),
+        "runs": runs,
+        "pairs": pairs,
         "tv": ug.total_variance(),
         "tv_normalized": ug.total_variance() / graph.m,
-        "time_anonymize_s": t1 - t0,
-        "time_evaluate_s": t2 - t1,
     }
     _add_model_tv(graph, point, row)
     _add_found(graph, point, report, row)
     row.update(_report_row(ev, config))
-    if config.attacks:
-        say("attacking")
+    if config.attacks:  # on the point's one release (run 0 for a deterministic scheme)
         t3 = time.perf_counter()
-        row.update(_attack_row(graph, ug, config, point_seed(seed, "attack")))
+        row.update(_attack_row(graph, ug, config, point_seed(row["seed"], "attack")))
         row["time_attack_s"] = time.perf_counter() - t3
     row["scheme_report"] = _jsonable(report)
-    say(f"done: H2_open={row['H2_open']:.1f} rel.err={row['rel_err']:.4f} ({t2 - t0:.2f} s)")
     return row
 
 
@@ -627,12 +775,6 @@ def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict
     row["label"] = label if found >= requested else f"{label} (found; asked {point.value:g})"
 
 
-#: RandWalk-mod's exact uncertain form is built for its TV only while n^2 stays below this:
-#: its matrix fills towards n x n as t grows, and nnz <= n^2 is the only bound known before
-#: building it (a 36,692-node graph at t = 5 needs tens of GB).
-MODEL_TV_MAX_ENTRIES = 30_000_000
-
-
 def _add_model_tv(graph: Graph, point: GridPoint, row: dict[str, Any]) -> None:
     """Set ``tv_model`` (and normalised): also for points recorded before the field existed."""
     tv = _model_tv(graph, point, row["tv"])
@@ -644,23 +786,15 @@ def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | No
     """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10.
 
     For RandWalk-mod the published graph is one realisation of the walks (TV 0); its model is
-    the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), built exactly on graphs up to
-    :data:`MODEL_TV_MAX_ENTRIES` (None above). For every
-    other scheme the model is the published uncertain graph itself.
+    the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), whose TV is streamed block by block
+    (:func:`~graphveil.anonymize.randwalk_mod_tv`) without building it. For every other scheme
+    the model is the published uncertain graph itself.
     """
     if point.scheme != "randwalk_mod":
         return published_tv
-    if graph.n * graph.n > MODEL_TV_MAX_ENTRIES:
-        return None
-    from graphveil.anonymize import randwalk_mod_uncertain
+    from graphveil.anonymize import randwalk_mod_tv
 
-    try:
-        model, _ = randwalk_mod_uncertain(
-            graph, int(point.value), alpha=0.5, max_entries=MODEL_TV_MAX_ENTRIES
-        )
-    except ValueError:  # too many nonzeros for this t
-        return None
-    return model.total_variance()
+    return randwalk_mod_tv(graph, int(point.value), alpha=0.5)
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:

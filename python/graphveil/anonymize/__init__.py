@@ -15,6 +15,7 @@ from graphveil.anonymize.obfuscation import (
 )
 from graphveil.anonymize.randwalk import (
     randwalk_mod,
+    randwalk_mod_tv,
     randwalk_mod_tv_bound,
     randwalk_mod_uncertain,
     walk_ends,
@@ -42,6 +43,7 @@ __all__ = [
     "partition",
     "randwalk",
     "randwalk_mod",
+    "randwalk_mod_tv",
     "randwalk_mod_tv_bound",
     "randwalk_mod_uncertain",
     "truncated_normal_moments",

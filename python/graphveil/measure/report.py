@@ -15,18 +15,25 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, atomic_path, check_threads, seed_to_u64
+from graphveil._common import (
+    SeedLike,
+    atomic_path,
+    check_threads,
+    default_threads,
+    seed_to_u64,
+)
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
 from graphveil.measure.utility import (
     STATISTICS,
-    pooled_powerlaw_exponent,
+    powerlaw_exponent,
     statistic,
     statistic_names,
     utility_statistics,
@@ -141,6 +148,12 @@ class Report:
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
         all samples, as the authors did).
+    degree_histogram : numpy.ndarray, optional
+        Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
+        that :meth:`merge` refits it exactly.
+    first_sample : int
+        Index of the first sample in the seed's sequence (0 unless the report is one part of a
+        split evaluation, see :meth:`merge`).
     """
 
     original: dict[str, float]
@@ -153,6 +166,82 @@ class Report:
     sample_seed: int
     label: str = "published"
     extra: dict[str, float] = field(default_factory=dict)
+    degree_histogram: np.ndarray | None = None
+    first_sample: int = 0
+
+    # ------------------------------------------------------------------ merging
+    @classmethod
+    def merge(cls, parts: Iterable[Report]) -> Report:
+        """One report from partial reports of the same evaluation split over its samples.
+
+        The parts must share the true graph's row, eps, seeds and label, and together cover
+        samples ``0..N-1`` once (each part's :attr:`first_sample` and length). Per-sample rows
+        are the sufficient statistics: the merged means and spreads are those of one run over
+        all samples, and ``S_PL_pooled`` is refitted on the summed degree histograms.
+
+        Raises
+        ------
+        ValueError
+            If there are no parts, they come from different evaluations, or their samples
+            overlap or leave a gap.
+
+        Examples
+        --------
+        >>> from graphveil import generators, UncertainGraph
+        >>> g0 = generators.powerlaw_cluster(60, 2, 0.3, seed=1)
+        >>> u, v = g0.edges()
+        >>> ug = UncertainGraph(g0.n, u, v, [0.8] * g0.m)
+        >>> whole = evaluate(g0, ug, samples=4, seed=3)
+        >>> first = evaluate(g0, ug, samples=1, seed=3)
+        >>> rest = evaluate(g0, ug, samples=3, seed=3, first_sample=1)
+        >>> Report.merge([rest, first]).to_dict() == whole.to_dict()
+        True
+        """
+        ordered = sorted(parts, key=lambda r: r.first_sample)
+        if not ordered:
+            raise ValueError("merge needs at least one report")
+        head = ordered[0]
+        same = ("original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label")
+        for other in ordered[1:]:
+            differing = [
+                name for name in same if _canon(getattr(other, name)) != _canon(getattr(head, name))
+            ]
+            if differing:
+                raise ValueError(
+                    f"reports of different evaluations cannot be merged: {', '.join(differing)} differ"
+                )
+        expected = head.first_sample
+        for part in ordered:
+            if part.first_sample != expected:
+                raise ValueError(
+                    f"the parts' samples must follow each other: expected a part starting at "
+                    f"sample {expected}, got one at {part.first_sample}"
+                )
+            expected += part.samples
+        per_sample = [dict(row) for part in ordered for row in part.per_sample]
+        hists = [part.degree_histogram for part in ordered]
+        extra = dict(head.extra)
+        histogram = None
+        if all(h is not None for h in hists):
+            histogram = _sum_histograms(hists)
+            if "S_PL_pooled" in extra:
+                extra["S_PL_pooled"] = _pooled_exponent(histogram)
+        else:
+            extra.pop("S_PL_pooled", None)
+        return cls(
+            original=dict(head.original),
+            per_sample=per_sample,
+            eps=dict(head.eps),
+            eps_original=dict(head.eps_original),
+            n=head.n,
+            m=head.m,
+            seed=head.seed,
+            sample_seed=head.sample_seed,
+            label=head.label,
+            extra=extra,
+            degree_histogram=histogram,
+            first_sample=head.first_sample,
+        )
 
     # ------------------------------------------------------------------ aggregates
     @property
@@ -254,6 +343,10 @@ class Report:
             "eps": {str(k): v for k, v in sorted(self.eps.items())},
             "eps_original": {str(k): v for k, v in sorted(self.eps_original.items())},
             "extra": dict(self.extra),
+            "first_sample": self.first_sample,
+            "degree_histogram": (
+                None if self.degree_histogram is None else self.degree_histogram.tolist()
+            ),
         }
 
     @classmethod
@@ -270,6 +363,12 @@ class Report:
             sample_seed=int(data["sample_seed"]),
             label=str(data.get("label", "published")),
             extra={k: float(v) for k, v in data.get("extra", {}).items()},
+            degree_histogram=(
+                None
+                if data.get("degree_histogram") is None
+                else np.asarray(data["degree_histogram"], dtype=np.int64)
+            ),
+            first_sample=int(data.get("first_sample", 0)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -321,6 +420,15 @@ def _std(values: Sequence[float]) -> float:
     if arr.size == 0:
         return math.nan
     return float(arr.std(ddof=1)) if arr.size > 1 else 0.0
+
+
+def _canon(value: Any) -> Any:
+    """A value with nan made comparable (nan == nan), for checking that reports match."""
+    if isinstance(value, dict):
+        return {k: _canon(v) for k, v in value.items()}
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    return value
 
 
 def _csv_value(v: Any) -> Any:
@@ -405,6 +513,8 @@ def evaluate(
     original: dict[str, Any] | None = None,
     record: RunRecord | np.ndarray | None = None,
     attacks: bool = False,
+    executor: Executor | None = None,
+    first_sample: int = 0,
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section 5).
 
@@ -451,6 +561,15 @@ def evaluate(
         ``ATTACK_SAMPLES`` of the worlds): its numbers go to ``report.extra`` as
         ``attack_link_auc``, ``attack_precision_at_m``, ``attack_reid_rate``, ... (NaN where
         undefined, e.g. the AUC of a deterministic release).
+    executor : concurrent.futures.Executor, optional
+        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``).
+        Sample ``i`` is drawn from the sample seed and ``i`` alone, so the report is the same
+        for any executor and worker count. Without it samples run here, one after another.
+        Either way each sample is drawn, measured and dropped: memory is G0 plus one sample
+        (per worker).
+    first_sample : int, default 0
+        Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
+        one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
 
     Returns
     -------
@@ -489,6 +608,60 @@ def evaluate(
     >>> rep.samples, rep.rel_err >= 0
     (2, True)
     """
+    ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
+    root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
+    original, eps_original = _original_row(g0, ks, stat_seed, nthreads, statistics, original)
+
+    if isinstance(ug, Graph):
+        indices, copies = [0], 1
+    elif np.all((ug.p == 0.0) | (ug.p == 1.0)):
+        # Every possible world is the same graph (a single RandWalk or EdgeSwitch output), and
+        # the statistics share one seed: each sample's row would be identical, so compute it
+        # once and count it `samples` times. A study runs such schemes independently instead.
+        indices, copies = [0], int(samples)
+    else:
+        indices, copies = list(range(int(first_sample), int(first_sample) + samples)), 1
+    # on an executor, a task left to choose takes its worker's share (task_threads)
+    per_task = None if executor is not None and threads in (None, 0) else nthreads
+    measured = map_samples(executor, g0, ug, indices, sample_seed, stat_seed, per_task, statistics)
+    per_sample = [row for row, _ in measured for _ in range(copies)]
+    histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
+    extra: dict[str, float] = {}
+    if statistics is None:
+        extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    if attacks:
+        from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+        scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=nthreads)
+        extra.update(
+            {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
+        )
+    return Report(
+        original=original,
+        per_sample=per_sample,
+        eps=eps_of(g0, ug, list(ks), threads=nthreads),
+        eps_original=eps_original,
+        n=g0.n,
+        m=g0.m,
+        seed=root,
+        sample_seed=sample_seed,
+        label=label,
+        extra=extra,
+        degree_histogram=histogram,
+        first_sample=int(first_sample) if copies == 1 and not isinstance(ug, Graph) else 0,
+    )
+
+
+def _check_inputs(
+    g0: Any,
+    ug: Any,
+    samples: Any,
+    k: int | Iterable[int],
+    threads: int | None,
+    label: str,
+    record: RunRecord | np.ndarray | None,
+) -> tuple[UncertainGraph | Graph, str, int, tuple[int, ...], int]:
+    """Validated inputs of :func:`evaluate`: ``(ug in true ids, label, samples, ks, threads)``."""
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     if isinstance(ug, Anonymized):
@@ -504,10 +677,11 @@ def evaluate(
     ug = _true_ids(ug, record)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    ks = _check_k(k)
-    nthreads = check_threads(threads)
-    stats_fn = statistics or utility_statistics
+    return ug, label, int(samples), _check_k(k), check_threads(threads)
 
+
+def _seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:
+    """``(root, sample_seed, statistics_seed)`` of one evaluation."""
     root = seed_to_u64(seed)
     rng = np.random.default_rng(root)
     sample_seed = int(rng.integers(0, 2**63))
@@ -519,10 +693,21 @@ def evaluate(
         if statistics_seed is None
         else int(seed_to_u64(statistics_seed))
     )
+    return root, sample_seed, stat_seed
 
+
+def _original_row(
+    g0: Graph,
+    ks: tuple[int, ...],
+    stat_seed: int,
+    threads: int,
+    statistics: Callable[..., dict[str, float]] | None,
+    original: dict[str, Any] | None,
+) -> tuple[dict[str, float], dict[int, float]]:
+    """G0's row and eps: ``original`` checked, or :func:`true_graph_row` computed once."""
     if original is None:
         original = true_graph_row(
-            g0, ks, statistics_seed=stat_seed, threads=nthreads, statistics=statistics
+            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics
         )
     missing = [key for key in ("H1", "H2_open", *statistic_names(), "eps") if key not in original]
     if missing or any(kk not in original["eps"] for kk in ks):
@@ -530,57 +715,96 @@ def evaluate(
             f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
         )
     eps_original = {kk: float(original["eps"][kk]) for kk in ks}
-    original = {key: float(original[key]) for key in ("H1", "H2_open", *statistic_names())}
+    row = {key: float(original[key]) for key in ("H1", "H2_open", *statistic_names())}
+    return row, eps_original
 
-    copies = 1
+
+def task_threads(threads: int | None) -> int:
+    """Threads of one task: ``threads`` if given, else a Dask worker's own share, else the machine's.
+
+    Inside a ``dask.distributed`` worker the share is its ``nthreads``; elsewhere
+    :func:`graphveil.default_threads`. Results never depend on it.
+    """
+    if threads:
+        return int(threads)
+    try:
+        from distributed import get_worker
+
+        return max(1, int(get_worker().state.nthreads))
+    except (ImportError, ValueError, AttributeError):
+        return default_threads()
+
+
+def measure_sample(
+    g0: Graph,
+    ug: UncertainGraph | Graph,
+    index: int,
+    sample_seed: int,
+    stat_seed: int,
+    threads: int | None = None,
+    statistics: Callable[..., dict[str, float]] | None = None,
+) -> tuple[dict[str, float], np.ndarray]:
+    """Draw sample ``index`` of ``ug`` (``ug`` itself if a Graph), measure it and drop it.
+
+    Returns its row (H1, H2_open, edge differences, statistics) and its degree histogram. The
+    world is ``ug.sample(count, sample_seed)[index]`` for any ``count > index``: a task of an
+    executor draws it alone, so the result never depends on how samples are spread over workers.
+    """
+    nthreads = task_threads(threads)
     if isinstance(ug, Graph):
-        worlds = [ug]
-    elif np.all((ug.p == 0.0) | (ug.p == 1.0)):
-        # Every possible world is the same graph (RandWalk, EdgeSwitch, a RandWalk-mod sample),
-        # and the statistics share one seed: each sample's row would be identical, so compute
-        # it once and count it `samples` times.
-        worlds = cast("list[Graph]", ug.sample(1, sample_seed, threads=nthreads))
-        copies = int(samples)
+        world = ug
     else:
-        worlds = cast("list[Graph]", ug.sample(int(samples), sample_seed, threads=nthreads))
-    keys0 = _edge_keys(g0)
-    per_sample: list[dict[str, float]] = []
-    for g in worlds:
-        removed, added = _edge_differences(keys0, g)
-        row = {
-            "H1": h1(g0, g, threads=nthreads),
-            "H2_open": h2_open(g0, g, threads=nthreads),
-            "edges_removed": float(removed),
-            "edges_added": float(added),
-        }
-        row.update(_stats(stats_fn, g, stat_seed, nthreads))
-        per_sample.extend(dict(row) for _ in range(copies))
+        u, v = ug.sample_edges(sample_seed, index=index, threads=nthreads)
+        world = Graph.from_edges(u, v, ug.n, threads=nthreads)
+    removed, added = _edge_differences(_edge_keys(g0), world)
+    row = {
+        "H1": h1(g0, world, threads=nthreads),
+        "H2_open": h2_open(g0, world, threads=nthreads),
+        "edges_removed": float(removed),
+        "edges_added": float(added),
+    }
+    row.update(_stats(statistics or utility_statistics, world, stat_seed, nthreads))
+    return row, np.bincount(world.degrees)
 
-    extra: dict[str, float] = {}
-    if statistics is None:
-        extra["S_PL_pooled"] = float(pooled_powerlaw_exponent(worlds))
 
-    if attacks:
-        from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+def map_samples(
+    executor: Executor | None,
+    g0: Graph,
+    ug: UncertainGraph | Graph,
+    indices: Sequence[int],
+    sample_seed: int,
+    stat_seed: int,
+    threads: int | None,
+    statistics: Callable[..., dict[str, float]] | None = None,
+) -> list[tuple[dict[str, float], np.ndarray]]:
+    """:func:`measure_sample` of every index, in index order: locally, or one task each on ``executor``."""
+    if executor is None:
+        return [
+            measure_sample(g0, ug, i, sample_seed, stat_seed, threads, statistics) for i in indices
+        ]
+    futures = [
+        executor.submit(measure_sample, g0, ug, i, sample_seed, stat_seed, threads, statistics)
+        for i in indices
+    ]
+    return [f.result() for f in futures]
 
-        scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=nthreads)
-        extra.update(
-            {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
-        )
 
-    eps_published = eps_of(g0, ug, list(ks), threads=nthreads)
-    return Report(
-        original=original,
-        per_sample=per_sample,
-        eps=eps_published,
-        eps_original=eps_original,
-        n=g0.n,
-        m=g0.m,
-        seed=root,
-        sample_seed=sample_seed,
-        label=label,
-        extra=extra,
-    )
+def _sum_histograms(histograms: Iterable[np.ndarray | None]) -> np.ndarray:
+    """Element-wise sum of degree histograms of different lengths."""
+    total = np.zeros(0, dtype=np.int64)
+    for h in histograms:
+        if h is None:
+            continue
+        if h.size > total.size:
+            total = np.pad(total, (0, h.size - total.size))
+        total[: h.size] += h
+    return total
+
+
+def _pooled_exponent(histogram: np.ndarray) -> float:
+    """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
+    degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
+    return float(powerlaw_exponent(degrees))
 
 
 def _true_ids(ug: UncertainGraph | Graph, record: RunRecord | np.ndarray | None) -> Any:
