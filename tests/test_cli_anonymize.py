@@ -34,7 +34,7 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     )
     assert code == 0, err
     report = json.loads(out)
-    assert report["scheme"] == "switch" and report["attempted"] == 200
+    assert report["scheme"] == "edge_switch" and report["attempted"] == 200
     # the seed undoes the noise: only the private record holds it, never stdout
     assert "seed" not in report and gv.load_record(record).report["seed"] == 3
     ug = gv.UncertainGraph.load(out_path)

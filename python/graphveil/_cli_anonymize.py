@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from graphveil.anonymize import registry
 from graphveil.anonymize._result import Anonymized
 
 
@@ -397,7 +398,7 @@ def _add_partition(sub: Any) -> None:
     _common(p, threaded=False)
     p.add_argument("--parts", type=int, required=True, help="number of METIS parts")
     p.add_argument(
-        "--scheme", required=True, choices=("obfuscation", "randwalk", "randwalk-mod", "switch")
+        "--scheme", required=True, choices=(*registry.partitionable(), "randwalk-mod", "switch")
     )
     p.add_argument(
         "--params",
@@ -417,6 +418,13 @@ def _run_partition(args: argparse.Namespace) -> int:
         raise ValueError(f"--params must be a JSON object: {err}") from None
     if not isinstance(params, dict):
         raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
+    record, deprecated = registry.resolve(args.scheme)
+    if deprecated:
+        print(
+            f"graphveil: warning: --scheme {args.scheme} is deprecated; use --scheme {record.name}",
+            file=sys.stderr,
+        )
+    args.scheme = record.name
     g = _load(args)
     _progress(args, f"Partition into {args.parts} parts, {args.scheme} on each")
     try:

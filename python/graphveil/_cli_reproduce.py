@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from graphveil import experiments as ex
+from graphveil.anonymize import registry
 
 
 def add_reproduce(subparsers: Any) -> None:
@@ -25,10 +26,10 @@ def add_reproduce(subparsers: Any) -> None:
             "  graphveil reproduce edges.txt.gz -o out --samples 5\n"
             "  graphveil reproduce --dataset web-NotreDame --data-dir ../shared/data\n"
             "  graphveil reproduce --schemes maxvar randwalk_mod --grid maxvar=0.19,0.57\n"
-            f"schemes: {', '.join(ex.SCHEMES)}; default grid: "
+            f"schemes: {', '.join(registry.names())}; default grid: "
             + "; ".join(
-                f"{s} {ex.GRID_PARAMETER[s]} in {{{', '.join(map(ex._fmt_value, v))}}}"
-                for s, v in ex.DEFAULT_GRID.items()
+                f"{r.name} {r.grid_parameter} in {{{', '.join(map(ex._fmt_value, r.default_grid))}}}"
+                for r in registry.REGISTRY.values()
             )
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,

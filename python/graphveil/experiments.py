@@ -17,7 +17,6 @@ import csv
 import hashlib
 import io
 import json
-import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,41 +32,10 @@ from graphveil._common import (
     clean_stale_temporaries,
     seed_to_u64,
 )
+from graphveil.anonymize import registry
+from graphveil.anonymize.registry import derived_seed
 from graphveil.graph import Graph
 from graphveil.measure.utility import statistic_names
-
-#: Scheme names accepted by ``schemes=``, in the order the tables list them.
-SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
-
-#: The paper's grid: (k, eps)-obf sigma (n_p = m), RandWalk t, MaxVar n_p / m (dblp's
-#: 200k..1000k over 1,049,866 edges), EdgeSwitch s / m (the authors' range), Mixture p.
-DEFAULT_GRID: dict[str, tuple[float, ...]] = {
-    "obfuscation": (0.001, 0.01, 0.1),
-    "randwalk": (2, 3, 5, 10),
-    "randwalk_mod": (2, 3, 5, 10),
-    "maxvar": (0.19, 0.38, 0.57, 0.76, 0.95),
-    "edge_switch": (0.1, 0.2, 0.3, 0.4, 0.5),
-    "mixture": (0.2, 0.4, 0.6, 0.8),
-}
-
-#: What the grid value of each scheme means (column header of its table).
-GRID_PARAMETER = {
-    "obfuscation": "sigma",
-    "randwalk": "t",
-    "randwalk_mod": "t",
-    "maxvar": "n_p/m",
-    "edge_switch": "s/m",
-    "mixture": "p",
-}
-
-SCHEME_TITLES = {
-    "obfuscation": "(k,eps)-obf",
-    "randwalk": "RandWalk",
-    "randwalk_mod": "RandWalk-mod",
-    "maxvar": "MaxVar",
-    "edge_switch": "EdgeSwitch",
-    "mixture": "Mixture",
-}
 
 #: Version of the per-point record format in ``out_dir/points``.
 STATE_VERSION = 2
@@ -111,7 +79,7 @@ class GridPoint:
 
     @property
     def label(self) -> str:
-        return f"{GRID_PARAMETER[self.scheme]}={_fmt_value(self.value)}"
+        return f"{registry.scheme(self.scheme).grid_parameter}={_fmt_value(self.value)}"
 
 
 @dataclass
@@ -135,7 +103,7 @@ class Study:
     # -------------------------------------------------------------- tables as data
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
         """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
-        header = GRID_PARAMETER[scheme]
+        header = registry.scheme(scheme).grid_parameter
         table = [
             {
                 header: self.graph_name,
@@ -159,12 +127,19 @@ class Study:
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
-                {"case": f"{SCHEME_TITLES[row['scheme']]} {row['label']}", **_pick(row, cols)}
+                {
+                    "case": f"{registry.scheme(row['scheme']).title} {row['label']}",
+                    **_pick(row, cols),
+                }
             )
         return table
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
-        out = {scheme: self.scheme_table(scheme) for scheme in SCHEMES if self.scheme_rows(scheme)}
+        out = {
+            scheme: self.scheme_table(scheme)
+            for scheme in registry.names()
+            if self.scheme_rows(scheme)
+        }
         out["comparison"] = self.comparison_table()
         return out
 
@@ -190,13 +165,15 @@ class Study:
         )
         for name, table in self.tables().items():
             title = (
-                "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
+                "Comparison (the paper's Table 7)"
+                if name == "comparison"
+                else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
         if self.not_applicable:
             parts += ["", "## Not applicable", ""]
             parts += [
-                f"- {SCHEME_TITLES[r['scheme']]} {r['label']}: {r['reason']}"
+                f"- {registry.scheme(r['scheme']).title} {r['label']}: {r['reason']}"
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
@@ -226,16 +203,15 @@ def paper_grid(
     schemes: Iterable[str] | None = None, grid: dict[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
     """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
-    chosen = list(SCHEMES if schemes is None else schemes)
-    unknown = [s for s in chosen if s not in SCHEMES]
+    known = registry.names()
+    chosen = list(known if schemes is None else schemes)
+    unknown = [s for s in chosen if s not in known]
     if unknown:
-        raise ValueError(
-            f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(SCHEMES)}"
-        )
-    values = dict(DEFAULT_GRID)
+        raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    values = {name: registry.scheme(name).default_grid for name in known}
     for scheme, vals in (grid or {}).items():
-        if scheme not in SCHEMES:
-            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(SCHEMES)}")
+        if scheme not in known:
+            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(known)}")
         vals = tuple(vals)
         if not vals:
             raise ValueError(f"grid for {scheme} is empty")
@@ -270,7 +246,7 @@ def reproduce(
     graph_name : str
         Name used in tables and figures.
     schemes : iterable of str, optional
-        Subset of :data:`SCHEMES` (default: all).
+        Subset of :func:`graphveil.anonymize.registry.names` (default: all).
     grid : dict, optional
         Override grid values per scheme, e.g. ``{"maxvar": [0.19, 0.57]}``.
     samples : int
@@ -353,7 +329,8 @@ def reproduce(
             _save_point(state_dir, point.key, fingerprint, cached)
         if "not_applicable" in cached:
             say(
-                f"{prefix}not applicable: {SCHEME_TITLES[point.scheme]}: {cached['not_applicable']}"
+                f"{prefix}not applicable: {registry.scheme(point.scheme).title}: "
+                f"{cached['not_applicable']}"
             )
             skipped.append(
                 {**_pick(cached, ("scheme", "value", "label")), "reason": cached["not_applicable"]}
@@ -386,59 +363,11 @@ class NotApplicable(Exception):
 
 def point_seed(master: int, key: str) -> int:
     """The seed of one grid point: a hash of the master seed and the point's key."""
-    digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
+    return derived_seed(master, key)
 
 
 def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int):
-    from graphveil import anonymize
-
-    v, m, threads = point.value, graph.m, config.threads
-    if point.scheme == "obfuscation":
-        from graphveil.anonymize.obfuscation import ObfuscationError
-
-        try:
-            ug, report = anonymize.obfuscation(
-                graph,
-                k=config.obf_k,
-                eps=config.obf_eps,
-                sigma=v,
-                c=2.0,
-                seed=seed,
-                threads=threads,
-            )
-            report = {**report, "met_k_eps": True}
-        except ObfuscationError as err:
-            # The paper's tables fix sigma and report the result whether or not it meets
-            # (k, eps); the study does the same and records that it did not.
-            if err.best is None:
-                raise
-            ug, report = err.best
-            report = {**report, "met_k_eps": False}
-        return ug, report
-    if point.scheme == "randwalk":
-        return anonymize.randwalk(graph, t=int(v), seed=seed, threads=threads)
-    if point.scheme == "randwalk_mod":
-        return anonymize.randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=threads)
-    if point.scheme == "maxvar":
-        parts = max(1, min(config.maxvar_parts, graph.n // 50))
-        return anonymize.maxvar(
-            graph,
-            n_potential=round(v * m),
-            parts=parts,
-            seed=seed,
-            threads=threads,
-            allow_fewer=True,
-        )
-    if point.scheme == "edge_switch":
-        return anonymize.edge_switch(graph, round(v * m), seed=seed)
-    if point.scheme == "mixture":
-        rw, _ = anonymize.randwalk_mod(
-            graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
-        )
-        world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
-        return anonymize.mixture(graph, world, p=v)
-    raise AssertionError(point.scheme)  # paper_grid only makes known schemes
+    return registry.scheme(point.scheme).study(graph, point.value, config, seed)
 
 
 def _run_point(
@@ -600,25 +529,9 @@ def _fmt_value(value: float) -> str:
 
 
 def _check_value(point: GridPoint) -> None:
-    v, s = point.value, point.scheme
-    ok = {
-        "obfuscation": v > 0,
-        "randwalk": v >= 1 and float(v).is_integer(),
-        "randwalk_mod": v >= 1 and float(v).is_integer(),
-        "maxvar": v > 0,
-        "edge_switch": v >= 0,
-        "mixture": 0 <= v <= 1,
-    }[s]
-    if not ok or not math.isfinite(v):
-        what = {
-            "obfuscation": "sigma must be > 0",
-            "randwalk": "t must be an integer >= 1",
-            "randwalk_mod": "t must be an integer >= 1",
-            "maxvar": "n_p/m must be > 0",
-            "edge_switch": "s/m must be >= 0",
-            "mixture": "p must lie in [0, 1]",
-        }[s]
-        raise ValueError(f"invalid grid value {v:g} for {s}: {what}")
+    problem = registry.scheme(point.scheme).check_value(point.value)
+    if problem is not None:
+        raise ValueError(f"invalid grid value {point.value:g} for {point.scheme}: {problem}")
 
 
 def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:
