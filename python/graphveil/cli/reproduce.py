@@ -8,6 +8,14 @@ from typing import Any
 
 from graphveil import experiments as ex
 from graphveil.anonymize import registry
+from graphveil.cli._common import (
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    finite,
+    json_to_stdout,
+    write_json,
+)
 
 
 def add_reproduce(subparsers: Any) -> None:
@@ -45,7 +53,12 @@ def add_reproduce(subparsers: Any) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     parser.add_argument(
-        "-o", "--out", metavar="DIR", help="output folder (default: graphveil-out/<graph name>)"
+        "-o",
+        "--output",
+        "--out",
+        dest="out",
+        metavar="DIR",
+        help="output folder (default: graphveil-out/<graph name>)",
     )
     parser.add_argument(
         "--schemes", nargs="+", metavar="SCHEME", help="schemes to run (default: all)"
@@ -72,7 +85,8 @@ def add_reproduce(subparsers: Any) -> None:
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    add_json_argument(parser, "the study")
+    add_verbosity(parser)
     parser.set_defaults(run=run_reproduce)
 
 
@@ -95,6 +109,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     from graphveil import datasets
     from graphveil.io import read_edgelist
 
+    check_outputs(args.json)
     grid = _parse_grid(args.grid)
     schemes = args.schemes
     if args.graph is not None:
@@ -118,6 +133,9 @@ def run_reproduce(args: argparse.Namespace) -> int:
         progress=not args.quiet,
         figures=not args.no_figures,
     )
+    write_json(args.json, finite(study.to_json()))
+    if json_to_stdout(args):
+        return 0
     print(study.to_markdown())
     print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")
     return 0

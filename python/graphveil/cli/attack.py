@@ -11,12 +11,19 @@ Both print a small table and can write ``--json FILE``. Thin shells over :mod:`g
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import numpy as np
 
-from graphveil._common import atomic_path
+from graphveil.cli._common import (
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    json_to_stdout,
+    load_graph,
+    load_permutation,
+    write_json,
+)
 
 
 def add_attack(subparsers: Any) -> None:
@@ -77,11 +84,11 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="the id permutation UncertainGraph.save returned, when the release's ids were permuted",
     )
-    parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
+    add_json_argument(parser, "the result")
+    add_verbosity(parser)
 
 
 def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
-    from graphveil.cli import _load_permutation, load_graph
     from graphveil.uncertain import UncertainGraph
 
     expected = 1 if args.dataset is not None else 2
@@ -91,10 +98,12 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
             "or `graphveil attack ATTACK --dataset NAME PUBLISHED`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
+    args.header = False
+    check_outputs(args.json)
     g0 = load_graph(args)
     ug = UncertainGraph.load(args.paths[-1])
     if args.permutation is not None:
-        perm = _load_permutation(args.permutation, ug.n)
+        perm = load_permutation(args.permutation, ug.n)
         inverse = np.empty_like(perm)
         inverse[perm] = np.arange(perm.size, dtype=np.int64)
         ug = UncertainGraph(
@@ -126,13 +135,6 @@ def _fmt(x: Any) -> str:
     return f"{x:,}"
 
 
-def _write_json(path: str | None, payload: dict[str, Any]) -> None:
-    if path is None:
-        return
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(payload, indent=2, allow_nan=False))
-
-
 def _clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in d.items()}
 
@@ -142,8 +144,10 @@ def _run_link(args: argparse.Namespace) -> int:
 
     g0, ug = _inputs(args)
     r = link_inference(g0, ug)
+    write_json(args.json, _clean(r.as_dict()))
+    if json_to_stdout(args):
+        return 0
     _print_table([(k.replace("_", " "), _fmt(v)) for k, v in r.as_dict().items()])
-    _write_json(args.json, _clean(r.as_dict()))
     return 0
 
 
@@ -163,6 +167,12 @@ def _run_propagation(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
     )
+    payload = r.as_dict()
+    for key in ("sampled", "most_likely", "sampled_all", "most_likely_all"):
+        payload[key] = _clean(payload[key])
+    write_json(args.json, payload)
+    if json_to_stdout(args):
+        return 0
     header = ("world", "nodes", "correct", "wrong", "unmapped")
     rows = [
         (name, rate)
@@ -180,8 +190,4 @@ def _run_propagation(args: argparse.Namespace) -> int:
             f"{name:<{width}}  {rate.nodes:>9,}  {rate.correct:>7.4f}  {rate.wrong:>7.4f}  {rate.unmapped:>8.4f}"
         )
     print(f"seeds {r.seeds}, theta {r.theta:g}")
-    payload = r.as_dict()
-    for key in ("sampled", "most_likely", "sampled_all", "most_likely_all"):
-        payload[key] = _clean(payload[key])
-    _write_json(args.json, payload)
     return 0
