@@ -29,7 +29,7 @@ def _run(capsys, *argv):
 def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     out_path, record = tmp_path / "sw.npz", tmp_path / "private.json"
     code, out, err = _run(
-        capsys, "anonymize", "switch", karate_file, "-s", 200, "--seed", 3, "-o", out_path, "--keep-ids", "--json",
+        capsys, "anonymize", "edge_switch", karate_file, "-s", 200, "--seed", 3, "-o", out_path, "--keep-ids", "--json",
         "--record", record,
     )
     assert code == 0, err
@@ -48,13 +48,13 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     "argv",
     [
         ("randwalk", "-t", 3),
-        ("randwalk-mod", "-t", 3, "--alpha", 0.3),
-        ("randwalk-mod", "-t", 2, "--uncertain"),
-        ("randwalk-mod", "-t", 3, "--routing", "fixed"),
-        ("randwalk-mod", "-t", 3, "--variant", "printed"),
-        ("randwalk-mod", "-t", 3, "-M", 4),
+        ("randwalk_mod", "-t", 3, "--alpha", 0.3),
+        ("randwalk_mod", "-t", 2, "--uncertain"),
+        ("randwalk_mod", "-t", 3, "--routing", "fixed"),
+        ("randwalk_mod", "-t", 3, "--variant", "printed"),
+        ("randwalk_mod", "-t", 3, "-M", 4),
         ("obfuscation", "-k", 3, "--eps", 0.3, "--sigma", 0.5, "--attempts", 2),
-        ("partition", "--parts", 2, "--scheme", "randwalk-mod", "--params", '{"t": 3}'),
+        ("partition", "--parts", 2, "--scheme", "randwalk_mod", "--params", '{"t": 3}'),
     ],
 )
 def test_schemes_print_their_report(capsys, karate_file, argv):
@@ -74,8 +74,8 @@ def test_obfuscation_search_prints_history(capsys, karate_file):
 
 def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
     kept, permuted = tmp_path / "kept.npz", tmp_path / "perm.npz"
-    assert _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", kept, "--keep-ids", "--quiet")[0] == 0
-    assert _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[0] == 0
+    assert _run(capsys, "anonymize", "edge_switch", karate_file, "-s", 50, "-o", kept, "--keep-ids", "--quiet")[0] == 0
+    assert _run(capsys, "anonymize", "edge_switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[0] == 0
     code, out, err = _run(capsys, "anonymize", "mixture", karate_file, "--anonymized", kept, "-p", 0.4, "--json")
     assert code == 0, err
     assert json.loads(out)["params"]["p"] == 0.4
@@ -87,12 +87,12 @@ def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
     ("argv", "needle"),
     [
         (("randwalk", "-t", 0), "t must be >= 1"),
-        (("randwalk-mod", "-t", 2, "--alpha", 2), "alpha must lie in"),
-        (("switch", "-s", -1), "switches must be >= 0"),
+        (("randwalk_mod", "-t", 2, "--alpha", 2), "alpha must lie in"),
+        (("edge_switch", "-s", -1), "switches must be >= 0"),
         (("obfuscation", "-k", 0, "--eps", 0.1), "k must be >= 1"),
         (("obfuscation", "-k", 30, "--eps", 0.0, "--sigma", 0.001, "--attempts", 1), "no attempt at sigma"),
         (("mixture", "--anonymized", "nowhere.npz", "-p", 0.5), "no such file"),
-        (("partition", "--parts", 2, "--scheme", "switch", "--params", "[1]"), "JSON object"),
+        (("partition", "--parts", 2, "--scheme", "edge_switch", "--params", "[1]"), "JSON object"),
     ],
 )
 def test_user_errors_exit_2(capsys, karate_file, argv, needle):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import inspect
+import json
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from graphveil import datasets
 from graphveil import experiments as ex
 from graphveil.anonymize import registry
 from graphveil.anonymize.registry import REGISTRY, Scheme
+from graphveil.cli import build_parser, main
 
 partition_module = importlib.import_module("graphveil.anonymize.partition")
 
@@ -97,6 +99,41 @@ def fake_scheme(monkeypatch):
     )
     monkeypatch.setitem(REGISTRY, record.name, record)
     return record
+
+
+def test_a_new_scheme_appears_in_the_cli(fake_scheme, capsys, tmp_path):
+    parser = build_parser()
+    anonymize = _subparsers(parser)["anonymize"]
+    assert "double_switch" in _subparsers(anonymize)
+    g = datasets.load("karate_club")
+    path = tmp_path / "karate.txt"
+    u, v = g.edges()
+    path.write_text("".join(f"{a} {b}\n" for a, b in zip(u.tolist(), v.tolist())))
+    code = main(
+        ["anonymize", "double_switch", str(path), "--switches", "5", "--seed", "1", "--json"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["attempted"] == 10
+    code = main(
+        [
+            "anonymize",
+            "partition",
+            str(path),
+            "--parts",
+            "2",
+            "--scheme",
+            "double_switch",
+            "--params",
+            '{"switches": 3}',
+            "--seed",
+            "1",
+            "--json",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["params"]["scheme"] == "double_switch"
 
 
 def test_a_new_scheme_appears_in_the_study(fake_scheme, tmp_path):

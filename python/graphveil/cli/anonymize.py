@@ -576,11 +576,19 @@ def _add_generated(sub: Any, record: registry.Scheme) -> None:
 
 
 def _annotation_type(annotation: Any) -> Callable[[str], Any]:
-    text = str(annotation)
-    for name, kind in (("int", int), ("float", float)):
-        if text.split("|")[0].strip() == name or annotation is kind:
-            return kind
-    return str
+    # Annotations are often strings (``from __future__ import annotations``): read the first type.
+    text = getattr(annotation, "__name__", str(annotation)).split("|")[0].strip()
+    return {"int": int, "float": float, "str": str}.get(text, _number_or_text)
+
+
+def _number_or_text(text: str) -> Any:
+    """An unannotated option's value: an int if it reads as one, else a float, else the text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def _run_generated(args: argparse.Namespace, record: registry.Scheme, names: list[str]) -> int:

@@ -56,7 +56,7 @@ def add_reproduce(subparsers: Any) -> None:
         "-o",
         "--output",
         "--out",
-        dest="out",
+        dest="output",
         metavar="DIR",
         help="output folder (default: graphveil-out/<graph name>)",
     )
@@ -118,7 +118,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     else:
         name = args.dataset or datasets.DEFAULT
         graph = datasets.load(name, data_dir=args.data_dir)
-    out = Path(args.out) if args.out else Path("graphveil-out") / name
+    out = Path(args.output) if args.output else Path("graphveil-out") / name
     study = ex.reproduce(
         graph,
         graph_name=name,

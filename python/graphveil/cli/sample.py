@@ -33,7 +33,7 @@ def add_sample(subparsers: Any) -> None:
     parser.add_argument("published", metavar="PUBLISHED", help="the uncertain graph (.npz, .tsv)")
     parser.add_argument("-n", "--count", type=int, default=1, help="worlds to draw (default 1)")
     parser.add_argument(
-        "-o", "--output", "--out", dest="out", metavar="DIR", required=True, help="output folder"
+        "-o", "--output", "--out", dest="output", metavar="DIR", required=True, help="output folder"
     )
     parser.add_argument(
         "--suffix", default=".txt", help="file suffix: .txt, .txt.gz, .txt.bz2 or .txt.xz"
@@ -67,7 +67,7 @@ def _run_sample(args: argparse.Namespace) -> int:
         raise ValueError(
             f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}"
         )
-    out = Path(args.out)
+    out = Path(args.output)
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))
     paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
