@@ -164,14 +164,19 @@ def _cli(*argv, **kwargs):
     )
 
 
+_STATS_SCRIPT = (
+    "import sys; from graphveil.cli import main; "
+    "sys.exit(main(['stats', '--dataset', 'karate_club', '--basic']))"
+)
+
+
 def test_closed_pipe_exits_quietly():
     # `graphveil datasets list | head -1`: the reader closes after one line.
     proc = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import sys; from graphveil.cli import main; "
-            "sys.exit(main(['stats', '--dataset', 'karate_club', '--basic']))",
+            _STATS_SCRIPT,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
