@@ -31,7 +31,7 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     code, out, err = _run(
         capsys,
         "anonymize",
-        "switch",
+        "edge_switch",
         karate_file,
         "-s",
         200,
@@ -46,7 +46,7 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     )
     assert code == 0, err
     report = json.loads(out)
-    assert report["scheme"] == "switch" and report["attempted"] == 200
+    assert report["scheme"] == "edge_switch" and report["attempted"] == 200
     # the seed undoes the noise: only the private record holds it, never stdout
     assert "seed" not in report and gv.load_record(record).report["seed"] == 3
     ug = gv.UncertainGraph.load(out_path)
@@ -60,13 +60,13 @@ def test_switch_writes_and_reports(capsys, karate_file, tmp_path):
     "argv",
     [
         ("randwalk", "-t", 3),
-        ("randwalk-mod", "-t", 3, "--alpha", 0.3),
-        ("randwalk-mod", "-t", 2, "--uncertain"),
-        ("randwalk-mod", "-t", 3, "--routing", "fixed"),
-        ("randwalk-mod", "-t", 3, "--variant", "printed"),
-        ("randwalk-mod", "-t", 3, "-M", 4),
+        ("randwalk_mod", "-t", 3, "--alpha", 0.3),
+        ("randwalk_mod", "-t", 2, "--uncertain"),
+        ("randwalk_mod", "-t", 3, "--routing", "fixed"),
+        ("randwalk_mod", "-t", 3, "--variant", "printed"),
+        ("randwalk_mod", "-t", 3, "-M", 4),
         ("obfuscation", "-k", 3, "--eps", 0.3, "--sigma", 0.5, "--attempts", 2),
-        ("partition", "--parts", 2, "--scheme", "randwalk-mod", "--params", '{"t": 3}'),
+        ("partition", "--parts", 2, "--scheme", "randwalk_mod", "--params", '{"t": 3}'),
     ],
 )
 def test_schemes_print_their_report(capsys, karate_file, argv):
@@ -102,7 +102,7 @@ def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
         _run(
             capsys,
             "anonymize",
-            "switch",
+            "edge_switch",
             karate_file,
             "-s",
             50,
@@ -114,7 +114,9 @@ def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
         == 0
     )
     assert (
-        _run(capsys, "anonymize", "switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[0]
+        _run(capsys, "anonymize", "edge_switch", karate_file, "-s", 50, "-o", permuted, "--quiet")[
+            0
+        ]
         == 0
     )
     code, out, err = _run(
@@ -132,15 +134,15 @@ def test_mixture_needs_kept_ids(capsys, karate_file, tmp_path):
     ("argv", "needle"),
     [
         (("randwalk", "-t", 0), "t must be >= 1"),
-        (("randwalk-mod", "-t", 2, "--alpha", 2), "alpha must lie in"),
-        (("switch", "-s", -1), "switches must be >= 0"),
+        (("randwalk_mod", "-t", 2, "--alpha", 2), "alpha must lie in"),
+        (("edge_switch", "-s", -1), "switches must be >= 0"),
         (("obfuscation", "-k", 0, "--eps", 0.1), "k must be >= 1"),
         (
             ("obfuscation", "-k", 30, "--eps", 0.0, "--sigma", 0.001, "--attempts", 1),
             "no attempt at sigma",
         ),
         (("mixture", "--anonymized", "nowhere.npz", "-p", 0.5), "no such file"),
-        (("partition", "--parts", 2, "--scheme", "switch", "--params", "[1]"), "JSON object"),
+        (("partition", "--parts", 2, "--scheme", "edge_switch", "--params", "[1]"), "JSON object"),
     ],
 )
 def test_user_errors_exit_2(capsys, karate_file, argv, needle):

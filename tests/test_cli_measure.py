@@ -82,7 +82,7 @@ def test_evaluate_prints_and_saves_the_report(capsys, tmp_path, published):
     )
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert lines[1].startswith("original") and lines[2].startswith("randwalk-mod")
+    assert lines[1].startswith("original") and lines[2].startswith("randwalk_mod")
     direct = evaluate(g0, ug, samples=3, seed=7, k=(2, 5), label=lines[2].split()[0])
     saved = json.loads(js.read_text())
     assert saved["per_sample"] == json.loads(json.dumps(direct.to_dict()["per_sample"]))

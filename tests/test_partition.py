@@ -22,7 +22,7 @@ def _edge_set(ug) -> set[tuple[int, int]]:
 
 def test_switch_on_parts_keeps_degrees_and_cut():
     g = load_shared("ca-GrQc")
-    ug, report = partition("switch", g, 8, seed=4, switches=2000)
+    ug, report = partition("edge_switch", g, 8, seed=4, switches=2000)
     labels = metis_parts(g, 8, seed=4)
     eu, ev = g.edges()
     cut = set(zip(eu[labels[eu] != labels[ev]].tolist(), ev[labels[eu] != labels[ev]].tolist()))
@@ -40,7 +40,7 @@ def test_switch_on_parts_keeps_degrees_and_cut():
 
 def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
     g = gv.Graph.from_networkx(nx.karate_club_graph())
-    ug, report = partition("randwalk-mod", g, 2, 3, variant="printed", seed=1)
+    ug, report = partition("randwalk_mod", g, 2, 3, variant="printed", seed=1)
     assert ug.relaxed
     assert report["params"]["args"] == [3]
     labels = metis_parts(g, 2, seed=1)
@@ -91,9 +91,9 @@ def test_bad_input():
     with pytest.raises(ValueError, match="unknown scheme"):
         partition("maxvarx", g, 2)
     with pytest.raises(ValueError, match="parts must be >= 1"):
-        partition("switch", g, 0, switches=1)
+        partition("edge_switch", g, 0, switches=1)
     with pytest.raises(ValueError, match="exceeds the number of nodes"):
-        partition("switch", g, 100, switches=1)
+        partition("edge_switch", g, 100, switches=1)
     with pytest.raises(TypeError):
         partition(3, g, 2)
 
@@ -119,10 +119,10 @@ def test_result_does_not_depend_on_threads_or_executor():
     from concurrent.futures import ThreadPoolExecutor
 
     g = load_shared("ca-GrQc")
-    a, ra = partition("randwalk-mod", g, 5, 3, seed=8, threads=1)
-    b, _ = partition("randwalk-mod", g, 5, 3, seed=8, threads=3)
+    a, ra = partition("randwalk_mod", g, 5, 3, seed=8, threads=1)
+    b, _ = partition("randwalk_mod", g, 5, 3, seed=8, threads=3)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        c, rc = partition("randwalk-mod", g, 5, 3, seed=8, executor=pool)
+        c, rc = partition("randwalk_mod", g, 5, 3, seed=8, executor=pool)
     for other in (b, c):
         np.testing.assert_array_equal(a.u, other.u)
         np.testing.assert_array_equal(a.v, other.v)

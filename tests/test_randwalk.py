@@ -361,7 +361,7 @@ def test_report_is_json_and_in_meta():
 
     ug, report = randwalk_mod(karate_graph(), 3, seed=4)
     json.dumps(report)
-    assert ug.meta["scheme"] == "randwalk-mod" and ug.meta["seed"] == 4
+    assert ug.meta["scheme"] == "randwalk_mod" and ug.meta["seed"] == 4
     assert report["params"] == {
         "t": 3,
         "alpha": 0.5,

@@ -35,62 +35,11 @@ from graphveil._common import (
     clean_stale_temporaries,
     seed_to_u64,
 )
+from graphveil.anonymize import registry
+from graphveil.anonymize.registry import derived_seed
 from graphveil.graph import Graph
 from graphveil.measure.utility import statistic_names
 from graphveil.uncertain import Anonymized
-
-#: Scheme names accepted by ``schemes=``, in the order the tables list them.
-SCHEMES = ("obfuscation", "randwalk", "randwalk_mod", "maxvar", "edge_switch", "mixture")
-
-#: The paper's grid: (k, eps)-obf sigma (n_p = m), RandWalk t, MaxVar n_p / m (dblp's
-#: 200k..1000k over 1,049,866 edges), EdgeSwitch s / m (the authors' range), Mixture p.
-DEFAULT_GRID: dict[str, tuple[float, ...]] = {
-    "obfuscation": (0.001, 0.01, 0.1),
-    "randwalk": (2, 3, 5, 10),
-    "randwalk_mod": (2, 3, 5, 10),
-    "maxvar": (0.19, 0.38, 0.57, 0.76, 0.95),
-    "edge_switch": (0.1, 0.2, 0.3, 0.4, 0.5),
-    "mixture": (0.2, 0.4, 0.6, 0.8),
-}
-
-#: What the grid value of each scheme means (column header of its table).
-GRID_PARAMETER = {
-    "obfuscation": "sigma",
-    "randwalk": "t",
-    "randwalk_mod": "t",
-    "maxvar": "n_p/m",
-    "edge_switch": "s/m",
-    "mixture": "p",
-}
-
-SCHEME_TITLES = {
-    "obfuscation": "(k,eps)-obf",
-    "randwalk": "RandWalk",
-    "randwalk_mod": "RandWalk-mod",
-    "maxvar": "MaxVar",
-    "edge_switch": "EdgeSwitch",
-    "mixture": "Mixture",
-}
-
-#: Nodes per MaxVar part when the study scales the parts: the paper split dblp and amazon
-#: (about 320k nodes) into 20 parts and youtube (1.1M) into 60, about 16,000 nodes a part.
-MAXVAR_NODES_PER_PART = 16_000
-
-
-def maxvar_parts(n: int, parts: int | None = None) -> int:
-    """MaxVar's number of parts in the study: ``parts`` if given, else scaled as the paper did.
-
-    The paper's ``max(1, round(n / 16,000))``; at most ``n // 50`` either way, so that a part
-    keeps enough nodes for friend-of-friend candidates.
-
-    Examples
-    --------
-    >>> maxvar_parts(5_242), maxvar_parts(317_080), maxvar_parts(1_134_890), maxvar_parts(5_242, 20)
-    (1, 20, 71, 20)
-    """
-    wanted = max(1, round(n / MAXVAR_NODES_PER_PART)) if parts is None else int(parts)
-    return max(1, min(wanted, n // 50))
-
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
 ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
@@ -145,7 +94,7 @@ class GridPoint:
     @property
     def label(self) -> str:
         """The point's label in tables, ``parameter=value``."""
-        return f"{GRID_PARAMETER[self.scheme]}={_fmt_value(self.value)}"
+        return f"{registry.scheme(self.scheme).grid_parameter}={_fmt_value(self.value)}"
 
 
 @dataclass
@@ -170,7 +119,7 @@ class Study:
     # -------------------------------------------------------------- tables as data
     def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
         """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
-        header = GRID_PARAMETER[scheme]
+        header = registry.scheme(scheme).grid_parameter
         rows = self.scheme_rows(scheme)
         # MaxVar rows name the n_p / m found; the request shows where one of them fell short
         short = any(r.get("n_p_found", 0) < r.get("n_p_requested", 0) for r in rows)
@@ -205,13 +154,20 @@ class Study:
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
-                {"case": f"{SCHEME_TITLES[row['scheme']]} {row['label']}", **_pick(row, cols)}
+                {
+                    "case": f"{registry.scheme(row['scheme']).title} {row['label']}",
+                    **_pick(row, cols),
+                }
             )
         return table
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
         """The study's tables by name."""
-        out = {scheme: self.scheme_table(scheme) for scheme in SCHEMES if self.scheme_rows(scheme)}
+        out = {
+            scheme: self.scheme_table(scheme)
+            for scheme in registry.names()
+            if self.scheme_rows(scheme)
+        }
         out["comparison"] = self.comparison_table()
         return out
 
@@ -239,14 +195,16 @@ class Study:
         )
         for name, table in self.tables().items():
             title = (
-                "Comparison (the paper's Table 7)" if name == "comparison" else SCHEME_TITLES[name]
+                "Comparison (the paper's Table 7)"
+                if name == "comparison"
+                else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
         parts += ["", *self._findings_markdown()]
         if self.not_applicable:
             parts += ["", "## Not applicable", ""]
             parts += [
-                f"- {SCHEME_TITLES[r['scheme']]} {r['label']}: {r['reason']}"
+                f"- {registry.scheme(r['scheme']).title} {r['label']}: {r['reason']}"
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
@@ -266,9 +224,9 @@ class Study:
         ]
         lines += [
             f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
-            for c in paper_claims(self.rows, self.config.k, lambda s: SCHEME_TITLES[s])
+            for c in paper_claims(self.rows, self.config.k, lambda s: registry.scheme(s).title)
         ]
-        sentences = attack_disagreements(self.rows, lambda s: SCHEME_TITLES[s])
+        sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
                 "",
@@ -309,16 +267,15 @@ def paper_grid(
     schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
     """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
-    chosen = list(SCHEMES if schemes is None else schemes)
-    unknown = [s for s in chosen if s not in SCHEMES]
+    known = registry.names()
+    chosen = list(known if schemes is None else schemes)
+    unknown = [s for s in chosen if s not in known]
     if unknown:
-        raise ValueError(
-            f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(SCHEMES)}"
-        )
-    values = dict(DEFAULT_GRID)
+        raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    values = {name: registry.scheme(name).default_grid for name in known}
     for scheme, vals in (grid or {}).items():
-        if scheme not in SCHEMES:
-            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(SCHEMES)}")
+        if scheme not in known:
+            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(known)}")
         vals = tuple(vals)
         if not vals:
             raise ValueError(f"grid for {scheme} is empty")
@@ -356,7 +313,7 @@ def reproduce(
     graph_name : str
         Name used in tables and figures.
     schemes : iterable of str, optional
-        Subset of :data:`SCHEMES` (default: all).
+        Subset of :func:`graphveil.anonymize.registry.names` (default: all).
     grid : dict, optional
         Override grid values per scheme, e.g. ``{"maxvar": [0.19, 0.57]}``.
     samples : int
@@ -484,7 +441,8 @@ def reproduce(
         cached = records[point.key]
         if "not_applicable" in cached:
             say(
-                f"{prefix}not applicable: {SCHEME_TITLES[point.scheme]}: {cached['not_applicable']}"
+                f"{prefix}not applicable: {registry.scheme(point.scheme).title}: "
+                f"{cached['not_applicable']}"
             )
             skipped.append(
                 {**_pick(cached, ("scheme", "value", "label")), "reason": cached["not_applicable"]}
@@ -517,59 +475,11 @@ class NotApplicable(Exception):
 
 def point_seed(master: int, key: str) -> int:
     """The seed of one grid point: a hash of the master seed and the point's key."""
-    digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
+    return derived_seed(master, key)
 
 
 def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Anonymized:
-    from graphveil import anonymize
-
-    v, m, threads = point.value, graph.m, config.threads
-    if point.scheme == "obfuscation":
-        from graphveil.anonymize.obfuscation import ObfuscationError
-
-        try:
-            ug, report = anonymize.obfuscation(
-                graph,
-                k=config.obf_k,
-                eps=config.obf_eps,
-                sigma=v,
-                c=2.0,
-                seed=seed,
-                threads=threads,
-            )
-            report = {**report, "met_k_eps": True}
-        except ObfuscationError as err:
-            # The paper's tables fix sigma and report the result whether or not it meets
-            # (k, eps); the study does the same and records that it did not.
-            if err.best is None:
-                raise
-            ug, report = err.best
-            report = {**report, "met_k_eps": False}
-        return Anonymized(ug, report)
-    if point.scheme == "randwalk":
-        return anonymize.randwalk(graph, t=int(v), seed=seed, threads=threads)
-    if point.scheme == "randwalk_mod":
-        return anonymize.randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=threads)
-    if point.scheme == "maxvar":
-        return anonymize.maxvar(
-            graph,
-            n_potential=round(v * m),
-            parts=maxvar_parts(graph.n, config.maxvar_parts),
-            seed=seed,
-            threads=threads,
-            allow_fewer=True,
-        )
-    if point.scheme == "edge_switch":
-        return anonymize.edge_switch(graph, round(v * m), seed=seed)
-    if point.scheme == "mixture":
-        rw, _ = anonymize.randwalk_mod(
-            graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=threads
-        )
-        world = rw.sample(seed=point_seed(seed, "mixture-world"), threads=threads)
-        assert isinstance(world, Graph)  # one sample: one Graph
-        return anonymize.mixture(graph, world, p=v)
-    raise AssertionError(point.scheme)  # paper_grid only makes known schemes
+    return registry.scheme(point.scheme).study(graph, point.value, config, seed)
 
 
 class _Inline(Executor):
@@ -771,7 +681,7 @@ def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict
     row["n_p_found"] = found
     row["requested"] = point.value
     row["found"] = found / graph.m
-    label = f"{GRID_PARAMETER[point.scheme]}={row['found']:.3g}"
+    label = f"{registry.scheme(point.scheme).grid_parameter}={row['found']:.3g}"
     row["label"] = label if found >= requested else f"{label} (found; asked {point.value:g})"
 
 
@@ -882,25 +792,9 @@ def _fmt_value(value: float) -> str:
 
 
 def _check_value(point: GridPoint) -> None:
-    v, s = point.value, point.scheme
-    ok = {
-        "obfuscation": v > 0,
-        "randwalk": v >= 1 and float(v).is_integer(),
-        "randwalk_mod": v >= 1 and float(v).is_integer(),
-        "maxvar": v > 0,
-        "edge_switch": v >= 0,
-        "mixture": 0 <= v <= 1,
-    }[s]
-    if not ok or not math.isfinite(v):
-        what = {
-            "obfuscation": "sigma must be > 0",
-            "randwalk": "t must be an integer >= 1",
-            "randwalk_mod": "t must be an integer >= 1",
-            "maxvar": "n_p/m must be > 0",
-            "edge_switch": "s/m must be >= 0",
-            "mixture": "p must lie in [0, 1]",
-        }[s]
-        raise ValueError(f"invalid grid value {v:g} for {s}: {what}")
+    problem = registry.scheme(point.scheme).check_value(point.value)
+    if problem is not None:
+        raise ValueError(f"invalid grid value {point.value:g} for {point.scheme}: {problem}")
 
 
 def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:

@@ -6,19 +6,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphveil._common import atomic_path
+from graphveil.anonymize import registry
 from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.experiments import Study
-
-_MARKERS = {
-    "obfuscation": "s",
-    "randwalk": "^",
-    "randwalk_mod": "v",
-    "maxvar": "o",
-    "edge_switch": "x",
-    "mixture": "D",
-}
 
 
 def _pyplot() -> Any:
@@ -59,8 +51,6 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
 
 def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
     """MaxVar's H1, H2_open and rel.err against the ratio of replaced edges (Figs. 3-5 of the paper)."""
-    from graphveil.experiments import SCHEME_TITLES
-
     rows = sorted(study.scheme_rows("maxvar"), key=lambda r: r["removed_edges"])
     ratio = [r["removed_edges"] / study.m for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
@@ -69,7 +59,7 @@ def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
         ("H1", "H2_open", "rel_err"),
         ("H1 score (nodes re-identified)", "H2_open score", "rel.err"),
     ):
-        ax.plot(ratio, [r[key] for r in rows], marker="o", label=SCHEME_TITLES["maxvar"])
+        ax.plot(ratio, [r[key] for r in rows], marker="o", label=registry.scheme("maxvar").title)
         for r, x in zip(rows, ratio):
             ax.annotate(
                 r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3)
@@ -86,19 +76,17 @@ def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
 
 def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
     """Privacy (H2_open) against utility loss (rel.err) for every scheme (Figs. 7-9 of the paper)."""
-    from graphveil.experiments import SCHEME_TITLES, SCHEMES
-
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for scheme in SCHEMES:
-        rows = study.scheme_rows(scheme)
+    for record in registry.REGISTRY.values():
+        rows = study.scheme_rows(record.name)
         if not rows:
             continue
         rows = sorted(rows, key=lambda r: r["rel_err"])
         ax.plot(
             [r["rel_err"] for r in rows],
             [max(r["H2_open"], 1e-3) for r in rows],
-            marker=_MARKERS[scheme],
-            label=SCHEME_TITLES[scheme],
+            marker=record.marker,
+            label=record.title,
         )
     ax.axhline(
         study.original["H2_open"],
@@ -124,10 +112,9 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
     the largest component) that Narayanan-Shmatikov propagation re-identifies in a sampled world
     (:func:`graphveil.attack.attack_scores`), with the un-anonymized control as a line.
     """
-    from graphveil.experiments import SCHEME_TITLES, SCHEMES
-
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
-    for scheme in SCHEMES:
+    for scheme in registry.names():
+        record = registry.scheme(scheme)
         rows = [r for r in study.scheme_rows(scheme) if r.get("reid_rate") is not None]
         if not rows:
             continue
@@ -135,8 +122,8 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
         ax.plot(
             [r["rel_err"] for r in rows],
             [r["reid_rate"] for r in rows],
-            marker=_MARKERS[scheme],
-            label=SCHEME_TITLES[scheme],
+            marker=record.marker,
+            label=record.title,
         )
     control = study.original.get("reid_rate")
     if control is not None:
@@ -160,18 +147,16 @@ def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
     RandWalk, RandWalk-mod samples and EdgeSwitch publish deterministic graphs; RandWalk-mod's bar is
     the TV of its uncertain form (n/a where too large to build), RandWalk's and EdgeSwitch's are 0.
     """
-    from graphveil.experiments import SCHEME_TITLES, SCHEMES
-
     fig, ax = plt.subplots(figsize=(8, 4))
     x = 0
     ticks, labels = [], []
-    for scheme in SCHEMES:
-        rows = study.scheme_rows(scheme)
+    for record in registry.REGISTRY.values():
+        rows = study.scheme_rows(record.name)
         if not rows:
             continue
         xs = list(range(x, x + len(rows)))
         values = [r.get("tv_model_normalized", r["tv_normalized"]) for r in rows]
-        ax.bar(xs, [0.0 if v is None else v for v in values], label=SCHEME_TITLES[scheme])
+        ax.bar(xs, [0.0 if v is None else v for v in values], label=record.title)
         for xi, v in zip(xs, values):
             if v is None:
                 ax.annotate("n/a", (xi, 0), ha="center", va="bottom", fontsize=6, rotation=90)

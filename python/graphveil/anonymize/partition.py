@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import warnings
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
@@ -11,29 +12,20 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
+from graphveil.anonymize import registry
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish
 from graphveil.anonymize.parts import metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
-__all__ = ["SCHEMES", "partition"]
+__all__ = ["partition"]  # SCHEMES: module __getattr__, read from the registry
 
 
-def _schemes() -> dict[str, Callable[..., Anonymized]]:
-    from graphveil.anonymize.obfuscation import obfuscation
-    from graphveil.anonymize.randwalk import randwalk, randwalk_mod
-    from graphveil.anonymize.switching import edge_switch
-
-    return {
-        "obfuscation": obfuscation,
-        "randwalk": randwalk,
-        "randwalk-mod": randwalk_mod,
-        "switch": edge_switch,
-    }
-
-
-#: The scheme names :func:`partition` accepts (any callable returning Anonymized works too).
-SCHEMES = ("obfuscation", "randwalk", "randwalk-mod", "switch")
+def __getattr__(name: str) -> Any:
+    # SCHEMES is read from the registry on each access, so a scheme added there appears here.
+    if name == "SCHEMES":
+        return registry.partitionable()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _run_part(
@@ -83,8 +75,9 @@ def partition(
     Parameters
     ----------
     scheme : str or callable
-        One of ``"obfuscation"``, ``"randwalk"``, ``"randwalk-mod"``, ``"switch"``, or a
-        function ``f(graph, *args, seed=..., **kwargs) -> Anonymized``.
+        A registered scheme that Partition can run
+        (:func:`graphveil.anonymize.registry.partitionable`: ``"obfuscation"``, ``"randwalk"``,
+        ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, *args, seed=..., **kwargs) -> Anonymized``.
     graph : Graph
         The true graph G0.
     parts : int
@@ -139,12 +132,23 @@ def partition(
             f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
         )
     if isinstance(scheme, str):
-        table = _schemes()
-        if scheme not in table:
+        choices = ", ".join(registry.partitionable())
+        try:
+            record, deprecated = registry.resolve(scheme)
+        except ValueError:
             raise ValueError(
-                f"unknown scheme {scheme!r}; choose one of {', '.join(SCHEMES)} or pass a function"
+                f"unknown scheme {scheme!r}; choose one of {choices} or pass a function"
+            ) from None
+        if not record.partitionable:
+            raise ValueError(f"Partition cannot run {record.name}; choose one of {choices}")
+        if deprecated:
+            warnings.warn(
+                f"scheme {scheme!r} is now spelled {record.name!r}; the old spelling goes in the "
+                "next release",
+                DeprecationWarning,
+                stacklevel=2,
             )
-        run, name = table[scheme], scheme
+        run, name = record.function, record.name
     elif callable(scheme):
         run, name = scheme, getattr(scheme, "__name__", "custom")
     else:

@@ -324,7 +324,7 @@ def randwalk_mod(
             routing,
             seed,
             threads,
-            "randwalk-mod",
+            "randwalk_mod",
             {"t": t, "alpha": alpha, "variant": variant, "max_tries": tries, "routing": routing},
         )
     if max_tries is not None:
@@ -346,7 +346,7 @@ def randwalk_mod(
         repeated = int(np.count_nonzero((ug.u[1:] == ug.u[:-1]) & (ug.v[1:] == ug.v[:-1])))
     return finish_graph(
         ug,
-        scheme="randwalk-mod",
+        scheme="randwalk_mod",
         params={"t": t, "alpha": alpha, "variant": variant, "routing": routing},
         seed=seed64,
         timer=timer,
@@ -456,7 +456,7 @@ def randwalk_mod_uncertain(
         cols,
         p,
         relaxed=True,
-        scheme="randwalk-mod-uncertain",
+        scheme="randwalk_mod_uncertain",
         params={"t": t, "alpha": alpha},
         seed=None,
         timer=timer,

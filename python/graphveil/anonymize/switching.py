@@ -80,7 +80,7 @@ def edge_switch(
         u,
         v,
         np.ones(u.size),
-        scheme="switch",
+        scheme="edge_switch",
         params={"switches": switches, "nearby": bool(nearby)},
         seed=seed64,
         timer=timer,

@@ -11,6 +11,7 @@ from graphveil.measure.privacy import (
     signature_classes,
 )
 from graphveil.measure.report import Report, evaluate, relative_error
+from graphveil.measure.summary import graph_stats
 from graphveil.measure.utility import (
     STATISTIC_TABLE,
     STATISTICS,
@@ -45,6 +46,7 @@ __all__ = [
     "distance_statistics",
     "eps",
     "evaluate",
+    "graph_stats",
     "h1",
     "h2_open",
     "neighbourhood_function",

@@ -7,9 +7,19 @@ from pathlib import Path
 from typing import Any
 
 from graphveil import experiments as ex
+from graphveil.anonymize import registry
+from graphveil.cli._common import (
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    finite,
+    json_to_stdout,
+    write_json,
+)
 
 
 def add_reproduce(subparsers: Any) -> None:
+    """Register ``graphveil reproduce``."""
     parser = subparsers.add_parser(
         "reproduce",
         help="run the paper's whole study on a graph: tables and figures",
@@ -25,10 +35,10 @@ def add_reproduce(subparsers: Any) -> None:
             "  graphveil reproduce edges.txt.gz -o out --samples 5\n"
             "  graphveil reproduce --dataset web-NotreDame --data-dir ../shared/data\n"
             "  graphveil reproduce --schemes maxvar randwalk_mod --grid maxvar=0.19,0.57\n"
-            f"schemes: {', '.join(ex.SCHEMES)}; default grid: "
+            f"schemes: {', '.join(registry.names())}; default grid: "
             + "; ".join(
-                f"{s} {ex.GRID_PARAMETER[s]} in {{{', '.join(map(ex._fmt_value, v))}}}"
-                for s, v in ex.DEFAULT_GRID.items()
+                f"{r.name} {r.grid_parameter} in {{{', '.join(map(ex._fmt_value, r.default_grid))}}}"
+                for r in registry.REGISTRY.values()
             )
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -44,7 +54,12 @@ def add_reproduce(subparsers: Any) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     parser.add_argument(
-        "-o", "--out", metavar="DIR", help="output folder (default: graphveil-out/<graph name>)"
+        "-o",
+        "--output",
+        "--out",
+        dest="output",
+        metavar="DIR",
+        help="output folder (default: graphveil-out/<graph name>)",
     )
     parser.add_argument(
         "--schemes", nargs="+", metavar="SCHEME", help="schemes to run (default: all)"
@@ -88,7 +103,8 @@ def add_reproduce(subparsers: Any) -> None:
         help="run on a Dask cluster: a scheduler address, or local:N for N local workers "
         '(needs pip install "graphveil[dask]")',
     )
-    parser.add_argument("-q", "--quiet", action="store_true", help="no progress messages")
+    add_json_argument(parser, "the study")
+    add_verbosity(parser)
     parser.set_defaults(run=run_reproduce)
 
 
@@ -108,9 +124,11 @@ def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:
 
 
 def run_reproduce(args: argparse.Namespace) -> int:
+    """Run the study the arguments describe; print its comparison table."""
     from graphveil import datasets
     from graphveil.io import read_edgelist
 
+    check_outputs(args.json)
     grid = _parse_grid(args.grid)
     schemes = args.schemes
     if args.graph is not None:
@@ -119,9 +137,12 @@ def run_reproduce(args: argparse.Namespace) -> int:
     else:
         name = args.dataset or datasets.DEFAULT
         graph = datasets.load(name, data_dir=args.data_dir)
-    out = Path(args.out) if args.out else Path("graphveil-out") / name
+    out = Path(args.output) if args.output else Path("graphveil-out") / name
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
+    write_json(args.json, finite(study.to_json()))
+    if json_to_stdout(args):
+        return 0
     print(study.to_markdown())
     print(f"tables and figures in {out}/ ({study.timings['total_s']:.1f} s)")
     return 0

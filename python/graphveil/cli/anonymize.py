@@ -16,6 +16,7 @@ paths are checked before the graph is read.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -23,30 +24,37 @@ from typing import Any
 
 import numpy as np
 
+from graphveil.anonymize import registry
 from graphveil.anonymize._result import Anonymized
-
-
-def _graph_argument(parser: argparse.ArgumentParser) -> None:
-    from graphveil.cli import add_graph_argument
-
-    add_graph_argument(parser)
+from graphveil.cli._common import (
+    RECORD_HELP,
+    SEED_HELP,
+    add_graph_argument,
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    finite,
+    json_to_stdout,
+    load_graph,
+    show_progress,
+    write_json,
+)
 
 
 def _load(args: argparse.Namespace) -> Any:
     """Check the outputs (before any work), then read the input graph."""
-    from graphveil.cli import check_outputs, load_graph
     from graphveil.uncertain import _format_of
 
     if args.output:
         _format_of(args.output, None)
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
-    check_outputs(args.output, args.record)
+    check_outputs(args.output, args.record, args.json)
     return load_graph(args)
 
 
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
-    _graph_argument(parser)
+    add_graph_argument(parser)
     if seeded:
         parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
     if threaded:
@@ -65,21 +73,8 @@ def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: b
         help="write the true node ids (default: a random permutation, kept in --record)",
     )
     parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
-
-
-#: ``--seed`` of every random command: a seed is the one secret of the noise.
-SEED_HELP = (
-    "random seed, for reproducible experiments only (default: fresh entropy). Anyone who learns "
-    "the seed can regenerate the noise and undo the anonymization: never use a guessable or "
-    "published seed for a release"
-)
-#: ``--record`` of every command that writes a release.
-RECORD_HELP = (
-    "also write the private run record (seed, id permutation, search history, timings) to FILE, "
-    "mode 0600; needed to evaluate the release or map its ids back. NEVER publish it"
-)
+    add_verbosity(parser)
+    add_json_argument(parser, "the report")
 
 
 #: API keywords that scheme messages suggest, and the options that set them on the command line.
@@ -127,17 +122,10 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")
     # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
     report = {k: v for k, v in report.items() if k != "seed"}
-    if args.json:
-        print(json.dumps(report, default=_jsonable))
-        return 0
-    _print_report(report)
+    write_json(args.json, finite(report))
+    if not json_to_stdout(args):
+        _print_report(report)
     return 0
-
-
-def _jsonable(x: Any) -> Any:
-    if hasattr(x, "tolist"):
-        return x.tolist()
-    return str(x)
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -173,7 +161,7 @@ def _print_report(report: dict[str, Any]) -> None:
 def _add_obfuscation(sub: Any) -> None:
     p = sub.add_parser(
         "obfuscation",
-        help="(k, eps)-obfuscation of Boldi et al. (sigma search or fixed sigma)",
+        help=registry.scheme("obfuscation").summary,
         description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose output "
         "k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 if none does.",
     )
@@ -189,7 +177,13 @@ def _add_obfuscation(sub: Any) -> None:
         help="fixed sigma (the paper's tables: 0.1, 0.01, 0.001)",
     )
     p.add_argument("-c", type=float, default=2.0, help="candidate pairs |E_C| = c m (default 2)")
-    p.add_argument("-q", type=float, default=0.01, help="white-noise probability (default 0.01)")
+    p.add_argument(
+        "--white-noise",
+        dest="q",
+        type=float,
+        default=0.01,
+        help="white-noise probability q (default 0.01; was -q, which now means --quiet)",
+    )
     p.add_argument("--attempts", type=int, default=5, help="attempts per sigma, t (default 5)")
     p.add_argument(
         "--tol", type=float, default=0.05, help="relative bisection tolerance (default 0.05)"
@@ -218,7 +212,7 @@ def _run_obfuscation(args: argparse.Namespace) -> int:
             sigma_max=args.sigma_max,
             seed=args.seed,
             threads=args.threads,
-            progress=not args.quiet,
+            progress=not args.quiet,  # one line per sigma, fine in a log
         )
     except ObfuscationError as err:
         raise ValueError(str(err)) from None
@@ -229,7 +223,7 @@ def _run_obfuscation(args: argparse.Namespace) -> int:
 def _add_randwalk(sub: Any) -> None:
     p = sub.add_parser(
         "randwalk",
-        help="RandWalk of Mittal et al. (retry bound M)",
+        help=registry.scheme("randwalk").summary,
         description="RandWalk(G0, t, M).",
     )
     _common(p)
@@ -266,8 +260,8 @@ def _run_randwalk(args: argparse.Namespace) -> int:
 
 def _add_randwalk_mod(sub: Any) -> None:
     p = sub.add_parser(
-        "randwalk-mod",
-        help="RandWalk-mod (alpha; the authors' retrying walk, or the printed Algorithm 2)",
+        "randwalk_mod",
+        help=registry.scheme("randwalk_mod").summary,
         description="RandWalk-mod(G0, t, alpha): the authors' retrying walk (default: no self-loops "
         "or duplicates), --variant printed for Algorithm 2 as printed (self-loops and multi-edges "
         "kept), or with --uncertain the printed variant's exact uncertain adjacency matrix (small t).",
@@ -329,7 +323,9 @@ def _run_randwalk_mod(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- switch, mixture, partition
 def _add_switch(sub: Any) -> None:
     p = sub.add_parser(
-        "switch", help="EdgeSwitch: degree-preserving random switches", description="EdgeSwitch."
+        "edge_switch",
+        help=registry.scheme("edge_switch").summary,
+        description="EdgeSwitch.",
     )
     _common(p, threaded=False)
     p.add_argument(
@@ -354,7 +350,7 @@ def _run_switch(args: argparse.Namespace) -> int:
 def _add_mixture(sub: Any) -> None:
     p = sub.add_parser(
         "mixture",
-        help="Mixture: (1 - p) A(G0) + p A(G)",
+        help=registry.scheme("mixture").summary,
         description="Mixture of the true graph G0 and an anonymized G on the same node ids: an edge "
         "list, or an uncertain graph written with --keep-ids.",
     )
@@ -399,7 +395,10 @@ def _add_partition(sub: Any) -> None:
     _common(p, threaded=False)
     p.add_argument("--parts", type=int, required=True, help="number of METIS parts")
     p.add_argument(
-        "--scheme", required=True, choices=("obfuscation", "randwalk", "randwalk-mod", "switch")
+        "--scheme",
+        required=True,
+        metavar="SCHEME",
+        help=f"one of {', '.join(registry.partitionable())}",
     )
     p.add_argument(
         "--params",
@@ -419,6 +418,17 @@ def _run_partition(args: argparse.Namespace) -> int:
         raise ValueError(f"--params must be a JSON object: {err}") from None
     if not isinstance(params, dict):
         raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
+    record, deprecated = registry.resolve(args.scheme)
+    if not record.partitionable:
+        raise ValueError(
+            f"Partition cannot run {record.name}; choose one of {', '.join(registry.partitionable())}"
+        )
+    if deprecated:
+        print(
+            f"graphveil: warning: --scheme {args.scheme} is deprecated; use --scheme {record.name}",
+            file=sys.stderr,
+        )
+    args.scheme = record.name
     g = _load(args)
     _progress(args, f"Partition into {args.parts} parts, {args.scheme} on each")
     try:
@@ -435,7 +445,7 @@ def _run_partition(args: argparse.Namespace) -> int:
 def _add_maxvar(sub: Any) -> None:
     p = sub.add_parser(
         "maxvar",
-        help="MaxVar (Section 4): most degree variance, expected degrees kept",
+        help=registry.scheme("maxvar").summary,
         description="MaxVar: METIS parts, friend-of-friend potential edges in every part, one quadratic "
         "program per part (minimise sum p^2 with every expected degree kept); cut edges keep p = 1. "
         "Shows a progress bar per phase on stderr and prints the report, with one line per part.",
@@ -486,7 +496,7 @@ def _run_maxvar(args: argparse.Namespace) -> int:
             solver=args.solver,
             threads=args.threads,
             allow_fewer=args.allow_fewer,
-            progress=not args.quiet,
+            progress=show_progress(args),
         )
     except ValueError as err:
         raise ValueError("MaxVar: " + cli_words(str(err))) from None
@@ -498,7 +508,7 @@ def _run_maxvar(args: argparse.Namespace) -> int:
         "proposal_attempts",
         "potential_available",
     )
-    if args.json:
+    if args.json is not None:
         return _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k != "labels"}))
     _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k not in per_part}))
     print()
@@ -514,24 +524,97 @@ def _run_maxvar(args: argparse.Namespace) -> int:
     return 0
 
 
-SCHEME_COMMANDS: list[Callable[[Any], None]] = [
-    _add_maxvar,
-    _add_obfuscation,
-    _add_randwalk,
-    _add_randwalk_mod,
-    _add_switch,
-    _add_mixture,
-    _add_partition,
-]
+#: Hand-written parsers of the registered schemes, keeping their options' names and help; a
+#: scheme not listed here gets one generated from its function's signature (:func:`_add_generated`).
+CUSTOM: dict[str, Callable[[Any], None]] = {
+    "maxvar": _add_maxvar,
+    "obfuscation": _add_obfuscation,
+    "randwalk": _add_randwalk,
+    "randwalk_mod": _add_randwalk_mod,
+    "edge_switch": _add_switch,
+    "mixture": _add_mixture,
+}
+
+#: Parameters every generated scheme gets from :func:`_common`, or that make no sense on a CLI.
+_HANDLED = {"seed", "threads", "progress", "executor"}
+
+
+def _add_generated(sub: Any, record: registry.Scheme) -> None:
+    """A subcommand built from the scheme's signature: one option per keyword parameter.
+
+    ``name: int = 3`` becomes ``--name N`` of type int with default 3; a parameter without a
+    default is a required option; a ``bool`` parameter with default False becomes a flag.
+    """
+    signature = inspect.signature(record.function)
+    params = list(signature.parameters.values())[1:]  # the first is the graph
+    p = sub.add_parser(record.name, help=record.summary, description=record.summary)
+    _common(
+        p,
+        seeded="seed" in signature.parameters,
+        threaded="threads" in signature.parameters,
+    )
+    names = []
+    for param in params:
+        if param.name in _HANDLED or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        names.append(param.name)
+        flag = "--" + param.name.replace("_", "-")
+        default = param.default
+        if default is param.empty:
+            kind = _annotation_type(param.annotation)
+            p.add_argument(flag, dest=param.name, type=kind, required=True, help=param.name)
+        elif isinstance(default, bool):
+            p.add_argument(flag, dest=param.name, action="store_true", help=param.name)
+        else:
+            kind = type(default) if default is not None else _annotation_type(param.annotation)
+            p.add_argument(
+                flag,
+                dest=param.name,
+                type=kind,
+                default=default,
+                help=f"{param.name} (default {default})",
+            )
+    p.set_defaults(run=lambda args: _run_generated(args, record, names))
+
+
+def _annotation_type(annotation: Any) -> Callable[[str], Any]:
+    # Annotations are often strings (``from __future__ import annotations``): read the first type.
+    text = getattr(annotation, "__name__", str(annotation)).split("|")[0].strip()
+    return {"int": int, "float": float, "str": str}.get(text, _number_or_text)
+
+
+def _number_or_text(text: str) -> Any:
+    """An unannotated option's value: an int if it reads as one, else a float, else the text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _run_generated(args: argparse.Namespace, record: registry.Scheme, names: list[str]) -> int:
+    g = _load(args)
+    _progress(args, f"{record.title} on {g.n:,} nodes, {g.m:,} edges")
+    kwargs = {name: getattr(args, name) for name in names}
+    for option in ("seed", "threads"):
+        if hasattr(args, option):
+            kwargs[option] = getattr(args, option)
+    return _finish(args, record.function(g, **kwargs))
 
 
 def add_anonymize(subparsers: Any) -> None:
-    """The ``anonymize`` command with one subcommand per scheme in :data:`SCHEME_COMMANDS`."""
+    """The ``anonymize`` command: one subcommand per registered scheme, then ``partition``."""
     parser = subparsers.add_parser(
         "anonymize",
         help="turn a graph into an uncertain graph with one of the schemes",
         description="Anonymize a graph. Run `graphveil anonymize SCHEME --help` for a scheme's options.",
     )
     sub = parser.add_subparsers(title="schemes", metavar="SCHEME", required=True)
-    for add in SCHEME_COMMANDS:
-        add(sub)
+    for record in registry.REGISTRY.values():
+        custom = CUSTOM.get(record.name)
+        if custom is not None:
+            custom(sub)
+        else:
+            _add_generated(sub, record)
+    _add_partition(sub)

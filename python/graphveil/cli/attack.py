@@ -11,12 +11,19 @@ Both print a small table and can write ``--json FILE``. Thin shells over :mod:`g
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 import numpy as np
 
-from graphveil._common import atomic_path
+from graphveil.cli._common import (
+    add_header_argument,
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    json_to_stdout,
+    load_graph,
+    write_json,
+)
 
 
 def add_attack(subparsers: Any) -> None:
@@ -68,8 +75,6 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="GRAPH (edge list of the true graph) then PUBLISHED (.npz or TSV); only PUBLISHED with --dataset",
     )
-    from graphveil.cli import add_header_argument
-
     parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
     add_header_argument(parser)
     parser.add_argument(
@@ -81,11 +86,11 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
         help="the private run record written with PUBLISHED (--record of graphveil anonymize): "
         "maps its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
     )
-    parser.add_argument("--json", metavar="FILE", help="also write the result as JSON")
+    add_json_argument(parser, "the result")
+    add_verbosity(parser)
 
 
 def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
-    from graphveil.cli import load_graph
     from graphveil.measure.report import _true_ids
     from graphveil.record import load_record
     from graphveil.uncertain import UncertainGraph
@@ -97,6 +102,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
             "or `graphveil attack ATTACK --dataset NAME PUBLISHED`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
+    check_outputs(args.json)
     g0 = load_graph(args)
     ug = UncertainGraph.load(args.paths[-1])
     if ug.n != g0.n:
@@ -125,13 +131,6 @@ def _fmt(x: Any) -> str:
     return f"{x:,}"
 
 
-def _write_json(path: str | None, payload: dict[str, Any]) -> None:
-    if path is None:
-        return
-    with atomic_path(path) as tmp:
-        tmp.write_text(json.dumps(payload, indent=2, allow_nan=False))
-
-
 def _clean(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in d.items()}
 
@@ -141,8 +140,10 @@ def _run_link(args: argparse.Namespace) -> int:
 
     g0, ug = _inputs(args)
     r = link_inference(g0, ug)
+    write_json(args.json, _clean(r.as_dict()))
+    if json_to_stdout(args):
+        return 0
     _print_table([(k.replace("_", " "), _fmt(v)) for k, v in r.as_dict().items()])
-    _write_json(args.json, _clean(r.as_dict()))
     return 0
 
 
@@ -162,6 +163,12 @@ def _run_propagation(args: argparse.Namespace) -> int:
         seed=args.seed,
         threads=args.threads,
     )
+    payload = r.as_dict()
+    for key in ("sampled", "most_likely", "sampled_all", "most_likely_all"):
+        payload[key] = _clean(payload[key])
+    write_json(args.json, payload)
+    if json_to_stdout(args):
+        return 0
     header = ("world", "nodes", "correct", "wrong", "unmapped")
     rows = [
         (name, rate)
@@ -179,8 +186,4 @@ def _run_propagation(args: argparse.Namespace) -> int:
             f"{name:<{width}}  {rate.nodes:>9,}  {rate.correct:>7.4f}  {rate.wrong:>7.4f}  {rate.unmapped:>8.4f}"
         )
     print(f"seeds {r.seeds}, theta {r.theta:g}")
-    payload = r.as_dict()
-    for key in ("sampled", "most_likely", "sampled_all", "most_likely_all"):
-        payload[key] = _clean(payload[key])
-    _write_json(args.json, payload)
     return 0

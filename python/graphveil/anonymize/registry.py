@@ -1,0 +1,310 @@
+"""The scheme registry: one record per anonymization scheme, read by every layer.
+
+Each :class:`Scheme` holds everything the rest of the package needs to know about a scheme:
+its one name (the Python function's name, used alike by the API, the CLI, the run reports
+and the study's keys and file names), the function, the title of its tables and figures, the
+paper's grid and what its values mean, the check of a grid value, the plot marker, whether
+:func:`~graphveil.anonymize.partition.partition` can run it on METIS parts, and whether its
+output is deterministic (every p in {0, 1}).
+
+The CLI (``graphveil anonymize <name>``), the study (:func:`graphveil.experiments.reproduce`:
+its grid, tables and figures) and Partition's list of schemes are all read from
+:data:`REGISTRY`. Adding a scheme means writing its module (and kernel, and tests) and adding
+its record here.
+
+Examples
+--------
+>>> from graphveil.anonymize.registry import names, scheme
+>>> names()
+('obfuscation', 'randwalk', 'randwalk_mod', 'maxvar', 'edge_switch', 'mixture')
+>>> scheme("edge_switch").title, scheme("edge_switch").grid_parameter
+('EdgeSwitch', 's/m')
+>>> scheme("maxvar").check_value(0.0)
+'n_p/m must be > 0'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from graphveil.anonymize._result import Anonymized
+from graphveil.anonymize.maxvar import maxvar
+from graphveil.anonymize.mixture import mixture
+from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
+from graphveil.anonymize.randwalk import randwalk, randwalk_mod
+from graphveil.anonymize.switching import edge_switch
+from graphveil.graph import Graph
+
+__all__ = ["REGISTRY", "Scheme", "derived_seed", "names", "partitionable", "resolve", "scheme"]
+
+
+#: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
+#: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute).
+StudyRun = Callable[[Graph, float, Any, int], Anonymized]
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """Everything the package knows about one scheme (see the module docstring)."""
+
+    #: The one spelling: the function's name, the CLI subcommand, the report's ``scheme``, the study key.
+    name: str
+    #: ``function(graph, ...) -> Anonymized``; the CLI builds its options from the signature.
+    function: Callable[..., Anonymized]
+    #: Title in tables, figures and the study's Markdown (the paper's name).
+    title: str
+    #: One line for ``graphveil anonymize --help``.
+    summary: str
+    #: What a grid value means (the header of the scheme's table), e.g. ``"t"`` or ``"n_p/m"``.
+    grid_parameter: str
+    #: The paper's grid of that value.
+    default_grid: tuple[float, ...]
+    #: ``valid(value)``: is a grid value acceptable.
+    valid: Callable[[float], bool]
+    #: What ``valid`` requires, said to the user, e.g. ``"t must be an integer >= 1"``.
+    requirement: str
+    #: The study's run of one grid point.
+    study: StudyRun
+    #: Matplotlib marker of the scheme's line in the tradeoff figure.
+    marker: str
+    #: Whether :func:`~graphveil.anonymize.partition.partition` can run it on each part.
+    partitionable: bool
+    #: Whether every output probability is 0 or 1 (RandWalk, the retrying RandWalk-mod,
+    #: EdgeSwitch): its published total variance is 0.
+    deterministic: bool
+    #: Former spellings, still accepted on the command line and by Partition for one release.
+    aliases: tuple[str, ...] = ()
+
+    def check_value(self, value: float) -> str | None:
+        """None if ``value`` is a valid grid value, else what is wrong with it."""
+        ok = math.isfinite(value) and self.valid(value)
+        return None if ok else self.requirement
+
+
+def derived_seed(master: int, key: str) -> int:
+    """A 64-bit seed derived from ``master`` and a text ``key`` (SHA-256), independent per key.
+
+    Examples
+    --------
+    >>> derived_seed(1, "a") == derived_seed(1, "a") != derived_seed(1, "b")
+    True
+    """
+    digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+# ---------------------------------------------------------------------------- study runs
+def _study_obfuscation(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    try:
+        ug, report = obfuscation(
+            graph,
+            k=config.obf_k,
+            eps=config.obf_eps,
+            sigma=v,
+            c=2.0,
+            seed=seed,
+            threads=config.threads,
+        )
+        return Anonymized(ug, {**report, "met_k_eps": True})
+    except ObfuscationError as err:
+        # The paper's tables fix sigma and report the result whether or not it meets
+        # (k, eps); the study does the same and records that it did not.
+        if err.best is None:
+            raise
+        ug, report = err.best
+        return Anonymized(ug, {**report, "met_k_eps": False})
+
+
+def _study_randwalk(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    return randwalk(graph, t=int(v), seed=seed, threads=config.threads)
+
+
+def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    return randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=config.threads)
+
+
+#: Nodes per MaxVar part when the study scales the parts: the paper split dblp and amazon
+#: (about 320k nodes) into 20 parts and youtube (1.1M) into 60, about 16,000 nodes a part.
+MAXVAR_NODES_PER_PART = 16_000
+
+
+def maxvar_parts(n: int, parts: int | None = None) -> int:
+    """MaxVar's number of parts in the study: ``parts`` if given, else scaled as the paper did.
+
+    The paper's ``max(1, round(n / 16,000))``; at most ``n // 50`` either way, so that a part
+    keeps enough nodes for friend-of-friend candidates.
+
+    Examples
+    --------
+    >>> maxvar_parts(5_242), maxvar_parts(317_080), maxvar_parts(1_134_890), maxvar_parts(5_242, 20)
+    (1, 20, 71, 20)
+    """
+    wanted = max(1, round(n / MAXVAR_NODES_PER_PART)) if parts is None else int(parts)
+    return max(1, min(wanted, n // 50))
+
+
+def _study_maxvar(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    parts = maxvar_parts(graph.n, config.maxvar_parts)
+    return maxvar(
+        graph,
+        n_potential=round(v * graph.m),
+        parts=parts,
+        seed=seed,
+        threads=config.threads,
+        allow_fewer=True,
+    )
+
+
+def _study_edge_switch(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    return edge_switch(graph, round(v * graph.m), seed=seed)
+
+
+def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    rw, _ = randwalk_mod(graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=config.threads)
+    world = rw.sample(seed=derived_seed(seed, "mixture-world"), threads=config.threads)
+    assert isinstance(world, Graph)  # one sample: one Graph
+    return mixture(graph, world, p=v)
+
+
+def _integer_at_least_one(v: float) -> bool:
+    return v >= 1 and float(v).is_integer()
+
+
+#: Every scheme, in the order the study's tables and figures list them.
+REGISTRY: dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme(
+            name="obfuscation",
+            function=obfuscation,
+            title="(k,eps)-obf",
+            summary="(k, eps)-obfuscation of Boldi et al. (sigma search or fixed sigma)",
+            grid_parameter="sigma",
+            default_grid=(0.001, 0.01, 0.1),
+            valid=lambda v: v > 0,
+            requirement="sigma must be > 0",
+            study=_study_obfuscation,
+            marker="s",
+            partitionable=True,
+            deterministic=False,
+        ),
+        Scheme(
+            name="randwalk",
+            function=randwalk,
+            title="RandWalk",
+            summary="RandWalk of Mittal et al. (retry bound M)",
+            grid_parameter="t",
+            default_grid=(2, 3, 5, 10),
+            valid=_integer_at_least_one,
+            requirement="t must be an integer >= 1",
+            study=_study_randwalk,
+            marker="^",
+            partitionable=True,
+            deterministic=True,
+        ),
+        Scheme(
+            name="randwalk_mod",
+            function=randwalk_mod,
+            title="RandWalk-mod",
+            summary="RandWalk-mod (alpha; the authors' retrying walk, or the printed Algorithm 2)",
+            grid_parameter="t",
+            default_grid=(2, 3, 5, 10),
+            valid=_integer_at_least_one,
+            requirement="t must be an integer >= 1",
+            study=_study_randwalk_mod,
+            marker="v",
+            partitionable=True,
+            deterministic=True,
+            aliases=("randwalk-mod",),
+        ),
+        # MaxVar's grid is n_p / m: the paper's dblp n_p of 200k..1000k over its 1,049,866 edges.
+        Scheme(
+            name="maxvar",
+            function=maxvar,
+            title="MaxVar",
+            summary="MaxVar (Section 4): most degree variance, expected degrees kept",
+            grid_parameter="n_p/m",
+            default_grid=(0.19, 0.38, 0.57, 0.76, 0.95),
+            valid=lambda v: v > 0,
+            requirement="n_p/m must be > 0",
+            study=_study_maxvar,
+            marker="o",
+            partitionable=False,
+            deterministic=False,
+        ),
+        # EdgeSwitch's grid is s / m, the authors' range.
+        Scheme(
+            name="edge_switch",
+            function=edge_switch,
+            title="EdgeSwitch",
+            summary="EdgeSwitch: degree-preserving random switches",
+            grid_parameter="s/m",
+            default_grid=(0.1, 0.2, 0.3, 0.4, 0.5),
+            valid=lambda v: v >= 0,
+            requirement="s/m must be >= 0",
+            study=_study_edge_switch,
+            marker="x",
+            partitionable=True,
+            deterministic=True,
+            aliases=("switch", "edge-switch"),
+        ),
+        Scheme(
+            name="mixture",
+            function=mixture,
+            title="Mixture",
+            summary="Mixture: (1 - p) A(G0) + p A(G)",
+            grid_parameter="p",
+            default_grid=(0.2, 0.4, 0.6, 0.8),
+            valid=lambda v: 0 <= v <= 1,
+            requirement="p must lie in [0, 1]",
+            study=_study_mixture,
+            marker="D",
+            partitionable=False,
+            deterministic=False,
+        ),
+    )
+}
+
+
+def names() -> tuple[str, ...]:
+    """The registered scheme names, in table order."""
+    return tuple(REGISTRY)
+
+
+def partitionable() -> tuple[str, ...]:
+    """The names of the schemes :func:`~graphveil.anonymize.partition.partition` can run."""
+    return tuple(s.name for s in REGISTRY.values() if s.partitionable)
+
+
+def resolve(name: str) -> tuple[Scheme, bool]:
+    """The scheme named ``name`` or by a former spelling, and whether that spelling is deprecated.
+
+    Raises
+    ------
+    ValueError
+        If no scheme has that name or alias; the message lists the names.
+    """
+    if name in REGISTRY:
+        return REGISTRY[name], False
+    for record in REGISTRY.values():
+        if name in record.aliases:
+            return record, True
+    raise ValueError(f"unknown scheme {name!r}; choose from {', '.join(REGISTRY)}")
+
+
+def scheme(name: str) -> Scheme:
+    """The scheme registered under ``name`` (its one spelling).
+
+    Raises
+    ------
+    ValueError
+        If no scheme has that name; the message lists the names (and the new spelling of an old one).
+    """
+    record, deprecated = resolve(name)
+    if deprecated:
+        raise ValueError(f"scheme {name!r} is now spelled {record.name!r}")
+    return record

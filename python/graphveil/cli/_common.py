@@ -1,0 +1,200 @@
+"""What every command shares: graph arguments, output checks, JSON output, errors and signals."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import signal
+import sys
+from typing import Any
+
+import graphveil
+from graphveil._common import check_output_path
+
+#: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
+USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
+
+
+class Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so that every writer cleans up as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+def _install(signum: int, handler: Any) -> Any:
+    """Set a signal handler where Python allows it (the main thread); the previous one, or None."""
+    try:
+        return signal.signal(signum, handler)
+    except ValueError:  # not the main thread (e.g. main() called from a worker)
+        return None
+
+
+def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
+    """Fail before any work if an output cannot be written; each error names its path."""
+    given_paths = [p for p in paths if p is not None and str(p) != "-"]  # "-": stdout
+    given = [os.path.realpath(p) for p in given_paths]
+    if len(set(given)) != len(given):
+        raise ValueError("two outputs name the same file; give each its own path")
+    for path in given_paths:
+        check_output_path(path)
+
+
+# ---------------------------------------------------------------------------- helpers
+def _one_line(exc: BaseException) -> str:
+    # KeyError's str() is the repr of its argument; show the message itself.
+    text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    return " ".join(text.split()) or type(exc).__name__
+
+
+def add_graph_argument(parser: argparse.ArgumentParser) -> None:
+    """A graph input: a positional edge-list path, or ``--dataset NAME`` (with ``--data-dir``).
+
+    Shared by every command that reads one graph; resolve it with :func:`load_graph`.
+    """
+    group = parser.add_mutually_exclusive_group(required=True)
+    group.add_argument(
+        "graph", nargs="?", metavar="GRAPH", help="edge-list file (.txt, .gz, .bz2, .xz)"
+    )
+    group.add_argument(
+        "--dataset", metavar="NAME", help="a registered dataset (see `graphveil datasets list`)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        action="append",
+        metavar="DIR",
+        help="folder searched for --dataset files before the package and the cache (repeatable)",
+    )
+    add_header_argument(parser)
+
+
+def add_header_argument(parser: argparse.ArgumentParser) -> None:
+    """``--header``: skip the first line of the GRAPH file (read by :func:`load_graph`)."""
+    parser.add_argument(
+        "--header", action="store_true", help="skip the first line of GRAPH (a CSV header)"
+    )
+
+
+def load_graph(args: argparse.Namespace) -> graphveil.Graph:
+    """The graph named by the arguments of :func:`add_graph_argument`."""
+    from graphveil import datasets
+
+    if args.dataset is not None:
+        if args.header:
+            raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
+        return datasets.load(args.dataset, data_dir=args.data_dir)
+    from graphveil.io import read_edgelist
+
+    return read_edgelist(args.graph, header=args.header)
+
+
+# ---------------------------------------------------------------------------- manners
+def deprecated_spellings(argv: list[str]) -> list[str]:
+    """``argv`` with a scheme's former spelling replaced, saying so on stderr."""
+    from graphveil.anonymize import registry
+
+    if len(argv) >= 2 and argv[0] == "anonymize":
+        try:
+            record, deprecated = registry.resolve(argv[1])
+        except ValueError:
+            return argv
+        if deprecated:
+            print(
+                f"graphveil: warning: `anonymize {argv[1]}` is deprecated and goes in the next "
+                f"release; use `anonymize {record.name}`",
+                file=sys.stderr,
+            )
+            return [argv[0], record.name, *argv[2:]]
+    return argv
+
+
+def add_verbosity(parser: argparse.ArgumentParser) -> None:
+    """``-q/--quiet`` and ``-v/--verbose``, counted; they set the ``graphveil`` logger's level."""
+    parser.add_argument(
+        "-q", "--quiet", action="count", default=0, help="less on stderr: no progress (repeatable)"
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0, help="more on stderr: debug messages"
+    )
+
+
+def setup_logging(level: int) -> None:
+    """Send the ``graphveil`` logger to stderr: INFO by default, one step per -v/-q."""
+    logger = logging.getLogger("graphveil")
+    logger.setLevel(max(logging.DEBUG, min(logging.CRITICAL, logging.INFO - 10 * level)))
+    for old in [h for h in logger.handlers if getattr(h, "_graphveil_cli", False)]:
+        logger.removeHandler(old)
+    handler = logging.StreamHandler(sys.stderr)  # stderr as it is now (tests swap it)
+    handler.setFormatter(logging.Formatter("graphveil: %(message)s"))
+    handler._graphveil_cli = True  # type: ignore[attr-defined]
+    logger.addHandler(handler)
+
+
+def show_progress(args: argparse.Namespace) -> bool:
+    """Progress bars: only when not quiet and stderr is a terminal (never in log files)."""
+    return not getattr(args, "quiet", 0) and sys.stderr.isatty()
+
+
+def add_json_argument(parser: argparse.ArgumentParser, what: str = "the result") -> None:
+    """``--json [FILE]``: ``what`` as JSON, to FILE or to stdout (no FILE, or ``-``)."""
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="FILE",
+        help=f"write {what} as JSON to FILE (`-` or no FILE: stdout, instead of the table)",
+    )
+
+
+def write_json(target: str | None, payload: Any) -> None:
+    """Write ``payload`` as JSON to ``target`` (a path, atomically) or stdout (``-``)."""
+    if target is None:
+        return
+    text = json.dumps(payload, default=_jsonable, allow_nan=False)
+    if target == "-":
+        print(text)
+        return
+    from graphveil._common import atomic_path
+
+    with atomic_path(target) as tmp:
+        tmp.write_text(text)
+
+
+def json_to_stdout(args: argparse.Namespace) -> bool:
+    """Whether ``--json`` goes to stdout, so the table is left out."""
+    return getattr(args, "json", None) == "-"
+
+
+def finite(value: Any) -> Any:
+    """``value`` with NaN and infinities as None (JSON has neither), through dicts and lists."""
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
+
+
+def _jsonable(x: Any) -> Any:
+    if hasattr(x, "tolist"):
+        return finite(x.tolist())
+    return str(x)
+
+
+#: ``--seed`` of every random command: a seed is the one secret of the noise.
+SEED_HELP = (
+    "random seed, for reproducible experiments only (default: fresh entropy). Anyone who learns "
+    "the seed can regenerate the noise and undo the anonymization: never use a guessable or "
+    "published seed for a release"
+)
+#: ``--record`` of every command that writes a release.
+RECORD_HELP = (
+    "also write the private run record (seed, id permutation, search history, timings) to FILE, "
+    "mode 0600; needed to evaluate the release or map its ids back. NEVER publish it"
+)

@@ -1,0 +1,194 @@
+"""``graphveil stats`` and ``graphveil evaluate``: measures of a graph and of a release."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from graphveil.cli._common import (
+    add_graph_argument,
+    add_header_argument,
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    finite,
+    json_to_stdout,
+    load_graph,
+    write_json,
+)
+from graphveil.measure import graph_stats
+
+
+# ---------------------------------------------------------------------------- stats
+def add_stats(subparsers: Any) -> None:
+    """Register ``graphveil stats``."""
+    parser = subparsers.add_parser(
+        "stats",
+        help="size, degree, privacy and utility statistics of a graph",
+        description=(
+            "Print n, m, degree statistics, what was cleaned while reading the graph, the graph's own "
+            "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the "
+            "utility statistics of the paper (Section 5)."
+        ),
+    )
+    add_graph_argument(parser)
+    add_json_argument(parser, "the numbers")
+    add_verbosity(parser)
+    parser.add_argument(
+        "--basic",
+        action="store_true",
+        help="only size and degree numbers (skip privacy and utility)",
+    )
+    parser.add_argument(
+        "--k",
+        type=int,
+        nargs="+",
+        default=[30, 50, 100],
+        metavar="K",
+        help="k values for eps (default: 30 50 100)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the sampled BFS sources / HyperBall (default 0)",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
+    parser.set_defaults(run=_run_stats)
+
+
+def _run_stats(args: argparse.Namespace) -> int:
+    check_outputs(args.json)
+    stats = graph_stats(
+        load_graph(args), measures=not args.basic, k=args.k, seed=args.seed, threads=args.threads
+    )
+    check_outputs(args.json)
+    if args.json is not None:
+        write_json(args.json, finite(stats))
+        if json_to_stdout(args):
+            return 0
+    width = max(map(len, stats))
+    for key, value in stats.items():
+        if isinstance(value, float) and not (key.startswith("S_") and value.is_integer()):
+            text = f"{value:,.4f}"
+        else:
+            text = f"{int(value):,}"
+        print(f"{key.replace('_', ' ') if key.islower() else key:<{width}}  {text}")
+    return 0
+
+
+# ---------------------------------------------------------------------------- evaluate
+def add_evaluate(subparsers: Any) -> None:
+    """Register ``graphveil evaluate``."""
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="privacy and utility of a published uncertain graph against the true graph",
+        usage="%(prog)s [-h] (GRAPH | --dataset NAME) UNCERTAIN [--samples N] [--k K [K ...]] [options]",
+        description=(
+            "Draw samples of UNCERTAIN (a .npz or TSV written by UncertainGraph.save) and print, as the "
+            "paper's table rows, H1, H2_open, the utility statistics, rel.err, tradeoff, the edge "
+            "differences and eps for each k, next to the true graph's own row (Section 5)."
+        ),
+    )
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help="GRAPH (edge list of the true graph) then UNCERTAIN; only UNCERTAIN with --dataset",
+    )
+    parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
+    parser.add_argument(
+        "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
+    )
+    add_header_argument(parser)
+    parser.add_argument(
+        "--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)"
+    )
+    parser.add_argument(
+        "--k",
+        type=int,
+        nargs="+",
+        default=[30, 50, 100],
+        metavar="K",
+        help="k values for eps (default: 30 50 100)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of the samples and statistics (default: fresh)"
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="the private run record written with UNCERTAIN (--record / save(record=...)): maps "
+        "its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
+    )
+    parser.add_argument(
+        "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
+    )
+    add_json_argument(parser, "the report")
+    add_verbosity(parser)
+    parser.add_argument("--csv", metavar="FILE", help="also write the report as CSV")
+    parser.set_defaults(run=_run_evaluate)
+
+
+def _run_evaluate(args: argparse.Namespace) -> int:
+    from graphveil.measure import evaluate
+    from graphveil.measure.report import _scheme_label
+    from graphveil.uncertain import UncertainGraph
+
+    expected = 1 if args.dataset is not None else 2
+    if len(args.paths) != expected:
+        raise ValueError(
+            "give the true graph and the uncertain graph: `graphveil evaluate GRAPH UNCERTAIN` "
+            "or `graphveil evaluate --dataset NAME UNCERTAIN`"
+        )
+    args.graph = None if args.dataset is not None else args.paths[0]
+    check_outputs(args.json, args.csv)
+    ug = UncertainGraph.load(args.paths[-1])
+    record = None
+    if args.record is not None:
+        from graphveil.record import load_record
+
+        record = load_record(args.record)
+    elif ug.ids_permuted:
+        raise ValueError(
+            f"{args.paths[-1]} was saved with permuted node ids, so its nodes cannot be matched to the "
+            "true graph: pass the private run record written with it (--record FILE, from "
+            "`graphveil anonymize ... --record FILE`), or publish with --keep-ids"
+        )
+    g0 = load_graph(args)
+    if ug.n != g0.n:
+        raise ValueError(
+            f"the true graph has {g0.n:,} nodes and the uncertain graph {ug.n:,}: both must be on the same nodes"
+        )
+    label = args.label
+    if label is None:
+        label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
+    try:
+        report = evaluate(
+            g0,
+            ug,
+            samples=args.samples,
+            seed=args.seed,
+            k=args.k,
+            threads=args.threads,
+            label=label,
+            record=record,
+        )
+    except ValueError as err:
+        raise ValueError(
+            f"{args.paths[-1]}: {err}".replace("drop record=", "drop --record")
+        ) from None
+    if args.json == "-":
+        write_json("-", finite(report.to_dict()))
+    else:
+        print(report.table())
+        if args.json:
+            report.to_json(args.json)
+    if args.csv:
+        report.to_csv(args.csv)
+    return 0

@@ -1,0 +1,97 @@
+"""``graphveil sample``: possible worlds of a release, as edge lists."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from graphveil.cli._common import (
+    RECORD_HELP,
+    SEED_HELP,
+    add_json_argument,
+    add_verbosity,
+    check_outputs,
+    json_to_stdout,
+    write_json,
+)
+
+
+# ---------------------------------------------------------------------------- sample
+def add_sample(subparsers: Any) -> None:
+    """Register ``graphveil sample``."""
+    parser = subparsers.add_parser(
+        "sample",
+        help="draw possible worlds from a published uncertain graph, as edge lists",
+        description=(
+            "Draw N possible worlds of PUBLISHED (a .npz or TSV written by `graphveil anonymize -o` or "
+            "UncertainGraph.save) and write each as an edge list DIR/world-<i>.txt (or --suffix). "
+            "A release saved with permuted ids is already in public ids: its worlds keep them (the "
+            "release's run record maps them back). A file saved with --keep-ids holds the true ids: its "
+            "worlds are written under one fresh random permutation, shared by all of them and kept in "
+            "--record, unless --keep-ids."
+        ),
+    )
+    parser.add_argument("published", metavar="PUBLISHED", help="the uncertain graph (.npz, .tsv)")
+    parser.add_argument("-n", "--count", type=int, default=1, help="worlds to draw (default 1)")
+    parser.add_argument(
+        "-o", "--output", "--out", dest="output", metavar="DIR", required=True, help="output folder"
+    )
+    parser.add_argument(
+        "--suffix", default=".txt", help="file suffix: .txt, .txt.gz, .txt.bz2 or .txt.xz"
+    )
+    parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    parser.add_argument(
+        "--keep-ids",
+        action="store_true",
+        help="write the file's ids as they are even when they are the true ids",
+    )
+    parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
+    parser.add_argument(
+        "--threads", type=int, default=None, help="worker threads (default: all cores)"
+    )
+    add_json_argument(parser, "the paths written")
+    add_verbosity(parser)
+    parser.set_defaults(run=_run_sample)
+
+
+def _run_sample(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from graphveil._common import seed_to_u64
+    from graphveil.io import write_edgelist
+    from graphveil.record import RunRecord, release_digest
+    from graphveil.uncertain import UncertainGraph
+
+    if args.count < 1:
+        raise ValueError(f"-n/--count must be at least 1, got {args.count}")
+    if args.suffix not in (".txt", ".txt.gz", ".txt.bz2", ".txt.xz"):
+        raise ValueError(
+            f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}"
+        )
+    out = Path(args.output)
+    out.mkdir(parents=True, exist_ok=True)
+    width = len(str(args.count - 1))
+    paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
+    check_outputs(*paths, args.record, args.json)
+    ug = UncertainGraph.load(args.published)
+    source = release_digest(ug.n, ug.u, ug.v, ug.p)
+    perm = None
+    if not ug.ids_permuted and not args.keep_ids:
+        ug, perm = ug.with_permuted_ids()
+    seed = seed_to_u64(args.seed)
+    worlds = ug.sample(args.count, seed, threads=args.threads)
+    assert isinstance(worlds, list)  # a count was given
+    releases: list[dict[str, str]] = []
+    for world, path in zip(worlds, paths):
+        rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
+        releases += rec.releases
+    record = RunRecord(
+        perm, {"command": "sample", "source": source, "seed": seed, "count": args.count}, releases
+    )
+    if args.record:
+        record.save(args.record)
+    kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
+    write_json(args.json, {"worlds": [str(p) for p in paths], "ids_permuted": ug.ids_permuted})
+    if not json_to_stdout(args):
+        print(f"wrote {args.count} world(s) to {out}/ in {kind}")
+    return 0

@@ -1,0 +1,180 @@
+"""The scheme registry: complete records, one spelling, and every layer reading it."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+
+import numpy as np
+import pytest
+
+import graphveil as gv
+from graphveil import datasets
+from graphveil import experiments as ex
+from graphveil.anonymize import registry
+from graphveil.anonymize.registry import REGISTRY, Scheme
+from graphveil.cli import build_parser, main
+
+partition_module = importlib.import_module("graphveil.anonymize.partition")
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_every_record_is_complete(name):
+    record = REGISTRY[name]
+    assert record.name == name == record.function.__name__  # the one spelling is the function's
+    assert record.title and record.summary and record.requirement and record.grid_parameter
+    assert record.marker and isinstance(record.partitionable, bool)
+    assert isinstance(record.deterministic, bool)
+    assert record.default_grid and all(record.check_value(v) is None for v in record.default_grid)
+    assert record.check_value(float("nan")) == record.requirement
+    assert record.check_value(-1.0) == record.requirement  # every grid value here is >= 0
+    first = next(iter(inspect.signature(record.function).parameters.values()))
+    assert first.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD  # the true graph comes first
+    for alias in record.aliases:
+        assert registry.resolve(alias) == (record, True)
+
+
+def test_names_are_unique_across_names_and_aliases():
+    spellings = [s for r in REGISTRY.values() for s in (r.name, *r.aliases)]
+    assert len(spellings) == len(set(spellings))
+
+
+def test_markers_are_distinct():
+    markers = [r.marker for r in REGISTRY.values()]
+    assert len(markers) == len(set(markers))
+
+
+@pytest.mark.parametrize("name", list(REGISTRY))
+def test_deterministic_flag_matches_the_output(name):
+    g = datasets.load("karate_club")
+    record = REGISTRY[name]
+    config = ex.StudyConfig(samples=1, seed=1)
+    ug, report = record.study(g, record.default_grid[0], config, 7)
+    only_zero_one = bool(np.all((ug.p == 0) | (ug.p == 1)))
+    assert only_zero_one == record.deterministic
+    # the report's scheme is the registry's spelling
+    assert report["scheme"] == name
+
+
+def test_unknown_and_old_spellings():
+    with pytest.raises(ValueError, match="choose from obfuscation, randwalk"):
+        registry.scheme("nope")
+    with pytest.raises(ValueError, match="now spelled 'edge_switch'"):
+        registry.scheme("switch")
+
+
+def test_partition_lists_the_registry_and_warns_on_old_spellings():
+    assert partition_module.SCHEMES == ("obfuscation", "randwalk", "randwalk_mod", "edge_switch")
+    g = datasets.load("karate_club")
+    with pytest.warns(DeprecationWarning, match="now spelled 'edge_switch'"):
+        _, old = gv.anonymize.partition("switch", g, 2, switches=10, seed=1)
+    _, new = gv.anonymize.partition("edge_switch", g, 2, switches=10, seed=1)
+    assert old["params"]["scheme"] == new["params"]["scheme"] == "edge_switch"
+    with pytest.raises(ValueError, match="Partition cannot run maxvar"):
+        gv.anonymize.partition("maxvar", g, 2, 10)
+
+
+def _double_switch(graph, switches, *, seed=None):
+    """A fake scheme: EdgeSwitch run twice as long."""
+    return gv.anonymize.edge_switch(graph, 2 * switches, seed=seed)
+
+
+@pytest.fixture
+def fake_scheme(monkeypatch):
+    record = Scheme(
+        name="double_switch",
+        function=_double_switch,
+        title="DoubleSwitch",
+        summary="EdgeSwitch, twice",
+        grid_parameter="s/m",
+        default_grid=(0.05,),
+        valid=lambda v: v >= 0,
+        requirement="s/m must be >= 0",
+        study=lambda graph, v, config, seed: _double_switch(graph, round(v * graph.m), seed=seed),
+        marker="*",
+        partitionable=True,
+        deterministic=True,
+    )
+    monkeypatch.setitem(REGISTRY, record.name, record)
+    return record
+
+
+def test_a_new_scheme_appears_in_the_cli(fake_scheme, capsys, tmp_path):
+    parser = build_parser()
+    anonymize = _subparsers(parser)["anonymize"]
+    assert "double_switch" in _subparsers(anonymize)
+    g = datasets.load("karate_club")
+    path = tmp_path / "karate.txt"
+    u, v = g.edges()
+    path.write_text("".join(f"{a} {b}\n" for a, b in zip(u.tolist(), v.tolist())))
+    code = main(
+        ["anonymize", "double_switch", str(path), "--switches", "5", "--seed", "1", "--json"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["attempted"] == 10
+    code = main(
+        [
+            "anonymize",
+            "partition",
+            str(path),
+            "--parts",
+            "2",
+            "--scheme",
+            "double_switch",
+            "--params",
+            '{"switches": 3}',
+            "--seed",
+            "1",
+            "--json",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert json.loads(out)["params"]["scheme"] == "double_switch"
+
+
+def test_a_new_scheme_appears_in_the_study(fake_scheme, tmp_path):
+    g = datasets.load("karate_club")
+    study = ex.reproduce(
+        g,
+        schemes=["double_switch", "randwalk"],
+        grid={"randwalk": [2]},
+        samples=1,
+        seed=1,
+        out_dir=tmp_path,
+        figures=False,
+    )
+    assert (tmp_path / "table_double_switch.md").exists()
+    assert "## DoubleSwitch" in study.to_markdown()
+    assert [row["case"] for row in study.comparison_table()][1:] == [
+        "DoubleSwitch s/m=0.05",
+        "RandWalk t=2",
+    ]
+    with pytest.raises(
+        ValueError, match="invalid grid value -1 for double_switch: s/m must be >= 0"
+    ):
+        ex.paper_grid(["double_switch"], {"double_switch": [-1]})
+
+
+def test_a_new_scheme_appears_in_the_figures(fake_scheme, tmp_path):
+    pytest.importorskip("matplotlib")
+    g = datasets.load("karate_club")
+    ex.reproduce(g, schemes=["double_switch"], samples=1, seed=1, out_dir=tmp_path, figures=True)
+    assert (tmp_path / "tradeoff.png").stat().st_size > 0
+
+
+def _subparsers(parser):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
+def test_a_record_is_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        REGISTRY["maxvar"].marker = "+"  # type: ignore[misc]
