@@ -57,7 +57,7 @@ class StudyConfig:
     k: tuple[int, ...] = (30, 50, 100)
     obf_k: int = 50
     obf_eps: float = 0.1
-    #: MaxVar's parts; None: scaled to the graph as the paper did (:func:`maxvar_parts`).
+    #: MaxVar's parts; None: scaled to the graph as the paper did (:func:`graphveil.anonymize.registry.maxvar_parts`).
     maxvar_parts: int | None = None
     mixture_t: int = 2
     threads: int = 0
@@ -334,7 +334,7 @@ def reproduce(
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
     maxvar_parts : int, optional
         MaxVar's parts; default scaled to the graph as the paper did,
-        ``max(1, round(n / 16,000))`` (:func:`maxvar_parts`). Rows and tables name the n_p / m
+        ``max(1, round(n / 16,000))`` (:func:`graphveil.anonymize.registry.maxvar_parts`). Rows and tables name the n_p / m
         MaxVar actually found.
     attacks : bool
         Attack every release and add link AUC, precision@m and the propagation
