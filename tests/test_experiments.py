@@ -239,7 +239,9 @@ def test_maxvar_rows_are_labelled_with_the_n_p_found(karate):
 
 def test_maxvar_parts_scale_with_the_graph_unless_given():
     assert [registry.maxvar_parts(n) for n in (34, 24_000, 317_080, 1_134_890)] == [1, 2, 20, 71]
-    assert registry.maxvar_parts(5_242, 20) == 20 and registry.maxvar_parts(500, 20) == 10  # n // 50 caps it
+    assert (
+        registry.maxvar_parts(5_242, 20) == 20 and registry.maxvar_parts(500, 20) == 10
+    )  # n // 50 caps it
 
 
 # --------------------------------------------------------------------------- independent runs, executors
