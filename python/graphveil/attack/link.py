@@ -134,18 +134,7 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
-    if isinstance(published, Graph):
-        published = UncertainGraph.from_graph(published)
-    elif not isinstance(published, UncertainGraph):
-        raise TypeError(
-            f"published must be a graphveil.UncertainGraph or Graph, got {type(published).__name__}"
-        )
-    if published.n != g0.n:
-        raise ValueError(
-            f"g0 has {g0.n:,} nodes and the release {published.n:,}: both must be on the same nodes "
-            "(undo the release's id permutation before measuring)"
-        )
-    ug = published.simplified()
+    ug = release_on(g0, published).simplified()
     eu, ev = g0.edges()
     dtype = eu.dtype
     pairs, pos, auc2, top_k, top_hits, likely, likely_hits = _core.link_counts(
@@ -167,3 +156,23 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
         recall=_ratio(likely_hits, g0.m),
         deterministic=deterministic,
     )
+
+
+def release_on(g0: Graph, published: UncertainGraph | Graph) -> UncertainGraph:
+    """``published`` as an uncertain graph on ``g0``'s nodes (a Graph becomes p = 1 pairs).
+
+    The one input check of the attacks: a release must be on the same ``n`` nodes as ``g0``,
+    under ``g0``'s ids (map a permuted release back with its run record first).
+    """
+    if isinstance(published, Graph):
+        published = UncertainGraph.from_graph(published)
+    elif not isinstance(published, UncertainGraph):
+        raise TypeError(
+            f"published must be a graphveil.UncertainGraph or Graph, got {type(published).__name__}"
+        )
+    if published.n != g0.n:
+        raise ValueError(
+            f"g0 has {g0.n:,} nodes and the release {published.n:,}: both must be on the same nodes "
+            "(undo the release's id permutation before measuring)"
+        )
+    return published

@@ -29,6 +29,7 @@ from scipy.sparse import csgraph
 
 from graphveil import _core
 from graphveil._common import SeedLike, check_int, check_real, check_threads, seed_to_u64
+from graphveil.attack.link import release_on
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -419,16 +420,7 @@ def propagation_attack(
     (0.0, True)
     """
     _check_graph(g0, "g0")
-    if isinstance(published, Graph):
-        published = UncertainGraph.from_graph(published)
-    elif not isinstance(published, UncertainGraph):
-        raise TypeError(
-            f"published must be a graphveil.UncertainGraph or Graph, got {type(published).__name__}"
-        )
-    if published.n != g0.n:
-        raise ValueError(
-            f"g0 has {g0.n:,} nodes and the release {published.n:,}: both must be on the same nodes"
-        )
+    published = release_on(g0, published)
     seeds = check_int(seeds, "seeds", low=0)
     rng = np.random.default_rng(seed_to_u64(seed))
     perm = rng.permutation(g0.n)  # g0 node i is target node perm[i]
