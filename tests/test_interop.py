@@ -525,3 +525,19 @@ def test_tsv_read_by_igraph_and_networkx_as_it_is(tmp_path, suffix):
     g_nx = nx.read_weighted_edgelist(path, nodetype=int)  # networkx opens .gz itself
     got_nx = {(min(a, b), max(a, b)): w for a, b, w in g_nx.edges(data="weight")}
     assert got_nx == expected
+
+
+def test_parquet_and_graphml_never_permute_a_release_twice(tmp_path):
+    # A loaded release already carries the permuted ids: written again, its ids stay as they are
+    # (as UncertainGraph.save does), so its run record still maps them back.
+    ug = _random_uncertain(7)
+    ug.save(tmp_path / "pub.npz", seed=3)
+    pub = gv.load_uncertain(tmp_path / "pub.npz")
+    assert pub.ids_permuted
+    perm = gv.write_parquet(pub, tmp_path / "again.parquet", seed=9)
+    assert np.array_equal(perm, np.arange(pub.n))
+    back = gv.read_parquet(tmp_path / "again.parquet")
+    assert back == gv.UncertainGraph(pub.n, pub.u, pub.v, pub.p)
+    assert back.meta["file"]["ids_permuted"] is True
+    perm = pub.to_graphml(tmp_path / "again.graphml", seed=9)
+    assert np.array_equal(perm, np.arange(pub.n))

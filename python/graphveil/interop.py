@@ -267,7 +267,7 @@ def uncertain_to_graphml(
     from graphveil.io import _compressor, release, release_fields
 
     out, perm = release(ug, keep_ids, seed)
-    info = _json(release_fields(out, ids_permuted=not keep_ids, meta=ug.meta))
+    info = _json(release_fields(out, ids_permuted=bool(out.ids_permuted), meta=ug.meta))
     target = Path(os.fspath(path))
     with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as fh:
         fh.write(_GRAPHML_HEAD.format(info=escape(info)).encode())

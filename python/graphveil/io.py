@@ -45,6 +45,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.graph import BuildCounts, Graph
+from graphveil.uncertain import _SECRET_PARAMS, PUBLIC_META
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
@@ -57,9 +58,9 @@ FORMAT_VERSION = 1
 _GRAPH_TAG = "graphveil.graph"
 _PARQUET_KEY = b"graphveil"
 #: The only ``meta`` entries a released file carries: the scheme and its public parameters.
-RELEASE_META_KEYS = ("scheme", "params")
+RELEASE_META_KEYS = PUBLIC_META
 #: Never released, even nested inside ``params`` (derived from G0 or from randomness).
-_PRIVATE_KEYS = frozenset({"seed", "timings", "history", "perm", "permutation"})
+_PRIVATE_KEYS = _SECRET_PARAMS | {"timings", "history"}
 
 PathLike = str | os.PathLike[str]
 
@@ -339,15 +340,13 @@ def release(
 ) -> tuple[UncertainGraph, np.ndarray]:
     """The graph as written for others, and ``perm`` (node ``i`` is written as ``perm[i]``).
 
-    The same draw as :meth:`UncertainGraph.save`: the same seed gives the same permutation.
+    :meth:`UncertainGraph.with_permuted_ids`, the draw :meth:`UncertainGraph.save` makes: the same
+    seed gives the same permutation. A graph whose ids already are a release's permutation
+    (:attr:`UncertainGraph.ids_permuted`) is written as it is, as ``save`` does, never permuted twice.
     """
-    from graphveil.uncertain import UncertainGraph
-
-    if keep_ids:
+    if keep_ids or graph.ids_permuted:
         return graph, np.arange(graph.n, dtype=np.int64)
-    perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
-    out = UncertainGraph(graph.n, perm[graph.u], perm[graph.v], graph.p, relaxed=graph.relaxed)
-    return out, perm
+    return graph.with_permuted_ids(seed)
 
 
 def release_fields(
@@ -445,7 +444,7 @@ def write_parquet(
     perm: np.ndarray | None = None
     if isinstance(graph, UncertainGraph):
         out, perm = release(graph, keep_ids, seed)
-        fields = release_fields(out, ids_permuted=not keep_ids, meta=graph.meta)
+        fields = release_fields(out, ids_permuted=bool(out.ids_permuted), meta=graph.meta)
         columns = {"u": out.u, "v": out.v, "p": out.p}
     elif isinstance(graph, Graph):
         fields = release_fields(graph, ids_permuted=False)
