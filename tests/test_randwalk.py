@@ -384,3 +384,5 @@ def test_streamed_model_tv_equals_the_materialised_form(t, alpha):
         for block in (1, 7 * g.n, 10**9):  # one row, a few rows, the whole matrix per block
             streamed = randwalk_mod_tv(g, t, alpha=alpha, block_entries=block)
             assert streamed == pytest.approx(exact, rel=1e-9, abs=1e-9), (name, block)
+            one = randwalk_mod_tv(g, t, alpha=alpha, block_entries=block, threads=1)
+            assert one == streamed, (name, block)  # blocks are summed in order

@@ -15,13 +15,21 @@ on the seed only, never on the thread count.
 
 from __future__ import annotations
 
+import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
+from graphveil._common import (
+    SeedLike,
+    callable_module,
+    check_threads,
+    default_threads,
+    seed_to_u64,
+)
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -467,17 +475,23 @@ def randwalk_mod_uncertain(
 
 
 def randwalk_mod_tv(
-    graph: Graph, t: int, *, alpha: float = 0.5, block_entries: int = 2_000_000
+    graph: Graph,
+    t: int,
+    *,
+    alpha: float = 0.5,
+    block_entries: int = 2_000_000,
+    threads: int | None = None,
 ) -> float:
     """Total variance of :func:`randwalk_mod_uncertain`, streamed: the matrix is never built.
 
     Rows of ``M = W + W^T``, ``W = Q P^(t-1)``, are computed a block at a time by sparse
-    products (``E_R (P^T)^(t-1) Q^T`` for the rows of ``W^T``; with ``alpha = 0.5``,
-    ``W = D^(1/2) S^t D^(1/2) / 2`` with ``S`` symmetric, so ``W^T = W`` and one product
-    does), switching a block to dense once it fills; each block's pairs ``j >= i`` add
-    ``frac(x) (1 - frac(x))`` as in the materialised form, and the block is dropped. Memory is
-    about ``block_entries`` floats per block whatever ``t``, so the bar of Fig. 10 no longer
-    needs the matrix (27M pairs at t = 10 on ca-GrQc).
+    products (``E_R (P^T)^(t-1) Q^T`` for the rows of ``W^T``), switching a block to dense once
+    it fills; each block's pairs ``j >= i`` add ``frac(x) (1 - frac(x))`` as in the
+    materialised form, and the block is dropped. With ``alpha = 0.5`` (the paper's case),
+    ``M = A P^(t-1)`` is symmetric: one product per block does, blocks of columns run on
+    ``threads`` threads, and the pairs are half the off-diagonal entries. Memory is about
+    ``block_entries`` floats per block and thread whatever ``t``, so the bar of Fig. 10 never
+    needs the matrix (27M pairs at t = 10 on ca-GrQc, 673M on email-Enron).
 
     Parameters
     ----------
@@ -489,6 +503,9 @@ def randwalk_mod_tv(
     block_entries : int
         About how many matrix entries one block of rows holds (rows per block:
         ``block_entries // n``, at least 1).
+    threads : int, optional
+        Threads for the blocks at ``alpha = 0.5`` (None or 0: :func:`~graphveil.default_threads`);
+        the result does not depend on it.
 
     Returns
     -------
@@ -509,24 +526,70 @@ def randwalk_mod_tv(
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
+    step = max(1, block_entries // max(n, 1))
+    if alpha == 0.5:
+        return _symmetric_tv(graph, t, step, threads)
     q = _edge_adding_matrix(graph, alpha)
     p = transition_matrix(graph)
-    symmetric = alpha == 0.5
-    pt = None if symmetric else sp.csr_array(p.T)
-    qt = None if symmetric else sp.csr_array(q.T)
+    pt = sp.csr_array(p.T)
+    qt = sp.csr_array(q.T)
     eye = sp.identity(n, format="csr")
-    step = max(1, block_entries // max(n, 1))
     total = 0.0
     for r0 in range(0, n, step):
         rows = np.arange(r0, min(n, r0 + step))
         w = _advance(sp.csr_array(q[rows]), p, t - 1)
-        if symmetric:
-            m = 2.0 * w
-        else:
-            wt = _advance(sp.csr_array(eye[rows]), pt, t - 1) @ qt
-            m = w + wt
-        total += _block_tv(m, rows)
+        wt = _advance(sp.csr_array(eye[rows]), pt, t - 1) @ qt
+        total += _block_tv(w + wt, rows)
     return total
+
+
+def _symmetric_tv(graph: Graph, t: int, step: int, threads: int | None) -> float:
+    """``randwalk_mod_tv`` at ``alpha = 0.5``, where ``M = A P^(t-1)`` is symmetric.
+
+    Columns of M are computed a block at a time as ``A P^(t-1) E`` (sparse products with a
+    dense block of columns: scipy's row-major kernel, which releases the GIL, so blocks run on
+    ``threads`` threads). By symmetry the pairs ``i < j`` are half of the off-diagonal entries,
+    so each block adds ``f`` over all its entries and corrects its diagonal; blocks are summed
+    in order, so the result does not depend on ``threads``.
+    """
+    a = graph.to_scipy()
+    p = transition_matrix(graph)
+    n = graph.n
+
+    def block(r0: int) -> tuple[float, float]:
+        rows = np.arange(r0, min(n, r0 + step))
+        x: Any = sp.csr_array(
+            (np.ones(rows.size), (rows, np.arange(rows.size))), shape=(n, rows.size)
+        )
+        for _ in range(t - 1):
+            if sp.issparse(x) and x.nnz > 0.1 * x.shape[0] * x.shape[1]:
+                x = x.toarray()
+            x = p @ x
+        x = a @ x
+        x = x.toarray() if sp.issparse(x) else np.asarray(x)
+        diag = x[rows, np.arange(rows.size)]
+        # sum over the block of f, minus f of the diagonal (loops are counted M_ii / 2 below)
+        return _frac_variance(x) - _frac_variance(diag), _frac_variance(0.5 * diag)
+
+    workers = check_threads(threads) or default_threads()
+    starts = range(0, n, step)
+    if workers > 1 and len(starts) > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            parts = list(pool.map(block, starts))
+    else:
+        parts = [block(r0) for r0 in starts]
+    off = math.fsum(o for o, _ in parts)
+    loops = math.fsum(d for _, d in parts)
+    return 0.5 * off + loops
+
+
+def _frac_variance(x: np.ndarray) -> float:
+    """Sum of ``frac(x) (1 - frac(x))``, an entry within 1e-12 of an integer counting 0."""
+    x = np.asarray(x, dtype=np.float64)
+    rounded = np.round(x)
+    frac = np.where(np.abs(x - rounded) < 1e-12, 0.0, x - np.floor(x))
+    frac *= 1.0 - frac
+    return float(frac.sum())
 
 
 def _advance(x: Any, op: sp.csr_array, steps: int) -> Any:
