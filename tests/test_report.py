@@ -238,8 +238,9 @@ def test_evaluate_accepts_a_scheme_output():
     assert rep.per_sample[0]["H1"] == P.h1(g0, g)
 
 
-def test_statistics_use_common_random_numbers():
-    # The published graph is G0 itself (every p = 1). With HyperBall forced (exact_threshold=0)
+@pytest.mark.parametrize("method", ["sampled", "hyperball"])
+def test_statistics_use_common_random_numbers(method):
+    # The published graph is G0 itself (every p = 1). With estimation forced (exact_threshold=0)
     # and one statistics seed for G0 and every sample, estimation noise cancels: rel.err is 0.
     from functools import partial
 
@@ -248,7 +249,7 @@ def test_statistics_use_common_random_numbers():
     from graphveil.measure.utility import utility_statistics
 
     g0 = gv.Graph.from_networkx(nx.karate_club_graph())
-    hyper = partial(utility_statistics, exact_threshold=0)
+    hyper = partial(utility_statistics, exact_threshold=0, sources=5, distance_method=method)
     ev = evaluate(g0, gv.UncertainGraph.from_graph(g0), samples=3, seed=4, statistics=hyper)
     assert ev.rel_err == pytest.approx(0.0, abs=1e-12)
     ev2 = evaluate(

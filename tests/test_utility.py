@@ -342,8 +342,9 @@ def test_auto_switches_at_the_threshold():
     g = real_graph("karate_club")
     exact = U.distance_statistics(g, method="exact")
     assert U.utility_statistics(g, exact_threshold=34, seed=0)["S_APD"] == exact["S_APD"]
-    hb = U.distance_statistics(g, method="hyperball", seed=0)
-    assert U.utility_statistics(g, exact_threshold=33, seed=0)["S_APD"] == hb["S_APD"]
+    sampled = U.distance_statistics(g, method="sampled", sources=5, seed=0)
+    above = U.utility_statistics(g, exact_threshold=33, sources=5, seed=0)
+    assert above["S_APD"] == sampled["S_APD"] != exact["S_APD"]
 
 
 # ------------------------------------------------------------------------- property tests
@@ -407,7 +408,7 @@ def test_ifub_equals_all_pairs_bfs_on_every_shared_graph_under_10k(name):
     value, method = U.diameter(g)
     assert method == "ifub"
     assert value == _all_pairs_diameter(g)
-    stats = U.utility_statistics(g, seed=1, exact_threshold=0)  # HyperBall + iFUB
+    stats = U.utility_statistics(g, seed=1, exact_threshold=0)  # sampled + iFUB
     assert stats["S_Diam"] == value and stats.diameter_method == "ifub"
 
 
