@@ -71,7 +71,12 @@ def karate_graph() -> gv.Graph:
 
 
 def authors_random_walk_transform(
-    g: gv.Graph, t: int, max_tries: int, alpha: float, rng: np.random.Generator
+    g: gv.Graph,
+    t: int,
+    max_tries: int,
+    alpha: float,
+    rng: np.random.Generator,
+    degree_one: float = 0.5,
 ):
     """A plain-Python transcription of the authors' random_walk_transform(G, t, M, alpha).
 
@@ -79,6 +84,8 @@ def authors_random_walk_transform(
     node order; a walk is repeated while its end is u or already linked to u (either direction),
     at most max_tries walks (the authors' counter allowed M - 1; NOTES.md says M). Returns the
     edge set {(a, b): a < b}, the failed walks and their summed acceptance probabilities.
+    ``degree_one`` is the keep probability of a degree-1 node's walk: 0.5 in the authors' code,
+    1 in the printed Algorithm 1.
     """
     nbrs = [g.neighbors(u).tolist() for u in range(g.n)]
     out: set[tuple[int, int]] = set()
@@ -86,7 +93,7 @@ def authors_random_walk_transform(
     for u in range(g.n):
         d = len(nbrs[u])
         for k, v in enumerate(nbrs[u]):
-            q = 0.5 if d == 1 else (alpha if k == 0 else (0.5 * d - alpha) / (d - 1))
+            q = degree_one if d == 1 else (alpha if k == 0 else (0.5 * d - alpha) / (d - 1))
             z, tries = u, 0
             while (z == u or (u, z) in out) and tries < max_tries:
                 z = v

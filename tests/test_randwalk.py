@@ -164,17 +164,23 @@ def _pair_counts(runs) -> dict[tuple[int, int], int]:
     return counts
 
 
-@pytest.mark.parametrize(("alpha", "t", "max_tries"), [(0.5, 2, 10), (1.0, 3, 10), (0.5, 3, 2)])
-def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries):
+@pytest.mark.parametrize(
+    ("alpha", "t", "max_tries", "variant"),
+    [(0.5, 2, 10, "retry"), (1.0, 3, 10, "authors"), (0.5, 3, 2, "retry"), (1.0, 2, 10, "printed")],
+)
+def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries, variant):
     """Edge frequencies, S_NE, degrees and failures against the plain-Python loop (fixed seeds)."""
     g = karate_graph()
     runs = 600
     rng = np.random.default_rng(17)
-    ref = [authors_random_walk_transform(g, t, max_tries, alpha, rng) for _ in range(runs)]
+    degree_one = 1.0 if variant == "printed" else 0.5
+    ref = [
+        authors_random_walk_transform(g, t, max_tries, alpha, rng, degree_one) for _ in range(runs)
+    ]
     ours = []
     for i in range(runs):
         if alpha == 1.0:
-            ug, rep = randwalk(g, t, max_tries=max_tries, seed=i)
+            ug, rep = randwalk(g, t, variant=variant, max_tries=max_tries, seed=i)
         else:
             ug, rep = randwalk_mod(g, t, alpha=alpha, max_tries=max_tries, seed=i)
         assert (
@@ -205,14 +211,16 @@ def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries
 
     d_ours, d_ref = mean_degrees(ours), mean_degrees(ref)
     assert np.abs(d_ours - d_ref).max() < 6 * np.sqrt(g.degrees.max() / runs)
-    # failures and the edges they cost: E[edges] + E[lost] = m exactly (sum of Q is m)
+    # failures and the edges they cost: E[edges] + E[lost] = sum of Q: m, plus half the
+    # degree-1 nodes when those keep their walk with probability 1 (the printed Algorithm 1)
     f_ours = np.array([f for _, f, _ in ours], dtype=float)
     f_ref = np.array([f for _, f, _ in ref], dtype=float)
     assert (
         abs(f_ours.mean() - f_ref.mean()) < 6 * np.sqrt((f_ours.var() + f_ref.var()) / runs) + 1e-9
     )
     total = sne_ours + np.array([x for _, _, x in ours])
-    assert abs(total.mean() - g.m) < 5 * total.std() / np.sqrt(runs)
+    sum_q = g.m + (degree_one - 0.5) * np.count_nonzero(g.degrees == 1)
+    assert abs(total.mean() - sum_q) < 5 * total.std() / np.sqrt(runs)
 
 
 @pytest.mark.parametrize("t", [2, 3, 10])
@@ -386,3 +394,31 @@ def test_streamed_model_tv_equals_the_materialised_form(t, alpha):
             assert streamed == pytest.approx(exact, rel=1e-9, abs=1e-9), (name, block)
             one = randwalk_mod_tv(g, t, alpha=alpha, block_entries=block, threads=1)
             assert one == streamed, (name, block)  # blocks are summed in order
+
+
+def test_printed_randwalk_keeps_every_degree_one_walk():
+    """A comb (path with a leaf on every node): the printed Algorithm 1 adds each leaf's walk
+    with probability 1, the authors' code with 0.5; E[edges] + E[lost] is m + leaves / 2 against
+    m, and the plain-Python loop with the same rule agrees."""
+    spine = 30
+    u = list(range(spine - 1)) + list(range(spine))
+    v = list(range(1, spine)) + list(range(spine, 2 * spine))
+    g = gv.Graph.from_edges(u, v, 2 * spine)
+    leaves = int(np.count_nonzero(g.degrees == 1))
+    runs = 300
+    for variant, extra in (("authors", 0.0), ("printed", 0.5 * leaves)):
+        totals = []
+        for i in range(runs):
+            ug, rep = randwalk(g, 3, variant=variant, seed=i)
+            totals.append(ug.num_pairs + rep["lost"])
+        totals = np.array(totals)
+        assert abs(totals.mean() - (g.m + extra)) < 5 * totals.std() / np.sqrt(runs) + 1e-9
+        rng = np.random.default_rng(3)
+        ref = [
+            authors_random_walk_transform(g, 3, 10, 1.0, rng, 1.0 if variant == "printed" else 0.5)
+            for _ in range(runs)
+        ]
+        ref_totals = np.array([len(e) + lost for e, _, lost in ref])
+        assert stats.ks_2samp(totals, ref_totals).pvalue > 1e-3
+    with pytest.raises(ValueError, match="variant must be 'authors' or 'printed'"):
+        randwalk(g, 3, variant="retry")

@@ -52,14 +52,14 @@ py::tuple randwalk_mod_py(const carray<std::int64_t>& indptr, const carray<Index
 
 template <class Index>
 py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, double alpha,
-                      int max_tries, const std::string& routing, std::uint64_t seed, int threads) {
+                      double degree_one, int max_tries, const std::string& routing, std::uint64_t seed, int threads) {
     const auto g = csr_view(indptr, indices);
     const Routing r = parse_routing(routing);
     RetryWalk<Index> walk;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         py::gil_scoped_release release;
-        walk = randwalk_retry<Index>(g.indptr, g.indices, g.n, t, alpha, max_tries, r, seed, threads);
+        walk = randwalk_retry<Index>(g.indptr, g.indices, g.n, t, alpha, degree_one, max_tries, r, seed, threads);
     }
     return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed, walk.lost);
 }
@@ -102,8 +102,8 @@ void register_schemes(py::module_& m) {
                py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
                "Printed RandWalk-mod pairs (u, z), self-loops and repeats kept, in slot order");
     def_widths(m, "randwalk", &randwalk_py<std::int32_t>, &randwalk_py<std::int64_t>, py::arg("indptr").noconvert(),
-               py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"), py::arg("max_tries"), py::arg("routing"),
-               py::arg("seed"), py::arg("threads") = 0,
+               py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"), py::arg("degree_one"),
+               py::arg("max_tries"), py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
                "Retrying walk on one shared output graph: (u, z, failed walks, their expected edges)");
     def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),

@@ -184,10 +184,11 @@ PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, s
 
 template <class Index>
 RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
-                                int max_tries, Routing routing, std::uint64_t seed, int threads) {
+                                double degree_one, int max_tries, Routing routing, std::uint64_t seed, int threads) {
     check_walk_args(t);
     if (max_tries < 1) throw std::invalid_argument("max_tries M must be >= 1");
     if (!(alpha >= 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must lie in [0, 1]");
+    if (!(degree_one >= 0.0 && degree_one <= 1.0)) throw std::invalid_argument("degree_one must lie in [0, 1]");
     const Walker<Index> walker(indptr, indices, n, routing, seed, threads);
     const int tries = routing == Routing::fixed ? 1 : max_tries;
     const std::int64_t slots_total = indptr[n];
@@ -231,7 +232,7 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
                     z = walker.end(s, t - 1, rng);
                     ++used;
                 }
-                const double keep = d == 1 ? 0.5 : (k == 0 ? alpha : later);
+                const double keep = d == 1 ? degree_one : (k == 0 ? alpha : later);
                 if (bad(z)) {
                     ++out.failed;
                     out.lost += keep;
@@ -257,8 +258,8 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
                                           std::int64_t, int, std::uint64_t, int);                                      \
     template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing,       \
                                           std::uint64_t, int);                                                         \
-    template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, int,        \
-                                             Routing, std::uint64_t, int);
+    template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, double,     \
+                                             int, Routing, std::uint64_t, int);
 
 GRAPHVEIL_WALKS_INSTANTIATE(std::int32_t)
 GRAPHVEIL_WALKS_INSTANTIATE(std::int64_t)

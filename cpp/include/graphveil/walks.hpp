@@ -56,7 +56,8 @@ struct RetryWalk {
 // For u = 0..n-1 and its k-th neighbour v: walk t-1 hops from v to z, again while z == u or
 // {u, z} is already in G' (added by any node so far, either direction), at most max_tries
 // walks in all; if all fail, the walk is counted in `failed` (and its acceptance probability in `lost`). Otherwise {u, z} is added with
-// probability 0.5 if d_u = 1, alpha if k = 0, (0.5 d_u - alpha) / (d_u - 1) otherwise.
+// probability `degree_one` if d_u = 1 (0.5 in the authors' code, 1 in the printed Algorithm 1), alpha if k = 0,
+// (0.5 d_u - alpha) / (d_u - 1) otherwise.
 // The output has no self-loops and no duplicates.
 //
 // The first try of every walk is drawn in parallel (one stream per node block); the retries
@@ -66,6 +67,6 @@ struct RetryWalk {
 // With fixed routing a retry would repeat the same route, so every walk is tried once.
 template <class Index>
 RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
-                                int max_tries, Routing routing, std::uint64_t seed, int threads);
+                                double degree_one, int max_tries, Routing routing, std::uint64_t seed, int threads);
 
 }  // namespace graphveil

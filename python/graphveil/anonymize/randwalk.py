@@ -96,12 +96,15 @@ def walk_ends(
 
 
 _VARIANTS = ("retry", "printed")
+#: RandWalk's variants and the probability with which a degree-1 node keeps its walk.
+_WALK_VARIANTS = {"authors": 0.5, "printed": 1.0}
 
 
 def _retry_walk(
     graph: Graph,
     t: int,
     alpha: float,
+    degree_one: float,
     max_tries: int,
     routing: str,
     seed: SeedLike,
@@ -117,6 +120,7 @@ def _retry_walk(
             graph.indices,
             t,
             alpha,
+            degree_one,
             max_tries,
             routing,
             seed64,
@@ -144,6 +148,7 @@ def randwalk(
     graph: Graph,
     t: int,
     *,
+    variant: str = "authors",
     max_tries: int = 10,
     routing: str = "random",
     seed: SeedLike = None,
@@ -161,8 +166,9 @@ def randwalk(
 
     This is RandWalk-mod's retrying walk with ``alpha = 1`` (:func:`randwalk_mod`), which is how
     the authors' ``random_walk_transform(G, t, M, alpha=1)`` computed RandWalk: it also adds the
-    edge of a degree-1 node with probability 0.5 (the printed Algorithm 1 says 1, which would
-    give G' more than ``m`` edges in expectation).
+    edge of a degree-1 node with probability 0.5. ``variant="printed"`` follows the printed
+    Algorithm 1 there: a degree-1 node adds its edge with probability 1, so G' has ``m`` plus
+    half the number of degree-1 nodes edges in expectation. The study uses ``"authors"``.
 
     The first try of every walk is drawn in parallel; retries and acceptance coins in one
     sequential pass in node order (a retry depends on all edges added before it). The output
@@ -174,6 +180,9 @@ def randwalk(
         The true graph G0.
     t : int
         Walk length (>= 1); the walk makes ``t - 1`` hops. The paper uses 2, 3, 5, 10.
+    variant : {"authors", "printed"}
+        ``"authors"`` (the default): a degree-1 node keeps its walk with probability 0.5, as the
+        authors' code did; ``"printed"``: with probability 1, as Algorithm 1 is printed.
     max_tries : int
         The retry bound M (>= 1), 10 by default: at most M walks per neighbour. (The authors'
         loop counter rejected a suitable ``z`` found on the M-th walk, so their M = 10 allowed 9
@@ -200,7 +209,7 @@ def randwalk(
     Raises
     ------
     ValueError
-        If ``t < 1``, ``max_tries < 1`` or ``routing`` is unknown.
+        If ``t < 1``, ``max_tries < 1``, or ``variant`` or ``routing`` is unknown.
 
     References
     ----------
@@ -219,16 +228,19 @@ def randwalk(
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     max_tries = check_int(max_tries, "max_tries", 1)
     _check_routing(routing)
+    if variant not in _WALK_VARIANTS:
+        raise ValueError(f"variant must be 'authors' or 'printed', got {variant!r}")
     return _retry_walk(
         graph,
         t,
         1.0,
+        _WALK_VARIANTS[variant],
         max_tries,
         routing,
         seed,
         threads,
         "randwalk",
-        {"t": t, "max_tries": max_tries, "routing": routing},
+        {"t": t, "variant": variant, "max_tries": max_tries, "routing": routing},
     )
 
 
@@ -328,6 +340,7 @@ def randwalk_mod(
             graph,
             t,
             alpha,
+            0.5,
             tries,
             routing,
             seed,
