@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import os
 import warnings
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
@@ -11,10 +10,16 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
+from graphveil._common import (
+    SeedLike,
+    callable_module,
+    check_threads,
+    default_threads,
+    seed_to_u64,
+)
 from graphveil.anonymize import registry
 from graphveil.anonymize._report import Timer, check_graph, check_int, finish
-from graphveil.anonymize.parts import metis_parts, part_seed, split_parts
+from graphveil.anonymize.parts import PartLayout, metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
@@ -131,6 +136,23 @@ def partition(
         raise TypeError(
             f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
         )
+    run, name = _resolve_scheme(scheme)
+    seed64 = seed_to_u64(seed)
+    part_kwargs = dict(kwargs)
+    if "threads" not in part_kwargs and _takes_threads(run):
+        part_kwargs["threads"] = 1  # the parallelism is over parts
+    timer = Timer()
+    with timer.phase("partition"):
+        labels = metis_parts(graph, parts, seed=seed64 % 2**31)
+    with timer.phase("parts"):
+        layout = split_parts(graph, labels, parts, threads=nthreads)
+        busy = [i for i in range(parts) if layout.sizes()[i] > 0]
+        results = _run_parts(run, layout, busy, args, part_kwargs, seed64, nthreads, executor)
+    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, args, kwargs)
+
+
+def _resolve_scheme(scheme: str | Callable[..., Anonymized]) -> tuple[Callable[..., Any], str]:
+    """The function and the name of Partition's inner scheme (a registered name or a function)."""
     if isinstance(scheme, str):
         choices = ", ".join(registry.partitionable())
         try:
@@ -146,76 +168,68 @@ def partition(
                 f"scheme {scheme!r} is now spelled {record.name!r}; the old spelling goes in the "
                 "next release",
                 DeprecationWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-        run, name = record.function, record.name
-    elif callable(scheme):
-        run, name = scheme, getattr(scheme, "__name__", "custom")
-    else:
-        raise TypeError(f"scheme must be a name or a function, not {type(scheme).__name__}")
-    seed64 = seed_to_u64(seed)
-    part_kwargs = dict(kwargs)
-    if "threads" not in part_kwargs and _takes_threads(run):
-        part_kwargs["threads"] = 1  # the parallelism is over parts
-    timer = Timer()
-    with timer.phase("partition"):
-        labels = metis_parts(graph, parts, seed=seed64 % 2**31)
-    with timer.phase("parts"):
-        layout = split_parts(graph, labels, parts, threads=nthreads)
-        sizes = layout.sizes()
-        busy = [i for i in range(parts) if sizes[i] > 0]
-        own_pool = executor is None
-        pool: Executor = (
-            ThreadPoolExecutor(max_workers=nthreads or os.cpu_count() or 1)
-            if executor is None
-            else executor
-        )
-        try:
-            futures = [
-                pool.submit(
-                    _run_part,
-                    run,
-                    i,
-                    layout.subgraph(i),
-                    args,
-                    part_seed(seed64, i),
-                    part_kwargs,
-                )
-                for i in busy
-            ]
-            results = [future.result() for future in futures]
-        finally:
-            if own_pool:
-                pool.shutdown(wait=True, cancel_futures=True)
-    us: list[np.ndarray] = []
-    vs: list[np.ndarray] = []
-    ps: list[np.ndarray] = []
-    relaxed = False
-    reports: list[dict[str, Any]] = []
-    for i, (ug, rep) in zip(busy, results):
-        nodes = layout.nodes(i)
-        relaxed |= ug.relaxed
-        us.append(nodes[ug.u])
-        vs.append(nodes[ug.v])
-        ps.append(ug.p)
-        reports.append(rep)
+        return record.function, record.name
+    if callable(scheme):
+        return scheme, getattr(scheme, "__name__", "custom")
+    raise TypeError(f"scheme must be a name or a function, not {type(scheme).__name__}")
+
+
+def _run_parts(
+    run: Callable[..., Any],
+    layout: PartLayout,
+    busy: list[int],
+    args: tuple[Any, ...],
+    part_kwargs: dict[str, Any],
+    seed64: int,
+    nthreads: int,
+    executor: Executor | None,
+) -> list[Anonymized]:
+    """The scheme on every non-empty part, on ``executor`` or an own pool, in part order."""
+    pool: Executor = executor or ThreadPoolExecutor(max_workers=nthreads or default_threads())
+    try:
+        futures = [
+            pool.submit(
+                _run_part, run, i, layout.subgraph(i), args, part_seed(seed64, i), part_kwargs
+            )
+            for i in busy
+        ]
+        return [future.result() for future in futures]
+    finally:
+        if executor is None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _assemble(
+    graph: Graph,
+    layout: PartLayout,
+    busy: list[int],
+    results: list[Anonymized],
+    timer: Timer,
+    seed64: int,
+    name: str,
+    parts: int,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Anonymized:
+    """The parts' pairs mapped back to original ids, plus the cut edges with p = 1."""
+    relaxed = any(ug.relaxed for ug, _ in results)
+    nodes = [layout.nodes(i) for i in busy]
     cut = int(layout.cut_u.size)
-    us.append(layout.cut_u)
-    vs.append(layout.cut_v)
-    ps.append(np.ones(cut))
     return finish(
         graph.n,
-        np.concatenate(us),
-        np.concatenate(vs),
-        np.concatenate(ps),
+        np.concatenate([ids[ug.u] for ids, (ug, _) in zip(nodes, results)] + [layout.cut_u]),
+        np.concatenate([ids[ug.v] for ids, (ug, _) in zip(nodes, results)] + [layout.cut_v]),
+        np.concatenate([ug.p for ug, _ in results] + [np.ones(cut)]),
         relaxed=relaxed,
         scheme="partition",
         params={"scheme": name, "parts": parts, "args": list(args), "kwargs": dict(kwargs)},
         seed=seed64,
         timer=timer,
         cut_edges=cut,
-        part_sizes=sizes,
-        part_reports=reports,
+        part_sizes=layout.sizes(),
+        part_reports=[rep for _, rep in results],
     )
 
 
