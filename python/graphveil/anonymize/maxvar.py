@@ -154,12 +154,6 @@ def maxvar(
         ``scheme``, ``params``, ``seed``, ``n`` and ``pairs``. ``graph.meta`` holds the same
         report without the labels.
 
-    Notes
-    -----
-    The code follows the phases: ``_propose`` (METIS parts and the friend-of-friend proposals,
-    a ``_Proposal``), ``_solve`` (the per-part QPs on the executor, a ``_Solution``) and
-    ``_assemble`` (the uncertain graph and the report).
-
     Raises
     ------
     ValueError
@@ -169,6 +163,12 @@ def maxvar(
         ``g`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor.
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
+
+    Notes
+    -----
+    The code follows the phases: ``_propose`` (METIS parts and the friend-of-friend proposals,
+    a ``_Proposal``), ``_solve`` (the per-part QPs on the executor, a ``_Solution``) and
+    ``_assemble`` (the uncertain graph and the report).
 
     References
     ----------
