@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import copy
-import time
+from collections.abc import Iterator
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -19,7 +19,8 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
-from graphveil.anonymize.parts import metis_parts, split_parts
+from graphveil.anonymize._report import Timer, check_graph, finish_graph
+from graphveil.anonymize.parts import PartLayout, metis_parts, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
@@ -148,8 +149,10 @@ def maxvar(
         ``solver_stats`` (iterations, ``eq_residual`` and ``box_residual`` of the returned p,
         the raw residuals of the solver before clipping and repair, ``objective``), plus
         ``tv`` (total degree variance), ``tv_bound`` = m n_p / (m + n_p) (Proposition 4.1,
-        with n_p the potential edges actually proposed) and ``timings`` (seconds per phase).
-        ``graph.meta`` holds the same report without the labels.
+        with n_p the potential edges actually proposed), ``timings`` (seconds per phase:
+        ``partition``, ``propose``, ``solve``, ``assemble``) and, as in every scheme's report,
+        ``scheme``, ``params``, ``seed``, ``n`` and ``pairs``. ``graph.meta`` holds the same
+        report without the labels.
 
     Raises
     ------
@@ -160,6 +163,12 @@ def maxvar(
         ``g`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor.
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
+
+    Notes
+    -----
+    The code follows the phases: ``_propose`` (METIS parts and the friend-of-friend proposals,
+    a ``_Proposal``), ``_solve`` (the per-part QPs on the executor, a ``_Solution``) and
+    ``_assemble`` (the uncertain graph and the report).
 
     References
     ----------
@@ -177,12 +186,33 @@ def maxvar(
     >>> report["tv"] <= report["tv_bound"]
     True
     """
-    t_start = time.perf_counter()
-    if not isinstance(g, Graph):
-        raise TypeError(
-            f"g must be a graphveil.Graph, not {type(g).__name__}; build one with Graph.from_edges, "
-            "Graph.from_scipy or Graph.from_networkx"
-        )
+    n_potential, parts, options = _check_arguments(
+        g, n_potential, parts, solver, solver_options, executor
+    )
+    nthreads = check_threads(threads)
+    seed_u64 = seed_to_u64(seed)
+    metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
+    timer = Timer()
+    proposal = _propose(g, n_potential, parts, seed_u64, metis, nthreads, timer, progress)
+    if proposal.found < n_potential and not allow_fewer:
+        raise ValueError(_shortfall_message(proposal.counts, n_potential, parts))
+    solution = _solve(proposal, solver, options, nthreads, executor, timer, progress)
+    params = {
+        "n_potential": n_potential,
+        "parts": parts,
+        "solver": solver,
+        "solver_options": options,
+        "metis_options": metis,
+        "allow_fewer": bool(allow_fewer),
+    }
+    return _assemble(g, proposal, solution, params, seed_u64, timer, progress)
+
+
+def _check_arguments(
+    g: Any, n_potential: Any, parts: Any, solver: Any, solver_options: Any, executor: Any
+) -> tuple[int, int, dict[str, Any]]:
+    """MaxVar's input checks in one place: the counts as ints and the solver options as a dict."""
+    check_graph(g, "g")
     n_potential = check_int(n_potential, "n_potential")
     parts = check_int(parts, "parts")
     if g.n == 0 or g.m == 0:
@@ -198,57 +228,163 @@ def maxvar(
         raise TypeError(
             f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
         )
-    nthreads = check_threads(threads)
-    seed_u64 = seed_to_u64(seed)
-    timings: dict[str, float] = {}
+    return n_potential, parts, options
 
-    # Phase 1: METIS.
-    bar = _progress_bar(progress, "partition", 1)
-    t = time.perf_counter()
-    metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
-    labels = metis_parts(g, parts, seed=seed_u64 % 2**31, options=metis)
-    timings["partition"] = time.perf_counter() - t
-    if bar is not None:
-        bar.update(1)
-        bar.close()
 
-    # Phase 2: induced subgraphs and friend-of-friend proposals (C++, parallel over parts).
-    bar = _progress_bar(progress, "propose", 1)
-    t = time.perf_counter()
-    layout = split_parts(g, labels, parts, threads=nthreads)
-    requested = np.full(parts, n_potential // parts, dtype=np.int64)
-    requested[: n_potential % parts] += 1
-    ptr, prop_a, prop_b, counts = _core.propose_fof(
-        layout.node_ptr,
-        layout.local_indptr,
-        layout.local_indices,
-        requested,
-        seed_u64,
-        ATTEMPTS_PER_REQUEST,
-        nthreads,
-    )
-    timings["propose"] = time.perf_counter() - t
-    if bar is not None:
-        bar.update(1)
-        bar.close()
-    if int(counts[:, 1].sum()) < n_potential and not allow_fewer:
-        raise ValueError(_shortfall_message(counts, n_potential, parts))
+@contextmanager
+def _stage(
+    timer: Timer, name: str, progress: bool, total: int = 0, desc: str | None = None
+) -> Iterator[Any]:
+    """Time a phase under ``name`` and show its progress bar (None when ``progress`` is off).
 
-    # Phase 3: one QP per part, on the executor.
+    ``total=0`` is a one-step phase whose bar ticks once when it ends; otherwise the caller
+    ticks the bar it is given, ``total`` times. ``desc`` labels the bar (default ``name``).
+    """
+    bar = _progress_bar(progress, desc or name, total or 1)
+    try:
+        with timer.phase(name):
+            yield bar
+        if bar is not None and not total:
+            bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+class _Proposal(NamedTuple):
+    """The output of :func:`_propose`: the parts and the pairs each part's QP runs over.
+
+    Part ``i``'s potential edges are ``prop_u[ptr[i]:ptr[i+1]]`` / ``prop_v[...]`` in the
+    part's local ids (as in ``layout``); row ``i`` of ``counts`` is the part's potential edges
+    requested, proposed, random picks spent, and friend-of-friend non-edge pairs available
+    (-1 when not counted).
+    """
+
+    labels: np.ndarray
+    layout: PartLayout
+    ptr: np.ndarray
+    prop_u: np.ndarray
+    prop_v: np.ndarray
+    counts: np.ndarray
+
+    @property
+    def found(self) -> int:
+        """Potential edges proposed over all parts (``n_p`` as found)."""
+        return int(self.counts[:, 1].sum())
+
+    def pairs(self, part: int) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs of ``part``'s QP in local ids: its edges, then its potential edges."""
+        e0, e1 = self.layout.edge_ptr[part], self.layout.edge_ptr[part + 1]
+        q0, q1 = self.ptr[part], self.ptr[part + 1]
+        pu = np.concatenate([self.layout.edge_u[e0:e1], self.prop_u[q0:q1]])
+        pv = np.concatenate([self.layout.edge_v[e0:e1], self.prop_v[q0:q1]])
+        return pu, pv
+
+
+class _Solution(NamedTuple):
+    """The output of :func:`_solve`: every part's ``p`` and solver statistics, in part order.
+
+    ``p[i]`` is aligned with the pairs :meth:`_Proposal.pairs` gives for part ``i``.
+    """
+
+    p: list[np.ndarray]
+    stats: list[dict[str, Any]]
+
+
+def _propose(
+    g: Graph,
+    n_potential: int,
+    parts: int,
+    seed: int,
+    metis: dict[str, int],
+    threads: int,
+    timer: Timer,
+    progress: bool,
+) -> _Proposal:
+    """Phase 1: METIS parts, then friend-of-friend potential edges inside every part.
+
+    The parts come from the one parts path (:func:`~graphveil.anonymize.parts.metis_parts`
+    seeded with ``seed % 2**31``, then :func:`~graphveil.anonymize.parts.split_parts`). Part
+    ``i`` asks for ``n_potential // parts`` potential edges, the first ``n_potential % parts``
+    parts one more; the C++ kernel draws them in parallel with one random stream per part, so
+    the result depends on ``seed`` only. Timed as ``"partition"`` and ``"propose"``.
+    """
+    with _stage(timer, "partition", progress):
+        labels = metis_parts(g, parts, seed=seed % 2**31, options=metis)
+    with _stage(timer, "propose", progress):
+        layout = split_parts(g, labels, parts, threads=threads)
+        requested = np.full(parts, n_potential // parts, dtype=np.int64)
+        requested[: n_potential % parts] += 1
+        ptr, prop_u, prop_v, counts = _core.propose_fof(
+            layout.node_ptr,
+            layout.local_indptr,
+            layout.local_indices,
+            requested,
+            seed,
+            ATTEMPTS_PER_REQUEST,
+            threads,
+        )
+    return _Proposal(labels, layout, ptr, prop_u, prop_v, counts)
+
+
+def _solve(
+    proposal: _Proposal,
+    solver: str,
+    options: dict[str, Any],
+    threads: int,
+    executor: Executor | None,
+    timer: Timer,
+    progress: bool,
+) -> _Solution:
+    """Phase 2: every part's QP on ``executor`` (a pool of ``threads`` threads by default).
+
+    Each part keeps its in-part degrees as the equality right-hand sides. The statistics of
+    part ``i`` are the solver's (numpy scalars made plain) plus ``part``, ``nodes``, ``edges``
+    and ``pairs``. Timed as ``"solve"``.
+
+    Raises
+    ------
+    RuntimeError
+        A part's ``p`` misses the equalities by more than ``EQ_TOL`` or leaves the box.
+    """
+    layout = proposal.layout
     node_ptr, edge_ptr = layout.node_ptr, layout.edge_ptr
     local_degree = np.diff(layout.local_indptr).astype(np.float64)
     tasks = []
-    for i in range(parts):
-        e0, e1, q0, q1 = edge_ptr[i], edge_ptr[i + 1], ptr[i], ptr[i + 1]
-        pu = np.concatenate([layout.edge_u[e0:e1], prop_a[q0:q1]])
-        pv = np.concatenate([layout.edge_v[e0:e1], prop_b[q0:q1]])
+    for i in range(layout.parts):
+        pu, pv = proposal.pairs(i)
         n_local = int(node_ptr[i + 1] - node_ptr[i])
         tasks.append((n_local, pu, pv, local_degree[node_ptr[i] : node_ptr[i + 1]]))
-    bar = _progress_bar(progress, f"solve ({solver})", parts)
-    t = time.perf_counter()
+    with _stage(timer, "solve", progress, total=len(tasks), desc=f"solve ({solver})") as bar:
+        results = _run_parts(tasks, solver, options, threads, executor, bar)
+    solution = _Solution([], [])
+    for i, ((n_local, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
+        if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
+            raise RuntimeError(
+                f"part {i}: the {solver} solver returned p with equality residual {stats['eq_residual']:.2e} "
+                f"and box residual {stats['box_residual']:.2e}; try the other solver"
+            )
+        stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
+        stats.update(
+            part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size)
+        )
+        solution.p.append(p)
+        solution.stats.append(stats)
+    return solution
+
+
+def _run_parts(
+    tasks: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]],
+    solver: str,
+    options: dict[str, Any],
+    threads: int,
+    executor: Executor | None,
+    bar: Any,
+) -> list[tuple[np.ndarray, dict[str, Any]]]:
+    """Each task's QP on ``executor`` (else an own pool of ``threads``), results in task order."""
     own_pool = executor is None
     pool: Executor = (
-        ThreadPoolExecutor(max_workers=nthreads or default_threads())
+        ThreadPoolExecutor(max_workers=threads or default_threads())
         if executor is None
         else executor
     )
@@ -257,68 +393,54 @@ def maxvar(
         if bar is not None:
             for future in futures:
                 future.add_done_callback(lambda _f: bar.update(1))
-        results = [future.result() for future in futures]
+        return [future.result() for future in futures]
     finally:
         if own_pool:
             pool.shutdown(wait=True)
-        if bar is not None:
-            bar.close()
-    timings["solve"] = time.perf_counter() - t
 
-    # Phase 4: back to global ids; cut edges at p = 1.
-    bar = _progress_bar(progress, "assemble", 1)
-    t = time.perf_counter()
-    order = layout.order
-    us, vs, ps = [layout.cut_u], [layout.cut_v], [np.ones(layout.cut_u.size)]
-    solver_stats = []
-    for i, ((n_local, pu, pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
-        if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
-            raise RuntimeError(
-                f"part {i}: the {solver} solver returned p with equality residual {stats['eq_residual']:.2e} "
-                f"and box residual {stats['box_residual']:.2e}; try the other solver"
-            )
-        base = node_ptr[i]
-        us.append(order[base + pu])
-        vs.append(order[base + pv])
-        ps.append(p)
-        stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
-        stats.update(
-            part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size)
-        )
-        solver_stats.append(stats)
-    proposed = int(counts[:, 1].sum())
-    report: dict[str, Any] = {
-        "scheme": "maxvar",
-        "params": {
-            "n_potential": n_potential,
-            "parts": parts,
-            "solver": solver,
-            "solver_options": options,
-            "metis_options": metis,
-            "allow_fewer": bool(allow_fewer),
-        },
-        "seed": seed_u64,
-        "cut_edges": int(layout.cut_u.size),
-        "potential_requested": counts[:, 0].tolist(),
-        "potential_proposed": counts[:, 1].tolist(),
-        "proposal_attempts": counts[:, 2].tolist(),
-        "potential_available": counts[:, 3].tolist(),
-        "solver_stats": solver_stats,
-        "max_eq_residual": max((s["eq_residual"] for s in solver_stats), default=0.0),
-        "max_box_residual": max((s["box_residual"] for s in solver_stats), default=0.0),
-    }
-    ug = UncertainGraph(g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps))
-    report["tv"] = ug.total_variance()
-    report["tv_bound"] = g.m * proposed / (g.m + proposed) if proposed else 0.0
-    timings["assemble"] = time.perf_counter() - t
-    timings["total"] = time.perf_counter() - t_start
-    report["timings"] = timings
-    ug.meta.update(copy.deepcopy(report))
-    report["labels"] = labels
-    if bar is not None:
-        bar.update(1)
-        bar.close()
-    return Anonymized(ug, report)
+
+def _assemble(
+    g: Graph,
+    proposal: _Proposal,
+    solution: _Solution,
+    params: dict[str, Any],
+    seed: int,
+    timer: Timer,
+    progress: bool,
+) -> Anonymized:
+    """Phase 3: the parts' pairs back in global ids, the cut edges at ``p = 1``, the report.
+
+    The report (see :func:`maxvar`) is the shared one of every scheme
+    (:func:`~graphveil.anonymize._report.finish_graph`) with MaxVar's per-part counts, the
+    solver statistics and ``tv`` / ``tv_bound``; ``labels`` is added to the returned report
+    only, not to ``graph.meta``. Timed as ``"assemble"``.
+    """
+    layout, counts = proposal.layout, proposal.counts
+    with _stage(timer, "assemble", progress):
+        us, vs, ps = [layout.cut_u], [layout.cut_v], [np.ones(layout.cut_u.size)]
+        for i, p in enumerate(solution.p):
+            pu, pv = proposal.pairs(i)
+            base = layout.node_ptr[i]
+            us.append(layout.order[base + pu])
+            vs.append(layout.order[base + pv])
+            ps.append(p)
+        ug = UncertainGraph(g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps))
+        found = proposal.found
+        extra = {
+            "cut_edges": int(layout.cut_u.size),
+            "potential_requested": counts[:, 0].tolist(),
+            "potential_proposed": counts[:, 1].tolist(),
+            "proposal_attempts": counts[:, 2].tolist(),
+            "potential_available": counts[:, 3].tolist(),
+            "solver_stats": solution.stats,
+            "max_eq_residual": max((s["eq_residual"] for s in solution.stats), default=0.0),
+            "max_box_residual": max((s["box_residual"] for s in solution.stats), default=0.0),
+            "tv": ug.total_variance(),
+            "tv_bound": g.m * found / (g.m + found) if found else 0.0,
+        }
+    result = finish_graph(ug, scheme="maxvar", params=params, seed=seed, timer=timer, **extra)
+    result.report["labels"] = proposal.labels
+    return result
 
 
 callable_module(__name__, maxvar)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import special
@@ -361,8 +361,6 @@ def obfuscation(
     sigma_min = check_real(sigma_min, "sigma_min", 0.0, sigma_max, open_low=True)
     seed64 = seed_to_u64(seed)
     prep = _Prepared(graph, k, eps, c, q, check_threads(threads))
-    timer = Timer()
-    history: list[dict[str, Any]] = []
     params = {
         "k": k,
         "eps": eps,
@@ -374,88 +372,156 @@ def obfuscation(
         "sigma_max": sigma_max,
         "sigma_min": sigma_min,
     }
+    trials = _Trials(
+        prep, attempts, seed64, params, progress, "search" if sigma is None else "fixed"
+    )
+    if sigma is not None:
+        return _at_sigma(trials, sigma)
+    return _search(trials, tol, sigma_min, sigma_max)
 
-    def run(s: float) -> tuple[_Attempt | None, _Attempt]:
-        with timer.phase("attempts"):
-            ok, closest, hats = _generate(prep, s, attempts, seed64, len(history))
-        history.append({"sigma": s, "eps_hat": hats, "success": ok is not None})
-        if progress:
+
+# ------------------------------------------------------------------ the sigma search
+@dataclass
+class _Trials:
+    """The sigmas one run tries, in order, and what becomes of its best or closest attempt.
+
+    The ``i``-th sigma tried draws its attempts from streams derived from ``(seed64, i, attempt)``
+    (:func:`_generate`), so the output depends on the seed and on the sequence of sigmas only.
+    """
+
+    prep: _Prepared
+    attempts: int
+    seed64: int
+    params: dict[str, Any]
+    progress: bool
+    mode: str
+    timer: Timer = field(default_factory=Timer)
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    def run(self, sigma: float) -> tuple[_Attempt | None, _Attempt]:
+        """The attempts at ``sigma``: (the best that meets (k, eps) or None, the closest one)."""
+        with self.timer.phase("attempts"):
+            ok, closest, hats = _generate(
+                self.prep, sigma, self.attempts, self.seed64, len(self.history)
+            )
+        self.history.append({"sigma": sigma, "eps_hat": hats, "success": ok is not None})
+        if self.progress:
             import sys
 
             state = "ok  " if ok is not None else "fail"
             print(
-                f"obfuscation: sigma={s:.6g} {state} eps-hat min {min(hats):.4f} (eps={eps:g})",
+                f"obfuscation: sigma={sigma:.6g} {state} eps-hat min {min(hats):.4f} (eps={self.prep.eps:g})",
                 file=sys.stderr,
             )
         return ok, closest
 
-    def fail(message: str, closest: _Attempt) -> ObfuscationError:
+    def result(self, att: _Attempt, sigma: float, **extra: Any) -> Anonymized:
+        """The scheme's result for attempt ``att`` drawn at ``sigma``."""
+        return _wrap(
+            att, sigma, self.params, self.seed64, self.history, self.timer, self.mode, **extra
+        )
+
+    def fail(self, message: str, closest: _Attempt, sigma: float) -> ObfuscationError:
+        """The error of a run where nothing met (k, eps); ``closest`` was drawn at ``sigma``."""
         report = {
             "scheme": "obfuscation",
-            "params": params,
-            "seed": seed64,
-            "history": history,
-            "timings": timer.timings,
+            "params": self.params,
+            "seed": self.seed64,
+            "history": self.history,
+            "timings": self.timer.timings,
             "eps_hat": closest.eps_hat,
         }
-        best = _wrap(closest, sigma_of_closest, params, seed64, history, timer, mode)
-        return ObfuscationError(message, report, best)
+        return ObfuscationError(message, report, self.result(closest, sigma))
 
-    extra: dict[str, Any] = {}
-    if sigma is not None:
-        mode = "fixed"
-        sigma_of_closest = sigma
-        found, closest = run(sigma)
-        if found is None:
-            raise fail(
-                f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: the best of {attempts} has "
-                f"eps-hat={closest.eps_hat:.4g} > eps={eps:g} for k={k}; raise sigma or eps, or lower k",
-                closest,
-            )
-        best, best_sigma = found, sigma
+
+class _Bracket(NamedTuple):
+    """A search state: ``low`` fails (0 when none has), ``high`` succeeds with attempt ``best``."""
+
+    low: float
+    high: float
+    best: _Attempt
+
+
+def _at_sigma(trials: _Trials, sigma: float) -> Anonymized:
+    """A given ``sigma``: its best attempt that meets (k, eps), else ObfuscationError."""
+    found, closest = trials.run(sigma)
+    if found is None:
+        prep = trials.prep
+        raise trials.fail(
+            f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: the best of {trials.attempts} has "
+            f"eps-hat={closest.eps_hat:.4g} > eps={prep.eps:g} for k={prep.k}; raise sigma or eps, or lower k",
+            closest,
+            sigma,
+        )
+    return trials.result(found, sigma)
+
+
+def _search(trials: _Trials, tol: float, sigma_min: float, sigma_max: float) -> Anonymized:
+    """The smallest sigma that succeeds, to the relative tolerance ``tol`` (see :func:`obfuscation`).
+
+    Bracket the minimum from sigma = 1: double while attempts fail (:func:`_search_up`), or go
+    down while they succeed (:func:`_search_down`); then bisect the bracket (:func:`_bisect`).
+    A minimum below ``sigma_min`` stops there, reported as ``reached_sigma_min``.
+    """
+    found, closest = trials.run(1.0)
+    if found is None:
+        bracket = _search_up(trials, closest, sigma_max)
     else:
-        mode = "search"
-        # Bracket the minimum: [low, high] with low failing and high succeeding. From sigma = 1,
-        # double while attempts fail, or go down while they succeed; a minimum below sigma_min
-        # stops there (reported as reached_sigma_min).
-        found, closest = run(1.0)
-        sigma_of_closest = 1.0
-        low, high = 0.0, 1.0
+        bracket = _search_down(trials, found, sigma_min)
+    low, high, best = _bisect(trials, bracket, tol, sigma_min)
+    return trials.result(best, high, reached_sigma_min=low == 0.0)
+
+
+def _search_up(trials: _Trials, closest: _Attempt, sigma_max: float) -> _Bracket:
+    """Double sigma from 1 (which failed with ``closest``) until an attempt succeeds."""
+    low, high = 0.0, 1.0
+    while True:
+        low, high = high, 2.0 * high
+        if high > sigma_max:
+            prep = trials.prep
+            raise trials.fail(
+                f"no sigma up to sigma_max={sigma_max:g} gives a (k={prep.k}, eps={prep.eps:g})-obfuscation: the "
+                f"best attempt has eps-hat={closest.eps_hat:.4g}; raise eps or c, or lower k",
+                closest,
+                low,
+            )
+        found, closest = trials.run(high)
+        if found is not None:
+            return _Bracket(low, high, found)
+
+
+def _search_down(trials: _Trials, best: _Attempt, sigma_min: float) -> _Bracket:
+    """Divide sigma from 1 (which succeeded with ``best``) until an attempt fails or ``sigma_min``.
+
+    By 16 at a time (the bisection is logarithmic in the factor): when G0 itself nearly meets
+    (k, eps), every sigma succeeds, and sigma_min = 1e-8 is then reached in 7 steps, not 27.
+    """
+    low, high = 0.0, 1.0
+    while low == 0.0 and high > sigma_min:
+        trial = max(high / _DOWN_FACTOR, sigma_min)
+        found, _ = trials.run(trial)
         if found is None:
-            while found is None:
-                low, high = high, 2.0 * high
-                if high > sigma_max:
-                    raise fail(
-                        f"no sigma up to sigma_max={sigma_max:g} gives a (k={k}, eps={eps:g})-obfuscation: the "
-                        f"best attempt has eps-hat={closest.eps_hat:.4g}; raise eps or c, or lower k",
-                        closest,
-                    )
-                found, closest = run(high)
-                sigma_of_closest = high
-            best, best_sigma = found, high
+            low = trial
         else:
-            best, best_sigma = found, high
-            # Down by 16 at a time (the bisection below is logarithmic in the factor): when G0
-            # itself nearly meets (k, eps), every sigma succeeds, and sigma_min = 1e-8 is then
-            # reached in 7 steps, not 27.
-            while low == 0.0 and high > sigma_min:
-                trial = max(high / _DOWN_FACTOR, sigma_min)
-                found, _ = run(trial)
-                if found is None:
-                    low = trial
-                else:
-                    best, best_sigma, high = found, trial, trial
-        # Bisect in log space until high / low <= 1 + tol: a relative tolerance wherever the
-        # minimum lies (log2(log 16 / log(1 + tol)), about 6 steps for tol = 0.05).
-        while low > 0.0 and high > low * (1.0 + tol) and high > sigma_min:
-            mid = math.sqrt(low * high)
-            found, _ = run(mid)
-            if found is not None:
-                best, best_sigma, high = found, mid, mid
-            else:
-                low = mid
-        extra["reached_sigma_min"] = low == 0.0
-    return _wrap(best, best_sigma, params, seed64, history, timer, mode, **extra)
+            best, high = found, trial
+    return _Bracket(low, high, best)
+
+
+def _bisect(trials: _Trials, bracket: _Bracket, tol: float, sigma_min: float) -> _Bracket:
+    """Bisect in log space until ``high / low <= 1 + tol``.
+
+    A relative tolerance wherever the minimum lies: log2(log 16 / log(1 + tol)), about 6 steps
+    for tol = 0.05. A bracket without a failure (``low == 0``) is returned as it is.
+    """
+    low, high, best = bracket
+    while low > 0.0 and high > low * (1.0 + tol) and high > sigma_min:
+        mid = math.sqrt(low * high)
+        found, _ = trials.run(mid)
+        if found is not None:
+            best, high = found, mid
+        else:
+            low = mid
+    return _Bracket(low, high, best)
 
 
 def _wrap(
