@@ -72,6 +72,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from graphveil.uncertain import UncertainGraph
 
 __all__ = [
+    "Release",
     "read_edgelist",
     "read_parquet",
     "read_release",

@@ -31,7 +31,7 @@ from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-#: The release's file-format names, kept importable here: :mod:`graphveil.io` is their home.
+# The release's format names stay importable from here; graphveil.io is their home.
 __all__ = [
     "FILE_INFO_KEY",
     "FORMAT_VERSION",
@@ -378,10 +378,12 @@ class UncertainGraph:
     ) -> np.ndarray:
         """Write GraphML (edge attribute ``p``), by default under randomly permuted node ids.
 
-        A release, like :meth:`save`: ``perm`` is returned, never written; the graph-level
-        attribute ``graphveil`` holds only public fields as JSON
-        (:func:`graphveil.io.release_fields`). ``.gz``/``.bz2``/``.xz`` suffixes compress. Read
-        by ``networkx.read_graphml(path, node_type=int)`` and ``igraph.Graph.Read_GraphML``.
+        ``save(path, format="graphml", keep_ids=keep_ids, seed=seed)``: the same release path
+        (:func:`graphveil.io.write_release`), returning only ``perm`` (the identity when the ids
+        were kept), never written. The graph-level attribute ``graphveil`` holds the release
+        header as JSON (the scalar keys of :data:`RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
+        suffixes compress. Read by ``networkx.read_graphml(path, node_type=int)`` and
+        ``igraph.Graph.Read_GraphML``.
 
         Examples
         --------
@@ -610,30 +612,35 @@ class UncertainGraph:
         byte-identical files whatever the thread count. The release follows the umask (0644
         under umask 022); the write is atomic.
 
-        Formats: ``"npz"`` (a numpy archive with one entry per key of :data:`RELEASE_KEYS`,
-        ``params`` as JSON) or ``"tsv"`` (one ``u<TAB>v<TAB>p`` line per pair and nothing else,
-        so igraph's ``Graph.Read_Ncol`` and networkx's ``read_weighted_edgelist`` read it as it
-        is; ``.gz``, ``.bz2``, ``.xz`` compress). The TSV's release header (the keys of
-        :data:`RELEASE_KEYS` but the arrays) goes to the JSON sidecar ``path + ".json"``
-        (:func:`sidecar_path`), published with it: a header inside the body would break those
-        readers, and a sidecar keeps the body a plain weighted edge list while graphveil still
-        restores ``n``, ``relaxed`` and ``ids_permuted``. Chosen from the suffix when ``format``
-        is None.
+        Formats (:mod:`graphveil.io` holds their layouts; every one is written by
+        :func:`graphveil.io.write_release`, the one release path): ``"npz"`` (a numpy archive
+        with one entry per key of :data:`RELEASE_KEYS`, ``params`` as JSON), ``"tsv"`` (one
+        ``u<TAB>v<TAB>p`` line per pair and nothing else, so igraph's ``Graph.Read_Ncol`` and
+        networkx's ``read_weighted_edgelist`` read it as it is; ``.gz``, ``.bz2``, ``.xz``
+        compress), ``"parquet"`` (columns ``u``, ``v``, ``p``; ``pip install
+        "graphveil[parquet]"``) or ``"graphml"`` (for other tools; ``.gz``, ``.bz2``, ``.xz``
+        compress). The TSV's release header (the keys of :data:`RELEASE_KEYS` but the arrays)
+        goes to the JSON sidecar ``path + ".json"`` (:func:`sidecar_path`), published with it: a
+        header inside the body would break those readers, and a sidecar keeps the body a plain
+        weighted edge list while graphveil still restores ``n``, ``relaxed`` and
+        ``ids_permuted``; parquet and GraphML carry the same header inside the file. Chosen from
+        the suffix when ``format`` is None.
 
         Parameters
         ----------
         path : str or os.PathLike
-            Destination (``.npz``, ``.tsv``, ``.txt``, optionally followed by ``.gz``/``.bz2``/``.xz``).
+            Destination (``.npz``, ``.parquet``; ``.tsv``, ``.txt``, ``.graphml``, optionally
+            followed by ``.gz``/``.bz2``/``.xz``).
         keep_ids : bool
             Write node ids as they are: the only way to publish the true ids.
         seed : int, numpy.random.Generator or None
             Randomness of the permutation. Leave it None for anything published: anyone who
             learns the seed redraws the permutation and maps the ids back.
-        format : {"npz", "tsv"}, optional
+        format : {"npz", "tsv", "parquet", "graphml"}, optional
             Overrides the choice by suffix.
         compress : bool
             Deflate the .npz archive: about a third smaller for random probabilities, several
-            times slower to write (ignored for TSV, where the suffix decides).
+            times slower to write (ignored by the other formats: the suffix decides for text).
         record : str or os.PathLike, optional
             Also write the private run record there (JSON, mode 0600). Never publish it.
 
@@ -648,9 +655,11 @@ class UncertainGraph:
         ------
         ValueError
             If the format cannot be told from the suffix, ``record`` is ``path``, or the public
-            parameters name a secret (``seed``).
+            parameters name a secret (``seed``, ``permutation``, ``timings``, ``history``).
         TypeError
             If ``meta`` is not JSON-serialisable.
+        ImportError
+            For parquet without pyarrow: ``pip install "graphveil[parquet]"``.
         FileNotFoundError, PermissionError
             If a destination cannot be written (checked before anything is written).
 
@@ -678,14 +687,17 @@ class UncertainGraph:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
-        """Read an uncertain graph written by :meth:`save` (or a plain ``u v p`` TSV).
+        """Read a release written by :meth:`save` (npz, TSV, parquet) or a plain ``u v p`` TSV.
 
         The graph's ``meta`` holds the published ``scheme`` and ``params``; what the file said
         about itself (``format_version``, ``graphveil_version``, ``ids_permuted``) is added under
         ``meta["file"]``, and :attr:`ids_permuted` tells whether the ids are a permutation (then
         only the private run record maps them back to the true ids). A version-1 file (which
-        also stored a seed and a whole report) is read the same way; that extra is dropped. Everything is validated: format tag and version, array shapes and
-        dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
+        also stored a seed and a whole report) is read the same way; that extra is dropped.
+        Everything is validated: format tag and version, array shapes and dtypes, ids in
+        ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs. The format is told from the
+        content (npz, parquet), else from the suffix; ``format`` overrides. GraphML is written
+        for other tools only and is not read back.
 
         A TSV's header is read from its sidecar ``path + ".json"`` (or from ``# key: value``
         lines at the top, as releases before the sidecar wrote it). Without either, the file is
@@ -746,7 +758,7 @@ class UncertainGraph:
 
 
 def load_uncertain(path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
-    """Read an uncertain graph from a .npz or TSV file: :meth:`UncertainGraph.load`."""
+    """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
     return UncertainGraph.load(path, format=format)
 
 
