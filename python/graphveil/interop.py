@@ -55,7 +55,7 @@ def require(module: str) -> ModuleType:
 
 
 # ---------------------------------------------------------------------- tables -> Graph
-#: Relabelled pairs of a table: int64 ``u``, ``v`` in ``0..len(labels)-1``, and the labels.
+# Relabelled pairs of a table: int64 ``u``, ``v`` in ``0..len(labels)-1``, and the labels.
 Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
