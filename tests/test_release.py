@@ -705,3 +705,12 @@ def test_a_parquet_release_reads_back_as_a_permuted_release(tmp_path):
     # evaluate refuses it without the record (its ids are not the true graph's)
     with pytest.raises(ValueError, match="record"):
         gv.measure.evaluate(g0, gv.read_parquet(tmp_path / "pub.parquet"), samples=1)
+
+
+def test_graphml_is_written_for_other_tools_only(tmp_path):
+    ug = gv.UncertainGraph(3, [0], [1], [0.5])
+    ug.save(tmp_path / "pub.graphml")
+    with pytest.raises(ValueError, match="GraphML.*not read back"):
+        gv.load_uncertain(tmp_path / "pub.graphml")
+    with pytest.raises(ValueError, match="format must be one of"):
+        ug.save(tmp_path / "pub.npz", format="gml")
