@@ -602,3 +602,115 @@ def test_reproduce_stops_cleanly_and_resumes(tmp_path, sig, status):
         not (out / "points" / ".graphveil-tmp").exists() and not (out / ".graphveil-tmp").exists()
     )
     assert (out / "study.json").exists()
+
+
+# ---------------------------------------------------------------------- one path, four formats
+def _header_of(path, fmt):
+    """A release's header, read by another library than graphveil."""
+    if fmt == "npz":
+        with np.load(path) as data:
+            return {k: data[k].item() for k in data.files if data[k].ndim == 0}
+    if fmt == "tsv":
+        return json.loads((path.parent / (path.name + ".json")).read_text())
+    if fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        meta = pq.read_schema(path).metadata
+        assert set(meta) == {b"graphveil"}
+        return json.loads(meta[b"graphveil"])
+    import networkx as nx
+
+    return json.loads(nx.read_graphml(path, node_type=int).graph["graphveil"])
+
+
+def _pairs_of(path, fmt):
+    """A release's pairs ``{(u, v): p}`` in file ids, read by another library than graphveil."""
+    if fmt == "npz":
+        with np.load(path) as data:
+            u, v, p = data["u"], data["v"], data["p"]
+    elif fmt == "tsv":
+        u, v, p = np.loadtxt(path, dtype=float, ndmin=2).T
+    elif fmt == "parquet":
+        import pyarrow.parquet as pq
+
+        t = pq.read_table(path)
+        u, v, p = (t[c].to_numpy() for c in "uvp")
+    else:
+        import networkx as nx
+
+        edges = list(nx.read_graphml(path, node_type=int).edges(data="p"))
+        u, v, p = (np.array(x) for x in zip(*edges))
+    return {(int(a), int(b)): float(c) for a, b, c in zip(u, v, p)}
+
+
+@pytest.mark.parametrize("fmt", ["npz", "tsv", "parquet", "graphml"])
+def test_every_format_is_the_same_release(tmp_path, fmt):
+    g0 = datasets.load("karate_club")
+    ug, report = obfuscation(g0, 3, 0.3, sigma=0.5, seed=8675309)
+    path = tmp_path / f"pub.{fmt}"
+    rec = ug.save(path, seed=9, record=tmp_path / "private.json")
+    # the private record: the whole report and the same permutation for every format
+    assert isinstance(rec, gv.RunRecord) and rec.report["seed"] == report["seed"] == 8675309
+    assert np.array_equal(rec.permutation, ug.save(tmp_path / "other.npz", seed=9).permutation)
+    assert np.array_equal(gv.load_record(tmp_path / "private.json").permutation, rec.permutation)
+    # the release: exactly the whitelist, no seed, no permutation, no report
+    header = _header_of(path, fmt)
+    assert tuple(sorted(header)) == tuple(sorted(WHITELIST[:-3]))
+    assert header["ids_permuted"] is True and header["n"] == g0.n
+    scheme = json.loads(header["scheme"]) if fmt == "npz" else header["scheme"]
+    assert scheme == "obfuscation"
+    raw = path.read_bytes()
+    for secret in (b"8675309", b"history", b"timings", b"eps_hat", b"permutation"):
+        assert secret not in raw
+    # the record maps the file's ids back to the true pairs exactly
+    back = {
+        tuple(sorted(rec.to_original(np.array(pair)).tolist())): p
+        for pair, p in _pairs_of(path, fmt).items()
+    }
+    assert back == {(a, b): p for a, b, p in zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist())}
+
+
+@pytest.mark.parametrize("fmt", ["npz", "tsv", "parquet", "graphml"])
+def test_every_format_refuses_secret_parameters(tmp_path, fmt):
+    ug = gv.UncertainGraph(3, [0], [1], [0.5], meta={"scheme": "x", "params": {"a": {"seed": 1}}})
+    with pytest.raises(ValueError, match="'seed'.*never be published"):
+        ug.save(tmp_path / f"pub.{fmt}")
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_format_functions_are_the_release_path(tmp_path):
+    # write_parquet and to_graphml write the bytes save writes, and return its permutation
+    g0 = datasets.load("karate_club")
+    ug, _ = randwalk(g0, 2, seed=3)
+    for fmt, write in (
+        ("parquet", lambda path: gv.write_parquet(ug, path, seed=4)),
+        ("graphml.gz", lambda path: ug.to_graphml(path, seed=4)),
+    ):
+        perm = write(tmp_path / f"a.{fmt}")
+        rec = ug.save(tmp_path / f"b.{fmt}", seed=4)
+        assert np.array_equal(perm, rec.permutation)
+        assert (tmp_path / f"a.{fmt}").read_bytes() == (tmp_path / f"b.{fmt}").read_bytes()
+
+
+def test_a_parquet_release_reads_back_as_a_permuted_release(tmp_path):
+    g0 = datasets.load("karate_club")
+    ug, _ = maxvar(g0, 60, parts=2, seed=3)
+    rec = ug.save(tmp_path / "pub.parquet", record=tmp_path / "private.json")
+    for back in (
+        gv.read_parquet(tmp_path / "pub.parquet"),
+        gv.load_uncertain(tmp_path / "pub.parquet"),
+    ):
+        assert back.ids_permuted is True and back.meta["scheme"] == "maxvar"
+        assert rec.matches(gv.record.release_digest(back.n, back.u, back.v, back.p))
+    # evaluate refuses it without the record (its ids are not the true graph's)
+    with pytest.raises(ValueError, match="record"):
+        gv.measure.evaluate(g0, gv.read_parquet(tmp_path / "pub.parquet"), samples=1)
+
+
+def test_graphml_is_written_for_other_tools_only(tmp_path):
+    ug = gv.UncertainGraph(3, [0], [1], [0.5])
+    ug.save(tmp_path / "pub.graphml")
+    with pytest.raises(ValueError, match="GraphML.*not read back"):
+        gv.load_uncertain(tmp_path / "pub.graphml")
+    with pytest.raises(ValueError, match="format must be one of"):
+        ug.save(tmp_path / "pub.npz", format="gml")

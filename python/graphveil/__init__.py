@@ -6,15 +6,10 @@ privacy/utility quantifying framework.
 """
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
-try:
-    __version__ = version("graphveil")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
-    __version__ = "0.0.0+unknown"
-
 from graphveil import attack, datasets, generators
+from graphveil._common import PACKAGE_VERSION as __version__
 from graphveil._common import default_threads
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet

@@ -10,6 +10,7 @@ import secrets
 import sys
 import types
 from collections.abc import Callable, Iterator
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,12 @@ import numpy as np
 from graphveil import _core
 
 SeedLike = int | np.integer | np.random.Generator | None
+
+try:
+    #: The installed package's version (``graphveil.__version__``), written into every file.
+    PACKAGE_VERSION = version("graphveil")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
+    PACKAGE_VERSION = "0.0.0+unknown"
 
 #: Node ids are stored as int32 while n < 2**31, int64 above.
 INT32_LIMIT = 2**31 - 1

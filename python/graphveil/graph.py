@@ -10,6 +10,15 @@ import scipy.sparse as sp
 
 from graphveil import _core
 from graphveil._common import check_threads, index_dtype
+from graphveil.interop import (
+    graph_to_igraph,
+    graph_to_networkit,
+    labels_array,
+    pairs_from_arrow,
+    pairs_from_igraph,
+    pairs_from_pandas,
+    square_coo,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import networkx as nx
@@ -141,7 +150,7 @@ class Graph:
         A non-symmetric matrix is refused unless ``as_undirected=True`` (then ``a_ij`` or
         ``a_ji`` nonzero gives edge ``{i, j}``). Diagonal entries are dropped and counted.
         """
-        coo = _square_coo(matrix)
+        coo = square_coo(matrix)
         rows = coo.shape[0]
         coo.eliminate_zeros()
         coo.sum_duplicates()
@@ -174,7 +183,7 @@ class Graph:
         m = graph.number_of_edges()
         u = np.fromiter((index[a] for a, _ in graph.edges()), dtype=np.int64, count=m)
         v = np.fromiter((index[b] for _, b in graph.edges()), dtype=np.int64, count=m)
-        labels = _labels_array(nodes)
+        labels = labels_array(nodes)
         return cls.from_edges(u, v, len(nodes), labels=labels)
 
     @classmethod
@@ -222,9 +231,8 @@ class Graph:
         >>> g.n, g.m, g.labels.tolist(), g.build_counts.reversed_pairs
         (3, 2, ['ann', 'bob', 'cy'], 1)
         """
-        from graphveil.interop import graph_from_pandas
-
-        return graph_from_pandas(df, source, target, threads)
+        u, v, labels = pairs_from_pandas(df, source, target, threads)
+        return build_counted(u, v, labels, check_threads(threads))
 
     @classmethod
     def from_arrow(
@@ -252,9 +260,8 @@ class Graph:
         >>> g.m, g.labels.tolist()
         (2, [10, 20, 30])
         """
-        from graphveil.interop import graph_from_arrow
-
-        return graph_from_arrow(table, source, target, threads)
+        u, v, labels = pairs_from_arrow(table, source, target, threads)
+        return build_counted(u, v, labels, check_threads(threads))
 
     @classmethod
     def from_igraph(cls, graph: Any, *, as_undirected: bool = False) -> Graph:
@@ -269,9 +276,8 @@ class Graph:
         >>> Graph.from_igraph(ig.Graph.Ring(5)).m
         5
         """
-        from graphveil.interop import graph_from_igraph
-
-        return graph_from_igraph(graph, as_undirected)
+        u, v, n, labels = pairs_from_igraph(graph, as_undirected)
+        return cls.from_edges(u, v, n, labels=labels)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -365,8 +371,6 @@ class Graph:
         >>> Graph.from_edges([0, 1], [1, 2]).to_igraph().get_edgelist()
         [(0, 1), (1, 2)]
         """
-        from graphveil.interop import graph_to_igraph
-
         return graph_to_igraph(self, use_labels)
 
     def to_networkit(self) -> Any:
@@ -377,8 +381,6 @@ class Graph:
         >>> Graph.from_edges([0, 1], [1, 2], 4).to_networkit().numberOfEdges()
         2
         """
-        from graphveil.interop import graph_to_networkit
-
         return graph_to_networkit(self)
 
     def subgraph(self, nodes: Any) -> Graph:
@@ -409,14 +411,25 @@ class Graph:
         return f"Graph(n={self.n:,}, m={self.m:,})"
 
 
-def _square_coo(matrix: Any) -> sp.coo_matrix:
-    """A square scipy.sparse matrix or array (any format) as a fresh COO matrix."""
-    if not sp.issparse(matrix):
-        raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
-    rows, cols = matrix.shape
-    if rows != cols:
-        raise ValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
-    return sp.coo_matrix(matrix, copy=True)
+def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
+    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays).
+
+    Every cleaning is counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
+    for files and tables alike). ``lines`` is the number of input pairs.
+    """
+    n = len(labels)
+    directed = _core.count_directed_pairs(n, u, v, nthreads)
+    indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
+    pairs = int(u.size)
+    m = indices.size // 2
+    counts = BuildCounts(
+        self_loops=int(loops),
+        duplicates=int(dups),
+        lines=pairs,
+        exact_repeats=pairs - int(loops) - int(directed),
+        reversed_pairs=int(directed) - m,
+    )
+    return Graph(indptr, indices, labels, counts, validate=False)
 
 
 def _as_id_array(values: Any, name: str) -> np.ndarray:
@@ -430,29 +443,6 @@ def _as_id_array(values: Any, name: str) -> np.ndarray:
     if arr.dtype == np.uint64 and arr.size and arr.max() > np.iinfo(np.int64).max:
         raise ValueError(f"{name} holds ids above 2**63-1; relabel them first")
     return np.ascontiguousarray(arr, dtype=np.int64)
-
-
-def _labels_array(nodes: list[Any]) -> np.ndarray:
-    """Labels as an int or str array when all are of that kind, else an object array.
-
-    Mixed kinds stay objects: numpy would turn ``["a", 3]`` into ``["a", "3"]`` and
-    ``[True, 2]`` into ``[1, 2]``, changing the caller's ids.
-    """
-    kinds = set(map(type, nodes))
-    ints = all(
-        issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds
-    )
-    if ints or kinds == {str}:
-        try:
-            arr = np.asarray(nodes, dtype=np.int64 if ints else None)
-        except (OverflowError, ValueError):
-            pass
-        else:
-            if arr.ndim == 1:
-                return arr
-    arr = np.empty(len(nodes), dtype=object)
-    arr[:] = nodes
-    return arr
 
 
 def _validate_csr(indptr: np.ndarray, indices: np.ndarray) -> None:

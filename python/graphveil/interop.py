@@ -3,35 +3,31 @@
 The conversion code behind :meth:`Graph.from_pandas`, :meth:`Graph.from_arrow`,
 :meth:`Graph.from_igraph`, :meth:`Graph.to_igraph`, :meth:`Graph.to_networkit`,
 :meth:`UncertainGraph.to_pandas`, :meth:`UncertainGraph.to_networkx`,
-:meth:`UncertainGraph.to_igraph`, :meth:`UncertainGraph.to_graphml` and
-:meth:`UncertainGraph.from_scipy`; the classes delegate here. Every library is imported
-lazily, when a conversion needs it; a missing one raises an ImportError naming the pip
-install that brings it.
+:meth:`UncertainGraph.to_igraph` and :meth:`UncertainGraph.from_scipy`; the classes delegate
+here. Every library is imported lazily, when a conversion needs it; a missing one raises an
+ImportError naming the pip install that brings it.
 
+This module sits below the graph classes: it turns the libraries' objects into arrays (and the
+classes build themselves from those) and reads the classes' arrays, but never imports them.
 In-memory conversions keep node ids ``0..n-1`` as they are (the caller holds the graph
-already). A file written for others, :meth:`UncertainGraph.to_graphml`, follows the release
-rule of :meth:`UncertainGraph.save`: ids permuted unless ``keep_ids=True``, and only public
-fields in the file (see :func:`graphveil.io.release_fields`).
+already). Files, GraphML included, are :mod:`graphveil.io`'s.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
 import warnings
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, atomic_path, check_threads
-from graphveil.graph import Graph, _labels_array, _square_coo
+from graphveil._common import check_threads
 
 if TYPE_CHECKING:  # pragma: no cover
+    from graphveil.graph import Graph
     from graphveil.uncertain import UncertainGraph
 
 #: pip install that provides each optional module (one home for the hint).
@@ -59,8 +55,12 @@ def require(module: str) -> ModuleType:
 
 
 # ---------------------------------------------------------------------- tables -> Graph
-def graph_from_pandas(df: Any, source: Any, target: Any, threads: int | None) -> Graph:
-    """:meth:`Graph.from_pandas`."""
+# Relabelled pairs of a table: int64 ``u``, ``v`` in ``0..len(labels)-1``, and the labels.
+Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def pairs_from_pandas(df: Any, source: Any, target: Any, threads: int | None) -> Pairs:
+    """The pairs behind :meth:`Graph.from_pandas`."""
     pd = require("pandas")
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"expected a pandas.DataFrame, got {type(df).__name__}")
@@ -79,11 +79,11 @@ def graph_from_pandas(df: Any, source: Any, target: Any, threads: int | None) ->
             columns.append(col.to_numpy(dtype=np.int64))  # also nullable Int64 without NA
         else:
             columns.append(col.to_numpy())
-    return graph_from_columns(columns[0], columns[1], (source, target), threads)
+    return pairs_from_columns(columns[0], columns[1], (source, target), threads)
 
 
-def graph_from_arrow(table: Any, source: Any, target: Any, threads: int | None) -> Graph:
-    """:meth:`Graph.from_arrow`."""
+def pairs_from_arrow(table: Any, source: Any, target: Any, threads: int | None) -> Pairs:
+    """The pairs behind :meth:`Graph.from_arrow`."""
     pa = require("pyarrow")
     if not isinstance(table, (pa.Table, pa.RecordBatch)):
         raise TypeError(f"expected a pyarrow.Table or RecordBatch, got {type(table).__name__}")
@@ -99,20 +99,19 @@ def graph_from_arrow(table: Any, source: Any, target: Any, threads: int | None) 
         if pa.types.is_dictionary(col.type):
             col = col.cast(col.type.value_type)
         columns.append(np.asarray(col.to_numpy(zero_copy_only=False)))
-    return graph_from_columns(columns[0], columns[1], (source, target), threads)
+    return pairs_from_columns(columns[0], columns[1], (source, target), threads)
 
 
-def graph_from_columns(
+def pairs_from_columns(
     src: np.ndarray, dst: np.ndarray, names: tuple[Any, Any], threads: int | None
-) -> Graph:
-    """The graph of the pairs ``(src[i], dst[i])`` of any hashable ids, counted as a file is.
+) -> Pairs:
+    """The pairs ``(src[i], dst[i])`` of any hashable ids, relabelled to ``0..n-1``.
 
     Integer ids take the path of :func:`graphveil.read_edgelist` (the parallel C++ relabelling,
     ascending order of the original id). Other ids are ranked in ascending order when they
-    can be ordered, else in order of first appearance.
+    can be ordered, else in order of first appearance. :func:`graphveil.graph.build_counted`
+    builds the graph, counted as a file is.
     """
-    from graphveil.io import build_counted
-
     nthreads = check_threads(threads)
     if src.shape != dst.shape or src.ndim != 1:
         raise ValueError(f"columns {names[0]!r} and {names[1]!r} must be 1-d and of one length")
@@ -129,7 +128,7 @@ def graph_from_columns(
         codes, labels = _factorize(np.concatenate([_as_ids(src), _as_ids(dst)]))
         u, v = codes[: src.size], codes[src.size :]
         u, v = np.ascontiguousarray(u), np.ascontiguousarray(v)
-    return build_counted(u, v, labels, nthreads)
+    return u, v, labels
 
 
 def _as_ids(col: np.ndarray) -> np.ndarray:
@@ -150,7 +149,7 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     try:
         if pd is not None:
             codes, firsts = pd.factorize(values, sort=False, use_na_sentinel=False)
-            uniques = _labels_array(list(firsts))
+            uniques = labels_array(list(firsts))
         else:
             index: dict[Any, int] = {}
             codes = np.fromiter(
@@ -158,7 +157,7 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 dtype=np.int64,
                 count=values.size,
             )
-            uniques = _labels_array(list(index))
+            uniques = labels_array(list(index))
     except TypeError as err:
         raise TypeError(f"node ids must be hashable: {err}") from None
     try:
@@ -186,8 +185,8 @@ def _refuse_missing(name: Any, first: int, count: int) -> None:
 
 
 # ---------------------------------------------------------------------- igraph, networkit
-def graph_from_igraph(graph: Any, as_undirected: bool) -> Graph:
-    """:meth:`Graph.from_igraph`."""
+def pairs_from_igraph(graph: Any, as_undirected: bool) -> tuple[np.ndarray, np.ndarray, int, Any]:
+    """The edges ``(u, v)``, node count and labels (None without names) of an igraph graph."""
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):
         raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
@@ -196,8 +195,8 @@ def graph_from_igraph(graph: Any, as_undirected: bool) -> Graph:
     pairs = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
     labels = None
     if "name" in graph.vs.attributes():
-        labels = _labels_array(graph.vs["name"])
-    return Graph.from_edges(pairs[:, 0], pairs[:, 1], graph.vcount(), labels=labels)
+        labels = labels_array(graph.vs["name"])
+    return pairs[:, 0], pairs[:, 1], graph.vcount(), labels
 
 
 def graph_to_igraph(graph: Graph, use_labels: bool) -> Any:
@@ -247,59 +246,10 @@ def uncertain_to_igraph(ug: UncertainGraph) -> Any:
     )
 
 
-_GRAPHML_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
-<graphml xmlns="http://graphml.graphdrawing.org/xmlns" \
-xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
-xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns \
-http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
-<key id="p" for="edge" attr.name="p" attr.type="double"/>
-<key id="graphveil" for="graph" attr.name="graphveil" attr.type="string"/>
-<graph id="G" edgedefault="undirected">
-<data key="graphveil">{info}</data>
-"""
-_GRAPHML_CHUNK = 1 << 16
-
-
-def uncertain_to_graphml(
-    ug: UncertainGraph, path: str | os.PathLike[str], keep_ids: bool, seed: SeedLike
-) -> np.ndarray:
-    """:meth:`UncertainGraph.to_graphml`: a small streaming writer (no library needed)."""
-    from graphveil.io import _compressor, release, release_fields
-
-    out, perm = release(ug, keep_ids, seed)
-    info = _json(release_fields(out, ids_permuted=bool(out.ids_permuted), meta=ug.meta))
-    target = Path(os.fspath(path))
-    with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as fh:
-        fh.write(_GRAPHML_HEAD.format(info=escape(info)).encode())
-        for start in range(0, out.n, _GRAPHML_CHUNK):
-            ids = range(start, min(start + _GRAPHML_CHUNK, out.n))
-            fh.write("".join(f'<node id="{i}"/>\n' for i in ids).encode())
-        u, v, p = out.u, out.v, out.p
-        for start in range(0, out.num_pairs, _GRAPHML_CHUNK):
-            stop = start + _GRAPHML_CHUNK
-            rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
-            fh.write(
-                "".join(
-                    f'<edge source="{a}" target="{b}"><data key="p">{c!r}</data></edge>\n'
-                    for a, b, c in rows
-                ).encode()
-            )
-        fh.write(b"</graph>\n</graphml>\n")
-    return perm
-
-
-def _json(value: Any) -> str:
-    from graphveil.uncertain import _json_dumps
-
-    return _json_dumps(value)
-
-
 # ---------------------------------------------------------------------- scipy -> UncertainGraph
-def uncertain_from_scipy(matrix: Any, relaxed: bool) -> UncertainGraph:
-    """:meth:`UncertainGraph.from_scipy`."""
-    from graphveil.uncertain import UncertainGraph
-
-    coo = _square_coo(matrix)
+def pairs_from_scipy(matrix: Any, relaxed: bool) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, u, v, p)`` of a symmetric matrix of probabilities: :meth:`UncertainGraph.from_scipy`."""
+    coo = square_coo(matrix)
     coo.sum_duplicates()  # explicit zeros stay: a stored 0 is a pair with p = 0
     data = np.asarray(coo.data, dtype=np.float64)
     # A self-loop adds 2p to the diagonal (UncertainGraph.to_scipy, Theorem 3.1): read p = M_ii / 2.
@@ -332,4 +282,38 @@ def uncertain_from_scipy(matrix: Any, relaxed: bool) -> UncertainGraph:
             "pass relaxed=True"
         )
     keep = coo.row <= coo.col
-    return UncertainGraph(coo.shape[0], coo.row[keep], coo.col[keep], data[keep], relaxed=relaxed)
+    return coo.shape[0], coo.row[keep], coo.col[keep], data[keep]
+
+
+# ---------------------------------------------------------------------- shared with graph.py
+def square_coo(matrix: Any) -> sp.coo_matrix:
+    """A square scipy.sparse matrix or array (any format) as a fresh COO matrix."""
+    if not sp.issparse(matrix):
+        raise TypeError(f"expected a scipy.sparse matrix or array, got {type(matrix).__name__}")
+    rows, cols = matrix.shape
+    if rows != cols:
+        raise ValueError(f"adjacency matrix must be square, got shape {matrix.shape}")
+    return sp.coo_matrix(matrix, copy=True)
+
+
+def labels_array(nodes: list[Any]) -> np.ndarray:
+    """Labels as an int or str array when all are of that kind, else an object array.
+
+    Mixed kinds stay objects: numpy would turn ``["a", 3]`` into ``["a", "3"]`` and
+    ``[True, 2]`` into ``[1, 2]``, changing the caller's ids.
+    """
+    kinds = set(map(type, nodes))
+    ints = all(
+        issubclass(k, (int, np.integer)) and not issubclass(k, (bool, np.bool_)) for k in kinds
+    )
+    if ints or kinds == {str}:
+        try:
+            arr = np.asarray(nodes, dtype=np.int64 if ints else None)
+        except (OverflowError, ValueError):
+            pass
+        else:
+            if arr.ndim == 1:
+                return arr
+    arr = np.empty(len(nodes), dtype=object)
+    arr[:] = nodes
+    return arr

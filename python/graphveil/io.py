@@ -1,23 +1,39 @@
-"""Reading and writing graphs: text edge lists (SNAP style, plain or compressed) and parquet.
+"""Reading and writing graphs and uncertain graphs: every file format graphveil knows.
 
-The format read: one edge per line, two integer node ids separated by spaces, tabs or a comma;
-further columns (weights, timestamps) are ignored; lines whose first non-blank character is
-``#`` or ``%`` are comments; blank lines and CRLF line ends are fine. A file may be plain or
-gzip, bzip2 or xz compressed (recognised by its magic bytes, whatever its suffix).
+Graphs: text edge lists (:func:`read_edgelist`, :func:`write_edgelist`, SNAP style, plain or
+compressed) and parquet (:func:`read_parquet`, :func:`write_parquet`).
 
+The edge-list format read: one edge per line, two integer node ids separated by spaces, tabs or
+a comma; further columns (weights, timestamps) are ignored; lines whose first non-blank
+character is ``#`` or ``%`` are comments; blank lines and CRLF line ends are fine. A file may be
+plain or gzip, bzip2 or xz compressed (recognised by its magic bytes, whatever its suffix).
 Files written by :func:`write_edgelist` start with graphveil's own header line,
 ``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|no>``, which records the node count so that
 isolated nodes survive a round trip. Only that exact first line is interpreted; every other
 comment is ignored.
 
-Parquet (:func:`write_parquet`, :func:`read_parquet`; ``pip install "graphveil[parquet]"``):
-one row per edge or pair, columns ``u``, ``v`` (node ids, int32 or int64) and, for an uncertain
-graph, ``p`` (float64). The schema metadata holds one key, ``graphveil``, a JSON object of
-public fields only (:func:`release_fields`): ``format`` (``"graphveil.graph"`` or
-``"graphveil.uncertain"``), ``format_version`` (:data:`FORMAT_VERSION`; readers refuse newer),
-``graphveil_version``, ``n`` (so isolated nodes survive), ``relaxed``, ``ids_permuted``, and for
-an uncertain graph the ``scheme`` name and its ``params`` when its ``meta`` has them. Never seeds,
-timings, search histories or permutations.
+Uncertain graphs are written as *releases*, all through one path, :func:`write_release`
+(:meth:`UncertainGraph.save <graphveil.UncertainGraph.save>`, :func:`write_parquet` and
+:meth:`UncertainGraph.to_graphml <graphveil.UncertainGraph.to_graphml>` call it): the same
+whitelist of public fields (:data:`RELEASE_KEYS`), secret parameters refused, node ids permuted
+by the same draw, an atomic write, and the private :class:`~graphveil.record.RunRecord` returned,
+for each of the four formats (:data:`RELEASE_FORMATS`):
+
+- ``npz``: a numpy archive, one entry per key of :data:`RELEASE_KEYS` (``scheme``, ``params`` as
+  JSON), version :data:`UNCERTAIN_FORMAT_VERSION`;
+- ``tsv``: one ``u<TAB>v<TAB>p`` line per pair and nothing else, the header (the scalar keys of
+  :data:`RELEASE_KEYS`) in the JSON sidecar :func:`sidecar_path`, version
+  :data:`UNCERTAIN_FORMAT_VERSION`;
+- ``parquet`` (``pip install "graphveil[parquet]"``): columns ``u``, ``v`` (int32 or int64) and
+  ``p`` (float64); the schema metadata holds one key, ``graphveil``, a JSON object of the same
+  header, version :data:`FORMAT_VERSION`. A graph's table has no ``p``, the format tag
+  ``"graphveil.graph"`` and ``n`` (so isolated nodes survive);
+- ``graphml`` (write only): nodes ``0..n-1``, the edge attribute ``p``, the same header as JSON in
+  the graph attribute ``graphveil``, version :data:`FORMAT_VERSION`.
+
+Text formats (edge lists, TSV, GraphML) are compressed when the name ends in ``.gz``, ``.bz2`` or
+``.xz``, with one setting per format wherever it is written, and readers detect the compression
+from the content.
 """
 
 from __future__ import annotations
@@ -25,42 +41,47 @@ from __future__ import annotations
 import bz2
 import contextlib
 import gzip
+import io
 import json
 import lzma
 import os
 import re
+import warnings
+import zipfile
 import zlib
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from xml.sax.saxutils import escape
 
 import numpy as np
 
 from graphveil import _core
 from graphveil._common import (
+    PACKAGE_VERSION,
     SeedLike,
     atomic_path,
     check_output_path,
     check_threads,
-    index_dtype,
     seed_to_u64,
 )
-from graphveil.graph import BuildCounts, Graph
-from graphveil.uncertain import _SECRET_PARAMS, PUBLIC_META
+from graphveil.graph import Graph, build_counted
+from graphveil.interop import require
+from graphveil.record import RunRecord, release_digest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.record import RunRecord
     from graphveil.uncertain import UncertainGraph
 
-__all__ = ["read_edgelist", "read_parquet", "write_edgelist", "write_parquet"]
-
-#: Version of the parquet layout (and of the GraphML export's header). Readers refuse newer.
-FORMAT_VERSION = 1
-_GRAPH_TAG = "graphveil.graph"
-_PARQUET_KEY = b"graphveil"
-#: The only ``meta`` entries a released file carries: the scheme and its public parameters.
-RELEASE_META_KEYS = PUBLIC_META
-#: Never released, even nested inside ``params`` (derived from G0 or from randomness).
-_PRIVATE_KEYS = _SECRET_PARAMS | {"timings", "history"}
+__all__ = [
+    "Release",
+    "read_edgelist",
+    "read_parquet",
+    "read_release",
+    "release_format",
+    "sidecar_path",
+    "write_edgelist",
+    "write_parquet",
+    "write_release",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -69,6 +90,58 @@ _ISOLATED_PREFIX = b"# graphveil isolated "
 _ISOLATED_PER_LINE = 32
 _DELIMITERS = ("\t", " ", ",")
 _UTF8_BOM = b"\xef\xbb\xbf"
+
+# ---------------------------------------------------------------------- release constants
+#: Version of the parquet layout and of the GraphML header. Readers refuse newer.
+FORMAT_VERSION = 1
+#: Version of the .npz and TSV uncertain-graph layout. Readers refuse newer versions.
+#: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release.
+UNCERTAIN_FORMAT_VERSION = 2
+#: The formats a release is written in (:func:`write_release`); GraphML is write only.
+RELEASE_FORMATS = ("npz", "tsv", "parquet", "graphml")
+#: Layout version each release format writes.
+_VERSION_OF = {
+    "npz": UNCERTAIN_FORMAT_VERSION,
+    "tsv": UNCERTAIN_FORMAT_VERSION,
+    "parquet": FORMAT_VERSION,
+    "graphml": FORMAT_VERSION,
+}
+_FORMAT_TAG = "graphveil.uncertain"
+_GRAPH_TAG = "graphveil.graph"
+_PARQUET_KEY = b"graphveil"
+#: Every entry of a published file, and nothing else (the release whitelist): the format, n, the
+#: pairs and their p, the scheme's name and the parameters its user chose, whether the ids were
+#: permuted, the package version. Seeds, permutations and reports go to the private RunRecord.
+RELEASE_KEYS = (
+    "format",
+    "format_version",
+    "graphveil_version",
+    "n",
+    "relaxed",
+    "ids_permuted",
+    "scheme",
+    "params",
+    "u",
+    "v",
+    "p",
+)
+#: The scalar keys: the header of every format (the arrays are its body).
+_HEADER_KEYS = RELEASE_KEYS[:-3]
+#: Keys of ``meta`` that are published (the rest of ``meta`` goes to the run record).
+PUBLIC_META = ("scheme", "params")
+#: Names that must never appear in a release, at any depth of ``meta["params"]``: they are derived
+#: from the true graph or from randomness (a write refuses them before anything is written).
+_SECRET_PARAMS = frozenset({"seed", "permutation", "perm", "timings", "history"})
+#: Zip entries of a release get this fixed timestamp: equal graphs give equal bytes.
+_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+#: Key under which a reader records what the file said about itself.
+FILE_INFO_KEY = "file"
+#: gzip level of each text format, wherever it is written. TSV releases at 1: on 2.2M pairs ~5x
+#: faster than level 6 for a file ~15% larger (random p values barely compress). bzip2 and xz
+#: use their library defaults for every format.
+_GZIP_LEVEL = {"edgelist": 6, "graphml": 6, "tsv": 1}
+_COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+_TEXT_CHUNK = 1 << 16
 
 
 def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None = None) -> Graph:
@@ -262,8 +335,6 @@ def write_edgelist(
     >>> read_edgelist(p) == Graph.from_edges(perm[[0, 1]], perm[[1, 2]], 4)
     True
     """
-    from graphveil.record import RunRecord, release_digest
-
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
     if delimiter not in _DELIMITERS:
@@ -298,7 +369,11 @@ def write_edgelist(
             for start in range(0, isolated.size, _ISOLATED_PER_LINE):
                 chunk = " ".join(map(str, isolated[start : start + _ISOLATED_PER_LINE].tolist()))
                 head += _ISOLATED_PREFIX + chunk.encode() + b"\n"
-    with atomic_path(target) as tmp, tmp.open("wb") as raw, _compressor(target, raw) as out:
+    with (
+        atomic_path(target) as tmp,
+        tmp.open("wb") as raw,
+        _compressor(target, raw, "edgelist") as out,
+    ):
         out.write(head)
         out.write(body.data)
     result = RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
@@ -314,25 +389,108 @@ def _canonical(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a[order], b[order]
 
 
-def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
-    """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays).
+# ---------------------------------------------------------------------- releases
+class Release(NamedTuple):
+    """An uncertain-graph release as read from a file: its header and its arrays.
 
-    Every cleaning is counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
-    for files and tables alike). ``lines`` is the number of input pairs.
+    ``header`` holds ``format_version``, ``graphveil_version``, ``n``, ``relaxed``,
+    ``ids_permuted`` (None when the file did not say) and ``meta`` (the published ``scheme`` and
+    ``params`` only). :meth:`UncertainGraph.load <graphveil.UncertainGraph.load>` builds the graph.
     """
-    n = len(labels)
-    directed = _core.count_directed_pairs(n, u, v, nthreads)
-    indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
-    pairs = int(u.size)
-    m = indices.size // 2
-    counts = BuildCounts(
-        self_loops=int(loops),
-        duplicates=int(dups),
-        lines=pairs,
-        exact_repeats=pairs - int(loops) - int(directed),
-        reversed_pairs=int(directed) - m,
+
+    header: dict[str, Any]
+    u: np.ndarray
+    v: np.ndarray
+    p: np.ndarray
+
+
+def write_release(
+    graph: UncertainGraph,
+    path: PathLike,
+    *,
+    format: str | None = None,
+    keep_ids: bool = False,
+    seed: SeedLike = None,
+    compress: bool = False,
+    record: PathLike | None = None,
+) -> RunRecord:
+    """Publish an uncertain graph in any release format: the one path every release takes.
+
+    In this order: the format is told (``format`` or the suffix, :func:`release_format`) and
+    the destinations checked; the public part of ``graph.meta`` is taken (``scheme`` and
+    ``params``, refusing any secret name in ``params``) and the rest kept for the record; the
+    ids are permuted (:func:`release`, the draw of :meth:`UncertainGraph.with_permuted_ids
+    <graphveil.UncertainGraph.with_permuted_ids>`); the header (exactly the scalar keys of
+    :data:`RELEASE_KEYS`) and the arrays are written atomically; the private
+    :class:`~graphveil.record.RunRecord` is returned, and written to ``record`` (mode 0600)
+    only when asked. :meth:`UncertainGraph.save <graphveil.UncertainGraph.save>` documents the
+    parameters.
+
+    Returns
+    -------
+    RunRecord
+        ``permutation`` (None when the ids were written as they are), ``report`` (the whole
+        ``meta``) and the release's digest.
+
+    Raises
+    ------
+    ValueError
+        If the format cannot be told, ``record`` would overwrite the release, or the public
+        parameters name a secret (``seed``, ``permutation``, ``timings``, ``history``).
+    TypeError
+        If ``graph`` is not an uncertain graph or its ``meta`` is not JSON-serialisable.
+    FileNotFoundError, PermissionError
+        If a destination cannot be written (checked before anything is written).
+    ImportError
+        For parquet without pyarrow: ``pip install "graphveil[parquet]"``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from graphveil import UncertainGraph
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> ug = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0], meta={"scheme": "toy", "seed": 7})
+    >>> rec = write_release(ug, d / "pub.graphml", seed=1)
+    >>> rec.report["seed"], sorted(rec.permutation.tolist())
+    (7, [0, 1, 2])
+    >>> write_release(UncertainGraph(2, [0], [1], [0.5], meta={"params": {"seed": 3}}), d / "x.npz")
+    Traceback (most recent call last):
+    ...
+    ValueError: meta['params'] holds 'seed', which must never be published; keep it out of the parameters (the run record keeps the rest of meta)
+    """
+    fmt = release_format(path, format)
+    if not hasattr(graph, "with_permuted_ids"):
+        raise TypeError(f"expected a graphveil UncertainGraph, got {type(graph).__name__}")
+    if fmt == "parquet":
+        require("pyarrow")
+    target = check_output_path(path)
+    if record is not None:
+        check_output_path(record)
+        if Path(record).resolve() in (target.resolve(), sidecar_path(target).resolve()):
+            raise ValueError(f"the run record must not overwrite the release {path}")
+    scheme, params = _public_meta(graph.meta)
+    private = json.loads(_meta_json(graph.meta))  # also checks meta is JSON-serialisable
+    out, perm = release(graph, keep_ids, seed)
+    header = {
+        "format": _FORMAT_TAG,
+        "format_version": _VERSION_OF[fmt],
+        "graphveil_version": PACKAGE_VERSION,
+        "n": out.n,
+        "relaxed": out.relaxed,
+        "ids_permuted": bool(out.ids_permuted),
+        "scheme": scheme,
+        "params": params,
+    }
+    assert tuple(header) == _HEADER_KEYS  # the whitelist is the one home of the layout
+    _WRITERS[fmt](target, header, out, compress)
+    result = RunRecord(
+        None if out is graph else perm,
+        private,
+        [{"file": target.name, "digest": release_digest(out.n, out.u, out.v, out.p)}],
     )
-    return Graph(indptr, indices, labels, counts, validate=False)
+    if record is not None:
+        result.save(record)
+    return result
 
 
 def release(
@@ -342,48 +500,383 @@ def release(
 
     :meth:`UncertainGraph.with_permuted_ids`, the draw :meth:`UncertainGraph.save` makes: the same
     seed gives the same permutation. A graph whose ids already are a release's permutation
-    (:attr:`UncertainGraph.ids_permuted`) is written as it is, as ``save`` does, never permuted twice.
+    (:attr:`UncertainGraph.ids_permuted`) is written as it is, never permuted twice; so is a graph
+    with ``keep_ids``.
     """
     if keep_ids or graph.ids_permuted:
         return graph, np.arange(graph.n, dtype=np.int64)
     return graph.with_permuted_ids(seed)
 
 
-def release_fields(
-    graph: Graph | UncertainGraph, *, ids_permuted: bool, meta: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The public header of a released file: a whitelist, never the whole ``meta``.
+def release_format(path: PathLike, format: str | None = None) -> str:
+    """The release format of ``path``: ``format`` if given, else told from the suffix.
 
-    Format tag and version, package version, ``n``, the model, whether ids were permuted, and
-    from ``meta`` only :data:`RELEASE_META_KEYS` (with any nested ``seed``, ``timings``,
-    ``history`` or permutation entry removed).
+    ``.npz``; ``.tsv``, ``.txt``, ``.tab``; ``.parquet``; ``.graphml``; a text format may end in
+    ``.gz``, ``.bz2`` or ``.xz``.
+
+    Raises
+    ------
+    ValueError
+        If ``format`` is not one of :data:`RELEASE_FORMATS`, or no suffix tells the format.
+
+    Examples
+    --------
+    >>> release_format("pub.tsv.gz"), release_format("x.bin", "npz")
+    ('tsv', 'npz')
     """
-    from graphveil import __version__
-    from graphveil.uncertain import _FORMAT_TAG
+    if format is not None:
+        if format not in RELEASE_FORMATS:
+            raise ValueError(
+                f"format must be one of {', '.join(map(repr, RELEASE_FORMATS))}, got {format!r}"
+            )
+        return format
+    suffixes = [s.lower() for s in Path(path).suffixes]
+    if suffixes and suffixes[-1] in _COMPRESSED_SUFFIXES:
+        suffixes = suffixes[:-1]
+    last = suffixes[-1] if suffixes else ""
+    found = {".npz": "npz", ".tsv": "tsv", ".txt": "tsv", ".tab": "tsv"}
+    found.update({".parquet": "parquet", ".graphml": "graphml"})
+    if last in found:
+        return found[last]
+    raise ValueError(
+        f"cannot tell the format of {os.fspath(path)!r} from its suffix; use .npz, .parquet, "
+        ".tsv or .graphml (the text formats optionally .gz/.bz2/.xz), or pass format= one of "
+        f"{', '.join(map(repr, RELEASE_FORMATS))}"
+    )
 
-    uncertain = not isinstance(graph, Graph)
-    fields: dict[str, Any] = {
-        "format": _FORMAT_TAG if uncertain else _GRAPH_TAG,
-        "format_version": FORMAT_VERSION,
-        "graphveil_version": str(__version__),
-        "n": int(graph.n),
-        "relaxed": bool(getattr(graph, "relaxed", False)),
-        "ids_permuted": bool(ids_permuted),
+
+def read_release(path: PathLike, *, format: str | None = None) -> Release:
+    """Read an uncertain-graph release (npz, TSV or parquet): its header and arrays, validated.
+
+    The format is told from the content (a zip archive is npz, ``PAR1`` parquet), else from the
+    suffix; ``format`` overrides. :meth:`UncertainGraph.load <graphveil.UncertainGraph.load>`
+    documents what is read and checked; it builds the graph from what this returns.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is corrupt, truncated, of another kind or written by a newer format version;
+        the message names the file.
+    """
+    target = Path(path)
+    if not target.exists():
+        raise FileNotFoundError(f"no such file: {target}")
+    if format is None:
+        magic = _magic(target)
+        fmt = (
+            "npz"
+            if magic.startswith(b"PK\x03\x04")
+            else "parquet"
+            if magic.startswith(b"PAR1")
+            else release_format(target)
+        )
+    else:
+        fmt = release_format(target, format)
+    if fmt == "graphml":
+        raise ValueError(
+            f"{target}: GraphML is written for other tools and not read back by graphveil; "
+            "keep the .npz, .tsv or .parquet release to load"
+        )
+    readers = {"npz": _read_npz, "tsv": _read_tsv, "parquet": _read_parquet_release}
+    return Release(*readers[fmt](target))
+
+
+def sidecar_path(path: PathLike) -> Path:
+    """Where the release header of TSV release ``path`` lives: ``path`` + ``.json``.
+
+    ``g.tsv`` has its header in ``g.tsv.json`` (``g.tsv.gz`` in ``g.tsv.gz.json``), so the TSV
+    body is nothing but ``u<TAB>v<TAB>p`` lines, read as it is by igraph's ``Graph.Read_Ncol``,
+    networkx's ``read_weighted_edgelist``, pandas or awk.
+
+    Examples
+    --------
+    >>> sidecar_path("pub.tsv.gz").name
+    'pub.tsv.gz.json'
+    """
+    target = Path(path)
+    return target.with_name(target.name + ".json")
+
+
+# ---------------------------------------------------------------------- release writers
+# Each takes (target, header, graph as written, compress) and writes atomically.
+
+
+def _write_npz(target: Path, header: dict[str, Any], graph: UncertainGraph, compress: bool) -> None:
+    arrays: dict[str, np.ndarray] = {
+        "format": np.array(header["format"]),
+        "format_version": np.array(header["format_version"], dtype=np.int64),
+        "graphveil_version": np.array(header["graphveil_version"]),
+        "n": np.array(header["n"], dtype=np.int64),
+        "relaxed": np.array(header["relaxed"]),
+        "ids_permuted": np.array(header["ids_permuted"]),
+        "scheme": np.array(_json_dumps(header["scheme"])),
+        "params": np.array(_json_dumps(header["params"])),
+        "u": graph.u,
+        "v": graph.v,
+        "p": graph.p,
     }
-    for key in RELEASE_META_KEYS:
-        if meta and key in meta:
-            fields[key] = _public(meta[key])
-    return fields
+    assert tuple(arrays) == RELEASE_KEYS  # the whitelist is the one home of the layout
+    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
+    # np.savez stamps every entry with the wall clock; a fixed date makes equal graphs equal bytes
+    with atomic_path(target) as tmp, zipfile.ZipFile(tmp, "w", method, allowZip64=True) as zf:
+        for name, arr in arrays.items():
+            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_DATE)
+            info.compress_type = method
+            info.external_attr = 0o644 << 16
+            with zf.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.asanyarray(arr), allow_pickle=False)
 
 
-def _public(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _public(v) for k, v in value.items() if k not in _PRIVATE_KEYS}
-    if isinstance(value, (list, tuple)):
-        return [_public(v) for v in value]
-    return value
+def _write_tsv(target: Path, header: dict[str, Any], graph: UncertainGraph, compress: bool) -> None:
+    # Why a sidecar and not '#' lines: igraph's Read_Ncol has no comment syntax and fails on a
+    # header, and any header inside the body makes the file one more dialect to explain. The
+    # body stays a plain weighted edge list; the sidecar JSON holds exactly the header keys of
+    # RELEASE_KEYS (nothing else is public), so a reader without it still gets every pair.
+    # (compress: the suffix decides for text formats.)
+    with (
+        atomic_path(target) as tmp,
+        tmp.open("wb") as raw,
+        _compressor(target, raw, "tsv") as packed,
+        # text through a TextIOWrapper: its chunking is part of the compressed bytes
+        io.TextIOWrapper(packed, encoding="utf-8") as fh,
+    ):
+        for a, b, c in _pair_chunks(graph):
+            fh.write("".join(f"{x}\t{y}\t{q!r}\n" for x, y, q in zip(a, b, c)))
+    with atomic_path(sidecar_path(target)) as tmp:
+        # keys in RELEASE_KEYS order (like the npz entries); values as the npz writes them
+        text = json.dumps({k: json.loads(_json_dumps(v)) for k, v in header.items()}, indent=1)
+        tmp.write_text(text + "\n", encoding="utf-8")
 
 
+def _write_parquet_release(
+    target: Path, header: dict[str, Any], graph: UncertainGraph, compress: bool
+) -> None:
+    _write_parquet_table(target, header, {"u": graph.u, "v": graph.v, "p": graph.p})
+
+
+_GRAPHML_HEAD = """<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns" \
+xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns \
+http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
+<key id="p" for="edge" attr.name="p" attr.type="double"/>
+<key id="graphveil" for="graph" attr.name="graphveil" attr.type="string"/>
+<graph id="G" edgedefault="undirected">
+<data key="graphveil">{info}</data>
+"""
+
+
+def _write_graphml(
+    target: Path, header: dict[str, Any], graph: UncertainGraph, compress: bool
+) -> None:
+    """A small streaming GraphML writer (no library needed)."""
+    with (
+        atomic_path(target) as tmp,
+        tmp.open("wb") as raw,
+        _compressor(target, raw, "graphml") as fh,
+    ):
+        fh.write(_GRAPHML_HEAD.format(info=escape(_json_dumps(header))).encode())
+        for start in range(0, graph.n, _TEXT_CHUNK):
+            ids = range(start, min(start + _TEXT_CHUNK, graph.n))
+            fh.write("".join(f'<node id="{i}"/>\n' for i in ids).encode())
+        for a, b, c in _pair_chunks(graph):
+            fh.write(
+                "".join(
+                    f'<edge source="{x}" target="{y}"><data key="p">{q!r}</data></edge>\n'
+                    for x, y, q in zip(a, b, c)
+                ).encode()
+            )
+        fh.write(b"</graph>\n</graphml>\n")
+
+
+_WRITERS = {
+    "npz": _write_npz,
+    "tsv": _write_tsv,
+    "parquet": _write_parquet_release,
+    "graphml": _write_graphml,
+}
+
+
+def _pair_chunks(graph: UncertainGraph) -> Any:
+    """The pairs as Python lists ``(u, v, p)``, a bounded chunk at a time."""
+    u, v, p = graph.u, graph.v, graph.p
+    for start in range(0, graph.num_pairs, _TEXT_CHUNK):
+        stop = start + _TEXT_CHUNK
+        yield u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist()
+
+
+# ---------------------------------------------------------------------- release readers
+def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    def bad(what: str) -> ValueError:
+        return ValueError(f"{path}: not a readable graphveil uncertain-graph .npz file ({what})")
+
+    try:
+        # our own handle: np.load leaks the file it opened when the archive is truncated
+        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
+            files = list(data.files)
+            wanted = (*RELEASE_KEYS, *_V1_KEYS)
+            arrays = {k: data[k] for k in wanted if k in files}
+    except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError, zlib.error) as err:
+        raise bad(f"{type(err).__name__}: {err}") from None
+    if "format" not in arrays or "format_version" not in arrays:
+        raise bad(f"no format tag; entries found: {sorted(files)}")
+    if str(arrays["format"]) != _FORMAT_TAG:
+        raise bad(f"format tag is {str(arrays['format'])!r}, expected {_FORMAT_TAG!r}")
+    version = _scalar_int(arrays["format_version"], "format_version", path)
+    _check_version(version, path)
+    keys = _keys_of_version(version)
+    missing = [k for k in keys if k not in arrays]
+    if missing:
+        raise bad(f"missing entries {missing}")
+    try:
+        texts = {k: json.loads(str(arrays[k])) for k in keys if k in _JSON_KEYS}
+    except json.JSONDecodeError as err:
+        raise bad(f"an entry is not valid JSON: {err}") from None
+    header = {
+        "format_version": version,
+        "graphveil_version": str(arrays["graphveil_version"]),
+        "n": _scalar_int(arrays["n"], "n", path),
+        "relaxed": _scalar_bool(arrays["relaxed"], "relaxed", path),
+        "ids_permuted": _scalar_bool(arrays["ids_permuted"], "ids_permuted", path),
+        "meta": _public_of(texts, path),
+    }
+    u, v, p = arrays["u"], arrays["v"], arrays["p"]
+    for name, arr in (("u", u), ("v", v), ("p", p)):
+        if arr.ndim != 1:
+            raise bad(f"{name} must be 1-d, has shape {arr.shape}")
+    if not (u.size == v.size == p.size):
+        raise bad(f"u, v and p differ in length: {u.size}, {v.size}, {p.size}")
+    if not (np.issubdtype(u.dtype, np.integer) and np.issubdtype(v.dtype, np.integer)):
+        raise bad(f"u and v must be integer arrays, got {u.dtype} and {v.dtype}")
+    if not np.issubdtype(p.dtype, np.floating):
+        raise bad(f"p must be a float array, got {p.dtype}")
+    return header, u, v, p
+
+
+#: Entries of a version-1 file beyond the release's: read (to find scheme and params), never kept.
+_V1_KEYS = ("seed", "meta")
+_JSON_KEYS = ("scheme", "params", "seed", "meta")
+
+
+def _keys_of_version(version: int) -> tuple[str, ...]:
+    if version == 1:
+        return tuple(k for k in RELEASE_KEYS if k not in PUBLIC_META) + _V1_KEYS
+    return RELEASE_KEYS
+
+
+def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    fields: dict[str, str] = {}
+    try:
+        raw = _decompress(path, path.read_bytes())
+    except OSError as err:
+        raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
+    try:
+        # universal newlines, as text mode reads: CRLF and CR lines are lines
+        text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8").read()
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
+    del raw
+    for line in text.splitlines():  # '# key: value' lines: the body header of older releases
+        if not line.startswith("#"):
+            if line.strip():
+                break
+            continue
+        key, sep, value = line[1:].partition(":")
+        if sep:
+            fields.setdefault(key.strip(), value.strip())
+    fields.update(_sidecar_fields(path))
+    try:
+        version = int(fields.get("format_version", "1"))
+        n_text = fields.get("n")
+        texts = {k: json.loads(fields[k]) for k in _JSON_KEYS if k in fields}
+        header: dict[str, Any] = {
+            "format_version": version,
+            "graphveil_version": json.loads(fields["graphveil_version"])
+            if "graphveil_version" in fields
+            else None,
+            "n": None if n_text is None else json.loads(n_text),
+            "relaxed": json.loads(fields["relaxed"]) if "relaxed" in fields else None,
+            "ids_permuted": json.loads(fields["ids_permuted"])
+            if "ids_permuted" in fields
+            else None,
+        }
+    except (ValueError, json.JSONDecodeError) as err:
+        raise ValueError(f"{path}: malformed header line: {err}") from None
+    if fields.get("format", _FORMAT_TAG) != _FORMAT_TAG:
+        raise ValueError(
+            f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}"
+        )
+    _check_version(version, path)
+    if not isinstance(header["relaxed"], (bool, type(None))):
+        raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
+    header["meta"] = _public_of(texts, path)
+    dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter(
+                "ignore", UserWarning
+            )  # "input contained no data": an empty graph
+            table = np.loadtxt(io.StringIO(text), dtype=dtype, comments=["#", "%"], ndmin=1)
+    except ValueError as err:
+        raise ValueError(
+            f"{path}: expected lines 'u v p' (two integer ids, one probability): {err}"
+        ) from None
+    u, v, p = table["u"], table["v"], table["p"]
+    if header["n"] is None:
+        header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+    if header["relaxed"] is None:  # no header: a self-loop can only come from a relaxed model
+        header["relaxed"] = bool(np.any(u == v))
+    if isinstance(header["n"], bool) or not isinstance(header["n"], int):
+        raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
+    return header, u, v, p
+
+
+def _sidecar_fields(path: Path) -> dict[str, str]:
+    side = sidecar_path(path)
+    if not side.exists():
+        return {}
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"{side}: cannot read the release header: {err}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{side}: the release header is not a JSON object")  # noqa: TRY004 (bad file content)
+    # the same text form as the '# key: value' lines older versions wrote into the body
+    return {
+        str(k): (value if k == "format" and isinstance(value, str) else _json_dumps(value))
+        for k, value in data.items()
+    }
+
+
+def _read_parquet_release(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    return _uncertain_table(path, *_read_parquet_table(path))
+
+
+def _uncertain_table(
+    path: Path, table: Any, fields: dict[str, Any] | None
+) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
+    """Header and arrays of an uncertain graph's parquet table (``fields``: its metadata)."""
+    if fields is not None and fields["format"] != _FORMAT_TAG:
+        raise ValueError(
+            f"{path}: holds a graph, not an uncertain graph; read it with graphveil.read_parquet"
+        )
+    cols = _parquet_columns(path, table, ["u", "v", "p"])
+    u, v, p = cols["u"], cols["v"], cols["p"]
+    if fields is None:  # a plain table: n from the ids; the model and the ids' origin unknown
+        n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
+        plain = {"format_version": None, "graphveil_version": None, "n": n, "relaxed": False}
+        return {**plain, "ids_permuted": None, "meta": {}}, u, v, p
+    missing = [k for k in _HEADER_KEYS[:-2] if k not in fields]
+    if missing:
+        raise ValueError(f"{path}: invalid graph: the graphveil metadata lacks {missing}")
+    header = {k: fields[k] for k in ("format_version", "graphveil_version", "n", "relaxed")}
+    header.update(ids_permuted=fields["ids_permuted"], meta=_public_of(fields, path))
+    return header, u, v, p
+
+
+# ---------------------------------------------------------------------- parquet
 def write_parquet(
     graph: Graph | UncertainGraph,
     path: PathLike,
@@ -393,12 +886,12 @@ def write_parquet(
 ) -> np.ndarray | None:
     """Write a graph or an uncertain graph as a parquet table (columns ``u``, ``v`` [, ``p``]).
 
-    An :class:`~graphveil.UncertainGraph` is a release: as in :meth:`UncertainGraph.save`,
-    its node ids are randomly permuted unless ``keep_ids=True``, and the permutation is
-    returned, never written. The schema metadata holds only public fields
-    (:func:`release_fields`, described in the module docstring). A :class:`~graphveil.Graph`
-    is written with ids ``0..n-1`` as :func:`write_edgelist` does (its labels never), ``n``
-    in the metadata. The write is atomic.
+    An :class:`~graphveil.UncertainGraph` is a release, written by :func:`write_release`
+    exactly as ``UncertainGraph.save(path, format="parquet")``: node ids randomly permuted
+    unless ``keep_ids=True`` (the same draw as ``save`` for the same ``seed``), only the public
+    header (the scalar keys of :data:`RELEASE_KEYS`) in the schema metadata, secret
+    parameters refused. A :class:`~graphveil.Graph` is written with ids ``0..n-1`` (its labels
+    never), ``n`` in the metadata. The write is atomic.
 
     Parameters
     ----------
@@ -415,7 +908,9 @@ def write_parquet(
     Returns
     -------
     numpy.ndarray or None
-        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``); None for a graph.
+        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``, the identity
+        when the ids were kept); None for a graph. ``UncertainGraph.save(path,
+        format="parquet", record=...)`` returns and writes the whole private record.
 
     Raises
     ------
@@ -423,6 +918,8 @@ def write_parquet(
         If pyarrow is missing: ``pip install "graphveil[parquet]"``.
     TypeError
         If ``graph`` is neither a Graph nor an UncertainGraph.
+    ValueError
+        If the public parameters of an uncertain graph name a secret (``seed``, ...).
 
     Examples
     --------
@@ -432,43 +929,41 @@ def write_parquet(
     >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
     >>> perm = write_parquet(ug, path, seed=1)
     >>> back = read_parquet(path)
-    >>> sorted(back.p.tolist()), back.n, "seed" in back.meta
-    ([0.25, 0.5], 4, False)
+    >>> sorted(back.p.tolist()), back.n, back.ids_permuted, "seed" in back.meta
+    ([0.25, 0.5], 4, True, False)
     """
-    from graphveil.interop import require
-    from graphveil.uncertain import UncertainGraph
-
-    pa = require("pyarrow")
-    import pyarrow.parquet as pq
-
-    perm: np.ndarray | None = None
-    if isinstance(graph, UncertainGraph):
-        out, perm = release(graph, keep_ids, seed)
-        fields = release_fields(out, ids_permuted=bool(out.ids_permuted), meta=graph.meta)
-        columns = {"u": out.u, "v": out.v, "p": out.p}
-    elif isinstance(graph, Graph):
-        fields = release_fields(graph, ids_permuted=False)
-        u, v = graph.edges()
-        columns = {"u": u, "v": v}
-    else:
-        raise TypeError(f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}")
-    from graphveil.uncertain import _json_dumps
-
-    table = pa.table(columns).replace_schema_metadata({_PARQUET_KEY: _json_dumps(fields)})
-    with atomic_path(path) as tmp:
-        pq.write_table(table, tmp)
-    return perm
+    if not isinstance(graph, Graph):
+        if not hasattr(graph, "with_permuted_ids"):
+            raise TypeError(
+                f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}"
+            )
+        rec = write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
+        return np.arange(graph.n, dtype=np.int64) if rec.permutation is None else rec.permutation
+    require("pyarrow")
+    fields = {
+        "format": _GRAPH_TAG,
+        "format_version": FORMAT_VERSION,
+        "graphveil_version": PACKAGE_VERSION,
+        "n": int(graph.n),
+        "relaxed": False,
+        "ids_permuted": False,
+    }
+    u, v = graph.edges()
+    _write_parquet_table(Path(os.fspath(path)), fields, {"u": u, "v": v})
+    return None
 
 
 def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | UncertainGraph:
     """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
 
     With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
-    isolated nodes, and an uncertain graph's ``meta`` holds the released ``scheme`` and
-    ``params`` plus what the file said about itself under ``meta["file"]`` (as
-    :meth:`UncertainGraph.load`). Without it: a table with columns ``u``, ``v``, ``p`` is an
-    uncertain graph on ``max id + 1`` nodes; a table with ``u``, ``v`` only is read as
-    :meth:`Graph.from_arrow` reads it (ids of any kind, kept as labels).
+    isolated nodes, and an uncertain graph is read as :meth:`UncertainGraph.load` reads a
+    release: its ``meta`` holds the released ``scheme`` and ``params`` plus what the file said
+    about itself under ``meta["file"]``, and :attr:`UncertainGraph.ids_permuted` tells whether
+    its ids are a release's permutation. Without it: a table with columns ``u``, ``v``, ``p`` is
+    an uncertain graph on ``max id + 1`` nodes (whether its ids were permuted is unknown: None);
+    a table with ``u``, ``v`` only is read as :meth:`Graph.from_arrow` reads it (ids of any
+    kind, kept as labels).
 
     Raises
     ------
@@ -488,14 +983,38 @@ def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | Uncer
     >>> read_parquet(path)
     Graph(n=3, m=1)
     """
-    from graphveil.interop import require
-    from graphveil.uncertain import _FORMAT_TAG, FILE_INFO_KEY, UncertainGraph
+    source = Path(os.fspath(path))
+    table, fields = _read_parquet_table(source)
+    if fields is None and "p" not in table.column_names:
+        _parquet_columns(source, table, ["u", "v"])
+        return Graph.from_arrow(table, "u", "v", threads=threads)
+    if fields is not None and fields["format"] == _GRAPH_TAG:
+        cols = _parquet_columns(source, table, ["u", "v"])
+        try:
+            return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
+        except (TypeError, ValueError, KeyError) as err:
+            raise ValueError(f"{source}: invalid graph: {err}") from None
+    # The one reader that returns either kind needs the uncertain model here, and only here
+    # (io sits below uncertain.py, whose save/load call into this module).
+    from graphveil.uncertain import UncertainGraph
 
-    require("pyarrow")
-    import pyarrow as pa
+    return UncertainGraph._from_release(source, Release(*_uncertain_table(source, table, fields)))
+
+
+def _write_parquet_table(target: Path, fields: dict[str, Any], columns: dict[str, Any]) -> None:
+    pa = require("pyarrow")
     import pyarrow.parquet as pq
 
-    source = Path(os.fspath(path))
+    table = pa.table(columns).replace_schema_metadata({_PARQUET_KEY: _json_dumps(fields)})
+    with atomic_path(target) as tmp:
+        pq.write_table(table, tmp)
+
+
+def _read_parquet_table(source: Path) -> tuple[Any, dict[str, Any] | None]:
+    """The table and its validated graphveil metadata (None for a plain table)."""
+    pa = require("pyarrow")
+    import pyarrow.parquet as pq
+
     if not source.exists():
         raise FileNotFoundError(f"no such file: {source}")
     try:
@@ -503,47 +1022,32 @@ def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | Uncer
     except (pa.ArrowException, OSError) as err:
         raise ValueError(f"{source}: not a readable parquet file ({err})") from None
     raw = (table.schema.metadata or {}).get(_PARQUET_KEY)
+    if raw is None:
+        return table, None
+    try:
+        fields = json.loads(raw)
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{source}: graphveil metadata is not valid JSON ({err})") from None
+    kind = fields.get("format") if isinstance(fields, dict) else None
+    if kind not in (_GRAPH_TAG, _FORMAT_TAG):
+        raise ValueError(f"{source}: unknown graphveil format {kind!r}")
+    version = fields.get("format_version")
+    if not isinstance(version, int) or version < 1:
+        raise ValueError(f"{source}: invalid format version {version!r}")
+    if version > FORMAT_VERSION:
+        raise ValueError(
+            f"{source}: written in parquet format version {version}, newer than this graphveil "
+            f"reads (up to {FORMAT_VERSION}); upgrade graphveil"
+        )
+    return table, fields
+
+
+def _parquet_columns(source: Path, table: Any, want: list[str]) -> dict[str, np.ndarray]:
     names = table.column_names
-    want = ["u", "v", "p"] if raw is None and "p" in names else ["u", "v"]
-    if raw is not None:
-        try:
-            fields = json.loads(raw)
-        except json.JSONDecodeError as err:
-            raise ValueError(f"{source}: graphveil metadata is not valid JSON ({err})") from None
-        kind = fields.get("format") if isinstance(fields, dict) else None
-        if kind not in (_GRAPH_TAG, _FORMAT_TAG):
-            raise ValueError(f"{source}: unknown graphveil format {kind!r}")
-        version = fields.get("format_version")
-        if not isinstance(version, int) or version < 1:
-            raise ValueError(f"{source}: invalid format version {version!r}")
-        if version > FORMAT_VERSION:
-            raise ValueError(
-                f"{source}: written in parquet format version {version}, newer than this graphveil "
-                f"reads (up to {FORMAT_VERSION}); upgrade graphveil"
-            )
-        want = ["u", "v", "p"] if kind == _FORMAT_TAG else ["u", "v"]
     missing = [c for c in want if c not in names]
     if missing:
         raise ValueError(f"{source}: no column(s) {missing} (columns: {names}); expected {want}")
-    if raw is None and "p" not in names:
-        return Graph.from_arrow(table, "u", "v", threads=threads)
-    cols = {c: table.column(c).to_numpy(zero_copy_only=False) for c in want}
-    try:
-        if raw is None:
-            n = int(max(cols["u"].max(initial=-1), cols["v"].max(initial=-1))) + 1
-            return UncertainGraph(n, cols["u"], cols["v"], cols["p"])
-        if kind == _GRAPH_TAG:
-            return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
-        meta = {k: fields[k] for k in RELEASE_META_KEYS if k in fields}
-        ug = UncertainGraph(
-            fields["n"], cols["u"], cols["v"], cols["p"], relaxed=fields["relaxed"], meta=meta
-        )
-    except (TypeError, ValueError, KeyError) as err:
-        raise ValueError(f"{source}: invalid graph: {err}") from None
-    ug.meta[FILE_INFO_KEY] = {
-        k: fields.get(k) for k in ("format_version", "graphveil_version", "ids_permuted")
-    }
-    return ug
+    return {c: table.column(c).to_numpy(zero_copy_only=False) for c in want}
 
 
 # ---------------------------------------------------------------------- helpers
@@ -649,13 +1153,119 @@ def _integer_labels(graph: Graph) -> np.ndarray | None:
     return labels.astype(np.int64, copy=False)
 
 
-def _compressor(target: Path, raw: IO[bytes]) -> Any:
+def _magic(path: Path) -> bytes:
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory; a release is a file")
+    with open(path, "rb") as fh:
+        return fh.read(4)
+
+
+def _compressor(target: Path, raw: IO[bytes], fmt: str) -> Any:
+    """A writer over ``raw`` compressing as ``target``'s suffix says, with ``fmt``'s settings."""
     suffix = target.suffix.lower()
     if suffix == ".gz":
         # mtime=0 and no file name in the gzip header: the same graph gives the same bytes.
-        return gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=6, mtime=0)
+        return gzip.GzipFile(
+            filename="", mode="wb", fileobj=raw, compresslevel=_GZIP_LEVEL[fmt], mtime=0
+        )
     if suffix == ".bz2":
         return bz2.BZ2File(raw, "wb")
     if suffix == ".xz":
         return lzma.LZMAFile(raw, "wb")
     return contextlib.nullcontext(raw)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (Path, os.PathLike)):
+        return os.fspath(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+
+def _json_dumps(value: Any) -> str:
+    return json.dumps(value, default=_json_default, sort_keys=True, allow_nan=True)
+
+
+def _public_meta(meta: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """The published part of ``meta``: the scheme's name and the parameters its user chose."""
+    scheme = meta.get("scheme")
+    params = meta.get("params") or {}
+    if scheme is not None and not isinstance(scheme, str):
+        raise TypeError(f"meta['scheme'] must be a string, got {type(scheme).__name__}")
+    if not isinstance(params, dict):
+        raise TypeError(f"meta['params'] must be a dict, got {type(params).__name__}")
+    secret = _secret_key(params)
+    if secret is not None:
+        raise ValueError(
+            f"meta['params'] holds {secret!r}, which must never be published; "
+            "keep it out of the parameters (the run record keeps the rest of meta)"
+        )
+    try:
+        params = json.loads(_json_dumps(params))
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"meta['params'] must be JSON-serialisable to be saved: {err}") from None
+    return scheme, params
+
+
+def _secret_key(value: Any) -> str | None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in _SECRET_PARAMS:
+                return str(key)
+            found = _secret_key(item)
+            if found is not None:
+                return found
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            found = _secret_key(item)
+            if found is not None:
+                return found
+    return None
+
+
+def _meta_json(meta: dict[str, Any]) -> str:
+    clean = {k: val for k, val in meta.items() if k != FILE_INFO_KEY}
+    try:
+        return _json_dumps(clean)
+    except (TypeError, ValueError) as err:
+        raise TypeError(f"meta must be JSON-serialisable to be saved: {err}") from None
+
+
+def _public_of(texts: dict[str, Any], path: Path) -> dict[str, Any]:
+    """The graph's meta from a file's JSON entries: scheme and params only."""
+    source = texts.get("meta", texts)  # version 1 kept both inside its whole-report meta
+    if not isinstance(source, dict):
+        raise ValueError(f"{path}: meta is not a JSON object")  # noqa: TRY004 (bad file content)
+    meta = {k: source[k] for k in PUBLIC_META if source.get(k) is not None}
+    if not isinstance(meta.get("params", {}), dict):
+        raise ValueError(f"{path}: params is not a JSON object")  # noqa: TRY004 (bad file content)
+    return meta
+
+
+def _scalar_int(arr: np.ndarray, name: str, path: Path) -> int:
+    if arr.shape != () or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(
+            f"{path}: entry {name!r} must be an integer scalar, got {arr.dtype} of shape {arr.shape}"
+        )
+    return int(arr)
+
+
+def _scalar_bool(arr: np.ndarray, name: str, path: Path) -> bool:
+    if arr.shape != () or arr.dtype != np.bool_:
+        raise ValueError(
+            f"{path}: entry {name!r} must be a boolean scalar, got {arr.dtype} of shape {arr.shape}"
+        )
+    return bool(arr)
+
+
+def _check_version(version: int, path: Path) -> None:
+    if version > UNCERTAIN_FORMAT_VERSION:
+        raise ValueError(
+            f"{path}: written in format version {version}, newer than this graphveil "
+            f"({PACKAGE_VERSION}) reads (up to {UNCERTAIN_FORMAT_VERSION}); upgrade graphveil"
+        )
+    if version < 1:
+        raise ValueError(f"{path}: invalid format version {version}")

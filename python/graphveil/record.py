@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import atomic_path, check_output_path
+from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path
 
 __all__ = ["RunRecord", "load_record", "release_digest"]
 
@@ -111,7 +111,7 @@ class RunRecord:
             "format": _RECORD_TAG,
             "format_version": RECORD_VERSION,
             "warning": _WARNING,
-            "graphveil_version": _package_version(),
+            "graphveil_version": PACKAGE_VERSION,
             "permutation": None if self.permutation is None else self.permutation.tolist(),
             "releases": self.releases,
             "report": self.report,
@@ -151,12 +151,6 @@ class RunRecord:
 def load_record(path: str | os.PathLike[str]) -> RunRecord:
     """Read a private run record: :meth:`RunRecord.load`."""
     return RunRecord.load(path)
-
-
-def _package_version() -> str:
-    from graphveil import __version__
-
-    return str(__version__)
 
 
 def _json_default(value: Any) -> Any:

@@ -2,64 +2,45 @@
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
-import json
-import lzma
 import os
-import warnings
-import zipfile
-import zlib
-from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import (
-    SeedLike,
-    atomic_path,
-    check_output_path,
-    check_threads,
-    index_dtype,
-    seed_to_u64,
-)
+from graphveil._common import SeedLike, check_threads, index_dtype, seed_to_u64
 from graphveil.graph import Graph
+from graphveil.interop import (
+    pairs_from_scipy,
+    uncertain_to_igraph,
+    uncertain_to_networkx,
+    uncertain_to_pandas,
+)
+from graphveil.io import (
+    FILE_INFO_KEY,
+    PUBLIC_META,
+    RELEASE_KEYS,
+    Release,
+    read_release,
+    sidecar_path,
+    write_release,
+)
+from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-#: Version of the saved-file layout (.npz and TSV). Readers refuse newer versions.
-#: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release.
-FORMAT_VERSION = 2
-_FORMAT_TAG = "graphveil.uncertain"
-#: Every entry of a published file, and nothing else (the release whitelist): the format, n, the
-#: pairs and their p, the scheme's name and the parameters its user chose, whether the ids were
-#: permuted, the package version. Seeds, permutations and reports go to the private RunRecord.
-RELEASE_KEYS = (
-    "format",
-    "format_version",
-    "graphveil_version",
-    "n",
-    "relaxed",
-    "ids_permuted",
-    "scheme",
-    "params",
-    "u",
-    "v",
-    "p",
-)
-_HEADER_KEYS = RELEASE_KEYS[:-3]
-#: Keys of ``meta`` that are published (the rest of ``meta`` goes to the run record).
-PUBLIC_META = ("scheme", "params")
-#: Parameter names that must never appear in a release, at any depth of ``meta["params"]``.
-_SECRET_PARAMS = frozenset({"seed", "permutation", "perm"})
-#: Zip entries of a release get this fixed timestamp: equal graphs give equal bytes.
-_ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-#: Key under which :meth:`UncertainGraph.load` records what the file said about itself.
-FILE_INFO_KEY = "file"
+# The release's format names stay importable from here; graphveil.io is their home.
+__all__ = [
+    "FILE_INFO_KEY",
+    "FORMAT_VERSION",
+    "RELEASE_KEYS",
+    "Anonymized",
+    "UncertainGraph",
+    "load_uncertain",
+    "sidecar_path",
+]
 
 
 class UncertainGraph:
@@ -356,9 +337,8 @@ class UncertainGraph:
         >>> ug.u.tolist(), ug.v.tolist(), ug.p.tolist()
         ([0, 1], [1, 2], [0.5, 1.0])
         """
-        from graphveil.interop import uncertain_from_scipy
-
-        return uncertain_from_scipy(matrix, relaxed)
+        n, u, v, p = pairs_from_scipy(matrix, relaxed)
+        return cls(n, u, v, p, relaxed=relaxed)
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` with columns ``u``, ``v``, ``p``, one row per pair.
@@ -368,8 +348,6 @@ class UncertainGraph:
         >>> UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_pandas().shape
         (2, 3)
         """
-        from graphveil.interop import uncertain_to_pandas
-
         return uncertain_to_pandas(self)
 
     def to_networkx(self) -> Any:
@@ -383,8 +361,6 @@ class UncertainGraph:
         >>> g.number_of_nodes(), g.edges[0, 1]["p"]
         (3, 0.5)
         """
-        from graphveil.interop import uncertain_to_networkx
-
         return uncertain_to_networkx(self)
 
     def to_igraph(self) -> Any:
@@ -395,8 +371,6 @@ class UncertainGraph:
         >>> UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0]).to_igraph().es["p"]
         [0.5, 1.0]
         """
-        from graphveil.interop import uncertain_to_igraph
-
         return uncertain_to_igraph(self)
 
     def to_graphml(
@@ -404,10 +378,12 @@ class UncertainGraph:
     ) -> np.ndarray:
         """Write GraphML (edge attribute ``p``), by default under randomly permuted node ids.
 
-        A release, like :meth:`save`: ``perm`` is returned, never written; the graph-level
-        attribute ``graphveil`` holds only public fields as JSON
-        (:func:`graphveil.io.release_fields`). ``.gz``/``.bz2``/``.xz`` suffixes compress. Read
-        by ``networkx.read_graphml(path, node_type=int)`` and ``igraph.Graph.Read_GraphML``.
+        ``save(path, format="graphml", keep_ids=keep_ids, seed=seed)``: the same release path
+        (:func:`graphveil.io.write_release`), returning only ``perm`` (the identity when the ids
+        were kept), never written. The graph-level attribute ``graphveil`` holds the release
+        header as JSON (the scalar keys of :data:`RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
+        suffixes compress. Read by ``networkx.read_graphml(path, node_type=int)`` and
+        ``igraph.Graph.Read_GraphML``.
 
         Examples
         --------
@@ -417,9 +393,8 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        from graphveil.interop import uncertain_to_graphml
-
-        return uncertain_to_graphml(self, path, keep_ids, seed)
+        rec = write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
+        return np.arange(self._n, dtype=np.int64) if rec.permutation is None else rec.permutation
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -637,30 +612,35 @@ class UncertainGraph:
         byte-identical files whatever the thread count. The release follows the umask (0644
         under umask 022); the write is atomic.
 
-        Formats: ``"npz"`` (a numpy archive with one entry per key of :data:`RELEASE_KEYS`,
-        ``params`` as JSON) or ``"tsv"`` (one ``u<TAB>v<TAB>p`` line per pair and nothing else,
-        so igraph's ``Graph.Read_Ncol`` and networkx's ``read_weighted_edgelist`` read it as it
-        is; ``.gz``, ``.bz2``, ``.xz`` compress). The TSV's release header (the keys of
-        :data:`RELEASE_KEYS` but the arrays) goes to the JSON sidecar ``path + ".json"``
-        (:func:`sidecar_path`), published with it: a header inside the body would break those
-        readers, and a sidecar keeps the body a plain weighted edge list while graphveil still
-        restores ``n``, ``relaxed`` and ``ids_permuted``. Chosen from the suffix when ``format``
-        is None.
+        Formats (:mod:`graphveil.io` holds their layouts; every one is written by
+        :func:`graphveil.io.write_release`, the one release path): ``"npz"`` (a numpy archive
+        with one entry per key of :data:`RELEASE_KEYS`, ``params`` as JSON), ``"tsv"`` (one
+        ``u<TAB>v<TAB>p`` line per pair and nothing else, so igraph's ``Graph.Read_Ncol`` and
+        networkx's ``read_weighted_edgelist`` read it as it is; ``.gz``, ``.bz2``, ``.xz``
+        compress), ``"parquet"`` (columns ``u``, ``v``, ``p``; ``pip install
+        "graphveil[parquet]"``) or ``"graphml"`` (for other tools; ``.gz``, ``.bz2``, ``.xz``
+        compress). The TSV's release header (the keys of :data:`RELEASE_KEYS` but the arrays)
+        goes to the JSON sidecar ``path + ".json"`` (:func:`sidecar_path`), published with it: a
+        header inside the body would break those readers, and a sidecar keeps the body a plain
+        weighted edge list while graphveil still restores ``n``, ``relaxed`` and
+        ``ids_permuted``; parquet and GraphML carry the same header inside the file. Chosen from
+        the suffix when ``format`` is None.
 
         Parameters
         ----------
         path : str or os.PathLike
-            Destination (``.npz``, ``.tsv``, ``.txt``, optionally followed by ``.gz``/``.bz2``/``.xz``).
+            Destination (``.npz``, ``.parquet``; ``.tsv``, ``.txt``, ``.graphml``, optionally
+            followed by ``.gz``/``.bz2``/``.xz``).
         keep_ids : bool
             Write node ids as they are: the only way to publish the true ids.
         seed : int, numpy.random.Generator or None
             Randomness of the permutation. Leave it None for anything published: anyone who
             learns the seed redraws the permutation and maps the ids back.
-        format : {"npz", "tsv"}, optional
+        format : {"npz", "tsv", "parquet", "graphml"}, optional
             Overrides the choice by suffix.
         compress : bool
             Deflate the .npz archive: about a third smaller for random probabilities, several
-            times slower to write (ignored for TSV, where the suffix decides).
+            times slower to write (ignored by the other formats: the suffix decides for text).
         record : str or os.PathLike, optional
             Also write the private run record there (JSON, mode 0600). Never publish it.
 
@@ -675,9 +655,11 @@ class UncertainGraph:
         ------
         ValueError
             If the format cannot be told from the suffix, ``record`` is ``path``, or the public
-            parameters name a secret (``seed``).
+            parameters name a secret (``seed``, ``permutation``, ``timings``, ``history``).
         TypeError
             If ``meta`` is not JSON-serialisable.
+        ImportError
+            For parquet without pyarrow: ``pip install "graphveil[parquet]"``.
         FileNotFoundError, PermissionError
             If a destination cannot be written (checked before anything is written).
 
@@ -693,54 +675,29 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
-        from graphveil.record import RunRecord, release_digest
-
-        fmt = _format_of(path, format)
-        check_output_path(path)
-        if record is not None:
-            check_output_path(record)
-            if Path(record).resolve() in (Path(path).resolve(), sidecar_path(path).resolve()):
-                raise ValueError(f"the run record must not overwrite the release {path}")
-        scheme, params = _public_meta(self.meta)
-        private = json.loads(_meta_json(self.meta))  # also checks meta is JSON-serialisable
-        perm: np.ndarray | None = None
-        if keep_ids or self._ids_permuted:
-            out = self
-        else:
-            out, perm = self.with_permuted_ids(seed)
-        header = {
-            "format": _FORMAT_TAG,
-            "format_version": FORMAT_VERSION,
-            "graphveil_version": _package_version(),
-            "n": self._n,
-            "relaxed": self._relaxed,
-            "ids_permuted": bool(out._ids_permuted),
-            "scheme": scheme,
-            "params": params,
-        }
-        if fmt == "npz":
-            _write_npz(path, header, out, compress)
-        else:
-            _write_tsv(path, header, out)
-        result = RunRecord(
-            perm,
-            private,
-            [{"file": Path(path).name, "digest": release_digest(out.n, out.u, out.v, out.p)}],
+        return write_release(
+            self,
+            path,
+            format=format,
+            keep_ids=keep_ids,
+            seed=seed,
+            compress=compress,
+            record=record,
         )
-        if record is not None:
-            result.save(record)
-        return result
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
-        """Read an uncertain graph written by :meth:`save` (or a plain ``u v p`` TSV).
+        """Read a release written by :meth:`save` (npz, TSV, parquet) or a plain ``u v p`` TSV.
 
         The graph's ``meta`` holds the published ``scheme`` and ``params``; what the file said
         about itself (``format_version``, ``graphveil_version``, ``ids_permuted``) is added under
         ``meta["file"]``, and :attr:`ids_permuted` tells whether the ids are a permutation (then
         only the private run record maps them back to the true ids). A version-1 file (which
-        also stored a seed and a whole report) is read the same way; that extra is dropped. Everything is validated: format tag and version, array shapes and
-        dtypes, ids in ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs.
+        also stored a seed and a whole report) is read the same way; that extra is dropped.
+        Everything is validated: format tag and version, array shapes and dtypes, ids in
+        ``0..n-1``, probabilities in ``[0, 1]``, canonical pairs. The format is told from the
+        content (npz, parquet), else from the suffix; ``format`` overrides. GraphML is written
+        for other tools only and is not read back.
 
         A TSV's header is read from its sidecar ``path + ".json"`` (or from ``# key: value``
         lines at the top, as releases before the sidecar wrote it). Without either, the file is
@@ -755,21 +712,23 @@ class UncertainGraph:
             If the file is corrupt, truncated, of another kind, written by a newer format
             version, or holds an invalid uncertain graph; the message names the file.
         """
-        target = Path(path)
-        if not target.exists():
-            raise FileNotFoundError(f"no such file: {target}")
-        fmt = (
-            format
-            if format is not None
-            else ("npz" if _is_zip(target) else _format_of(target, None))
-        )
-        if fmt not in ("npz", "tsv"):
-            raise ValueError(f"format must be 'npz' or 'tsv', got {fmt!r}")
-        header, u, v, p = _read_npz(target) if fmt == "npz" else _read_tsv(target)
+        return cls._from_release(path, read_release(path, format=format))
+
+    @classmethod
+    def _from_release(cls, path: str | os.PathLike[str], release: Release) -> UncertainGraph:
+        """The graph of a release read by :mod:`graphveil.io` (validated as any input is)."""
+        header = release.header
         try:
-            graph = cls(header["n"], u, v, p, relaxed=header["relaxed"], meta=header["meta"])
+            graph = cls(
+                header["n"],
+                release.u,
+                release.v,
+                release.p,
+                relaxed=header["relaxed"],
+                meta=header["meta"],
+            )
         except (TypeError, ValueError) as err:
-            raise ValueError(f"{target}: invalid uncertain graph: {err}") from None
+            raise ValueError(f"{path}: invalid graph: {err}") from None
         graph._ids_permuted = header["ids_permuted"]
         graph.meta[FILE_INFO_KEY] = {
             "format_version": header["format_version"],
@@ -799,7 +758,7 @@ class UncertainGraph:
 
 
 def load_uncertain(path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
-    """Read an uncertain graph from a .npz or TSV file: :meth:`UncertainGraph.load`."""
+    """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
     return UncertainGraph.load(path, format=format)
 
 
@@ -816,352 +775,6 @@ def _pair_keys(u: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
     if n > 2**32:
         raise ValueError(f"edit distances need n <= 2**32 nodes, got {n}")
     return u.astype(np.uint64) * np.uint64(n) + v.astype(np.uint64)
-
-
-def _package_version() -> str:
-    from graphveil import __version__
-
-    return str(__version__)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (Path, os.PathLike)):
-        return os.fspath(value)
-    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
-
-
-def _json_dumps(value: Any) -> str:
-    return json.dumps(value, default=_json_default, sort_keys=True, allow_nan=True)
-
-
-def _public_meta(meta: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-    """The published part of ``meta``: the scheme's name and the parameters its user chose."""
-    scheme = meta.get("scheme")
-    params = meta.get("params") or {}
-    if scheme is not None and not isinstance(scheme, str):
-        raise TypeError(f"meta['scheme'] must be a string, got {type(scheme).__name__}")
-    if not isinstance(params, dict):
-        raise TypeError(f"meta['params'] must be a dict, got {type(params).__name__}")
-    secret = _secret_key(params)
-    if secret is not None:
-        raise ValueError(
-            f"meta['params'] holds {secret!r}, which must never be published; "
-            "keep it out of the parameters (the run record keeps the rest of meta)"
-        )
-    try:
-        params = json.loads(_json_dumps(params))
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"meta['params'] must be JSON-serialisable to be saved: {err}") from None
-    return scheme, params
-
-
-def _secret_key(value: Any) -> str | None:
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key in _SECRET_PARAMS:
-                return str(key)
-            found = _secret_key(item)
-            if found is not None:
-                return found
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            found = _secret_key(item)
-            if found is not None:
-                return found
-    return None
-
-
-def _meta_json(meta: dict[str, Any]) -> str:
-    clean = {k: val for k, val in meta.items() if k != FILE_INFO_KEY}
-    try:
-        return _json_dumps(clean)
-    except (TypeError, ValueError) as err:
-        raise TypeError(f"meta must be JSON-serialisable to be saved: {err}") from None
-
-
-_COMPRESSED: dict[str, Any] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
-# gzip level 1: on 2.2M pairs ~5x faster than level 6 for a file ~15% larger (random p
-# values barely compress); gzip's default, 9, is slower still.
-_WRITE_LEVEL: dict[str, dict[str, Any]] = {".gz": {"compresslevel": 1}, ".bz2": {}, ".xz": {}}
-
-
-def _format_of(path: str | os.PathLike[str], format: str | None) -> str:
-    if format is not None:
-        if format not in ("npz", "tsv"):
-            raise ValueError(f"format must be 'npz' or 'tsv', got {format!r}")
-        return format
-    suffixes = [s.lower() for s in Path(path).suffixes]
-    if suffixes and suffixes[-1] in _COMPRESSED:
-        suffixes = suffixes[:-1]
-    last = suffixes[-1] if suffixes else ""
-    if last == ".npz":
-        return "npz"
-    if last in (".tsv", ".txt", ".tab"):
-        return "tsv"
-    raise ValueError(
-        f"cannot tell the format of {os.fspath(path)!r} from its suffix; "
-        "use .npz or .tsv (optionally .gz/.bz2/.xz), or pass format='npz' or 'tsv'"
-    )
-
-
-def _open_text(path: Path, mode: str) -> IO[str]:
-    suffix = path.suffix.lower()
-    opener = _COMPRESSED.get(suffix)
-    if suffix == ".gz" and mode == "w":
-        # mtime=0 and no file name in the gzip header: equal graphs give equal bytes
-        raw = open(path, "wb")  # noqa: SIM115 (the GzipFile closes it: myfileobj)
-        packed = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, **_WRITE_LEVEL[".gz"])
-        packed.myfileobj = raw  # type: ignore[assignment]
-        return io.TextIOWrapper(packed, encoding="utf-8")
-    if opener is not None:
-        extra = _WRITE_LEVEL[suffix] if mode == "w" else {}
-        return cast(IO[str], opener(path, mode + "t", encoding="utf-8", **extra))
-    return open(path, mode, encoding="utf-8")
-
-
-def _is_zip(path: Path) -> bool:
-    with open(path, "rb") as fh:
-        return fh.read(4) == b"PK\x03\x04"
-
-
-def _write_npz(
-    path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph, compress: bool
-) -> None:
-    arrays: dict[str, np.ndarray] = {
-        "format": np.array(header["format"]),
-        "format_version": np.array(header["format_version"], dtype=np.int64),
-        "graphveil_version": np.array(header["graphveil_version"]),
-        "n": np.array(header["n"], dtype=np.int64),
-        "relaxed": np.array(header["relaxed"]),
-        "ids_permuted": np.array(header["ids_permuted"]),
-        "scheme": np.array(_json_dumps(header["scheme"])),
-        "params": np.array(_json_dumps(header["params"])),
-        "u": graph.u,
-        "v": graph.v,
-        "p": graph.p,
-    }
-    assert tuple(arrays) == RELEASE_KEYS  # the whitelist is the one home of the layout
-    method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
-    # np.savez stamps every entry with the wall clock; a fixed date makes equal graphs equal bytes
-    with atomic_path(path) as tmp, zipfile.ZipFile(tmp, "w", method, allowZip64=True) as zf:
-        for name, arr in arrays.items():
-            info = zipfile.ZipInfo(name + ".npy", date_time=_ZIP_DATE)
-            info.compress_type = method
-            info.external_attr = 0o644 << 16
-            with zf.open(info, "w", force_zip64=True) as fh:
-                np.lib.format.write_array(fh, np.asanyarray(arr), allow_pickle=False)
-
-
-def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
-    def bad(what: str) -> ValueError:
-        return ValueError(f"{path}: not a readable graphveil uncertain-graph .npz file ({what})")
-
-    try:
-        # our own handle: np.load leaks the file it opened when the archive is truncated
-        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
-            files = list(data.files)
-            wanted = (*RELEASE_KEYS, *_V1_KEYS)
-            arrays = {k: data[k] for k in wanted if k in files}
-    except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError, zlib.error) as err:
-        raise bad(f"{type(err).__name__}: {err}") from None
-    if "format" not in arrays or "format_version" not in arrays:
-        raise bad(f"no format tag; entries found: {sorted(files)}")
-    if str(arrays["format"]) != _FORMAT_TAG:
-        raise bad(f"format tag is {str(arrays['format'])!r}, expected {_FORMAT_TAG!r}")
-    version = _scalar_int(arrays["format_version"], "format_version", path)
-    _check_version(version, path)
-    keys = _keys_of_version(version)
-    missing = [k for k in keys if k not in arrays]
-    if missing:
-        raise bad(f"missing entries {missing}")
-    try:
-        texts = {k: json.loads(str(arrays[k])) for k in keys if k in _JSON_KEYS}
-    except json.JSONDecodeError as err:
-        raise bad(f"an entry is not valid JSON: {err}") from None
-    header = {
-        "format_version": version,
-        "graphveil_version": str(arrays["graphveil_version"]),
-        "n": _scalar_int(arrays["n"], "n", path),
-        "relaxed": _scalar_bool(arrays["relaxed"], "relaxed", path),
-        "ids_permuted": _scalar_bool(arrays["ids_permuted"], "ids_permuted", path),
-        "meta": _public_of(texts, path),
-    }
-    u, v, p = arrays["u"], arrays["v"], arrays["p"]
-    for name, arr in (("u", u), ("v", v), ("p", p)):
-        if arr.ndim != 1:
-            raise bad(f"{name} must be 1-d, has shape {arr.shape}")
-    if not (u.size == v.size == p.size):
-        raise bad(f"u, v and p differ in length: {u.size}, {v.size}, {p.size}")
-    if not (np.issubdtype(u.dtype, np.integer) and np.issubdtype(v.dtype, np.integer)):
-        raise bad(f"u and v must be integer arrays, got {u.dtype} and {v.dtype}")
-    if not np.issubdtype(p.dtype, np.floating):
-        raise bad(f"p must be a float array, got {p.dtype}")
-    return header, u, v, p
-
-
-#: Entries of a version-1 file beyond the release's: read (to find scheme and params), never kept.
-_V1_KEYS = ("seed", "meta")
-_JSON_KEYS = ("scheme", "params", "seed", "meta")
-
-
-def _keys_of_version(version: int) -> tuple[str, ...]:
-    if version == 1:
-        return tuple(k for k in RELEASE_KEYS if k not in ("scheme", "params")) + _V1_KEYS
-    return RELEASE_KEYS
-
-
-def _public_of(texts: dict[str, Any], path: Path) -> dict[str, Any]:
-    """The graph's meta from a file's JSON entries: scheme and params only."""
-    source = texts.get("meta", texts)  # version 1 kept both inside its whole-report meta
-    if not isinstance(source, dict):
-        raise ValueError(f"{path}: meta is not a JSON object")  # noqa: TRY004 (bad file content)
-    meta = {k: source[k] for k in PUBLIC_META if source.get(k) is not None}
-    if not isinstance(meta.get("params", {}), dict):
-        raise ValueError(f"{path}: params is not a JSON object")  # noqa: TRY004 (bad file content)
-    return meta
-
-
-def _scalar_int(arr: np.ndarray, name: str, path: Path) -> int:
-    if arr.shape != () or not np.issubdtype(arr.dtype, np.integer):
-        raise ValueError(
-            f"{path}: entry {name!r} must be an integer scalar, got {arr.dtype} of shape {arr.shape}"
-        )
-    return int(arr)
-
-
-def _scalar_bool(arr: np.ndarray, name: str, path: Path) -> bool:
-    if arr.shape != () or arr.dtype != np.bool_:
-        raise ValueError(
-            f"{path}: entry {name!r} must be a boolean scalar, got {arr.dtype} of shape {arr.shape}"
-        )
-    return bool(arr)
-
-
-def _check_version(version: int, path: Path) -> None:
-    if version > FORMAT_VERSION:
-        raise ValueError(
-            f"{path}: written in format version {version}, newer than this graphveil "
-            f"({_package_version()}) reads (up to {FORMAT_VERSION}); upgrade graphveil"
-        )
-    if version < 1:
-        raise ValueError(f"{path}: invalid format version {version}")
-
-
-_TSV_CHUNK = 1 << 16
-
-
-def sidecar_path(path: str | os.PathLike[str]) -> Path:
-    """Where the release header of TSV release ``path`` lives: ``path`` + ``.json``.
-
-    ``g.tsv`` has its header in ``g.tsv.json`` (``g.tsv.gz`` in ``g.tsv.gz.json``), so the TSV
-    body is nothing but ``u<TAB>v<TAB>p`` lines, read as it is by igraph's ``Graph.Read_Ncol``,
-    networkx's ``read_weighted_edgelist``, pandas or awk.
-    """
-    target = Path(path)
-    return target.with_name(target.name + ".json")
-
-
-def _write_tsv(path: str | os.PathLike[str], header: dict[str, Any], graph: UncertainGraph) -> None:
-    # Why a sidecar and not '#' lines: igraph's Read_Ncol has no comment syntax and fails on a
-    # header, and any header inside the body makes the file one more dialect to explain. The
-    # body stays a plain weighted edge list; the sidecar JSON holds exactly the header keys of
-    # RELEASE_KEYS (nothing else is public), so a reader without it still gets every pair.
-    target = Path(path)
-    # the temporary name keeps the final suffix, so _open_text compresses alike
-    with atomic_path(target) as tmp, _open_text(tmp, "w") as fh:
-        u, v, p = graph.u, graph.v, graph.p
-        for start in range(0, graph.num_pairs, _TSV_CHUNK):
-            stop = start + _TSV_CHUNK
-            rows = zip(u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist())
-            fh.write("".join(f"{a}\t{b}\t{c!r}\n" for a, b, c in rows))
-    side = {key: header[key] for key in _HEADER_KEYS}
-    with atomic_path(sidecar_path(target)) as tmp:
-        # keys in RELEASE_KEYS order (like the npz entries); values as the npz writes them
-        text = json.dumps({k: json.loads(_json_dumps(v)) for k, v in side.items()}, indent=1)
-        tmp.write_text(text + "\n", encoding="utf-8")
-
-
-def _sidecar_fields(path: Path) -> dict[str, str]:
-    side = sidecar_path(path)
-    if not side.exists():
-        return {}
-    try:
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"{side}: cannot read the release header: {err}") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{side}: the release header is not a JSON object")  # noqa: TRY004 (bad file content)
-    # the same text form as the '# key: value' lines older versions wrote into the body
-    return {
-        str(k): (value if k == "format" and isinstance(value, str) else _json_dumps(value))
-        for k, value in data.items()
-    }
-
-
-def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
-    fields: dict[str, str] = {}
-    try:
-        with _open_text(path, "r") as fh:
-            text = fh.read()
-    except (OSError, EOFError, UnicodeDecodeError, lzma.LZMAError) as err:
-        raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
-    for line in text.splitlines():  # '# key: value' lines: the body header of older releases
-        if not line.startswith("#"):
-            if line.strip():
-                break
-            continue
-        key, sep, value = line[1:].partition(":")
-        if sep:
-            fields.setdefault(key.strip(), value.strip())
-    fields.update(_sidecar_fields(path))
-    try:
-        version = int(fields.get("format_version", "1"))
-        n_text = fields.get("n")
-        texts = {k: json.loads(fields[k]) for k in _JSON_KEYS if k in fields}
-        header: dict[str, Any] = {
-            "format_version": version,
-            "graphveil_version": json.loads(fields["graphveil_version"])
-            if "graphveil_version" in fields
-            else None,
-            "n": None if n_text is None else json.loads(n_text),
-            "relaxed": json.loads(fields["relaxed"]) if "relaxed" in fields else None,
-            "ids_permuted": json.loads(fields["ids_permuted"])
-            if "ids_permuted" in fields
-            else None,
-        }
-    except (ValueError, json.JSONDecodeError) as err:
-        raise ValueError(f"{path}: malformed header line: {err}") from None
-    if fields.get("format", _FORMAT_TAG) != _FORMAT_TAG:
-        raise ValueError(
-            f"{path}: header names format {fields['format']!r}, expected {_FORMAT_TAG!r}"
-        )
-    _check_version(version, path)
-    if not isinstance(header["relaxed"], (bool, type(None))):
-        raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
-    header["meta"] = _public_of(texts, path)
-    dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter(
-                "ignore", UserWarning
-            )  # "input contained no data": an empty graph
-            table = np.loadtxt(io.StringIO(text), dtype=dtype, comments=["#", "%"], ndmin=1)
-    except ValueError as err:
-        raise ValueError(
-            f"{path}: expected lines 'u v p' (two integer ids, one probability): {err}"
-        ) from None
-    u, v, p = table["u"], table["v"], table["p"]
-    if header["n"] is None:
-        header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
-    if header["relaxed"] is None:  # no header: a self-loop can only come from a relaxed model
-        header["relaxed"] = bool(np.any(u == v))
-    if isinstance(header["n"], bool) or not isinstance(header["n"], int):
-        raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
-    return header, u, v, p
 
 
 def _non_negative(value: Any, name: str, alternative: str = "") -> int:

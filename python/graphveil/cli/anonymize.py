@@ -43,10 +43,10 @@ from graphveil.cli._common import (
 
 def _load(args: argparse.Namespace) -> Any:
     """Check the outputs (before any work), then read the input graph."""
-    from graphveil.uncertain import _format_of
+    from graphveil.io import release_format
 
     if args.output:
-        _format_of(args.output, None)
+        release_format(args.output)
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
     check_outputs(args.output, args.record, args.json)
