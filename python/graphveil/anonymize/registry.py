@@ -4,7 +4,7 @@ Each :class:`Scheme` holds everything the rest of the package needs to know abou
 its one name (the Python function's name, used alike by the API, the CLI, the run reports
 and the study's keys and file names), the function, the title of its tables and figures, the
 paper's grid and what its values mean, the check of a grid value, the plot marker, whether
-:func:`~graphveil.anonymize.partition.partition` can run it on METIS parts, and whether its
+:func:`~graphveil.anonymize.partition` can run it on METIS parts, and whether its
 output is deterministic (every p in {0, 1}).
 
 The CLI (``graphveil anonymize <name>``), the study (:func:`graphveil.experiments.reproduce`:
@@ -31,12 +31,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from graphveil.anonymize._maxvar import maxvar
+from graphveil.anonymize._mixture import mixture
+from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
+from graphveil.anonymize._randwalk import randwalk, randwalk_mod
 from graphveil.anonymize._result import Anonymized
-from graphveil.anonymize.maxvar import maxvar
-from graphveil.anonymize.mixture import mixture
-from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
-from graphveil.anonymize.randwalk import randwalk, randwalk_mod
-from graphveil.anonymize.switching import edge_switch
+from graphveil.anonymize._switching import edge_switch
 from graphveil.graph import Graph
 
 __all__ = ["REGISTRY", "Scheme", "derived_seed", "names", "partitionable", "resolve", "scheme"]
@@ -71,7 +71,7 @@ class Scheme:
     study: StudyRun
     #: Matplotlib marker of the scheme's line in the tradeoff figure.
     marker: str
-    #: Whether :func:`~graphveil.anonymize.partition.partition` can run it on each part.
+    #: Whether :func:`~graphveil.anonymize.partition` can run it on each part.
     partitionable: bool
     #: Whether every output probability is 0 or 1 (RandWalk, the retrying RandWalk-mod,
     #: EdgeSwitch): its published total variance is 0.
@@ -276,7 +276,7 @@ def names() -> tuple[str, ...]:
 
 
 def partitionable() -> tuple[str, ...]:
-    """The names of the schemes :func:`~graphveil.anonymize.partition.partition` can run."""
+    """The names of the schemes :func:`~graphveil.anonymize.partition` can run."""
     return tuple(s.name for s in REGISTRY.values() if s.partitionable)
 
 

@@ -195,7 +195,7 @@ def _add_obfuscation(sub: Any) -> None:
 
 
 def _run_obfuscation(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
+    from graphveil.anonymize import ObfuscationError, obfuscation
 
     g = _load(args)
     _progress(args, f"(k, eps)-obfuscation of {g.n:,} nodes, {g.m:,} edges")
@@ -241,7 +241,7 @@ def _add_randwalk(sub: Any) -> None:
 
 
 def _run_randwalk(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.randwalk import randwalk
+    from graphveil.anonymize import randwalk
 
     g = _load(args)
     _progress(args, f"RandWalk t={args.t} on {g.n:,} nodes, {g.m:,} edges")
@@ -299,7 +299,7 @@ def _add_randwalk_mod(sub: Any) -> None:
 
 
 def _run_randwalk_mod(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.randwalk import randwalk_mod, randwalk_mod_uncertain
+    from graphveil.anonymize import randwalk_mod, randwalk_mod_uncertain
 
     g = _load(args)
     _progress(args, f"RandWalk-mod t={args.t} alpha={args.alpha} on {g.n:,} nodes, {g.m:,} edges")
@@ -340,7 +340,7 @@ def _add_switch(sub: Any) -> None:
 
 
 def _run_switch(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.switching import edge_switch
+    from graphveil.anonymize import edge_switch
 
     g = _load(args)
     _progress(args, f"EdgeSwitch s={args.switches:,} on {g.n:,} nodes, {g.m:,} edges")
@@ -366,7 +366,7 @@ def _add_mixture(sub: Any) -> None:
 
 
 def _run_mixture(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.mixture import mixture
+    from graphveil.anonymize import mixture
     from graphveil.graph import Graph
     from graphveil.uncertain import UncertainGraph
 
@@ -410,7 +410,7 @@ def _add_partition(sub: Any) -> None:
 
 
 def _run_partition(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.partition import partition
+    from graphveil.anonymize import partition
 
     try:
         params = json.loads(args.params)
@@ -479,7 +479,7 @@ def _add_maxvar(sub: Any) -> None:
 
 
 def _run_maxvar(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.maxvar import maxvar
+    from graphveil.anonymize import maxvar
 
     g = _load(args)
     _progress(

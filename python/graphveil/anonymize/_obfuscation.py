@@ -17,7 +17,7 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
@@ -555,6 +555,3 @@ def _wrap(
         expected_tv_paper=obfuscation_expected_tv(sigma, att.candidate_pairs, q=params["q"]),
         **extra,
     )
-
-
-callable_module(__name__, obfuscation)

@@ -25,7 +25,6 @@ import scipy.sparse as sp
 from graphveil import _core
 from graphveil._common import (
     SeedLike,
-    callable_module,
     check_threads,
     default_threads,
     seed_to_u64,
@@ -655,6 +654,3 @@ def randwalk_mod_tv_bound(graph: Graph, t: int, *, k_t: int | None = None) -> fl
         k_t = _nonzero_pairs(graph, t)
     m = graph.m
     return float(m * (k_t - m) / k_t) if k_t else 0.0
-
-
-callable_module(__name__, randwalk)
