@@ -300,7 +300,7 @@ def _add_option(
         names = ", ".join(registry.partitionable())
         p.add_argument(*flags, dest=name, required=True, metavar="SCHEME", help=f"one of {names}")
         return Option(name, label, default)
-    read = _READERS.get(_annotation_text(param))
+    read = _READERS.get(_annotation_text(param).replace(" ", ""))
     if read is not None:
         p.add_argument(
             *flags, dest=name, required=required, metavar="FILE", help=help_text + _READ_HELP
@@ -420,7 +420,6 @@ def _plain(text: str) -> str:
     return text.replace("``", "")
 
 
-#: Parameters read from a file after the input graph, by their annotation.
 def _read_graph_or_uncertain(path: str) -> Any:
     from graphveil.io import read_edgelist
     from graphveil.uncertain import UncertainGraph
@@ -435,7 +434,8 @@ def _read_graph_or_uncertain(path: str) -> Any:
     return read_edgelist(path)
 
 
-_READERS: dict[str, Callable[[str], Any]] = {"Graph | UncertainGraph": _read_graph_or_uncertain}
+#: Parameters read from a file after the input graph, by their annotation (spaces removed).
+_READERS: dict[str, Callable[[str], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
 _READ_HELP = " (FILE: a .npz/.tsv uncertain graph written with --keep-ids, or an edge list)"
 
 
