@@ -187,3 +187,13 @@ def test_signatures_have_docs_for_every_option():
         docs = parameter_docs(record.function)
         for param in list(inspect.signature(record.function).parameters)[1:]:
             assert param in docs, (record.name, param)
+
+
+def test_a_part_that_cannot_be_obfuscated_is_a_user_error(capsys):
+    params = '{"k": 30, "eps": 0.0, "sigma": 0.001, "attempts": 1}'
+    argv = ["anonymize", "partition", "--dataset", "karate_club", "--parts", "2"]
+    code = main([*argv, "--scheme", "obfuscation", "--params", params, "--seed", "1", "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and "no attempt at sigma" in err and "part " in err and "Traceback" not in err
+    code = main([*argv, "--scheme", "maxvar", "--params", "{}", "-q"])
+    assert code == 2 and "Partition cannot run maxvar" in capsys.readouterr().err

@@ -9,8 +9,11 @@ output is deterministic (every p in {0, 1}).
 
 The CLI (``graphveil anonymize <name>``), the study (:func:`graphveil.experiments.reproduce`:
 its grid, tables and figures) and Partition's list of schemes are all read from
-:data:`REGISTRY`. Adding a scheme means writing its module (and kernel, and tests) and adding
-its record here.
+:data:`REGISTRY`; the CLI builds each command's options from the function's signature and
+docstring, and a record's :class:`Cli` says only what they cannot (short options, progress, an
+alternative function). Adding a scheme means writing its module ``anonymize/_<name>.py`` (and
+kernel, and tests) and adding its record here; exporting the function from
+:mod:`graphveil.anonymize` is one more line, for ``from graphveil.anonymize import <name>``.
 
 Examples
 --------
