@@ -72,6 +72,7 @@ def test_choices_help_and_required_come_from_the_signature():
 
     assert action("randwalk", "routing").choices == ("random", "fixed")  # Literal annotation
     assert action("randwalk_mod", "variant").choices == ("retry", "printed")
+    assert action("randwalk", "variant").choices == ("authors", "printed")
     assert tuple(action("maxvar", "solver").choices) == ("dual", "osqp")  # registry: the solvers
     assert action("randwalk", "t").required and not action("randwalk", "max_tries").required
     assert action("randwalk", "t").type is int and action("obfuscation", "eps").type is float
