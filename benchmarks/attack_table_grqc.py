@@ -19,7 +19,7 @@ import numpy as np
 
 import graphveil as gv
 from graphveil import anonymize
-from graphveil.anonymize.obfuscation import ObfuscationError
+from graphveil.anonymize import ObfuscationError
 from graphveil.attack import link_inference, propagation_attack
 from graphveil.measure import h2_open
 

@@ -12,7 +12,7 @@ from graph_zoo import karate_graph, load_shared
 from scipy import stats
 
 import graphveil as gv
-from graphveil.anonymize.obfuscation import (
+from graphveil.anonymize._obfuscation import (
     ObfuscationError,
     _sample_truncated_normal,
     obfuscation,

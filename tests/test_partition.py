@@ -10,10 +10,8 @@ import pytest
 from graph_zoo import load_shared
 
 import graphveil as gv
-from graphveil.anonymize.obfuscation import ObfuscationError
-from graphveil.anonymize.partition import partition
+from graphveil.anonymize import ObfuscationError, partition, randwalk_mod_uncertain
 from graphveil.anonymize.parts import metis_parts
-from graphveil.anonymize.randwalk import randwalk_mod_uncertain
 
 
 def _edge_set(ug) -> set[tuple[int, int]]:
@@ -77,7 +75,7 @@ def test_seed_and_callable():
     np.testing.assert_array_equal(a.v, b.v)
 
     def identity(sub, *, seed):
-        from graphveil.anonymize.switching import edge_switch
+        from graphveil.anonymize import edge_switch
 
         return edge_switch(sub, 0, seed=seed)
 

@@ -9,7 +9,7 @@ from graph_zoo import ZOO, authors_random_walk_transform, karate_graph, load_sha
 from scipy import stats
 
 import graphveil as gv
-from graphveil.anonymize.randwalk import (
+from graphveil.anonymize._randwalk import (
     randwalk,
     randwalk_mod,
     randwalk_mod_tv_bound,

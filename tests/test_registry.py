@@ -17,7 +17,7 @@ from graphveil.anonymize import registry
 from graphveil.anonymize.registry import REGISTRY, Scheme
 from graphveil.cli import build_parser, main
 
-partition_module = importlib.import_module("graphveil.anonymize.partition")
+partition_module = importlib.import_module("graphveil.anonymize._partition")
 
 
 @pytest.mark.parametrize("name", list(REGISTRY))

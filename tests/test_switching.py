@@ -10,9 +10,7 @@ import pytest
 from graph_zoo import ZOO, karate_graph, load_shared
 
 import graphveil as gv
-from graphveil.anonymize.mixture import mixture
-from graphveil.anonymize.randwalk import randwalk_mod
-from graphveil.anonymize.switching import edge_switch
+from graphveil.anonymize import edge_switch, mixture, randwalk_mod
 
 
 def _as_graph(ug: gv.UncertainGraph) -> gv.Graph:

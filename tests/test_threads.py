@@ -14,7 +14,7 @@ import pytest
 from graph_zoo import karate_graph
 
 import graphveil as gv
-from graphveil.anonymize.maxvar import maxvar
+from graphveil.anonymize import maxvar
 
 ENV = "GRAPHVEIL_NUM_THREADS"
 PRINT_DEFAULT = "import graphveil; print(graphveil.default_threads())"

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import numbers
 import os
 import secrets
-import sys
-import types
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -219,28 +216,3 @@ def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool
         left = "(" if open_low else "["
         raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
     return x
-
-
-class _SchemeModule(types.ModuleType):
-    """A scheme's module that can also be called as the scheme function it is named after."""
-
-    __wrapped__: Callable[..., Any]
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.__wrapped__(*args, **kwargs)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return importlib.import_module, (self.__name__,)
-
-
-def callable_module(name: str, function: Callable[..., Any]) -> None:
-    """Make module ``name`` callable as ``function``, so a package never shadows it by a function.
-
-    ``graphveil.anonymize.maxvar`` is then the module (``import graphveil.anonymize.maxvar as m``
-    gives the module) and still runs the scheme when called: ``anonymize.maxvar(g, ...)``.
-    :func:`inspect.signature` follows ``__wrapped__`` to the function, and pickling the module
-    pickles a reference to it (executors can ship it).
-    """
-    module = sys.modules[name]
-    module.__class__ = _SchemeModule
-    module.__wrapped__ = function  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ import csv
 import hashlib
 import io
 import json
+import logging
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -329,7 +330,8 @@ def reproduce(
         Where to record finished points and write tables and figures. With ``resume``, points
         already recorded there under the same graph, config and version are reused.
     progress : bool or callable
-        Print progress per grid point and phase (or hand each message to the callable).
+        Log progress per grid point and phase at INFO on the ``graphveil`` logger (or hand each
+        message to the callable).
     figures : bool
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
     maxvar_parts : int, optional
@@ -861,11 +863,6 @@ def _jsonable(report: dict[str, Any]) -> dict[str, Any]:
 def _progress_sink(progress: bool | Callable[[str], None]) -> Callable[[str], None]:
     if callable(progress):
         return progress
-    if progress:
-        import sys
-
-        def say(msg: str) -> None:
-            print(f"graphveil: {msg}", file=sys.stderr, flush=True)
-
-        return say
+    if progress:  # INFO on the graphveil logger: the CLI shows it as "graphveil: ..." unless -q
+        return logging.getLogger(__name__).info
     return lambda msg: None

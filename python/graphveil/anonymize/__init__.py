@@ -1,36 +1,30 @@
 """Anonymization schemes: each returns an :class:`Anonymized` (uncertain graph + report).
 
-Each scheme lives in a module of its own name; that module is what the package attribute holds
-(``import graphveil.anonymize.maxvar as m`` gives the module, never a function), and it is
-callable as the scheme: ``graphveil.anonymize.maxvar(g, ...)`` and
-``from graphveil.anonymize import maxvar`` work as before.
+The package exports the scheme functions (``graphveil.anonymize.maxvar(g, ...)``,
+``from graphveil.anonymize import maxvar``); their code lives in private modules
+(``_maxvar``, ``_randwalk``, ...), so no module is ever shadowed by a function. Every scheme
+also has a record in :mod:`graphveil.anonymize.registry`, which the CLI and the study read.
 """
 
-from typing import TYPE_CHECKING
-
-from graphveil.anonymize.obfuscation import (
+from graphveil.anonymize._maxvar import maxvar
+from graphveil.anonymize._mixture import mixture
+from graphveil.anonymize._obfuscation import (
     ObfuscationError,
+    obfuscation,
     obfuscation_expected_tv,
     truncated_normal_moments,
 )
-from graphveil.anonymize.randwalk import (
+from graphveil.anonymize._partition import partition
+from graphveil.anonymize._randwalk import (
+    randwalk,
     randwalk_mod,
     randwalk_mod_tv,
     randwalk_mod_tv_bound,
     randwalk_mod_uncertain,
     walk_ends,
 )
-from graphveil.anonymize.switching import edge_switch
+from graphveil.anonymize._switching import edge_switch
 from graphveil.uncertain import Anonymized
-
-if TYPE_CHECKING:  # the type checker sees the functions; at run time they are the callable modules
-    from graphveil.anonymize.maxvar import maxvar
-    from graphveil.anonymize.mixture import mixture
-    from graphveil.anonymize.obfuscation import obfuscation
-    from graphveil.anonymize.partition import partition
-    from graphveil.anonymize.randwalk import randwalk
-else:
-    from graphveil.anonymize import maxvar, mixture, obfuscation, partition, randwalk
 
 __all__ = [
     "Anonymized",

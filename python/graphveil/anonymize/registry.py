@@ -4,13 +4,16 @@ Each :class:`Scheme` holds everything the rest of the package needs to know abou
 its one name (the Python function's name, used alike by the API, the CLI, the run reports
 and the study's keys and file names), the function, the title of its tables and figures, the
 paper's grid and what its values mean, the check of a grid value, the plot marker, whether
-:func:`~graphveil.anonymize.partition.partition` can run it on METIS parts, and whether its
+:func:`~graphveil.anonymize.partition` can run it on METIS parts, and whether its
 output is deterministic (every p in {0, 1}).
 
 The CLI (``graphveil anonymize <name>``), the study (:func:`graphveil.experiments.reproduce`:
 its grid, tables and figures) and Partition's list of schemes are all read from
-:data:`REGISTRY`. Adding a scheme means writing its module (and kernel, and tests) and adding
-its record here.
+:data:`REGISTRY`; the CLI builds each command's options from the function's signature and
+docstring, and a record's :class:`Cli` says only what they cannot (short options, progress, an
+alternative function). Adding a scheme means writing its module ``anonymize/_<name>.py`` (and
+kernel, and tests) and adding its record here; exporting the function from
+:mod:`graphveil.anonymize` is one more line, for ``from graphveil.anonymize import <name>``.
 
 Examples
 --------
@@ -28,23 +31,76 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from graphveil.anonymize._maxvar import maxvar
+from graphveil.anonymize._mixture import mixture
+from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
+from graphveil.anonymize._qp import SOLVERS
+from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
 from graphveil.anonymize._result import Anonymized
-from graphveil.anonymize.maxvar import maxvar
-from graphveil.anonymize.mixture import mixture
-from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
-from graphveil.anonymize.randwalk import randwalk, randwalk_mod
-from graphveil.anonymize.switching import edge_switch
+from graphveil.anonymize._switching import edge_switch
 from graphveil.graph import Graph
 
-__all__ = ["REGISTRY", "Scheme", "derived_seed", "names", "partitionable", "resolve", "scheme"]
+__all__ = [
+    "PARTITION_CLI",
+    "REGISTRY",
+    "Alternative",
+    "Cli",
+    "Scheme",
+    "derived_seed",
+    "names",
+    "partitionable",
+    "resolve",
+    "scheme",
+]
 
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
 #: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute).
 StudyRun = Callable[[Graph, float, Any, int], Anonymized]
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A flag of a scheme's command that runs another function on the same options."""
+
+    #: The flag, e.g. ``"--uncertain"``.
+    flag: str
+    #: Its help text.
+    help: str
+    #: ``function(graph, ...) -> Anonymized``, given the options its signature names.
+    function: Callable[..., Anonymized]
+
+
+@dataclass(frozen=True)
+class Cli:
+    """What a scheme's command line needs beyond its function's signature and docstring.
+
+    ``graphveil anonymize <name>`` has one option per keyword parameter of the function: its
+    type from the annotation, its default from the signature, its help from the numpydoc
+    Parameters section, its choices from a ``Literal`` annotation. Only what a signature cannot
+    say is written here; every field is optional.
+    """
+
+    #: Longer text of ``graphveil anonymize <name> --help`` (default: the summary).
+    description: str = ""
+    #: Option strings of a parameter when not the derived ``-x`` (one letter) or ``--long-name``.
+    flags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Metavariable of a parameter's option in the help.
+    metavar: dict[str, str] = field(default_factory=dict)
+    #: Choices of a parameter that no ``Literal`` annotation gives.
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: What the function's ``progress`` parameter shows: ``"bars"`` (only on a terminal) or
+    #: ``"log"`` (lines on the ``graphveil`` logger, silenced by ``-q``); ``""``: none.
+    progress: str = ""
+    #: A flag running another function instead (RandWalk-mod's exact uncertain matrix).
+    alternative: Alternative | None = None
+    #: The parameter naming an inner scheme, resolved through the registry (Partition's).
+    inner_scheme: str = ""
+    #: Exceptions that mean the input cannot be anonymized as asked: exit status 2, one line.
+    user_errors: tuple[type[Exception], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,13 +127,15 @@ class Scheme:
     study: StudyRun
     #: Matplotlib marker of the scheme's line in the tradeoff figure.
     marker: str
-    #: Whether :func:`~graphveil.anonymize.partition.partition` can run it on each part.
+    #: Whether :func:`~graphveil.anonymize.partition` can run it on each part.
     partitionable: bool
     #: Whether every output probability is 0 or 1 (RandWalk, the retrying RandWalk-mod,
     #: EdgeSwitch): its published total variance is 0.
     deterministic: bool
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
+    #: What its command line needs beyond the signature (see :class:`Cli`).
+    cli: Cli = field(default_factory=Cli)
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
@@ -191,6 +249,14 @@ REGISTRY: dict[str, Scheme] = {
             marker="s",
             partitionable=True,
             deterministic=False,
+            cli=Cli(
+                description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose "
+                "output k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 "
+                "if none does.",
+                flags={"q": ("--white-noise",)},  # -q is --quiet on every command
+                progress="log",
+                user_errors=(ObfuscationError,),
+            ),
         ),
         Scheme(
             name="randwalk",
@@ -205,6 +271,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="^",
             partitionable=True,
             deterministic=True,
+            cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
             name="randwalk_mod",
@@ -220,6 +287,18 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("randwalk-mod",),
+            cli=Cli(
+                description="RandWalk-mod(G0, t, alpha): the authors' retrying walk (default: no "
+                "self-loops or duplicates), --variant printed for Algorithm 2 as printed (self-loops "
+                "and multi-edges kept), or with --uncertain the printed variant's exact uncertain "
+                "adjacency matrix (small t).",
+                flags={"max_tries": ("-M", "--max-tries")},
+                alternative=Alternative(
+                    "--uncertain",
+                    "the exact matrix Q P^(t-1) + its transpose instead of a sample",
+                    randwalk_mod_uncertain,
+                ),
+            ),
         ),
         # MaxVar's grid is n_p / m: the paper's dblp n_p of 200k..1000k over its 1,049,866 edges.
         Scheme(
@@ -235,6 +314,15 @@ REGISTRY: dict[str, Scheme] = {
             marker="o",
             partitionable=False,
             deterministic=False,
+            cli=Cli(
+                description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
+                "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
+                "cut edges keep p = 1. Shows a progress bar per phase on stderr (on a terminal) and "
+                "prints the report, with one line per part.",
+                metavar={"n_potential": "N_P"},
+                choices={"solver": tuple(SOLVERS)},
+                progress="bars",
+            ),
         ),
         # EdgeSwitch's grid is s / m, the authors' range.
         Scheme(
@@ -251,6 +339,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("switch", "edge-switch"),
+            cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
         ),
         Scheme(
             name="mixture",
@@ -265,9 +354,22 @@ REGISTRY: dict[str, Scheme] = {
             marker="D",
             partitionable=False,
             deterministic=False,
+            cli=Cli(
+                description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
+                "an edge list, or an uncertain graph written with --keep-ids."
+            ),
         ),
     )
 }
+
+#: ``graphveil anonymize partition``: any partitionable scheme on METIS parts (a command beside
+#: the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
+PARTITION_CLI = Cli(
+    description="Partition: split with METIS, run --scheme on every part with --params, copy cut "
+    "edges at p = 1.",
+    inner_scheme="scheme",
+    user_errors=(ObfuscationError,),
+)
 
 
 def names() -> tuple[str, ...]:
@@ -276,7 +378,7 @@ def names() -> tuple[str, ...]:
 
 
 def partitionable() -> tuple[str, ...]:
-    """The names of the schemes :func:`~graphveil.anonymize.partition.partition` can run."""
+    """The names of the schemes :func:`~graphveil.anonymize.partition` can run."""
     return tuple(s.name for s in REGISTRY.values() if s.partitionable)
 
 

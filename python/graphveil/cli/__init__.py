@@ -25,6 +25,7 @@ Manners, the same for every command:
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import signal
 import sys
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "run"):
         parser.print_help(sys.stderr)
         return 2
-    setup_logging(getattr(args, "verbose", 0) - getattr(args, "quiet", 0))
+    handler = setup_logging(getattr(args, "verbose", 0) - getattr(args, "quiet", 0))
     previous = _install(signal.SIGTERM, _on_sigterm)
     try:
         return int(args.run(args) or 0)
@@ -93,6 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: terminated; no partial output was left", file=sys.stderr)
         return 128 + signal.SIGTERM
     finally:
+        logging.getLogger("graphveil").removeHandler(handler)
         if previous is not None:
             _install(signal.SIGTERM, previous)
 

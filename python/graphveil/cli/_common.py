@@ -122,16 +122,37 @@ def add_verbosity(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def setup_logging(level: int) -> None:
-    """Send the ``graphveil`` logger to stderr: INFO by default, one step per -v/-q."""
+class _Prefix(logging.Formatter):
+    """``graphveil: message``; a command's own lines ``graphveil <command>: message``.
+
+    A command logs through ``graphveil.cli.<command>`` (``graphveil anonymize: wrote ...``), the
+    library through its module's logger (``graphveil: obfuscation: sigma=...``).
+    """
+
+    def format(self, record: logging.LogRecord) -> str:
+        parts = record.name.split(".")
+        prefix = (
+            f"graphveil {parts[2]}"
+            if parts[:2] == ["graphveil", "cli"] and len(parts) > 2
+            else "graphveil"
+        )
+        return f"{prefix}: {record.getMessage()}"
+
+
+def setup_logging(level: int) -> logging.Handler:
+    """Send the ``graphveil`` logger to stderr: INFO by default, one step per -v/-q.
+
+    Returns the handler, for :func:`graphveil.cli.main` to remove when the command ends.
+    """
     logger = logging.getLogger("graphveil")
     logger.setLevel(max(logging.DEBUG, min(logging.CRITICAL, logging.INFO - 10 * level)))
     for old in [h for h in logger.handlers if getattr(h, "_graphveil_cli", False)]:
         logger.removeHandler(old)
     handler = logging.StreamHandler(sys.stderr)  # stderr as it is now (tests swap it)
-    handler.setFormatter(logging.Formatter("graphveil: %(message)s"))
+    handler.setFormatter(_Prefix())
     handler._graphveil_cli = True  # type: ignore[attr-defined]
     logger.addHandler(handler)
+    return handler
 
 
 def show_progress(args: argparse.Namespace) -> bool:

@@ -1,15 +1,19 @@
-"""``graphveil anonymize <scheme>``: the schemes on the command line.
+"""``graphveil anonymize <scheme>``: the schemes on the command line, generated.
 
-Kept apart from :mod:`graphveil.cli` so each scheme's pair of functions (``_add_<scheme>``,
-``_run_<scheme>``) can be added without touching the others. :func:`add_anonymize` creates the
-``anonymize`` command; every function in :data:`SCHEME_COMMANDS` adds one scheme under it
-(MaxVar appends its own).
+:func:`add_anonymize` creates the ``anonymize`` command and one subcommand per scheme of
+:data:`graphveil.anonymize.registry.REGISTRY`, then ``partition``. Each subcommand is built by
+:func:`add_command` from the scheme's function: one option per keyword parameter, its type from
+the annotation (a ``Literal`` gives the choices), its default from the signature, its help from
+the numpydoc Parameters section; the record's :class:`~graphveil.anonymize.registry.Cli` adds
+only what a signature cannot say (short options, progress, an alternative function). Nothing
+here names a scheme: adding one touches its module, its kernel, its tests and the registry.
 
 Common options of every scheme: the input graph (edge-list path or ``--dataset``), ``--seed``,
 ``-o/--output`` (``.npz`` or ``.tsv[.gz]``: the release, node ids randomly permuted unless
 ``--keep-ids``), ``--record`` (the private run record: seed, permutation, report; mode 0600,
-never to be published), ``--threads``, ``--quiet`` (no progress), ``--json`` (the report as one
-JSON object). The report is printed on stdout without the seed; progress goes to stderr. Output
+never to be published), ``--threads``, ``-q/--quiet`` and ``-v/--verbose`` (the level of the
+``graphveil`` logger, which carries the progress lines), ``--json`` (the report as one JSON
+object). The report is printed on stdout without the seed; progress goes to stderr. Output
 paths are checked before the graph is read.
 """
 
@@ -18,8 +22,13 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import logging
+import re
 import sys
+import types
+import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -103,9 +112,23 @@ def cli_words(message: str) -> str:
     return message
 
 
+#: The command's progress lines: INFO on the ``graphveil`` logger, shown as
+#: ``graphveil anonymize: ...`` (see :func:`graphveil.cli._common.setup_logging`); ``-q`` hides them.
+log = logging.getLogger("graphveil.cli.anonymize")
+
+
 def _progress(args: argparse.Namespace, text: str) -> None:
-    if not args.quiet:
-        print(f"graphveil anonymize: {text}", file=sys.stderr, flush=True)
+    log.info(text)
+
+
+#: Report keys of per-part lists (MaxVar's): a table after the report, not lines of it.
+_PER_PART = (
+    "solver_stats",
+    "potential_requested",
+    "potential_proposed",
+    "proposal_attempts",
+    "potential_available",
+)
 
 
 def _finish(args: argparse.Namespace, result: Anonymized) -> int:
@@ -121,11 +144,28 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
         if args.record:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")
     # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
-    report = {k: v for k, v in report.items() if k != "seed"}
+    # The METIS labels (one per node) go there too.
+    report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
     write_json(args.json, finite(report))
     if not json_to_stdout(args):
-        _print_report(report)
+        _print_report({k: v for k, v in report.items() if k not in _PER_PART})
+        if isinstance(report.get("solver_stats"), list):
+            _print_parts(report)
     return 0
+
+
+def _print_parts(report: dict[str, Any]) -> None:
+    """One line per part of the solver statistics (MaxVar's report)."""
+    print()
+    print(
+        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
+        f"{'box':>4} {'objective':>13} {'seconds':>8}"
+    )
+    for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
+        print(
+            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
+            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
+        )
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -157,430 +197,296 @@ def _print_report(report: dict[str, Any]) -> None:
         print(f"{key.replace('_', ' '):<{width}}  {text}")
 
 
-# ---------------------------------------------------------------------------- obfuscation
-def _add_obfuscation(sub: Any) -> None:
-    p = sub.add_parser(
-        "obfuscation",
-        help=registry.scheme("obfuscation").summary,
-        description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose output "
-        "k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 if none does.",
-    )
-    _common(p)
-    p.add_argument(
-        "-k", type=int, required=True, help="obfuscation level k >= 1 (the paper: 30, 50, 100)"
-    )
-    p.add_argument("--eps", type=float, required=True, help="tolerance in [0, 1] (the paper: 0.1)")
-    p.add_argument(
-        "--sigma",
-        type=float,
-        default=None,
-        help="fixed sigma (the paper's tables: 0.1, 0.01, 0.001)",
-    )
-    p.add_argument("-c", type=float, default=2.0, help="candidate pairs |E_C| = c m (default 2)")
-    p.add_argument(
-        "--white-noise",
-        dest="q",
-        type=float,
-        default=0.01,
-        help="white-noise probability q (default 0.01; was -q, which now means --quiet)",
-    )
-    p.add_argument("--attempts", type=int, default=5, help="attempts per sigma, t (default 5)")
-    p.add_argument(
-        "--tol", type=float, default=0.05, help="relative bisection tolerance (default 0.05)"
-    )
-    p.add_argument(
-        "--sigma-max", type=float, default=16.0, help="give up above this sigma (default 16)"
-    )
-    p.set_defaults(run=_run_obfuscation)
+# ---------------------------------------------------------------------------- the generator
+#: Parameters every command gets from :func:`_common`, or that a command line cannot give.
+_HANDLED = {"seed", "threads", "progress", "executor"}
 
 
-def _run_obfuscation(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.obfuscation import ObfuscationError, obfuscation
+@dataclass(frozen=True)
+class Option:
+    """One keyword parameter of a scheme as a command-line option."""
 
-    g = _load(args)
-    _progress(args, f"(k, eps)-obfuscation of {g.n:,} nodes, {g.m:,} edges")
-    try:
-        result = obfuscation(
-            g,
-            args.k,
-            args.eps,
-            sigma=args.sigma,
-            c=args.c,
-            q=args.q,
-            attempts=args.attempts,
-            tol=args.tol,
-            sigma_max=args.sigma_max,
-            seed=args.seed,
-            threads=args.threads,
-            progress=not args.quiet,  # one line per sigma, fine in a log
+    name: str
+    #: The option as the progress line names it: its long spelling without dashes.
+    label: str
+    #: Its default (``inspect.Parameter.empty`` if required): the progress line shows other values.
+    default: Any
+    #: Reads the option's text after the graph is loaded (a file), or None.
+    read: Callable[[str], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A generated subcommand: the function it runs and what its options are."""
+
+    name: str
+    title: str
+    function: Callable[..., Anonymized]
+    cli: registry.Cli
+    graph: str
+    options: tuple[Option, ...]
+    params: bool  # ``**kwargs``: given as ``--params JSON``
+
+
+def add_command(
+    sub: Any,
+    name: str,
+    function: Callable[..., Anonymized],
+    *,
+    title: str,
+    summary: str,
+    cli: registry.Cli,
+) -> argparse.ArgumentParser:
+    """Add ``graphveil anonymize <name>``, its options generated from ``function``'s signature.
+
+    ``name: int = 3`` becomes ``--name N`` of type int with default 3 (``-n`` if the name has
+    one letter); a parameter without a default is a required option; a ``bool`` with default
+    False is a flag; a ``Literal`` annotation (or ``cli.choices``) gives the choices; the help
+    is the parameter's text in the docstring's Parameters section. ``**kwargs`` becomes
+    ``--params JSON``. Parameters of types a command line cannot give (an executor, a dict of
+    options) are left off when they have a default.
+    """
+    signature = inspect.signature(function)
+    docs = parameter_docs(function)
+    namespace = getattr(inspect.unwrap(function), "__globals__", {})
+    first = next(iter(signature.parameters))
+    graph = next(
+        (p.name for p in signature.parameters.values() if _annotation_text(p) == "Graph"), first
+    )
+    p = sub.add_parser(name, help=summary, description=cli.description or summary)
+    _common(p, seeded="seed" in signature.parameters, threaded="threads" in signature.parameters)
+    options: list[Option] = []
+    params = False
+    for param in signature.parameters.values():
+        if param.name in _HANDLED or param.name == graph or param.kind is param.VAR_POSITIONAL:
+            continue
+        if param.kind is param.VAR_KEYWORD:
+            params = True
+            p.add_argument(
+                "--params",
+                default="{}",
+                metavar="JSON",
+                help="keyword arguments of the scheme, as a JSON object, e.g. '{\"t\": 5}' or "
+                '\'{"k": 20, "eps": 0.1, "sigma": 0.01}\'',
+            )
+            continue
+        option = _add_option(p, param, docs.get(param.name, param.name), cli, namespace)
+        if option is not None:
+            options.append(option)
+    if cli.alternative is not None:
+        p.add_argument(cli.alternative.flag, action="store_true", help=cli.alternative.help)
+    command = Command(name, title, function, cli, graph, tuple(options), params)
+    p.set_defaults(run=lambda args: _run(args, command))
+    return p
+
+
+def _add_option(
+    p: argparse.ArgumentParser,
+    param: inspect.Parameter,
+    text: str,
+    cli: registry.Cli,
+    namespace: dict[str, Any],
+) -> Option | None:
+    name = param.name
+    flags = cli.flags.get(name) or (
+        (f"-{name}",) if len(name) == 1 else (f"--{name.replace('_', '-')}",)
+    )
+    kind, choices = _annotation_type(param, namespace)
+    choices = cli.choices.get(name, choices)
+    required = param.default is param.empty
+    help_text = text.replace("%", "%%")
+    label, default = flags[-1].lstrip("-"), param.default
+    if name == cli.inner_scheme:
+        names = ", ".join(registry.partitionable())
+        p.add_argument(*flags, dest=name, required=True, metavar="SCHEME", help=f"one of {names}")
+        return Option(name, label, default)
+    read = _READERS.get(_annotation_text(param).replace(" ", ""))
+    if read is not None:
+        p.add_argument(
+            *flags, dest=name, required=required, metavar="FILE", help=help_text + _READ_HELP
         )
-    except ObfuscationError as err:
-        raise ValueError(str(err)) from None
-    return _finish(args, result)
-
-
-# ---------------------------------------------------------------------------- walks
-def _add_randwalk(sub: Any) -> None:
-    p = sub.add_parser(
-        "randwalk",
-        help=registry.scheme("randwalk").summary,
-        description="RandWalk(G0, t, M).",
-    )
-    _common(p)
+        return Option(name, label, default, read)
+    if kind is None:
+        if required:
+            raise TypeError(f"parameter {name}: no command-line type for {param.annotation!r}")
+        return None  # API only (e.g. a dict of solver options)
+    metavar = cli.metavar.get(name)
+    if kind is bool:
+        if required or param.default:
+            raise TypeError(f"parameter {name}: a bool option must default to False")
+        p.add_argument(*flags, dest=name, action="store_true", help=help_text)
+        return Option(name, label, default)
+    if not required and param.default is not None:
+        help_text += f" (default {param.default})"
     p.add_argument(
-        "-t", type=int, required=True, help="walk length t >= 1 (the paper: 2, 3, 5, 10)"
+        *flags,
+        dest=name,
+        type=kind,
+        choices=choices,
+        required=required,
+        default=None if required else param.default,
+        metavar=metavar,
+        help=help_text,
     )
-    p.add_argument("-M", "--max-tries", type=int, default=10, help="retry bound M (default 10)")
-    p.add_argument(
-        "--routing",
-        choices=("random", "fixed"),
-        default="random",
-        help="random or SybilGuard-style fixed routing",
-    )
-    p.set_defaults(run=_run_randwalk)
+    return Option(name, label, default)
 
 
-def _run_randwalk(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.randwalk import randwalk
-
-    g = _load(args)
-    _progress(args, f"RandWalk t={args.t} on {g.n:,} nodes, {g.m:,} edges")
-    return _finish(
-        args,
-        randwalk(
-            g,
-            args.t,
-            max_tries=args.max_tries,
-            routing=args.routing,
-            seed=args.seed,
-            threads=args.threads,
-        ),
-    )
+def _annotation_text(param: inspect.Parameter) -> str:
+    annotation = param.annotation
+    return annotation if isinstance(annotation, str) else getattr(annotation, "__name__", "")
 
 
-def _add_randwalk_mod(sub: Any) -> None:
-    p = sub.add_parser(
-        "randwalk_mod",
-        help=registry.scheme("randwalk_mod").summary,
-        description="RandWalk-mod(G0, t, alpha): the authors' retrying walk (default: no self-loops "
-        "or duplicates), --variant printed for Algorithm 2 as printed (self-loops and multi-edges "
-        "kept), or with --uncertain the printed variant's exact uncertain adjacency matrix (small t).",
-    )
-    _common(p)
-    p.add_argument("-t", type=int, required=True, help="walk length t >= 1")
-    p.add_argument(
-        "--alpha", type=float, default=0.5, help="in [0, 1]; 0.5 keeps expected degrees (default)"
-    )
-    p.add_argument(
-        "--routing",
-        choices=("random", "fixed"),
-        default="random",
-        help="random or SybilGuard-style fixed routing",
-    )
-    p.add_argument(
-        "--variant",
-        choices=("retry", "printed"),
-        default="retry",
-        help="retry: as the authors ran it (default); printed: Algorithm 2, no retries",
-    )
-    p.add_argument(
-        "-M",
-        "--max-tries",
-        type=int,
-        default=None,
-        help="retry bound M of the retry variant (default 10)",
-    )
-    p.add_argument(
-        "--uncertain",
-        action="store_true",
-        help="the exact matrix Q P^(t-1) + its transpose instead of a sample",
-    )
-    p.set_defaults(run=_run_randwalk_mod)
+def _annotation_type(
+    param: inspect.Parameter, namespace: dict[str, Any]
+) -> tuple[Callable[[str], Any] | None, tuple[Any, ...] | None]:
+    """The option type of a parameter and its choices, read from its annotation.
+
+    ``int``, ``float``, ``str``, ``bool`` and ``X | None`` of them; a ``Literal`` gives its
+    values as the choices; no annotation reads a number or else the text. Anything else (or a
+    name only the type checker sees): ``None``.
+    String annotations are evaluated in ``namespace``, the function's module.
+    """
+    annotation = param.annotation
+    if isinstance(annotation, str):  # ``from __future__ import annotations``
+        try:
+            annotation = eval(annotation, namespace)  # noqa: S307 - the package's own annotations
+        except Exception:  # noqa: BLE001 - a name only the type checker imports
+            return None, None
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        annotation = args[0]
+    if typing.get_origin(annotation) is typing.Literal:
+        values = typing.get_args(annotation)
+        return type(values[0]), values
+    if annotation in (int, float, str, bool):
+        return annotation, None
+    if annotation is param.empty:
+        return _number_or_text, None
+    return None, None
 
 
-def _run_randwalk_mod(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.randwalk import randwalk_mod, randwalk_mod_uncertain
+def parameter_docs(function: Callable[..., Any]) -> dict[str, str]:
+    """Each parameter's help: the first paragraph of its entry in the numpydoc Parameters section.
 
-    g = _load(args)
-    _progress(args, f"RandWalk-mod t={args.t} alpha={args.alpha} on {g.n:,} nodes, {g.m:,} edges")
-    if args.uncertain:
-        return _finish(args, randwalk_mod_uncertain(g, args.t, alpha=args.alpha))
-    return _finish(
-        args,
-        randwalk_mod(
-            g,
-            args.t,
-            alpha=args.alpha,
-            variant=args.variant,
-            max_tries=args.max_tries,
-            routing=args.routing,
-            seed=args.seed,
-            threads=args.threads,
-        ),
-    )
+    ``a, b : float`` entries give both names the text; reST markup is reduced to plain text.
 
+    Examples
+    --------
+    >>> def f(graph, k, *, tol=0.1):
+    ...     \"\"\"Do f.
+    ...
+    ...     Parameters
+    ...     ----------
+    ...     graph : Graph
+    ...         The graph.
+    ...     k, tol : float
+    ...         A ``number``,
+    ...         see :func:`~graphveil.anonymize.maxvar`.
+    ...
+    ...         Not this paragraph.
+    ...     \"\"\"
+    >>> parameter_docs(f)["tol"]
+    'A number, see maxvar.'
+    """
+    doc = inspect.getdoc(function) or ""
+    match = re.search(r"^Parameters\n-+\n(.*?)(?=^\S[^\n]*\n-+\n|\Z)", doc, re.M | re.S)
+    out: dict[str, str] = {}
+    if match is None:
+        return out
+    names: list[str] = []
+    lines: list[str] = []
 
-# ---------------------------------------------------------------------------- switch, mixture, partition
-def _add_switch(sub: Any) -> None:
-    p = sub.add_parser(
-        "edge_switch",
-        help=registry.scheme("edge_switch").summary,
-        description="EdgeSwitch.",
-    )
-    _common(p, threaded=False)
-    p.add_argument(
-        "-s", "--switches", type=int, required=True, help="number of attempted switches s >= 0"
-    )
-    p.add_argument(
-        "--nearby",
-        action="store_true",
-        help="switch along 3-paths: new edges join nodes at distance 2",
-    )
-    p.set_defaults(run=_run_switch)
+    def flush() -> None:
+        text = " ".join(" ".join(lines).split())
+        for name in names:
+            out[name] = _plain(text)
 
-
-def _run_switch(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.switching import edge_switch
-
-    g = _load(args)
-    _progress(args, f"EdgeSwitch s={args.switches:,} on {g.n:,} nodes, {g.m:,} edges")
-    return _finish(args, edge_switch(g, args.switches, nearby=args.nearby, seed=args.seed))
-
-
-def _add_mixture(sub: Any) -> None:
-    p = sub.add_parser(
-        "mixture",
-        help=registry.scheme("mixture").summary,
-        description="Mixture of the true graph G0 and an anonymized G on the same node ids: an edge "
-        "list, or an uncertain graph written with --keep-ids.",
-    )
-    _common(p, seeded=False, threaded=False)
-    p.add_argument(
-        "--anonymized",
-        required=True,
-        metavar="FILE",
-        help="G: .npz/.tsv uncertain graph (same ids) or an edge list",
-    )
-    p.add_argument("-p", type=float, required=True, help="mixing weight in [0, 1]")
-    p.set_defaults(run=_run_mixture)
+    for line in match.group(1).splitlines():
+        if line and not line[0].isspace():  # "name : type" or "a, b"
+            flush()
+            names = [n.strip().lstrip("*") for n in line.split(" : ")[0].split(",")]
+            lines = []
+        elif not line.strip():
+            if lines:
+                lines.append("\0")  # a paragraph ends: keep only the first
+        elif "\0" not in lines:
+            lines.append(line.strip())
+    flush()
+    return {k: v.split("\0")[0].strip() for k, v in out.items()}
 
 
-def _run_mixture(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.mixture import mixture
-    from graphveil.graph import Graph
+def _plain(text: str) -> str:
+    text = re.sub(r":\w+:`~?(?:[\w.]*\.)?([^`]+)`", r"\1", text)  # :func:`~a.b` -> b
+    return text.replace("``", "")
+
+
+def _read_graph_or_uncertain(path: str) -> Any:
+    from graphveil.io import read_edgelist
     from graphveil.uncertain import UncertainGraph
 
-    g0 = _load(args)
-    path = args.anonymized
-    g: UncertainGraph | Graph
     if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
         g = UncertainGraph.load(path)
         if g.ids_permuted:
             raise ValueError(
                 f"{path} was written with permuted node ids; write it again with --keep-ids"
             )
-    else:
-        from graphveil.io import read_edgelist
-
-        g = read_edgelist(path)
-    return _finish(args, mixture(g0, g, args.p))
+        return g
+    return read_edgelist(path)
 
 
-def _add_partition(sub: Any) -> None:
-    p = sub.add_parser(
-        "partition",
-        help="any scheme on METIS parts, cut edges kept",
-        description="Partition: split with METIS, run --scheme on every part with --params, copy cut edges at p = 1.",
-    )
-    _common(p, threaded=False)
-    p.add_argument("--parts", type=int, required=True, help="number of METIS parts")
-    p.add_argument(
-        "--scheme",
-        required=True,
-        metavar="SCHEME",
-        help=f"one of {', '.join(registry.partitionable())}",
-    )
-    p.add_argument(
-        "--params",
-        default="{}",
-        metavar="JSON",
-        help='keyword arguments of the scheme per part, e.g. \'{"t": 5}\' or \'{"k": 20, "eps": 0.1, "sigma": 0.01}\'',
-    )
-    p.set_defaults(run=_run_partition)
+#: Parameters read from a file after the input graph, by their annotation (spaces removed).
+_READERS: dict[str, Callable[[str], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
+_READ_HELP = " (FILE: a .npz/.tsv uncertain graph written with --keep-ids, or an edge list)"
 
 
-def _run_partition(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.partition import partition
-
-    try:
-        params = json.loads(args.params)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"--params must be a JSON object: {err}") from None
-    if not isinstance(params, dict):
-        raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
-    record, deprecated = registry.resolve(args.scheme)
-    if not record.partitionable:
-        raise ValueError(
-            f"Partition cannot run {record.name}; choose one of {', '.join(registry.partitionable())}"
-        )
-    if deprecated:
-        print(
-            f"graphveil: warning: --scheme {args.scheme} is deprecated; use --scheme {record.name}",
-            file=sys.stderr,
-        )
-    args.scheme = record.name
+def _run(args: argparse.Namespace, command: Command) -> int:
+    cli = command.cli
+    kwargs: dict[str, Any] = {}
+    if command.params:
+        try:
+            params = json.loads(args.params)
+        except json.JSONDecodeError as err:
+            raise ValueError(f"--params must be a JSON object: {err}") from None
+        if not isinstance(params, dict):
+            raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
+        kwargs.update(params)
+    if cli.inner_scheme:
+        kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
     g = _load(args)
-    _progress(args, f"Partition into {args.parts} parts, {args.scheme} on each")
-    try:
-        result = partition(args.scheme, g, args.parts, seed=args.seed, **params)
-    except RuntimeError as err:  # ObfuscationError of a part
-        raise ValueError(str(err)) from None
-    return _finish(args, result)
-
-
-#: One function per scheme, each adding its parser under ``graphveil anonymize``.
-
-
-# ---------------------------------------------------------------------------- maxvar
-def _add_maxvar(sub: Any) -> None:
-    p = sub.add_parser(
-        "maxvar",
-        help=registry.scheme("maxvar").summary,
-        description="MaxVar: METIS parts, friend-of-friend potential edges in every part, one quadratic "
-        "program per part (minimise sum p^2 with every expected degree kept); cut edges keep p = 1. "
-        "Shows a progress bar per phase on stderr and prints the report, with one line per part.",
-    )
-    _common(p)
-    p.add_argument(
-        "--n-potential",
-        type=int,
-        required=True,
-        metavar="N_P",
-        help="potential edges in total, n_p (the paper: 200000 ... 1000000; youtube 600000 ...)",
-    )
-    p.add_argument(
-        "--parts",
-        type=int,
-        default=20,
-        help="METIS parts (default 20; the paper: 20, youtube 60; 1 = whole graph)",
-    )
-    p.add_argument(
-        "--solver",
-        choices=("dual", "osqp"),
-        default="dual",
-        help="QP backend: the exact dual solver (default, fastest) or OSQP",
-    )
-    p.add_argument(
-        "--allow-fewer",
-        action="store_true",
-        help="accept fewer potential edges when a part cannot supply its share",
-    )
-    p.set_defaults(run=_run_maxvar)
-
-
-def _run_maxvar(args: argparse.Namespace) -> int:
-    from graphveil.anonymize.maxvar import maxvar
-
-    g = _load(args)
-    _progress(
-        args,
-        f"MaxVar on {g.n:,} nodes, {g.m:,} edges: n_p={args.n_potential:,}, {args.parts} parts, "
-        f"{args.solver} solver",
-    )
-    try:
-        ug, report = maxvar(
-            g,
-            args.n_potential,
-            parts=args.parts,
-            seed=args.seed,
-            solver=args.solver,
-            threads=args.threads,
-            allow_fewer=args.allow_fewer,
-            progress=show_progress(args),
-        )
-    except ValueError as err:
-        raise ValueError("MaxVar: " + cli_words(str(err))) from None
-    per_part = (
-        "labels",
-        "solver_stats",
-        "potential_requested",
-        "potential_proposed",
-        "proposal_attempts",
-        "potential_available",
-    )
-    if args.json is not None:
-        return _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k != "labels"}))
-    _finish(args, Anonymized(ug, {k: v for k, v in report.items() if k not in per_part}))
-    print()
-    print(
-        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
-        f"{'box':>4} {'objective':>13} {'seconds':>8}"
-    )
-    for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
-        print(
-            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
-            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
-        )
-    return 0
-
-
-#: Hand-written parsers of the registered schemes, keeping their options' names and help; a
-#: scheme not listed here gets one generated from its function's signature (:func:`_add_generated`).
-CUSTOM: dict[str, Callable[[Any], None]] = {
-    "maxvar": _add_maxvar,
-    "obfuscation": _add_obfuscation,
-    "randwalk": _add_randwalk,
-    "randwalk_mod": _add_randwalk_mod,
-    "edge_switch": _add_switch,
-    "mixture": _add_mixture,
-}
-
-#: Parameters every generated scheme gets from :func:`_common`, or that make no sense on a CLI.
-_HANDLED = {"seed", "threads", "progress", "executor"}
-
-
-def _add_generated(sub: Any, record: registry.Scheme) -> None:
-    """A subcommand built from the scheme's signature: one option per keyword parameter.
-
-    ``name: int = 3`` becomes ``--name N`` of type int with default 3; a parameter without a
-    default is a required option; a ``bool`` parameter with default False becomes a flag.
-    """
-    signature = inspect.signature(record.function)
-    params = list(signature.parameters.values())[1:]  # the first is the graph
-    p = sub.add_parser(record.name, help=record.summary, description=record.summary)
-    _common(
-        p,
-        seeded="seed" in signature.parameters,
-        threaded="threads" in signature.parameters,
-    )
-    names = []
-    for param in params:
-        if param.name in _HANDLED or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+    shown = []  # the options given, in the command line's spelling
+    for option in command.options:
+        if option.name == cli.inner_scheme:
+            shown.append(f"{option.label}={kwargs[option.name]}")
             continue
-        names.append(param.name)
-        flag = "--" + param.name.replace("_", "-")
-        default = param.default
-        if default is param.empty:
-            kind = _annotation_type(param.annotation)
-            p.add_argument(flag, dest=param.name, type=kind, required=True, help=param.name)
-        elif isinstance(default, bool):
-            p.add_argument(flag, dest=param.name, action="store_true", help=param.name)
-        else:
-            kind = type(default) if default is not None else _annotation_type(param.annotation)
-            p.add_argument(
-                flag,
-                dest=param.name,
-                type=kind,
-                default=default,
-                help=f"{param.name} (default {default})",
-            )
-    p.set_defaults(run=lambda args: _run_generated(args, record, names))
-
-
-def _annotation_type(annotation: Any) -> Callable[[str], Any]:
-    # Annotations are often strings (``from __future__ import annotations``): read the first type.
-    text = getattr(annotation, "__name__", str(annotation)).split("|")[0].strip()
-    return {"int": int, "float": float, "str": str}.get(text, _number_or_text)
+        value = getattr(args, option.name)
+        if value != option.default:
+            shown.append(f"{option.label}={value}")
+        kwargs[option.name] = option.read(value) if option.read is not None else value
+    for name in ("seed", "threads"):
+        if hasattr(args, name):
+            kwargs[name] = getattr(args, name)
+    if cli.progress:
+        kwargs["progress"] = show_progress(args) if cli.progress == "bars" else True
+    function = command.function
+    if cli.alternative is not None and getattr(args, _dest(cli.alternative.flag)):
+        function = cli.alternative.function
+        accepted = inspect.signature(function).parameters
+        kwargs = {k: v for k, v in kwargs.items() if k in accepted}
+    _progress(args, f"{command.title} on {g.n:,} nodes, {g.m:,} edges: {', '.join(shown)}")
+    log.debug(
+        "calling %s.%s with %s",
+        function.__module__,
+        function.__name__,
+        ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if k != "seed"),  # never log a seed
+    )
+    try:
+        result = function(**{command.graph: g}, **kwargs)
+    except cli.user_errors as err:
+        raise ValueError(str(err)) from None
+    except ValueError as err:
+        raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
+    log.debug("timings (s): %s", result.report.get("timings"))
+    return _finish(args, result)
 
 
 def _number_or_text(text: str) -> Any:
@@ -593,18 +499,26 @@ def _number_or_text(text: str) -> Any:
     return text
 
 
-def _run_generated(args: argparse.Namespace, record: registry.Scheme, names: list[str]) -> int:
-    g = _load(args)
-    _progress(args, f"{record.title} on {g.n:,} nodes, {g.m:,} edges")
-    kwargs = {name: getattr(args, name) for name in names}
-    for option in ("seed", "threads"):
-        if hasattr(args, option):
-            kwargs[option] = getattr(args, option)
-    return _finish(args, record.function(g, **kwargs))
+def _dest(flag: str) -> str:
+    return flag.lstrip("-").replace("-", "_")
+
+
+def _inner_scheme(name: str, option: str) -> str:
+    """The one spelling of an inner scheme (``--scheme``), saying so on stderr if it was an old one."""
+    record, deprecated = registry.resolve(name)  # partition() says what it cannot run
+    if deprecated:
+        flag = "--" + option.replace("_", "-")
+        print(
+            f"graphveil: warning: {flag} {name} is deprecated; use {flag} {record.name}",
+            file=sys.stderr,
+        )
+    return record.name
 
 
 def add_anonymize(subparsers: Any) -> None:
     """The ``anonymize`` command: one subcommand per registered scheme, then ``partition``."""
+    from graphveil.anonymize import partition
+
     parser = subparsers.add_parser(
         "anonymize",
         help="turn a graph into an uncertain graph with one of the schemes",
@@ -612,9 +526,19 @@ def add_anonymize(subparsers: Any) -> None:
     )
     sub = parser.add_subparsers(title="schemes", metavar="SCHEME", required=True)
     for record in registry.REGISTRY.values():
-        custom = CUSTOM.get(record.name)
-        if custom is not None:
-            custom(sub)
-        else:
-            _add_generated(sub, record)
-    _add_partition(sub)
+        add_command(
+            sub,
+            record.name,
+            record.function,
+            title=record.title,
+            summary=record.summary,
+            cli=record.cli,
+        )
+    add_command(
+        sub,
+        "partition",
+        partition,
+        title="Partition",
+        summary="any scheme on METIS parts, cut edges kept",
+        cli=registry.PARTITION_CLI,
+    )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from graphveil._common import callable_module
 from graphveil.anonymize._report import Timer, check_graph, check_real, finish
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
@@ -98,6 +97,3 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
         only_g0=int(only_g0.sum()),
         only_g=int(a_keys.size - in_g0.sum()),
     )
-
-
-callable_module(__name__, mixture)

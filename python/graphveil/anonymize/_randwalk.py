@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Literal, get_args
 
 import numpy as np
 import scipy.sparse as sp
@@ -25,7 +25,6 @@ import scipy.sparse as sp
 from graphveil import _core
 from graphveil._common import (
     SeedLike,
-    callable_module,
     check_threads,
     default_threads,
     seed_to_u64,
@@ -52,7 +51,9 @@ __all__ = [
     "walk_ends",
 ]
 
-_ROUTINGS = ("random", "fixed")
+#: How a walk picks its next hop: uniformly, or SybilGuard-style fixed routing.
+Routing = Literal["random", "fixed"]
+_ROUTINGS = get_args(Routing)
 
 
 def _check_routing(routing: str) -> str:
@@ -95,9 +96,13 @@ def walk_ends(
     )
 
 
-_VARIANTS = ("retry", "printed")
-#: RandWalk's variants and the probability with which a degree-1 node keeps its walk.
-_WALK_VARIANTS = {"authors": 0.5, "printed": 1.0}
+#: RandWalk-mod as the authors ran it, or Algorithm 2 as printed.
+Variant = Literal["retry", "printed"]
+_VARIANTS = get_args(Variant)
+#: RandWalk as the authors ran it, or Algorithm 1 as printed.
+WalkVariant = Literal["authors", "printed"]
+#: The probability with which a degree-1 node keeps its walk, per RandWalk variant.
+_WALK_VARIANTS: dict[str, float] = dict(zip(get_args(WalkVariant), (0.5, 1.0)))
 
 
 def _retry_walk(
@@ -148,9 +153,9 @@ def randwalk(
     graph: Graph,
     t: int,
     *,
-    variant: str = "authors",
+    variant: WalkVariant = "authors",
     max_tries: int = 10,
-    routing: str = "random",
+    routing: Routing = "random",
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
@@ -249,9 +254,9 @@ def randwalk_mod(
     t: int,
     *,
     alpha: float = 0.5,
-    variant: str = "retry",
+    variant: Variant = "retry",
     max_tries: int | None = None,
-    routing: str = "random",
+    routing: Routing = "random",
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
@@ -655,6 +660,3 @@ def randwalk_mod_tv_bound(graph: Graph, t: int, *, k_t: int | None = None) -> fl
         k_t = _nonzero_pairs(graph, t)
     m = graph.m
     return float(m * (k_t - m) / k_t) if k_t else 0.0
-
-
-callable_module(__name__, randwalk)

@@ -12,7 +12,6 @@ import numpy as np
 
 from graphveil._common import (
     SeedLike,
-    callable_module,
     check_threads,
     default_threads,
     seed_to_u64,
@@ -111,7 +110,7 @@ def partition(
     ------
     ValueError
         If the scheme name is unknown or ``parts`` is out of range; a part's scheme errors
-        (e.g. :class:`~graphveil.anonymize.obfuscation.ObfuscationError`) propagate with the
+        (e.g. :class:`~graphveil.anonymize.ObfuscationError`) propagate with the
         part number added to the message.
     TypeError
         If ``executor`` is not a :class:`concurrent.futures.Executor`.
@@ -231,6 +230,3 @@ def _assemble(
         part_sizes=layout.sizes(),
         part_reports=[rep for _, rep in results],
     )
-
-
-callable_module(__name__, partition)

@@ -12,7 +12,6 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import (
     SeedLike,
-    callable_module,
     check_int,
     check_threads,
     default_threads,
@@ -441,6 +440,3 @@ def _assemble(
     result = finish_graph(ug, scheme="maxvar", params=params, seed=seed, timer=timer, **extra)
     result.report["labels"] = proposal.labels
     return result
-
-
-callable_module(__name__, maxvar)

@@ -9,6 +9,7 @@ eps check is :func:`graphveil.measure.privacy.eps` (exact Poisson-binomial, C++)
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -17,7 +18,7 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import SeedLike, callable_module, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
@@ -30,6 +31,9 @@ __all__ = [
     "truncated_normal_moments",
     "uniqueness",
 ]
+
+#: The sigma search's lines (``graphveil.anonymize._obfuscation``).
+log = logging.getLogger(__name__)
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 
@@ -313,7 +317,8 @@ def obfuscation(
         the attempt number) and threads of the eps check. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
     progress : bool
-        Print one line per sigma tried (to stderr).
+        Log one line per sigma tried at INFO on the ``graphveil`` logger (at DEBUG without it);
+        ``logging.basicConfig(level=logging.INFO)`` shows them.
 
     Returns
     -------
@@ -405,14 +410,14 @@ class _Trials:
                 self.prep, sigma, self.attempts, self.seed64, len(self.history)
             )
         self.history.append({"sigma": sigma, "eps_hat": hats, "success": ok is not None})
-        if self.progress:
-            import sys
-
-            state = "ok  " if ok is not None else "fail"
-            print(
-                f"obfuscation: sigma={sigma:.6g} {state} eps-hat min {min(hats):.4f} (eps={self.prep.eps:g})",
-                file=sys.stderr,
-            )
+        log.log(
+            logging.INFO if self.progress else logging.DEBUG,
+            "obfuscation: sigma=%.6g %s eps-hat min %.4f (eps=%g)",
+            sigma,
+            "ok  " if ok is not None else "fail",
+            min(hats),
+            self.prep.eps,
+        )
         return ok, closest
 
     def result(self, att: _Attempt, sigma: float, **extra: Any) -> Anonymized:
@@ -555,6 +560,3 @@ def _wrap(
         expected_tv_paper=obfuscation_expected_tv(sigma, att.candidate_pairs, q=params["q"]),
         **extra,
     )
-
-
-callable_module(__name__, obfuscation)
