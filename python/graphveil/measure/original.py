@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from graphveil import _core
 from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
@@ -166,8 +167,9 @@ def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
 
 def edge_keys(g: Graph) -> np.ndarray:
     """The edges of ``g`` as keys ``u * n + v`` (``u < v``), sorted."""
-    u, v = g.edges()
-    # Canonical edges are sorted by (u, v), so the keys are sorted too.
+    # Canonical edges are sorted by (u, v), so the keys are sorted too. Built from the CSR
+    # without filling the graph's edge cache, which would then travel with every pickle of it.
+    u, v = _core.csr_edges(g.indptr, g.indices)
     return u.astype(np.int64) * g.n + v.astype(np.int64)
 
 
