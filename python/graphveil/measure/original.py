@@ -23,8 +23,8 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.graph import Graph
+from graphveil.measure.privacy import _check_graph, signature_index
 from graphveil.measure.privacy import eps as eps_of
-from graphveil.measure.privacy import signature_index
 from graphveil.measure.utility import statistic_names, utility_statistics
 
 __all__ = ["PAPER_K", "Original"]
@@ -93,9 +93,7 @@ class Original:
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
     ) -> None:
-        if not isinstance(graph, Graph):
-            raise TypeError(f"g0 must be a graphveil.Graph, got {type(graph).__name__}")
-        self.graph = graph
+        self.graph = _check_graph(graph, "g0")
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
