@@ -58,7 +58,7 @@ py::tuple reidentification_score_indexed_py(const carray<std::int64_t>& classes0
     if (rep_ptr0.shape(0) != keys0.shape(0) + 1)
         throw std::invalid_argument("rep_ptr0 must hold one offset more than keys0 (one key per class)");
     const auto g = csr_view(indptr, indices);
-    const SignatureIndexView<Index> g0{classes0.shape(0), keys0.shape(0),    rep_values0.shape(0), classes0.data(),
+    const SignatureIndexView<Index> g0{classes0.shape(0), keys0.shape(0),  rep_values0.shape(0), classes0.data(),
                                        keys0.data(),      rep_ptr0.data(), rep_values0.data()};
     const SignatureKind k = parse_kind(kind);
     ReidentificationResult r;

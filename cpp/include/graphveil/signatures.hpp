@@ -33,10 +33,10 @@ struct ReidentificationResult {
 // degree alone). Memory O(n + the representatives' values), well under the 2m of a full table.
 template <class Index>
 struct SignatureIndex {
-    std::vector<std::int64_t> cls;         // n
-    std::vector<std::uint64_t> key;        // one per class
-    std::vector<std::int64_t> rep_ptr;    // classes + 1 offsets into rep_values
-    std::vector<Index> rep_values;         // class c's signature: rep_values[rep_ptr[c], rep_ptr[c + 1])
+    std::vector<std::int64_t> cls;      // n
+    std::vector<std::uint64_t> key;     // one per class
+    std::vector<std::int64_t> rep_ptr;  // classes + 1 offsets into rep_values
+    std::vector<Index> rep_values;      // class c's signature: rep_values[rep_ptr[c], rep_ptr[c + 1])
 };
 
 // A read-only view of a SignatureIndex (over its vectors or over numpy buffers).
