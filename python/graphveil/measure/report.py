@@ -578,6 +578,13 @@ def evaluate(
     >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
     >>> rep.samples, rep.rel_err >= 0
     (2, True)
+
+    G0 measured once for many evaluations gives the same reports:
+
+    >>> ref = gv.measure.Original(g, k=10, statistics_seed=3)
+    >>> again = evaluate(g, ug, samples=2, seed=1, k=10, original=ref)
+    >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
+    True
     """
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
