@@ -388,3 +388,27 @@ def test_cli_scheduler_errors_are_clear(capsys):
         main(["reproduce", "--scheduler", "local:0", "--samples", "1", "--no-figures", "-q"]) != 0
     )
     assert "local:N needs a positive number" in capsys.readouterr().err
+
+
+def test_a_study_measures_g0_once(karate, monkeypatch):
+    # G0's signatures are built once per study (one index per kind), never per sample or
+    # point; no sample is scored by recomputing G0's half (the two-graph kernel).
+    from graphveil import _core
+
+    calls = {"index": 0, "two_graph": 0}
+    build, score = _core.signature_index, _core.reidentification_score
+
+    def counted_index(*args, **kwargs):
+        calls["index"] += 1
+        return build(*args, **kwargs)
+
+    def counted_score(*args, **kwargs):
+        calls["two_graph"] += 1
+        return score(*args, **kwargs)
+
+    monkeypatch.setattr(_core, "signature_index", counted_index)
+    monkeypatch.setattr(_core, "reidentification_score", counted_score)
+    grid = {"randwalk": [2], "maxvar": [0.19, 0.57]}  # independent runs and sampled points
+    study = ex.reproduce(karate, schemes=grid, grid=grid, samples=3, seed=2, figures=False)
+    assert len(study.rows) == 3
+    assert calls == {"index": 2, "two_graph": 0}

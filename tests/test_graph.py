@@ -101,3 +101,16 @@ def test_csr_constructor_validates():
         gv.Graph(np.array([0, 2, 4]), np.array([1, 1, 0, 0]))
     with pytest.raises(ValueError, match="self-loops"):
         gv.Graph(np.array([0, 2, 2]), np.array([0, 1]))
+
+
+def test_pickle_keeps_the_graph_and_drops_the_edge_cache():
+    import pickle
+
+    g = gv.Graph.from_edges([0, 1, 2, 0], [1, 2, 3, 3], 5, labels=["a", "b", "c", "d", "e"])
+    fresh = len(pickle.dumps(g))
+    u, v = g.edges()  # fills the cache
+    back = pickle.loads(pickle.dumps(g))
+    assert len(pickle.dumps(g)) == fresh  # the cache does not travel
+    assert back == g and back.labels.tolist() == g.labels.tolist()
+    bu, bv = back.edges()
+    assert np.array_equal(bu, u) and np.array_equal(bv, v)

@@ -381,3 +381,82 @@ def test_scores_are_relabelling_invariant_and_match_reference(graphs):
         assert score == pytest.approx(ref_score(g0, g, kind), rel=1e-12)
         assert score == pytest.approx(P.reidentification_score(g0p, gp, kind), rel=1e-12)
         assert 0.0 <= score <= P.num_signatures(g, kind)
+
+
+# ---------------------------------------------------------------- G0's signature index
+
+
+@pytest.mark.parametrize("name", ["karate_club", "ca-GrQc"])
+def test_a_signature_index_gives_the_same_scores(name):
+    # The score against G0's precomputed classes is the score against G0 itself, bit for bit,
+    # and both are Section 5.1's literal definition.
+    g0 = load_shared(name)
+    for kind in ("h1", "h2_open"):
+        index = P.signature_index(g0, kind)
+        assert index.count == len(set(ref_signatures(g0, kind)))
+        assert np.array_equal(index.classes, P.signature_classes(g0, kind))
+        assert P.reidentification_score(index, g0, kind) == index.count
+        weak = P._signature_index(g0, kind, None, True)  # 2-bit hash: collisions everywhere
+        for seed, frac in ((1, 0.02), (2, 0.2), (3, 0.6)):
+            g = perturb(g0, frac, seed)
+            plain = P.reidentification_score(g0, g, kind)
+            assert P.reidentification_score(index, g, kind) == plain
+            assert P.reidentification_score(weak, g, kind) == plain
+            assert plain == pytest.approx(ref_score(g0, g, kind), rel=1e-12)
+    g = perturb(g0, 0.1, 4)
+    assert P.h1(P.signature_index(g0, "h1"), g) == P.h1(g0, g)
+    assert P.h2_open(P.signature_index(g0, "h2_open"), g) == P.h2_open(g0, g)
+
+
+def test_a_signature_index_counts_the_published_graph_s_own_classes():
+    # Signatures of g that G0 lacks form classes of their own: classes_g counts them.
+    g0 = load_shared("karate_club")
+    g = perturb(g0, 0.5, 9)
+    for kind in ("h1", "h2_open"):
+        index = P.signature_index(g0, kind)
+        idx = (index.classes, index.keys, index.rep_ptr, index.rep_values)
+        out = _core.reidentification_score_indexed(*idx, g.indptr, g.indices, kind, 0, False)
+        plain = _core.reidentification_score(
+            g0.indptr, g0.indices, g.indptr, g.indices, kind, 0, False
+        )
+        assert out == plain
+        assert out[3] == len(set(ref_signatures(g, kind)))
+
+
+def test_signature_index_validation():
+    g0, g = ZOO["path5"], ZOO["star6"]
+    index = P.signature_index(g0, "h2_open")
+    with pytest.raises(ValueError, match="same node set"):
+        P.h2_open(index, g)
+    with pytest.raises(ValueError, match="signature_index\\(g0, 'h1'\\)"):
+        P.h1(index, g0)
+    with pytest.raises(TypeError):
+        P.signature_index(nx.path_graph(5))
+    idx = [index.classes, index.keys, index.rep_ptr, index.rep_values]
+    broken = [
+        (0, index.classes + index.count),  # a class id out of range
+        (2, index.rep_ptr[::-1].copy()),  # offsets not from 0 to len(rep_values)
+    ]
+    for pos, bad in broken:
+        args = list(idx)
+        args[pos] = bad
+        with pytest.raises(ValueError, match="invalid signature index"):
+            _core.reidentification_score_indexed(*args, g0.indptr, g0.indices, "h2_open")
+    with pytest.raises(ValueError, match="one offset more"):
+        _core.reidentification_score_indexed(
+            idx[0], idx[1][:-1], idx[2], idx[3], g0.indptr, g0.indices, "h2_open"
+        )
+    h1_index = P.signature_index(g0, "h1")
+    with pytest.raises(ValueError, match="wrong number of values"):  # an H2_open index as H1
+        _core.reidentification_score_indexed(*idx, g0.indptr, g0.indices, "h1")
+    assert P.h1(h1_index, g0) == 2.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(graph_pairs())
+def test_signature_index_scores_match_reference(graphs):
+    g0, g, _, _ = graphs
+    for kind in ("h1", "h2_open"):
+        score = P.reidentification_score(P.signature_index(g0, kind), g, kind)
+        assert score == P.reidentification_score(g0, g, kind)
+        assert score == pytest.approx(ref_score(g0, g, kind), rel=1e-12)

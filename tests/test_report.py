@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import pickle
 
 import numpy as np
 import pytest
@@ -292,6 +293,64 @@ def test_a_precomputed_true_graph_row_gives_the_same_report():
     )
     with pytest.raises(ValueError, match="true_graph_row"):
         evaluate(g0, ug, samples=1, seed=1, k=(2, 7), original=row)
+
+
+def _same_report(a: Report, b: Report) -> bool:
+    # json text compares nan (S_PL of a tiny graph) equal to itself
+    return json.dumps(a.to_dict(), sort_keys=True) == json.dumps(b.to_dict(), sort_keys=True)
+
+
+def test_a_precomputed_original_gives_the_same_report():
+    from graphveil.measure import Original
+
+    g0 = karate()
+    u, v = g0.edges()
+    p = np.random.default_rng(5).uniform(0.3, 1.0, u.size)
+    ug = gv.UncertainGraph(g0.n, u, v, p)
+    fresh = evaluate(g0, ug, samples=3, seed=1, k=(2, 3), statistics_seed=4)
+    ref = Original(g0, (2, 3, 5), statistics_seed=4)
+    assert _same_report(evaluate(g0, ug, samples=3, seed=1, k=(2, 3), original=ref), fresh)
+    assert _same_report(
+        evaluate(g0, ug, samples=3, seed=1, k=(2, 3), statistics_seed=4, original=ref), fresh
+    )
+    # one Original serves many published graphs and survives a trip to a worker
+    world = ug.sample(seed=7)
+    alone = evaluate(g0, world, samples=1, seed=2, k=2, statistics_seed=4)
+    shipped = pickle.loads(pickle.dumps(ref))
+    assert shipped._edge_keys is None  # rebuilt on the worker, not shipped
+    assert _same_report(evaluate(g0, world, samples=1, seed=2, k=2, original=shipped), alone)
+
+
+def test_a_precomputed_original_must_match_the_call():
+    from graphveil.measure import Original
+
+    g0 = karate()
+    ug = g0  # its own single sample
+    ref = Original(g0, (2,), statistics_seed=4)
+    with pytest.raises(ValueError, match="another graph"):
+        evaluate(ZOO["path5"], ZOO["path5"], samples=1, seed=1, k=2, original=ref)
+    with pytest.raises(ValueError, match="not all of"):
+        evaluate(g0, ug, samples=1, seed=1, k=(2, 3), original=ref)
+    with pytest.raises(ValueError, match="statistics_seed differs"):
+        evaluate(g0, ug, samples=1, seed=1, k=2, statistics_seed=5, original=ref)
+    with pytest.raises(ValueError, match="statistics differs"):
+        evaluate(g0, ug, samples=1, seed=1, k=2, statistics=lambda g, **kw: {}, original=ref)
+    with pytest.raises(TypeError, match="graphveil.Graph"):
+        Original(g0.to_networkx())
+
+
+def test_original_edge_differences_against_sets():
+    from graphveil.measure import Original
+
+    g0 = karate()
+    rng = np.random.default_rng(3)
+    u, v = g0.edges()
+    keep = rng.random(u.size) < 0.7
+    a, b = rng.integers(0, g0.n, 20), rng.integers(0, g0.n, 20)
+    g = gv.Graph.from_edges(np.r_[u[keep], a], np.r_[v[keep], b], g0.n)
+    e0 = {tuple(e) for e in zip(*g0.edges())}
+    e1 = {tuple(e) for e in zip(*g.edges())}
+    assert Original(g0).edge_differences(g) == (len(e0 - e1), len(e1 - e0))
 
 
 # --------------------------------------------------------------------------- streaming, merge, executors

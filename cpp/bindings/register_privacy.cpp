@@ -32,6 +32,45 @@ py::tuple reidentification_score_py(const carray<std::int64_t>& indptr0, const c
 }
 
 template <class Index>
+py::tuple signature_index_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, const std::string& kind,
+                             int threads, bool weak_hash) {
+    const auto g = csr_view(indptr, indices);
+    const SignatureKind k = parse_kind(kind);
+    SignatureIndex<Index> idx;
+    {
+        // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
+        py::gil_scoped_release release;
+        idx = signature_index(g, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
+    }
+    return py::make_tuple(to_numpy(std::move(idx.cls)), to_numpy(std::move(idx.key)), to_numpy(std::move(idx.rep_ptr)),
+                          to_numpy(std::move(idx.rep_values)));
+}
+
+template <class Index>
+py::tuple reidentification_score_indexed_py(const carray<std::int64_t>& classes0, const carray<std::uint64_t>& keys0,
+                                            const carray<std::int64_t>& rep_ptr0, const carray<Index>& rep_values0,
+                                            const carray<std::int64_t>& indptr, const carray<Index>& indices,
+                                            const std::string& kind, int threads, bool weak_hash) {
+    require_1d(classes0, "classes0");
+    require_1d(keys0, "keys0");
+    require_1d(rep_ptr0, "rep_ptr0");
+    require_1d(rep_values0, "rep_values0");
+    if (rep_ptr0.shape(0) != keys0.shape(0) + 1)
+        throw std::invalid_argument("rep_ptr0 must hold one offset more than keys0 (one key per class)");
+    const auto g = csr_view(indptr, indices);
+    const SignatureIndexView<Index> g0{classes0.shape(0), keys0.shape(0),  rep_values0.shape(0), classes0.data(),
+                                       keys0.data(),      rep_ptr0.data(), rep_values0.data()};
+    const SignatureKind k = parse_kind(kind);
+    ReidentificationResult r;
+    {
+        // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
+        py::gil_scoped_release release;
+        r = reidentification_score(g0, g, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
+    }
+    return py::make_tuple(r.score, r.matched, r.classes_g0, r.classes_g);
+}
+
+template <class Index>
 py::array_t<std::int64_t> signature_classes_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
                                                const std::string& kind, int threads, bool weak_hash) {
     const auto g = csr_view(indptr, indices);
@@ -80,6 +119,17 @@ void register_privacy(py::module_& m) {
                py::arg("indices0").noconvert(), py::arg("indptr").noconvert(), py::arg("indices").noconvert(),
                py::arg("kind"), py::arg("threads") = 0, py::arg("weak_hash") = false,
                "Re-identification score of g against g0; returns (score, matched, classes_g0, classes_g)");
+    def_widths(m, "signature_index", &signature_index_py<std::int32_t>, &signature_index_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("kind"), py::arg("threads") = 0,
+               py::arg("weak_hash") = false,
+               "G0's signature classes, computed once; returns (classes, keys, rep_ptr, rep_values)");
+    def_widths(m, "reidentification_score_indexed", &reidentification_score_indexed_py<std::int32_t>,
+               &reidentification_score_indexed_py<std::int64_t>, py::arg("classes0").noconvert(),
+               py::arg("keys0").noconvert(), py::arg("rep_ptr0").noconvert(), py::arg("rep_values0").noconvert(),
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("kind"), py::arg("threads") = 0,
+               py::arg("weak_hash") = false,
+               "Re-identification score of g against G0's signature index (signature_index); returns (score, matched, "
+               "classes_g0, classes_g)");
     def_widths(m, "signature_classes", &signature_classes_py<std::int32_t>, &signature_classes_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("kind"), py::arg("threads") = 0,
                py::arg("weak_hash") = false, "Dense class id of every node's signature");

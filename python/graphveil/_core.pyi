@@ -53,6 +53,50 @@ def reidentification_score(
     weak_hash: bool = False,
 ) -> tuple[float, int, int, int]: ...
 @overload
+def signature_index(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    kind: str,
+    threads: int = 0,
+    weak_hash: bool = False,
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.int32]
+]: ...
+@overload
+def signature_index(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    kind: str,
+    threads: int = 0,
+    weak_hash: bool = False,
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]: ...
+@overload
+def reidentification_score_indexed(
+    classes0: npt.NDArray[np.int64],
+    keys0: npt.NDArray[np.uint64],
+    rep_ptr0: npt.NDArray[np.int64],
+    rep_values0: npt.NDArray[np.int32],
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    kind: str,
+    threads: int = 0,
+    weak_hash: bool = False,
+) -> tuple[float, int, int, int]: ...
+@overload
+def reidentification_score_indexed(
+    classes0: npt.NDArray[np.int64],
+    keys0: npt.NDArray[np.uint64],
+    rep_ptr0: npt.NDArray[np.int64],
+    rep_values0: npt.NDArray[np.int64],
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    kind: str,
+    threads: int = 0,
+    weak_hash: bool = False,
+) -> tuple[float, int, int, int]: ...
+@overload
 def signature_classes(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],

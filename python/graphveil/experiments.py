@@ -39,6 +39,7 @@ from graphveil._common import (
 from graphveil.anonymize import registry
 from graphveil.anonymize.registry import derived_seed
 from graphveil.graph import Graph
+from graphveil.measure.original import Original
 from graphveil.measure.utility import statistic_names
 from graphveil.uncertain import Anonymized
 
@@ -414,9 +415,10 @@ def reproduce(
 
     started = time.perf_counter()
     say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
+    reference = _reference(graph, config)
     original = _load_point(state_dir, "original", fingerprint) if resume else None
     if original is None:
-        original = _original_row(graph, config)
+        original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
     rows = []
     skipped = []
@@ -434,7 +436,7 @@ def reproduce(
     batches = [pending] if executor is not None else [[item] for item in pending]
     for batch in batches:
         for i, point, row in _run_points(
-            graph, batch, config, original, len(points), say, executor
+            reference, batch, config, original, len(points), say, executor
         ):
             _save_point(state_dir, point.key, fingerprint, row)
             records[point.key] = row
@@ -514,7 +516,7 @@ def _eps_task(graph: Graph, ug: Any, ks: tuple[int, ...], threads: int) -> dict[
 
 
 def _independent_run(
-    graph: Graph,
+    reference: Original,
     point: GridPoint,
     config: StudyConfig,
     run_seed: int,
@@ -524,11 +526,12 @@ def _independent_run(
     """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs."""
     from graphveil.measure.report import measure_sample
 
+    graph = reference.graph
     result = _anonymize_task(graph, point, config, run_seed)
     if isinstance(result, NotApplicable):
         raise result  # run 0 of this point ran, so another seed should too: say why not
     ug = result[0]
-    row, hist = measure_sample(graph, ug, 0, sample_seed, stat_seed, config.threads)
+    row, hist = measure_sample(reference, ug, 0, sample_seed, stat_seed, config.threads)
     return row, hist, _eps_task(graph, ug, config.k, config.threads), float(ug.num_pairs)
 
 
@@ -538,7 +541,7 @@ def _deterministic(ug: Any) -> bool:
 
 
 def _run_points(
-    graph: Graph,
+    reference: Original,
     batch: list[tuple[int, GridPoint]],
     config: StudyConfig,
     original: dict[str, Any],
@@ -549,6 +552,7 @@ def _run_points(
     """Run grid points as tasks on ``executor`` (inline without one); yield each finished row."""
     from graphveil.measure.report import _seeds, measure_sample
 
+    graph = reference.graph
     pool = executor if executor is not None else _Inline()
     stat_seed_in = point_seed(config.seed, "statistics")
     started = {}
@@ -573,7 +577,7 @@ def _run_points(
             futures: list[Future[Any]] = [
                 pool.submit(
                     _independent_run,
-                    graph,
+                    reference,
                     point,
                     config,
                     seed if r == 0 else point_seed(seed, f"run-{r}"),
@@ -585,7 +589,9 @@ def _run_points(
         else:
             say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
             futures = [
-                pool.submit(measure_sample, graph, ug, j, sample_seed, stat_seed, config.threads)
+                pool.submit(
+                    measure_sample, reference, ug, j, sample_seed, stat_seed, config.threads
+                )
                 for j in range(config.samples)
             ]
             futures.append(pool.submit(_eps_task, graph, ug, config.k, config.threads))
@@ -730,17 +736,21 @@ def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) ->
     return attack_scores(graph, published, samples, seed, threads=config.threads)
 
 
-def _original_row(graph: Graph, config: StudyConfig) -> dict[str, Any]:
-    from graphveil.measure.report import true_graph_row
-
-    # The same statistics seed as every grid point's evaluation, which reuses this row: G0's row
-    # is then exactly the one their rel.err is measured against, computed once per study.
-    row = true_graph_row(
+def _reference(graph: Graph, config: StudyConfig) -> Original:
+    """G0 measured once per study; its sample tasks reuse its signatures and edge keys."""
+    # The same statistics seed as every grid point's evaluation, which reuses G0's row: it is
+    # then exactly the one their rel.err is measured against.
+    return Original(
         graph,
         config.k,
         statistics_seed=point_seed(config.seed, "statistics"),
         threads=config.threads,
     )
+
+
+def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
+    graph = reference.graph
+    row = dict(reference.row)
     eps = row.pop("eps")
     row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
     if config.attacks:  # the un-anonymized control: G0 published as is

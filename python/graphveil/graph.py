@@ -407,6 +407,15 @@ class Graph:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __getstate__(self) -> tuple[Any, ...]:
+        # The edge arrays are a cache as large as the CSR: rebuilt on demand, never shipped
+        # (a graph is an argument of every task on an executor).
+        return (self._indptr, self._indices, self._labels, self._counts)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        self._indptr, self._indices, self._labels, self._counts = state
+        self._edges = None
+
     def __repr__(self) -> str:
         return f"Graph(n={self.n:,}, m={self.m:,})"
 

@@ -27,6 +27,54 @@ struct ReidentificationResult {
     std::int64_t classes_g = 0;   // distinct signatures in g
 };
 
+// The signature classes of one graph (G0), computed once and reused by every score against it:
+// the class of every node (dense ids numbered by the first node holding each signature) and,
+// for every class, the key and the sorted values of its signature (for the degree kind: the
+// degree alone). Memory O(n + the representatives' values), well under the 2m of a full table.
+template <class Index>
+struct SignatureIndex {
+    std::vector<std::int64_t> cls;      // n
+    std::vector<std::uint64_t> key;     // one per class
+    std::vector<std::int64_t> rep_ptr;  // classes + 1 offsets into rep_values
+    std::vector<Index> rep_values;      // class c's signature: rep_values[rep_ptr[c], rep_ptr[c + 1])
+};
+
+// A read-only view of a SignatureIndex (over its vectors or over numpy buffers).
+template <class Index>
+struct SignatureIndexView {
+    std::int64_t n = 0;
+    std::int64_t classes = 0;
+    std::int64_t rep_count = 0;  // length of rep_values
+    const std::int64_t* cls = nullptr;
+    const std::uint64_t* key = nullptr;
+    const std::int64_t* rep_ptr = nullptr;
+    const Index* rep_values = nullptr;
+};
+
+template <class Index>
+SignatureIndexView<Index> index_view(const SignatureIndex<Index>& idx) {
+    return {static_cast<std::int64_t>(idx.cls.size()),
+            static_cast<std::int64_t>(idx.key.size()),
+            static_cast<std::int64_t>(idx.rep_values.size()),
+            idx.cls.data(),
+            idx.key.data(),
+            idx.rep_ptr.data(),
+            idx.rep_values.data()};
+}
+
+// The classes of g under `kind`. O(m log d_max) for H2_open, O(n) for H1.
+template <class Index>
+SignatureIndex<Index> signature_index(const CsrView<Index>& g, SignatureKind kind, int threads,
+                                      SignatureHash hash = SignatureHash::strong);
+
+// Score of g against G0 given by its index (built with the same kind and hash): only g's own
+// signatures are computed. Bit-identical to reidentification_score(g0, g, ...) below.
+// Throws std::invalid_argument if the index is inconsistent or its n differs from g's.
+template <class Index>
+ReidentificationResult reidentification_score(const SignatureIndexView<Index>& g0, const CsrView<Index>& g,
+                                              SignatureKind kind, int threads,
+                                              SignatureHash hash = SignatureHash::strong);
+
 // Score of g against g0 (both on the same n nodes). O(m log d_max) for H2_open (one sort of
 // every neighbourhood's degrees), O(n) for H1; parallel over node blocks, deterministic for
 // any thread count.

@@ -1,6 +1,8 @@
 """Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports."""
 
+from graphveil.measure.original import Original
 from graphveil.measure.privacy import (
+    SignatureIndex,
     degree_distributions,
     degree_entropy,
     eps,
@@ -9,6 +11,7 @@ from graphveil.measure.privacy import (
     num_signatures,
     reidentification_score,
     signature_classes,
+    signature_index,
 )
 from graphveil.measure.report import Report, evaluate, relative_error
 from graphveil.measure.summary import graph_stats
@@ -34,8 +37,10 @@ from graphveil.measure.utility import (
 __all__ = [
     "STATISTICS",
     "STATISTIC_TABLE",
+    "Original",
     "PowerLawFit",
     "Report",
+    "SignatureIndex",
     "Statistic",
     "degree_distributions",
     "degree_entropy",
@@ -57,6 +62,7 @@ __all__ = [
     "reidentification_score",
     "relative_error",
     "signature_classes",
+    "signature_index",
     "transitivity",
     "triangle_count",
     "utility_statistics",

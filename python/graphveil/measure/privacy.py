@@ -49,6 +49,7 @@ RandWalk-mod, the authors' retrying walk, has no loops.)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, Literal, cast, overload
 
 import numpy as np
@@ -60,6 +61,7 @@ from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
+    "SignatureIndex",
     "degree_distributions",
     "degree_entropy",
     "eps",
@@ -68,6 +70,7 @@ __all__ = [
     "num_signatures",
     "reidentification_score",
     "signature_classes",
+    "signature_index",
 ]
 
 SignatureKind = Literal["h1", "h2_open"]
@@ -92,32 +95,121 @@ def _check_kind(kind: str) -> str:
     return kind
 
 
-def _score(
-    g0: Graph, g: Graph, kind: str, threads: int | None, weak_hash: bool
-) -> tuple[float, int, int, int]:
-    _check_graph(g0, "g0")
-    _check_graph(g, "g")
-    _check_kind(kind)
-    if g0.n != g.n:
-        raise ValueError(
-            f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1 "
-            "(a published sample keeps every node, isolated ones included)"
-        )
-    score, matched, c0, c1 = _core.reidentification_score(
-        g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash
-    )
-    return float(score), int(matched), int(c0), int(c1)
+@dataclass(frozen=True, eq=False)
+class SignatureIndex:
+    """G0's signature classes under one kind, computed once by :func:`signature_index`.
+
+    A score against it computes only the published graph's signatures: pass it as ``g0`` to
+    :func:`reidentification_score`, :func:`h1` or :func:`h2_open` (the kind must match). The
+    score is bit-identical to the one against the graph itself.
+
+    Attributes
+    ----------
+    kind : {"h1", "h2_open"}
+    n : int
+        Nodes of G0.
+    classes : numpy.ndarray of int64
+        Class of every node (as :func:`signature_classes`).
+    keys, rep_ptr, rep_values : numpy.ndarray
+        Per class, the key and the sorted values of its signature (the C++ kernel's form):
+        class ``c`` is ``rep_values[rep_ptr[c]:rep_ptr[c + 1]]``; ``rep_values`` has G0's
+        index width.
+    weak_hash : bool
+        The test hook forcing hash collisions (see ``_score``); scores use the same hash.
+    """
+
+    kind: str
+    n: int
+    classes: np.ndarray
+    keys: np.ndarray
+    rep_ptr: np.ndarray
+    rep_values: np.ndarray
+    weak_hash: bool = False
+
+    @property
+    def count(self) -> int:
+        """Number of classes: G0's score against itself."""
+        return int(self.keys.size)
 
 
-def reidentification_score(
-    g0: Graph, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
-) -> float:
-    """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
+def signature_index(
+    g0: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
+) -> SignatureIndex:
+    """G0's signature classes, computed once for many scores against G0.
 
     Parameters
     ----------
     g0 : Graph
         The true graph.
+    kind : {"h1", "h2_open"}
+    threads : int, optional
+        Worker threads; the index does not depend on it.
+
+    Returns
+    -------
+    SignatureIndex
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])  # path: {2} {1,2} {1,2} {2}
+    >>> index = signature_index(g0, "h2_open")
+    >>> index.count, h2_open(index, g0) == h2_open(g0, g0)
+    (2, True)
+    """
+    return _signature_index(_check_graph(g0, "g0"), _check_kind(kind), threads, False)
+
+
+def _signature_index(g0: Graph, kind: str, threads: int | None, weak_hash: bool) -> SignatureIndex:
+    classes, keys, rep_ptr, rep_values = _core.signature_index(
+        g0.indptr, g0.indices, kind, check_threads(threads), weak_hash
+    )
+    return SignatureIndex(kind, g0.n, classes, keys, rep_ptr, rep_values, weak_hash)
+
+
+def _score(
+    g0: Graph | SignatureIndex, g: Graph, kind: str, threads: int | None, weak_hash: bool
+) -> tuple[float, int, int, int]:
+    _check_graph(g, "g")
+    _check_kind(kind)
+    if not isinstance(g0, SignatureIndex):
+        _check_graph(g0, "g0")
+    if g0.n != g.n:
+        raise ValueError(
+            f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1 "
+            "(a published sample keeps every node, isolated ones included)"
+        )
+    if isinstance(g0, SignatureIndex):
+        if g0.kind != kind:
+            raise ValueError(
+                f"g0 is a signature index of kind {g0.kind!r} and the score asks {kind!r}: "
+                f"build it with signature_index(g0, {kind!r})"
+            )
+        # G0 and its samples share n, so they share the index width; cast the small
+        # representatives array if a caller built g on another width.
+        reps = g0.rep_values.astype(g.indices.dtype, copy=False)
+        result = _core.reidentification_score_indexed(
+            g0.classes, g0.keys, g0.rep_ptr, reps, g.indptr, g.indices, kind,
+            check_threads(threads), g0.weak_hash,
+        )  # fmt: skip
+    else:
+        result = _core.reidentification_score(
+            g0.indptr, g0.indices, g.indptr, g.indices, kind, check_threads(threads), weak_hash
+        )
+    score, matched, c0, c1 = result
+    return float(score), int(matched), int(c0), int(c1)
+
+
+def reidentification_score(
+    g0: Graph | SignatureIndex, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
+) -> float:
+    """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
+
+    Parameters
+    ----------
+    g0 : Graph or SignatureIndex
+        The true graph, or its :func:`signature_index` of the same ``kind`` (computed once for
+        many scores: the result is the same).
     g : Graph
         A published deterministic graph (e.g. a sample of an uncertain graph) on the same
         nodes ``0..n-1``.
@@ -138,7 +230,8 @@ def reidentification_score(
     TypeError
         If ``g0`` or ``g`` is not a :class:`graphveil.Graph`.
     ValueError
-        If the graphs have different node counts or ``kind`` is unknown.
+        If the graphs have different node counts, ``kind`` is unknown or differs from the
+        index's.
 
     Examples
     --------
@@ -154,7 +247,7 @@ def reidentification_score(
     return _score(g0, g, kind, threads, False)[0]
 
 
-def h1(g0: Graph, g: Graph, *, threads: int | None = None) -> float:
+def h1(g0: Graph | SignatureIndex, g: Graph, *, threads: int | None = None) -> float:
     """H1 score of ``g`` against ``g0``: signatures are node degrees.
 
     See :func:`reidentification_score` for parameters and the definition.
@@ -169,7 +262,7 @@ def h1(g0: Graph, g: Graph, *, threads: int | None = None) -> float:
     return reidentification_score(g0, g, "h1", threads=threads)
 
 
-def h2_open(g0: Graph, g: Graph, *, threads: int | None = None) -> float:
+def h2_open(g0: Graph | SignatureIndex, g: Graph, *, threads: int | None = None) -> float:
     """H2_open score of ``g`` against ``g0``: signatures are sets of neighbours' degrees.
 
     See :func:`reidentification_score` for parameters and the definition.

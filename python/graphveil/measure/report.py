@@ -29,6 +29,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.graph import Graph
+from graphveil.measure.original import PAPER_K, Original, check_k, statistic_values
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.privacy import h1, h2_open
 from graphveil.measure.utility import (
@@ -43,10 +44,7 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-__all__ = ["PAPER_K", "STATISTICS", "Report", "evaluate", "relative_error"]
-
-#: The k values of the paper's eps columns.
-PAPER_K: tuple[int, ...] = (30, 50, 100)
+__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "evaluate", "relative_error"]
 
 _PRIVACY = ("H1", "H2_open")
 _EDGES = ("edges_removed", "edges_added")
@@ -447,32 +445,6 @@ def _json_safe(obj: Any) -> Any:
     return obj
 
 
-def _edge_keys(g: Graph) -> np.ndarray:
-    u, v = g.edges()
-    # Canonical edges are sorted by (u, v), so the keys are sorted too.
-    return u.astype(np.int64) * g.n + v.astype(np.int64)
-
-
-def _edge_differences(keys0: np.ndarray, g: Graph) -> tuple[int, int]:
-    keys = _edge_keys(g)
-    if keys0.size == 0 or keys.size == 0:
-        return int(keys0.size), int(keys.size)
-    pos = np.searchsorted(keys0, keys)
-    pos[pos == keys0.size] = 0
-    common = int(np.count_nonzero(keys0[pos] == keys))
-    return int(keys0.size) - common, int(keys.size) - common
-
-
-def _check_k(k: int | Iterable[int]) -> tuple[int, ...]:
-    ks = (k,) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else tuple(k)  # type: ignore[arg-type]
-    if not ks:
-        raise ValueError("k must be an int or a non-empty sequence of ints")
-    for kk in ks:
-        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
-            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
-    return tuple(int(kk) for kk in ks)
-
-
 def true_graph_row(
     g0: Graph,
     k: int | Iterable[int] = PAPER_K,
@@ -483,20 +455,16 @@ def true_graph_row(
 ) -> dict[str, Any]:
     """G0's own row of the paper's tables.
 
-    H1, H2_open (its numbers of signatures), the statistics (drawn with ``statistics_seed``) and ``eps``, a dict ``{k: eps}`` of G0 itself.
+    H1, H2_open (its numbers of signatures), the statistics (drawn with ``statistics_seed``) and
+    ``eps``, a dict ``{k: eps}`` of G0 itself: :attr:`Original.row`.
 
     Pass it to :func:`evaluate` as ``original`` to evaluate many published graphs of one G0
-    without recomputing it; use the same ``statistics_seed`` there.
+    without recomputing it; use the same ``statistics_seed`` there. An :class:`Original` does
+    this and also keeps G0's signatures: prefer it.
     """
-    ks = _check_k(k)
-    nthreads = check_threads(threads)
-    row: dict[str, Any] = {
-        "H1": h1(g0, g0, threads=nthreads),
-        "H2_open": h2_open(g0, g0, threads=nthreads),
-    }
-    row.update(_stats(statistics or utility_statistics, g0, seed_to_u64(statistics_seed), nthreads))
-    row["eps"] = eps_of(g0, g0, list(ks), threads=nthreads)
-    return row
+    return Original(
+        g0, k, statistics_seed=statistics_seed, threads=threads, statistics=statistics
+    ).row
 
 
 def evaluate(
@@ -510,7 +478,7 @@ def evaluate(
     label: str = "published",
     statistics: Callable[..., dict[str, float]] | None = None,
     statistics_seed: SeedLike = None,
-    original: dict[str, Any] | None = None,
+    original: Original | dict[str, Any] | None = None,
     record: RunRecord | np.ndarray | None = None,
     attacks: bool = False,
     executor: Executor | None = None,
@@ -548,9 +516,12 @@ def evaluate(
         ``g0`` and every sample so that estimation errors cancel in rel.err; derived from
         ``seed`` when not given. A study passes one value for all its grid points, so that
         G0's row is identical across them.
-    original : dict, optional
-        G0's own row, :func:`true_graph_row` of ``g0`` with the same ``k``, ``statistics_seed``
-        and ``statistics``: a caller evaluating many published graphs of one G0 computes it once.
+    original : Original or dict, optional
+        G0 measured once (:class:`Original` of ``g0``: its signatures, edge keys and row, with
+        ``k`` among its levels), or just its row (:func:`true_graph_row` of ``g0`` with the same
+        ``k``, ``statistics_seed`` and ``statistics``): a caller evaluating many published
+        graphs of one G0 builds it once. An Original brings its ``statistics_seed`` and
+        ``statistics``; passing different ones here is an error.
     record : RunRecord or numpy.ndarray, optional
         The private run record of the release (:func:`graphveil.load_record`), or its
         ``permutation``: ids of ``ug`` are mapped back through it before anything is measured.
@@ -607,49 +578,30 @@ def evaluate(
     >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
     >>> rep.samples, rep.rel_err >= 0
     (2, True)
+
+    G0 measured once for many evaluations gives the same reports:
+
+    >>> ref = gv.measure.Original(g, k=10, statistics_seed=3)
+    >>> again = evaluate(g, ug, samples=2, seed=1, k=10, original=ref)
+    >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
+    True
     """
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
-    original, eps_original = _original_row(g0, ks, stat_seed, nthreads, statistics, original)
-
-    if isinstance(ug, Graph):
-        indices, copies = [0], 1
-    elif np.all((ug.p == 0.0) | (ug.p == 1.0)):
-        # Every possible world is the same graph (a single RandWalk or EdgeSwitch output), and
-        # the statistics share one seed: each sample's row would be identical, so compute it
-        # once and count it `samples` times. A study runs such schemes independently instead.
-        indices, copies = [0], int(samples)
-    else:
-        indices, copies = list(range(int(first_sample), int(first_sample) + samples)), 1
+    reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)
+    indices, copies = _sample_plan(ug, samples, first_sample)
     # on an executor, a task left to choose takes its worker's share (task_threads)
     per_task = None if executor is not None and threads in (None, 0) else nthreads
-    measured = map_samples(executor, g0, ug, indices, sample_seed, stat_seed, per_task, statistics)
-    per_sample = [row for row, _ in measured for _ in range(copies)]
-    histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
-    extra: dict[str, float] = {}
-    if statistics is None:
-        extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    measured = map_samples(
+        executor, reference, ug, indices, sample_seed, reference.statistics_seed, per_task,
+        reference.statistics,
+    )  # fmt: skip
+    report = _reduce(reference, ug, ks, measured, copies, root, sample_seed, label, nthreads)
     if attacks:
-        from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
-
-        scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=nthreads)
-        extra.update(
-            {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
-        )
-    return Report(
-        original=original,
-        per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), threads=nthreads),
-        eps_original=eps_original,
-        n=g0.n,
-        m=g0.m,
-        seed=root,
-        sample_seed=sample_seed,
-        label=label,
-        extra=extra,
-        degree_histogram=histogram,
-        first_sample=int(first_sample) if copies == 1 and not isinstance(ug, Graph) else 0,
-    )
+        report.extra.update(_attack_extra(g0, ug, samples, root, nthreads))
+    if copies == 1 and not isinstance(ug, Graph):
+        report.first_sample = int(first_sample)
+    return report
 
 
 def _check_inputs(
@@ -677,7 +629,7 @@ def _check_inputs(
     ug = _true_ids(ug, record)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    return ug, label, int(samples), _check_k(k), check_threads(threads)
+    return ug, label, int(samples), check_k(k), check_threads(threads)
 
 
 def _seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:
@@ -696,27 +648,92 @@ def _seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:
     return root, sample_seed, stat_seed
 
 
-def _original_row(
+def _reference(
     g0: Graph,
     ks: tuple[int, ...],
     stat_seed: int,
+    statistics_seed: SeedLike,
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
-    original: dict[str, Any] | None,
-) -> tuple[dict[str, float], dict[int, float]]:
-    """G0's row and eps: ``original`` checked, or :func:`true_graph_row` computed once."""
-    if original is None:
-        original = true_graph_row(
-            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics
+    original: Original | dict[str, Any] | None,
+) -> Original:
+    """G0 measured once: ``original`` checked against the call, or built here."""
+    if not isinstance(original, Original):
+        return Original(
+            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics, row=original
         )
-    missing = [key for key in ("H1", "H2_open", *statistic_names(), "eps") if key not in original]
-    if missing or any(kk not in original["eps"] for kk in ks):
+    if original.graph is not g0 and original.graph != g0:
+        raise ValueError("original was built for another graph: pass Original(g0) of this g0")
+    if any(kk not in original.k for kk in ks):
+        raise ValueError(f"original has eps for k in {original.k}, not all of {ks}: add them")
+    if statistics_seed is not None and seed_to_u64(statistics_seed) != original.statistics_seed:
         raise ValueError(
-            f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
+            "statistics_seed differs from original's: drop it (the original's is used) or "
+            "build the Original with it"
         )
-    eps_original = {kk: float(original["eps"][kk]) for kk in ks}
-    row = {key: float(original[key]) for key in ("H1", "H2_open", *statistic_names())}
-    return row, eps_original
+    if statistics is not None and statistics is not original.statistics:
+        raise ValueError(
+            "statistics differs from original's: build the Original with the same function"
+        )
+    return original
+
+
+def _sample_plan(
+    ug: UncertainGraph | Graph, samples: int, first_sample: int
+) -> tuple[list[int], int]:
+    """The sample indices to measure and how many times each counts."""
+    if isinstance(ug, Graph):
+        return [0], 1
+    if np.all((ug.p == 0.0) | (ug.p == 1.0)):
+        # Every possible world is the same graph (a single RandWalk or EdgeSwitch output), and
+        # the statistics share one seed: each sample's row would be identical, so compute it
+        # once and count it `samples` times. A study runs such schemes independently instead.
+        return [0], int(samples)
+    return list(range(int(first_sample), int(first_sample) + samples)), 1
+
+
+def _reduce(
+    reference: Original,
+    ug: UncertainGraph | Graph,
+    ks: tuple[int, ...],
+    measured: list[tuple[dict[str, float], np.ndarray]],
+    copies: int,
+    root: int,
+    sample_seed: int,
+    label: str,
+    threads: int,
+) -> Report:
+    """The Report of the measured samples (each counted ``copies`` times), G0's row and eps."""
+    per_sample = [row for row, _ in measured for _ in range(copies)]
+    histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
+    extra: dict[str, float] = {}
+    if reference.statistics is None:
+        extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    row = reference.row
+    g0 = reference.graph
+    return Report(
+        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names())},
+        per_sample=per_sample,
+        eps=eps_of(g0, ug, list(ks), threads=threads),
+        eps_original={kk: float(row["eps"][kk]) for kk in ks},
+        n=g0.n,
+        m=g0.m,
+        seed=root,
+        sample_seed=sample_seed,
+        label=label,
+        extra=extra,
+        degree_histogram=histogram,
+    )
+
+
+def _attack_extra(
+    g0: Graph, ug: UncertainGraph | Graph, samples: int, root: int, threads: int
+) -> dict[str, float]:
+    """The attack numbers of ``report.extra`` (NaN where undefined)."""
+    from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+    scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=threads)
+    return {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
 
 
 def task_threads(threads: int | None) -> int:
@@ -736,7 +753,7 @@ def task_threads(threads: int | None) -> int:
 
 
 def measure_sample(
-    g0: Graph,
+    g0: Graph | Original,
     ug: UncertainGraph | Graph,
     index: int,
     sample_seed: int,
@@ -749,27 +766,31 @@ def measure_sample(
     Returns its row (H1, H2_open, edge differences, statistics) and its degree histogram. The
     world is ``ug.sample(count, sample_seed)[index]`` for any ``count > index``: a task of an
     executor draws it alone, so the result never depends on how samples are spread over workers.
+    ``g0`` is best an :class:`Original`, whose signatures and edge keys are reused; a Graph is
+    measured here for this one sample.
     """
     nthreads = task_threads(threads)
+    reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
     if isinstance(ug, Graph):
         world = ug
     else:
         u, v = ug.sample_edges(sample_seed, index=index, threads=nthreads)
         world = Graph.from_edges(u, v, ug.n, threads=nthreads)
-    removed, added = _edge_differences(_edge_keys(g0), world)
+    removed, added = reference.edge_differences(world)
     row = {
-        "H1": h1(g0, world, threads=nthreads),
-        "H2_open": h2_open(g0, world, threads=nthreads),
+        "H1": h1(reference.h1_index, world, threads=nthreads),
+        "H2_open": h2_open(reference.h2_open_index, world, threads=nthreads),
         "edges_removed": float(removed),
         "edges_added": float(added),
     }
-    row.update(_stats(statistics or utility_statistics, world, stat_seed, nthreads))
+    fn = statistics or utility_statistics
+    row.update(statistic_values(fn, world, stat_seed, nthreads))
     return row, np.bincount(world.degrees)
 
 
 def map_samples(
     executor: Executor | None,
-    g0: Graph,
+    g0: Graph | Original,
     ug: UncertainGraph | Graph,
     indices: Sequence[int],
     sample_seed: int,
@@ -862,14 +883,3 @@ def _scheme_label(report: dict[str, Any]) -> str:
     inner = ", ".join(f"{k}={v}" for k, v in params.items() if not isinstance(v, (dict, list)))
     scheme = str(report.get("scheme", "published"))
     return f"{scheme}({inner})" if inner else scheme
-
-
-def _stats(
-    fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int
-) -> dict[str, float]:
-    values = fn(g, seed=seed, threads=threads)
-    names = statistic_names()
-    missing = [key for key in names if key not in values]
-    if missing:
-        raise ValueError(f"the statistics function returned no {', '.join(missing)}")
-    return {key: float(values[key]) for key in names}

@@ -1,0 +1,192 @@
+"""The true graph G0 measured once: what every evaluation against it reuses.
+
+A study evaluates many published graphs, each on many samples, against one true graph. What
+those evaluations need of G0 does not change between them, so :class:`Original` computes it
+once: the signature classes of H1 and H2_open in the form the C++ score kernel takes (a score
+then computes only the sample's signatures), the sorted edge keys of the edge-difference
+counts, and G0's own row of the paper's tables (its numbers of signatures, the utility
+statistics and eps), drawn with the one statistics seed every sample shares.
+
+It pickles cheaply enough to be an argument of every task on an executor: the signature
+classes (one int64 per node and the classes' representatives) travel with the graph, since
+rebuilding them costs a sort of every neighbourhood; the edge keys (one int64 per edge) are
+left out and rebuilt on first use, since that is one pass over the edges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from graphveil import _core
+from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil.graph import Graph
+from graphveil.measure.privacy import _check_graph, signature_index
+from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.utility import statistic_names, utility_statistics
+
+__all__ = ["PAPER_K", "Original"]
+
+#: The k values of the paper's eps columns.
+PAPER_K: tuple[int, ...] = (30, 50, 100)
+
+
+class Original:
+    """G0 measured once, for every evaluation against it (:func:`~graphveil.measure.evaluate`).
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0.
+    k : int or iterable of int, default (30, 50, 100)
+        Obfuscation levels of G0's eps in :attr:`row`.
+    statistics_seed : int, numpy.random.Generator or None
+        Seed of the statistics' own randomness (BFS sources, HyperBall hashes), shared by G0's
+        row and every sample measured against it so that estimation errors cancel in rel.err.
+        None draws one.
+    threads : int, optional
+        Worker threads (None or 0: all cores). Nothing depends on it.
+    statistics : callable, optional
+        ``f(graph, *, seed, threads) -> dict`` with the utility statistics; defaults to
+        :func:`graphveil.measure.utility.utility_statistics`.
+    row : dict, optional
+        G0's row if already known (a :func:`~graphveil.measure.report.true_graph_row` of the
+        same ``k``, seed and statistics); otherwise it is computed on first use of :attr:`row`.
+
+    Attributes
+    ----------
+    graph : Graph
+    k : tuple of int
+    statistics_seed : int
+        The 64-bit statistics seed.
+    h1_index, h2_open_index : ~graphveil.measure.privacy.SignatureIndex
+        G0's signature classes, the ``g0`` of every H1 and H2_open score against G0.
+
+    Raises
+    ------
+    TypeError
+        If ``graph`` is not a :class:`graphveil.Graph`.
+    ValueError
+        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> from graphveil.measure import h2_open
+    >>> g0 = gv.generators.powerlaw_cluster(60, 2, 0.3, seed=1)
+    >>> ref = Original(g0, k=5, statistics_seed=1)
+    >>> ref.row["H2_open"] == ref.h2_open_index.count == h2_open(g0, g0)
+    True
+    >>> ref.edge_differences(g0)
+    (0, 0)
+    """
+
+    def __init__(
+        self,
+        graph: Graph,
+        k: int | Iterable[int] = PAPER_K,
+        *,
+        statistics_seed: SeedLike = None,
+        threads: int | None = None,
+        statistics: Callable[..., dict[str, float]] | None = None,
+        row: dict[str, Any] | None = None,
+    ) -> None:
+        self.graph = _check_graph(graph, "g0")
+        self.k = check_k(k)
+        self.statistics_seed = seed_to_u64(statistics_seed)
+        self.statistics = statistics
+        self._threads = check_threads(threads)
+        self.h1_index = signature_index(graph, "h1", threads=self._threads)
+        self.h2_open_index = signature_index(graph, "h2_open", threads=self._threads)
+        self._edge_keys: np.ndarray | None = None
+        self._row = None if row is None else _checked_row(row, self.k)
+
+    @property
+    def row(self) -> dict[str, Any]:
+        """G0's own row: H1, H2_open (its numbers of signatures), the statistics and ``eps``.
+
+        ``eps`` is a dict ``{k: eps}`` of G0 itself; computed once, on first use.
+        """
+        if self._row is None:
+            row: dict[str, Any] = {
+                "H1": float(self.h1_index.count),
+                "H2_open": float(self.h2_open_index.count),
+            }
+            fn = self.statistics or utility_statistics
+            row.update(statistic_values(fn, self.graph, self.statistics_seed, self._threads))
+            row["eps"] = eps_of(self.graph, self.graph, list(self.k), threads=self._threads)
+            self._row = row
+        return self._row
+
+    @property
+    def edge_keys(self) -> np.ndarray:
+        """G0's edges as sorted keys ``u * n + v`` (``u < v``), built on first use."""
+        if self._edge_keys is None:
+            self._edge_keys = edge_keys(self.graph)
+        return self._edge_keys
+
+    def edge_differences(self, g: Graph) -> tuple[int, int]:
+        r"""``(|E_G0 \ E_G|, |E_G \ E_G0|)`` of a graph ``g`` on G0's nodes."""
+        keys0, keys = self.edge_keys, edge_keys(g)
+        if keys0.size == 0 or keys.size == 0:
+            return int(keys0.size), int(keys.size)
+        pos = np.searchsorted(keys0, keys)
+        pos[pos == keys0.size] = 0
+        common = int(np.count_nonzero(keys0[pos] == keys))
+        return int(keys0.size) - common, int(keys.size) - common
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The edge keys are one pass over the edges to rebuild and as large as the edge list
+        # to ship: a worker rebuilds them. The signature classes cost a sort of every
+        # neighbourhood: they travel.
+        state = dict(self.__dict__)
+        state["_edge_keys"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def __repr__(self) -> str:
+        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k})"
+
+
+def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
+    """``k`` as a tuple of integers >= 1 (one int or an iterable), or a ValueError."""
+    ks = (k,) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else tuple(k)  # type: ignore[arg-type]
+    if not ks:
+        raise ValueError("k must be an int or a non-empty sequence of ints")
+    for kk in ks:
+        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
+            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
+    return tuple(int(kk) for kk in ks)
+
+
+def edge_keys(g: Graph) -> np.ndarray:
+    """The edges of ``g`` as keys ``u * n + v`` (``u < v``), sorted."""
+    # Canonical edges are sorted by (u, v), so the keys are sorted too. Built from the CSR
+    # without filling the graph's edge cache, which would then travel with every pickle of it.
+    u, v = _core.csr_edges(g.indptr, g.indices)
+    return u.astype(np.int64) * g.n + v.astype(np.int64)
+
+
+def statistic_values(
+    fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int
+) -> dict[str, float]:
+    """The utility statistics of ``g`` by ``fn``, checked to hold every column, as floats."""
+    values = fn(g, seed=seed, threads=threads)
+    names = statistic_names()
+    missing = [key for key in names if key not in values]
+    if missing:
+        raise ValueError(f"the statistics function returned no {', '.join(missing)}")
+    return {key: float(values[key]) for key in names}
+
+
+def _checked_row(row: dict[str, Any], ks: tuple[int, ...]) -> dict[str, Any]:
+    missing = [key for key in ("H1", "H2_open", *statistic_names(), "eps") if key not in row]
+    if missing or any(kk not in row["eps"] for kk in ks):
+        raise ValueError(
+            f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
+        )
+    return row
