@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import (
+    PACKAGE_VERSION,
     atomic_path,
     check_int,
     check_output_path,
@@ -380,39 +381,11 @@ def reproduce(
     >>> len(study.rows), study.to_markdown().splitlines()[0]
     (1, '# graphveil study of karate (n=34, m=78)')
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
-    if graph.m == 0:
-        raise ValueError("the graph has no edges: nothing to anonymize")
-    if int(samples) < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
-    k = tuple(int(x) for x in k)
-    if not k or min(k) < 1:
-        raise ValueError(f"every k must be at least 1, got {list(k)}")
-    config = StudyConfig(
-        samples=int(samples),
-        seed=seed_to_u64(seed),
-        k=k,
-        threads=check_threads(threads),
-        attacks=bool(attacks),
-        maxvar_parts=None
-        if maxvar_parts is None
-        else check_int(maxvar_parts, "maxvar_parts", low=1),
-    )
+    config = _study_config(graph, samples, seed, k, threads, attacks, maxvar_parts)
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
-    from graphveil import __version__
-
-    fingerprint = _fingerprint(graph, config, __version__)
-    state_dir = Path(out_dir) / "points" if out_dir is not None else None
-    if state_dir is not None:
-        state_dir.mkdir(parents=True, exist_ok=True)
-        # fail before any work if the outputs cannot be written; drop what a killed run left
-        check_output_path(state_dir.parent / "study.json")
-        check_output_path(state_dir / "original.json")
-        clean_stale_temporaries(state_dir.parent)
-        clean_stale_temporaries(state_dir)
-
+    fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)
+    state_dir = _state_dir(out_dir)
     started = time.perf_counter()
     say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
     reference = _reference(graph, config)
@@ -420,10 +393,8 @@ def reproduce(
     if original is None:
         original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
-    rows = []
-    skipped = []
-    pending: list[tuple[int, GridPoint]] = []
     records: dict[str, dict[str, Any]] = {}
+    pending: list[tuple[int, GridPoint]] = []
     for i, point in enumerate(points, 1):
         cached = _load_point(state_dir, point.key, fingerprint) if resume else None
         if cached is not None:
@@ -435,11 +406,83 @@ def reproduce(
     # point's tasks are queued at once and each point is recorded as soon as it is complete.
     batches = [pending] if executor is not None else [[item] for item in pending]
     for batch in batches:
-        for i, point, row in _run_points(
+        for _, point, row in _run_points(
             reference, batch, config, original, len(points), say, executor
         ):
             _save_point(state_dir, point.key, fingerprint, row)
             records[point.key] = row
+    rows, skipped = _study_rows(graph, points, records, say)
+    study = Study(
+        graph_name=graph_name,
+        n=graph.n,
+        m=graph.m,
+        config=config,
+        original=original,
+        rows=rows,
+        version=PACKAGE_VERSION,
+        timings={"total_s": time.perf_counter() - started},
+        not_applicable=skipped,
+    )
+    if out_dir is not None:
+        say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
+        study.write(out_dir, figures=figures)
+    return study
+
+
+def _study_config(
+    graph: Graph,
+    samples: int,
+    seed: int,
+    k: Sequence[int],
+    threads: int | None,
+    attacks: bool,
+    maxvar_parts: int | None,
+) -> StudyConfig:
+    """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    if graph.m == 0:
+        raise ValueError("the graph has no edges: nothing to anonymize")
+    if int(samples) < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    ks = tuple(int(x) for x in k)
+    if not ks or min(ks) < 1:
+        raise ValueError(f"every k must be at least 1, got {list(ks)}")
+    return StudyConfig(
+        samples=int(samples),
+        seed=seed_to_u64(seed),
+        k=ks,
+        threads=check_threads(threads),
+        attacks=bool(attacks),
+        maxvar_parts=None
+        if maxvar_parts is None
+        else check_int(maxvar_parts, "maxvar_parts", low=1),
+    )
+
+
+def _state_dir(out_dir: str | Path | None) -> Path | None:
+    """``out_dir/points``, created, checked writable and cleared of a killed run's temporaries."""
+    if out_dir is None:
+        return None
+    state_dir = Path(out_dir) / "points"
+    state_dir.mkdir(parents=True, exist_ok=True)
+    # fail before any work if the outputs cannot be written; drop what a killed run left
+    check_output_path(state_dir.parent / "study.json")
+    check_output_path(state_dir / "original.json")
+    clean_stale_temporaries(state_dir.parent)
+    clean_stale_temporaries(state_dir)
+    return state_dir
+
+
+def _study_rows(
+    graph: Graph,
+    points: Sequence[GridPoint],
+    records: dict[str, dict[str, Any]],
+    say: Callable[[str], None],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The recorded points in grid order: rows to tabulate, and the points found not applicable."""
+    rows = []
+    skipped = []
     for i, point in enumerate(points, 1):
         prefix = f"[{i}/{len(points)}] {point.key}: "
         cached = records[point.key]
@@ -455,21 +498,7 @@ def reproduce(
         if "tv_model" not in cached:
             _add_model_tv(graph, point, cached)
         rows.append(cached)
-    study = Study(
-        graph_name=graph_name,
-        n=graph.n,
-        m=graph.m,
-        config=config,
-        original=original,
-        rows=rows,
-        version=__version__,
-        timings={"total_s": time.perf_counter() - started},
-        not_applicable=skipped,
-    )
-    if out_dir is not None:
-        say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
-        study.write(out_dir, figures=figures)
-    return study
+    return rows, skipped
 
 
 # ---------------------------------------------------------------------------- one point
