@@ -722,26 +722,40 @@ def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict
     row["label"] = label if found >= requested else f"{label} (found; asked {point.value:g})"
 
 
+#: Multiply-adds (``n t 2m``) up to which RandWalk-mod's model TV is computed exactly: email-Enron
+#: at t = 10 is 1.35e11 (about a minute on 2 cores). Above it, a stratified estimate costing
+#: about :data:`ESTIMATED_TV_WORK` (:func:`~graphveil.anonymize.randwalk_mod_tv_estimate`).
+EXACT_TV_WORK = 2e11
+ESTIMATED_TV_WORK = 1e10
+
+
 def _add_model_tv(graph: Graph, point: GridPoint, row: dict[str, Any]) -> None:
-    """Set ``tv_model`` (and normalised): also for points recorded before the field existed."""
-    tv = _model_tv(graph, point, row["tv"])
+    """Set ``tv_model``, its normalised value and standard error (also for older records)."""
+    tv, se = _model_tv(graph, point, row["tv"])
     row["tv_model"] = tv
     row["tv_model_normalized"] = None if tv is None else tv / graph.m
+    row["tv_model_se"] = se
 
 
-def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> float | None:
-    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10.
+def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> tuple[float | None, float]:
+    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10, and its error.
 
     For RandWalk-mod the published graph is one realisation of the walks (TV 0); its model is
     the uncertain adjacency matrix (A P^(t-1)) o (Q + Q^T), whose TV is streamed block by block
-    (:func:`~graphveil.anonymize.randwalk_mod_tv`) without building it. For every other scheme
-    the model is the published uncertain graph itself.
+    (:func:`~graphveil.anonymize.randwalk_mod_tv`) without building it, exactly while that costs
+    at most :data:`EXACT_TV_WORK` multiply-adds, else estimated with its standard error. For
+    every other scheme the model is the published uncertain graph itself (error 0).
     """
     if point.scheme != "randwalk_mod":
-        return published_tv
-    from graphveil.anonymize import randwalk_mod_tv
+        return published_tv, 0.0
+    from graphveil.anonymize import randwalk_mod_tv, randwalk_mod_tv_estimate
 
-    return randwalk_mod_tv(graph, int(point.value), alpha=0.5)
+    t = int(point.value)
+    work = float(graph.n) * t * 2 * graph.m
+    if work <= EXACT_TV_WORK:
+        return randwalk_mod_tv(graph, t, alpha=0.5), 0.0
+    columns = max(200, int(ESTIMATED_TV_WORK / (t * 2 * graph.m)))
+    return randwalk_mod_tv_estimate(graph, t, columns=columns, seed=0)
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:

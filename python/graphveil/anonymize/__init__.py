@@ -20,6 +20,7 @@ from graphveil.anonymize._randwalk import (
     randwalk_mod,
     randwalk_mod_tv,
     randwalk_mod_tv_bound,
+    randwalk_mod_tv_estimate,
     randwalk_mod_uncertain,
     walk_ends,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "randwalk_mod",
     "randwalk_mod_tv",
     "randwalk_mod_tv_bound",
+    "randwalk_mod_tv_estimate",
     "randwalk_mod_uncertain",
     "truncated_normal_moments",
     "walk_ends",
