@@ -1,7 +1,8 @@
 """Reading and writing graphs and uncertain graphs: every file format graphveil knows.
 
 Graphs: text edge lists (:func:`read_edgelist`, :func:`write_edgelist`, SNAP style, plain or
-compressed) and parquet (:func:`read_parquet`, :func:`write_parquet`).
+compressed) and parquet (:func:`write_parquet`; :func:`graphveil.read_parquet` reads either
+kind, built on :func:`parquet_contents`).
 
 The edge-list format read: one edge per line, two integer node ids separated by spaces, tabs or
 a comma; further columns (weights, timestamps) are ignored; lines whose first non-blank
@@ -74,7 +75,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "Release",
     "read_edgelist",
-    "read_parquet",
+    "parquet_contents",
     "read_release",
     "release_format",
     "sidecar_path",
@@ -928,6 +929,7 @@ def write_parquet(
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.parquet"
     >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
     >>> perm = write_parquet(ug, path, seed=1)
+    >>> from graphveil import read_parquet
     >>> back = read_parquet(path)
     >>> sorted(back.p.tolist()), back.n, back.ids_permuted, "seed" in back.meta
     ([0.25, 0.5], 4, True, False)
@@ -953,35 +955,17 @@ def write_parquet(
     return None
 
 
-def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | UncertainGraph:
-    """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
+def parquet_contents(path: PathLike, *, threads: int | None = None) -> Graph | Release:
+    """What a parquet file holds: a :class:`~graphveil.Graph`, or an uncertain graph's columns.
 
-    With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
-    isolated nodes, and an uncertain graph is read as :meth:`UncertainGraph.load` reads a
-    release: its ``meta`` holds the released ``scheme`` and ``params`` plus what the file said
-    about itself under ``meta["file"]``, and :attr:`UncertainGraph.ids_permuted` tells whether
-    its ids are a release's permutation. Without it: a table with columns ``u``, ``v``, ``p`` is
-    an uncertain graph on ``max id + 1`` nodes (whether its ids were permuted is unknown: None);
-    a table with ``u``, ``v`` only is read as :meth:`Graph.from_arrow` reads it (ids of any
-    kind, kept as labels).
+    The reading half of :func:`graphveil.read_parquet`, which builds the
+    :class:`~graphveil.UncertainGraph` from the :class:`Release` (this module sits below the
+    uncertain-graph model, so it returns the columns and header, not the object).
 
     Raises
     ------
-    FileNotFoundError
-        If ``path`` does not exist.
-    ValueError
-        If the file is not parquet, lacks a column, was written by a newer format version, or
-        holds an invalid graph; the message names the file.
-    ImportError
-        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
-    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
-    >>> read_parquet(path)
-    Graph(n=3, m=1)
+    FileNotFoundError, ValueError, ImportError
+        As :func:`graphveil.read_parquet`.
     """
     source = Path(os.fspath(path))
     table, fields = _read_parquet_table(source)
@@ -994,11 +978,7 @@ def read_parquet(path: PathLike, *, threads: int | None = None) -> Graph | Uncer
             return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
         except (TypeError, ValueError, KeyError) as err:
             raise ValueError(f"{source}: invalid graph: {err}") from None
-    # The one reader that returns either kind needs the uncertain model here, and only here
-    # (io sits below uncertain.py, whose save/load call into this module).
-    from graphveil.uncertain import UncertainGraph
-
-    return UncertainGraph._from_release(source, Release(*_uncertain_table(source, table, fields)))
+    return Release(*_uncertain_table(source, table, fields))
 
 
 def _write_parquet_table(target: Path, fields: dict[str, Any], columns: dict[str, Any]) -> None:

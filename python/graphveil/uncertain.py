@@ -22,6 +22,7 @@ from graphveil.io import (
     PUBLIC_META,
     RELEASE_KEYS,
     Release,
+    parquet_contents,
     read_release,
     sidecar_path,
     write_release,
@@ -39,6 +40,7 @@ __all__ = [
     "Anonymized",
     "UncertainGraph",
     "load_uncertain",
+    "read_parquet",
     "sidecar_path",
 ]
 
@@ -760,6 +762,45 @@ class UncertainGraph:
 def load_uncertain(path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
     """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
     return UncertainGraph.load(path, format=format)
+
+
+def read_parquet(
+    path: str | os.PathLike[str], *, threads: int | None = None
+) -> Graph | UncertainGraph:
+    """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
+
+    With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
+    isolated nodes, and an uncertain graph is read as :meth:`UncertainGraph.load` reads a
+    release: its ``meta`` holds the released ``scheme`` and ``params`` plus what the file said
+    about itself under ``meta["file"]``, and :attr:`UncertainGraph.ids_permuted` tells whether
+    its ids are a release's permutation. Without it: a table with columns ``u``, ``v``, ``p`` is
+    an uncertain graph on ``max id + 1`` nodes (whether its ids were permuted is unknown: None);
+    a table with ``u``, ``v`` only is read as :meth:`Graph.from_arrow` reads it (ids of any
+    kind, kept as labels).
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If the file is not parquet, lacks a column, was written by a newer format version, or
+        holds an invalid graph; the message names the file.
+    ImportError
+        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
+    >>> from graphveil.io import write_parquet
+    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
+    >>> read_parquet(path)
+    Graph(n=3, m=1)
+    """
+    contents = parquet_contents(path, threads=threads)
+    if isinstance(contents, Graph):
+        return contents
+    return UncertainGraph._from_release(path, contents)
 
 
 # ---------------------------------------------------------------------- helpers
