@@ -74,7 +74,10 @@ def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: b
             help="worker threads (0: all cores); output does not depend on it",
         )
     parser.add_argument(
-        "-o", "--output", metavar="OUT", help="write the uncertain graph (.npz, .tsv, .tsv.gz)"
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write the uncertain graph (.npz, .tsv, .tsv.gz, .parquet, .graphml)",
     )
     parser.add_argument(
         "--keep-ids",
