@@ -615,6 +615,11 @@ def _columns_tv(
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
+#: Columns per block of :func:`randwalk_mod_tv_estimate` at least: one column a block costs
+#: 5x more on a million-node graph (synthetic-youtube, t = 2: 196 s against 36 s for 836 columns).
+_MIN_ESTIMATE_BLOCK = 8
+
+
 def randwalk_mod_tv_estimate(
     graph: Graph,
     t: int,
@@ -645,7 +650,7 @@ def randwalk_mod_tv_estimate(
     seed : int, numpy.random.Generator or None
         Draws the sampled columns (0 by default, so the estimate is reproducible).
     block_entries, threads
-        As in :func:`randwalk_mod_tv`.
+        As in :func:`randwalk_mod_tv` (but at least 8 columns a block).
 
     Returns
     -------
@@ -668,7 +673,7 @@ def randwalk_mod_tv_estimate(
     columns = check_int(columns, "columns", 2)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
-    step = max(1, block_entries // max(n, 1))
+    step = max(_MIN_ESTIMATE_BLOCK, block_entries // max(n, 1))
     deg = graph.degrees.astype(np.float64)
     if columns >= n:
         return randwalk_mod_tv(graph, t, block_entries=block_entries, threads=threads), 0.0
