@@ -73,6 +73,11 @@ def default_threads() -> int:
     return int(_core.default_threads())
 
 
+def pool_workers(threads: int | None) -> int:
+    """Workers of a graphveil thread pool: ``threads`` if positive, else :func:`default_threads`."""
+    return check_threads(threads) or default_threads()
+
+
 def check_threads(threads: int | None) -> int:
     """0 or None means the machine's share (:func:`default_threads`); otherwise a positive count."""
     if threads is None:

@@ -14,7 +14,7 @@ from graphveil._common import (
     SeedLike,
     check_int,
     check_threads,
-    default_threads,
+    pool_workers,
     seed_to_u64,
 )
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
@@ -383,9 +383,7 @@ def _run_parts(
     """Each task's QP on ``executor`` (else an own pool of ``threads``), results in task order."""
     own_pool = executor is None
     pool: Executor = (
-        ThreadPoolExecutor(max_workers=threads or default_threads())
-        if executor is None
-        else executor
+        ThreadPoolExecutor(max_workers=pool_workers(threads)) if executor is None else executor
     )
     try:
         futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]

@@ -13,7 +13,7 @@ import numpy as np
 from graphveil._common import (
     SeedLike,
     check_threads,
-    default_threads,
+    pool_workers,
     seed_to_u64,
 )
 from graphveil.anonymize import registry
@@ -186,7 +186,7 @@ def _run_parts(
     executor: Executor | None,
 ) -> list[Anonymized]:
     """The scheme on every non-empty part, on ``executor`` or an own pool, in part order."""
-    pool: Executor = executor or ThreadPoolExecutor(max_workers=nthreads or default_threads())
+    pool: Executor = executor or ThreadPoolExecutor(max_workers=pool_workers(nthreads))
     try:
         futures = [
             pool.submit(

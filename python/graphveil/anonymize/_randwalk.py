@@ -26,7 +26,7 @@ from graphveil import _core
 from graphveil._common import (
     SeedLike,
     check_threads,
-    default_threads,
+    pool_workers,
     seed_to_u64,
 )
 from graphveil.anonymize._report import (
@@ -605,7 +605,7 @@ def _columns_tv(
             _frac_variance(x).sum(axis=0) - _frac_variance(diag) + 2.0 * _frac_variance(0.5 * diag)
         )
 
-    workers = check_threads(threads) or default_threads()
+    workers = pool_workers(threads)
     starts = range(0, columns.size, step)
     if workers > 1 and len(starts) > 1:
         with ThreadPoolExecutor(max_workers=workers) as pool:
