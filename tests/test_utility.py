@@ -201,6 +201,63 @@ def test_distance_histogram_karate_against_scipy():
     )
 
 
+def _scipy_rows_histogram(g: gv.Graph, sources: np.ndarray) -> np.ndarray:
+    """Distances from each source (repeats count) by scipy's BFS, as a histogram."""
+    csgraph = pytest.importorskip("scipy.sparse.csgraph")
+    dist = csgraph.shortest_path(g.to_scipy(), unweighted=True, indices=sources)
+    return np.bincount(dist[np.isfinite(dist)].astype(np.int64).ravel())
+
+
+def _leafy_graph(rng: np.random.Generator, n: int) -> gv.Graph:
+    """Trees, stars, paths, isolated edges and nodes, and a dense core: every leaf case at once."""
+    edges = [(i, int(rng.integers(0, i))) for i in range(1, n // 3)]  # a random tree
+    base = n // 3
+    edges += [(base, base + k) for k in range(1, 8)]  # a star
+    edges += [(base + 8 + k, base + 9 + k) for k in range(6)]  # a path
+    edges += [(base + 16, base + 17), (base + 19, base + 20)]  # isolated edges (K2)
+    core = np.arange(base + 22, n)
+    for _ in range(3 * core.size):
+        a, b = rng.choice(core, 2, replace=False)
+        edges.append((int(a), int(b)))
+    for _ in range(core.size // 2):  # leaves hanging on the dense part and on the tree
+        edges.append((int(rng.choice(core)), int(rng.integers(0, base))))
+    u, v = np.array(edges).T
+    return gv.Graph.from_edges(u, v, n + 3)  # and three isolated nodes
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_distance_histogram_from_any_sources_against_scipy(seed):
+    # The BFS folds degree-1 nodes into their neighbour and renumbers the rest: sources that
+    # are leaves, anchors, isolated nodes, repeated, in K2 components or in many components
+    # at once, in batches of 256, must all count as plain BFS from each source does.
+    rng = np.random.default_rng(seed)
+    g = _leafy_graph(rng, 300 + 150 * seed)
+    leaves = np.flatnonzero(g.degrees == 1)
+    picks = [
+        rng.integers(0, g.n, size=600),  # repeats, isolated nodes, more than two batches
+        rng.choice(leaves, size=40),
+        np.arange(g.n),
+    ]
+    for sources in picks:
+        sources = np.sort(sources)
+        reference = _scipy_rows_histogram(g, sources)
+        for threads in (1, 2):
+            assert np.array_equal(U.distance_histogram(g, sources, threads=threads), reference)
+
+
+def test_distance_histogram_does_not_depend_on_node_order():
+    g = real_graph("ca-GrQc")
+    rng = np.random.default_rng(5)
+    sources = np.sort(rng.choice(g.n, 700, replace=False))
+    perm = rng.permutation(g.n)  # node i becomes perm[i]
+    u, v = g.edges()
+    shuffled = gv.Graph.from_edges(perm[u], perm[v], g.n)
+    assert np.array_equal(
+        U.distance_histogram(g, sources), U.distance_histogram(shuffled, np.sort(perm[sources]))
+    )
+    assert np.array_equal(U.distance_histogram(g, sources), _scipy_rows_histogram(g, sources))
+
+
 @pytest.mark.parametrize("name", ["ca-GrQc"])
 def test_exact_distances_against_igraph(name):
     ig = pytest.importorskip("igraph")

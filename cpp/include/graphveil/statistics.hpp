@@ -24,8 +24,11 @@ TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices,
 // BFS from the given sources (each source counts itself at d = 0). Unreachable targets are not
 // counted. Sources are processed 256 at a time by bit-parallel BFS (Then et al., VLDB 2015:
 // "The More the Merrier: Efficient Multi-Source Graph Traversal"), switching between pushing
-// from the frontier and pulling into unvisited nodes by frontier size; batches run in parallel.
-// Memory: 96 bytes per node per worker thread; workers are capped to stay within about 2 GiB.
+// from the frontier and pulling into the nodes still missing a source by the edges each would
+// scan; batches run in parallel. The BFS walks a copy of the graph with every leaf (degree-1
+// node) folded into its neighbour and the rest renumbered in BFS order; a batch only visits the
+// components holding its sources. Memory: the copy (about the graph's size), and 96 bytes per
+// non-leaf node per worker thread; workers are capped to stay within about 2 GiB.
 template <class Index>
 std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const Index* indices, std::int64_t n,
                                              const std::int64_t* sources, std::int64_t n_sources, int threads);

@@ -298,9 +298,11 @@ def distance_histogram(
     ``hist[0]`` counts the sources themselves; unreachable targets are not counted. With
     ``sources=None`` every node is a source, so ``hist[d]`` for ``d >= 1`` is twice the number of
     unordered node pairs at distance ``d`` (the exact distance distribution). Computed by
-    bit-parallel BFS, 256 sources per pass, batches in parallel; exact integers, so the answer
-    does not depend on ``threads``. Cost: about ``n_sources / 256`` times a few passes over the
-    edges, and 96 bytes per node per thread (threads are capped to stay within about 2 GiB).
+    bit-parallel BFS, 256 sources per pass, batches in parallel, over a copy of the graph with
+    its degree-1 nodes folded into their neighbours; exact integers, so the answer does not
+    depend on ``threads`` or on the node order. Cost: about ``n_sources / 256`` times a few
+    passes over the edges, and 96 bytes per non-leaf node per thread (threads are capped to
+    stay within about 2 GiB).
 
     Parameters
     ----------
