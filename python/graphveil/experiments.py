@@ -21,7 +21,7 @@ import logging
 import math
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -578,11 +578,42 @@ def _run_points(
     say: Callable[[str], None],
     executor: Executor | None,
 ) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
-    """Run grid points as tasks on ``executor`` (inline without one); yield each finished row."""
+    """Run grid points as tasks on ``executor``; yield each finished row.
+
+    Without an executor a point is anonymized here on every thread, then its samples or
+    independent runs go side by side on a local pool (:func:`~graphveil.measure.report.side_by_side`).
+    """
+    if executor is not None:
+        tasks = (executor, config)
+        yield from _run_points_on(reference, batch, config, original, total, say, executor, tasks)
+        return
+    from graphveil.measure.report import side_by_side
+
+    workers, per_task = side_by_side(config.threads, config.samples)
+    with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-study") as local:
+        tasks = (local, replace(config, threads=per_task))
+        yield from _run_points_on(reference, batch, config, original, total, say, _Inline(), tasks)
+
+
+def _run_points_on(
+    reference: Original,
+    batch: list[tuple[int, GridPoint]],
+    config: StudyConfig,
+    original: dict[str, Any],
+    total: int,
+    say: Callable[[str], None],
+    pool: Executor,
+    tasks: tuple[Executor, StudyConfig],
+) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
+    """:func:`_run_points` on given executors.
+
+    The anonymizations run on ``pool``; the samples or runs on the executor of ``tasks``, with
+    its config (its thread count).
+    """
     from graphveil.measure.report import _seeds, measure_sample
 
     graph = reference.graph
-    pool = executor if executor is not None else _Inline()
+    side, task_config = tasks
     stat_seed_in = point_seed(config.seed, "statistics")
     started = {}
     anon = {}
@@ -604,11 +635,11 @@ def _run_points(
         if _deterministic(ug):
             say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
             futures: list[Future[Any]] = [
-                pool.submit(
+                side.submit(
                     _independent_run,
                     reference,
                     point,
-                    config,
+                    task_config,
                     seed if r == 0 else point_seed(seed, f"run-{r}"),
                     sample_seed,
                     stat_seed,
@@ -618,12 +649,12 @@ def _run_points(
         else:
             say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
             futures = [
-                pool.submit(
-                    measure_sample, reference, ug, j, sample_seed, stat_seed, config.threads
+                side.submit(
+                    measure_sample, reference, ug, j, sample_seed, stat_seed, task_config.threads
                 )
                 for j in range(config.samples)
             ]
-            futures.append(pool.submit(_eps_task, graph, ug, config.k, config.threads))
+            futures.append(side.submit(_eps_task, graph, ug, config.k, task_config.threads))
         work[point.key] = (ug, report, t_anon, root, sample_seed, futures)
     for i, point in batch:
         item = work[point.key]

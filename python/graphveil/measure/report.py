@@ -15,7 +15,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -535,9 +535,9 @@ def evaluate(
     executor : concurrent.futures.Executor, optional
         Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``).
         Sample ``i`` is drawn from the sample seed and ``i`` alone, so the report is the same
-        for any executor and worker count. Without it samples run here, one after another.
-        Either way each sample is drawn, measured and dropped: memory is G0 plus one sample
-        (per worker).
+        for any executor and worker count. Without it samples run here, one per thread side
+        by side. Either way each sample is drawn, measured and dropped: memory is G0 plus one
+        sample per sample running (per worker).
     first_sample : int, default 0
         Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
         one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
@@ -788,6 +788,19 @@ def measure_sample(
     return row, np.bincount(world.degrees)
 
 
+def side_by_side(threads: int | None, tasks: int) -> tuple[int, int]:
+    """How many of ``tasks`` run at once on this machine's ``threads``, and the threads of each.
+
+    A sample's kernels share its graph through the cache, and parts of a task run on one
+    thread, so tasks side by side with one thread each go faster than one task at a time on
+    every thread (on web-NotreDame, 0.55 s a sample against 0.74 s on 2 cores). Memory is one
+    task's per task running.
+    """
+    total = task_threads(threads)
+    workers = max(1, min(total, int(tasks)))
+    return workers, max(1, total // workers)
+
+
 def map_samples(
     executor: Executor | None,
     g0: Graph | Original,
@@ -798,11 +811,14 @@ def map_samples(
     threads: int | None,
     statistics: Callable[..., dict[str, float]] | None = None,
 ) -> list[tuple[dict[str, float], np.ndarray]]:
-    """:func:`measure_sample` of every index, in index order: locally, or one task each on ``executor``."""
+    """:func:`measure_sample` of every index, in index order.
+
+    One task each on ``executor``, or here, side by side on ``threads`` (:func:`side_by_side`).
+    """
     if executor is None:
-        return [
-            measure_sample(g0, ug, i, sample_seed, stat_seed, threads, statistics) for i in indices
-        ]
+        workers, per_task = side_by_side(threads, len(indices))
+        with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-sample") as pool:
+            return map_samples(pool, g0, ug, indices, sample_seed, stat_seed, per_task, statistics)
     futures = [
         executor.submit(measure_sample, g0, ug, i, sample_seed, stat_seed, threads, statistics)
         for i in indices
