@@ -12,6 +12,7 @@ from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil import _core
+from graphveil._common import seed_to_u64
 from graphveil.measure import utility as U
 
 nx = pytest.importorskip("networkx")
@@ -480,6 +481,43 @@ def test_ifub_on_random_sparse_graphs_with_many_components(seed):
         (nx.diameter(h.subgraph(c)) for c in nx.connected_components(h) if len(c) > 1), default=0
     )
     assert U.diameter(g, max_bfs=10**6) == (float(want), "ifub")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_ifub_from_any_true_lower_bound_stays_exact(seed):
+    # Starting iFUB from the longest distance some BFS found (what distance_statistics hands
+    # it) must not change its answer, only save BFS.
+    rng = np.random.default_rng(100 + seed)
+    n = int(rng.integers(20, 400))
+    m = int(rng.integers(n // 2, 3 * n))
+    g = gv.Graph.from_edges(rng.integers(0, n, m), rng.integers(0, n, m), n)
+    exact = _all_pairs_diameter(g)
+    plain = _core.diameter_ifub(g.indptr, g.indices, 10**6)
+    for known in {0, exact // 2, exact - 1, exact, U.diameter_lower_bound(g, sources=3, seed=seed)}:
+        known = max(int(known), 0)
+        value, done, bfs = _core.diameter_ifub(g.indptr, g.indices, 10**6, known)
+        assert (value, done) == (exact, True)
+        assert bfs <= plain[2]
+        assert U.diameter(g, max_bfs=10**6, known=known) == (float(exact), "ifub")
+
+
+def test_the_sampled_statistics_take_the_diameter_fallback_from_their_own_sources(monkeypatch):
+    g = real_graph("ca-GrQc")
+    rng = np.random.default_rng(seed_to_u64(4))
+    own = U.distance_histogram(g, U._random_sources(g, 30, rng)).size - 1
+
+    def no_second_bfs(*args, **kwargs):
+        raise AssertionError("the fallback drew a second set of BFS sources")
+
+    monkeypatch.setattr(U, "diameter_lower_bound", no_second_bfs)
+    stats = U.distance_statistics(
+        g, method="sampled", sources=30, seed=4, diameter_max_bfs=3, exact_threshold=0
+    )
+    assert stats.diameter_method == "lower_bound"
+    assert stats["S_Diam"] >= own
+    assert stats["S_Diam"] <= U.diameter(g)[0]
+    value, method = U.diameter(g, max_bfs=3, known=own)
+    assert (value, method) == (stats["S_Diam"], "lower_bound")
 
 
 def test_diameter_falls_back_to_the_lower_bound_when_the_budget_runs_out():

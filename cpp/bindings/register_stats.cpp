@@ -47,13 +47,14 @@ py::array_t<double> hyperball_py(const carray<std::int64_t>& indptr, const carra
 }
 
 template <class Index>
-py::tuple diameter_ifub_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t max_bfs) {
+py::tuple diameter_ifub_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t max_bfs,
+                           std::int64_t known) {
     const auto g = csr_view(indptr, indices);
     DiameterResult result;
     {
         // Safe: reads only the numpy buffers kept alive by the arguments.
         py::gil_scoped_release release;
-        result = diameter_ifub<Index>(g.indptr, g.indices, g.n, max_bfs);
+        result = diameter_ifub<Index>(g.indptr, g.indices, g.n, max_bfs, known);
     }
     return py::make_tuple(result.diameter, result.exact, result.bfs);
 }
@@ -74,7 +75,8 @@ void register_stats(py::module_& m) {
                "HyperBall estimate of the neighbourhood function N(0), N(1), ... (pairs within distance t)");
     def_widths(m, "diameter_ifub", &diameter_ifub_py<std::int32_t>, &diameter_ifub_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("max_bfs"),
-               "(diameter, exact, BFS run) by iFUB; a lower bound if not exact");
+               py::arg("known") = 0,
+               "(diameter, exact, BFS run) by iFUB from a known lower bound; a lower bound if not exact");
 }
 
 }  // namespace graphveil::bind

@@ -654,8 +654,10 @@ struct Bfs {
 }  // namespace
 
 template <class Index>
-DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs) {
+DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs,
+                             std::int64_t known) {
     DiameterResult out;
+    out.diameter = std::max<std::int64_t>(known, 0);
     if (n <= 0) return out;
     // Components, largest first (their labelling is one pass over the graph, not budgeted).
     std::vector<std::int64_t> comp(static_cast<std::size_t>(n), -1);
@@ -687,7 +689,7 @@ DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, s
     }
     std::stable_sort(comps.begin(), comps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     Bfs<Index> bfs(indptr, indices, n);
-    std::int64_t lb = 0;
+    std::int64_t lb = out.diameter;
     auto ecc = [&](Index s) -> std::int64_t {
         ++out.bfs;
         return bfs.run(s);
@@ -737,8 +739,8 @@ DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, s
 }
 
 template DiameterResult diameter_ifub<std::int32_t>(const std::int64_t*, const std::int32_t*, std::int64_t,
-                                                    std::int64_t);
+                                                    std::int64_t, std::int64_t);
 template DiameterResult diameter_ifub<std::int64_t>(const std::int64_t*, const std::int64_t*, std::int64_t,
-                                                    std::int64_t);
+                                                    std::int64_t, std::int64_t);
 
 }  // namespace graphveil

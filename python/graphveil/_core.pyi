@@ -445,6 +445,7 @@ def diameter_ifub(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     max_bfs: int,
+    known: int = 0,
 ) -> tuple[int, bool, int]: ...
 
 # --- attacks (register_attack.cpp): attack.hpp; int32 or int64 indices, one name each

@@ -51,6 +51,9 @@ std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, 
 // the best bound plus one is skipped. Sequential BFS; `bfs` counts them. As soon as a level
 // could need more than max_bfs BFS in all, stops with exact = false and `diameter` the best
 // lower bound found (so a hopeless search gives up early instead of spending the budget).
+// `known` is a lower bound already at hand (the longest distance some BFS found, or 0): the
+// search starts from it, skips components too small to beat it and stops sooner; the answer
+// stays exact when `exact` is set.
 struct DiameterResult {
     std::int64_t diameter = 0;
     bool exact = true;
@@ -58,6 +61,7 @@ struct DiameterResult {
 };
 
 template <class Index>
-DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs);
+DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t max_bfs,
+                             std::int64_t known = 0);
 
 }  // namespace graphveil
