@@ -349,10 +349,13 @@ def reproduce(
     executor : concurrent.futures.Executor, optional
         Run the work there: every grid point's anonymization is a task, and so is every sample
         (or, for a scheme whose output is deterministic, every independent run) within it, e.g.
-        ``dask.distributed.Client(...).get_executor()`` (see :func:`executor_for`). Each task's
-        seed comes from the master seed, the point and its index, so the study is identical to
-        a local run whatever the number of workers. Points are recorded in ``out_dir`` as they
-        finish, so a killed cluster run resumes.
+        ``dask.distributed.Client(...).get_executor()`` or a
+        :class:`~graphveil.cluster.DaskExecutor` (see
+        :func:`~graphveil.cluster.executor_for`). On Dask, G0 is sent to each worker once and
+        each point's published graph stays on the worker that made it; other executors' tasks
+        get them as arguments. Each task's seed comes from the master seed, the point and its
+        index, so the study is identical to a local run whatever the number of workers. Points
+        are recorded in ``out_dir`` as they finish, so a killed cluster run resumes.
 
     Returns
     -------

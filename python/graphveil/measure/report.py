@@ -534,7 +534,8 @@ def evaluate(
         ``attack_link_auc``, ``attack_precision_at_m``, ``attack_reid_rate``, ... (NaN where
         undefined, e.g. the AUC of a deterministic release).
     executor : concurrent.futures.Executor, optional
-        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``).
+        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``;
+        on Dask, G0 and ``ug`` are sent to each worker once, not with every sample).
         Sample ``i`` is drawn from the sample seed and ``i`` alone, so the report is the same
         for any executor and worker count. Without it samples run here, one after another.
         Either way each sample is drawn, measured and dropped: memory is G0 plus one sample
