@@ -133,6 +133,7 @@ def sharing(executor: Executor | None) -> Executor | None:
     """
     module = sys.modules.get("distributed.cfexecutor")  # imported if such an executor exists
     if module is not None and isinstance(executor, module.ClientExecutor):
+        # its client and submit options have no public accessor (distributed 2023.1-2026.8)
         return DaskExecutor(executor._client, **executor._kwargs)
     return executor
 
