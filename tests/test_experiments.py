@@ -334,6 +334,56 @@ def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, proc
     assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
 
 
+def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(karate, monkeypatch):
+    """G0 leaves the client once per study (or evaluation), not with every task, and a
+    point's published graph stays on the worker that made it: the client never sends one."""
+    distributed = pytest.importorskip("distributed")
+    from graphveil.measure import Original, evaluate
+    from graphveil.uncertain import UncertainGraph
+
+    sent = {Original: 0, gv.Graph: 0, UncertainGraph: 0}
+
+    def count(cls):
+        state = cls.__getstate__
+
+        def getstate(self):
+            sent[cls] += 1
+            return state(self)
+
+        monkeypatch.setattr(cls, "__getstate__", getstate)
+
+    for cls in sent:
+        count(cls)
+    # per point: 3 samples + eps (obfuscation, maxvar) or 3 independent runs (randwalk)
+    grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19]}
+    ug, _ = gv.anonymize.obfuscation(karate, k=2, eps=0.1, seed=1)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=3,
+            seed=4,
+            k=(2,),
+            figures=False,
+            attacks=False,
+            executor=client.get_executor(),  # plain: the study makes it share
+        )
+        # once: pickled for the cluster's two workers together, never per task (11 tasks)
+        assert sent == {Original: 1, gv.Graph: 1, UncertainGraph: 0}
+        sent.update(dict.fromkeys(sent, 0))
+        from graphveil.cluster import DaskExecutor
+
+        report = evaluate(karate, ug, samples=4, seed=3, k=2, executor=DaskExecutor(client))
+        assert sent == {Original: 1, gv.Graph: 1, UncertainGraph: 1}
+    assert report.to_dict() == evaluate(karate, ug, samples=4, seed=3, k=2).to_dict()
+
+
 def test_a_killed_cluster_run_resumes(tmp_path, karate):
     """Points are recorded as they finish: a run that dies mid-way keeps them for the next one."""
     from concurrent.futures import ThreadPoolExecutor

@@ -1,24 +1,177 @@
 """Executors for the study on a cluster: a ``dask.distributed`` scheduler from one string.
 
 :func:`graphveil.experiments.reproduce` and :func:`graphveil.measure.report.evaluate` take any
-:class:`concurrent.futures.Executor`; :func:`executor_for` makes the documented one, the
-executor of a ``dask.distributed`` client, from the CLI's ``--scheduler`` value.
+:class:`concurrent.futures.Executor`; :func:`executor_for` makes the documented one, a
+:class:`DaskExecutor`, from the CLI's ``--scheduler`` value.
+
+A study hands G0 (its :class:`~graphveil.measure.Original`, tens of MB on a large graph) and each
+grid point's published graph to many tasks. A plain executor pickles them into every task; a
+:class:`DaskExecutor` places each on the cluster once and hands the tasks a reference
+(:func:`share`, :func:`result_item`). This module is the one place that knows about Dask:
+:func:`sharing` turns a plain ``Client.get_executor()`` into a :class:`DaskExecutor` on the same
+client, and any other executor is used as it is, its tasks getting the objects themselves.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import contextlib
-from collections.abc import Iterator
+import operator
+import sys
+import weakref
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
+from typing import Any
 
-__all__ = ["DASK_MISSING", "executor_for"]
+__all__ = ["DASK_MISSING", "DaskExecutor", "executor_for", "result_item", "share", "sharing"]
 
 #: What to do when Dask is not installed.
 DASK_MISSING = 'a --scheduler needs Dask: pip install "graphveil[dask]"'
 
 
+class _Relayed(cf.Future[Any]):
+    """A concurrent future relaying a Dask future's outcome, which it keeps as ``source``."""
+
+    def __init__(self, source: Any) -> None:
+        super().__init__()
+        self.source = source
+
+
+class DaskExecutor(Executor):
+    """A :class:`concurrent.futures.Executor` on a ``dask.distributed`` client that shares.
+
+    Besides :meth:`submit`, it places an object on the cluster once (:meth:`share`) or leaves
+    a part of a task's result where the task ran (:meth:`result_item`); a task given the
+    returned reference as an argument receives the object on its worker. Closing it does not
+    close the client.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    **kwargs
+        Passed to every ``client.submit`` (``workers``, ``resources``, ``retries``, ...);
+        ``pure`` defaults to False, so no argument is hashed.
+
+    Examples
+    --------
+    >>> from distributed import Client, LocalCluster  # doctest: +SKIP
+    >>> with LocalCluster(n_workers=2, processes=False) as cl, Client(cl) as client:  # doctest: +SKIP
+    ...     pool = DaskExecutor(client)
+    ...     big = pool.share(list(range(10**6)))
+    ...     pool.submit(len, big).result()
+    1000000
+    """
+
+    def __init__(self, client: Any, **kwargs: Any) -> None:
+        self.client = client
+        self._kwargs = {"pure": False, **kwargs}
+        self._futures: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._shutdown = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        """``fn(*args, **kwargs)`` as one task; a reference among the arguments is resolved."""
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new futures after shutdown")
+        source = self.client.submit(fn, *args, **self._kwargs, **kwargs)
+        self._futures.add(source)
+        future = _Relayed(source)
+        future.add_done_callback(_cancel_source)
+        source.add_done_callback(lambda _: _relay(future))
+        return future
+
+    def share(self, obj: Any) -> Any:
+        """``obj`` sent once to every worker; returns the reference to pass as a task argument."""
+        return self.client.scatter([obj], broadcast=True, hash=False)[0]
+
+    def result_item(self, future: cf.Future[Any], index: int) -> Any:
+        """A reference to ``future.result()[index]``, left on the worker that computed it."""
+        if not isinstance(future, _Relayed):
+            return self.share(future.result()[index])
+        return self.client.submit(operator.getitem, future.source, index, pure=False)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop taking tasks; cancel and/or wait for the ones submitted (the client stays open)."""
+        self._shutdown = True
+        pending = list(self._futures)
+        if cancel_futures:
+            self.client.cancel(pending)
+        if wait:
+            from distributed import wait as dask_wait
+
+            dask_wait(pending)
+
+
+def _relay(future: _Relayed) -> None:
+    """Pass the finished Dask future's outcome to its concurrent future (a callback)."""
+    try:
+        result = future.source.result()
+    except BaseException as err:  # noqa: BLE001 - the task's own error, re-raised by .result()
+        with contextlib.suppress(cf.InvalidStateError):
+            future.set_exception(err)
+        return
+    with contextlib.suppress(cf.InvalidStateError):  # cancelled here meanwhile
+        future.set_result(result)
+
+
+def _cancel_source(future: cf.Future[Any]) -> None:
+    if future.cancelled() and isinstance(future, _Relayed):
+        future.source.cancel()
+
+
+def sharing(executor: Executor | None) -> Executor | None:
+    """``executor`` able to share objects among its tasks, if it can be.
+
+    A ``distributed`` ``Client.get_executor()`` becomes a :class:`DaskExecutor` on the same
+    client, with the same submit options; any other executor (and None) is returned as it is.
+
+    Examples
+    --------
+    >>> from concurrent.futures import ThreadPoolExecutor
+    >>> with ThreadPoolExecutor(1) as pool:
+    ...     sharing(pool) is pool
+    True
+    """
+    module = sys.modules.get("distributed.cfexecutor")  # imported if such an executor exists
+    if module is not None and isinstance(executor, module.ClientExecutor):
+        # its client and submit options have no public accessor (distributed 2023.1-2026.8)
+        return DaskExecutor(executor._client, **executor._kwargs)
+    return executor
+
+
+def share(executor: Executor | None, obj: Any) -> Any:
+    """What a task on ``executor`` takes as ``obj``: a reference, or ``obj`` itself.
+
+    On a :class:`DaskExecutor`, ``obj`` is placed on every worker once
+    (:meth:`DaskExecutor.share`); any other executor's tasks get ``obj`` as an argument.
+
+    Examples
+    --------
+    >>> share(None, [1, 2])
+    [1, 2]
+    """
+    return executor.share(obj) if isinstance(executor, DaskExecutor) else obj
+
+
+def result_item(executor: Executor | None, future: cf.Future[Any], index: int) -> Any:
+    """What a task on ``executor`` takes as ``future.result()[index]``: a reference, or the value.
+
+    On a :class:`DaskExecutor` the item stays on the worker that computed it
+    (:meth:`DaskExecutor.result_item`); elsewhere it is the value itself.
+
+    Examples
+    --------
+    >>> done = cf.Future()
+    >>> done.set_result(("ug", "report"))
+    >>> result_item(None, done, 0)
+    'ug'
+    """
+    if isinstance(executor, DaskExecutor):
+        return executor.result_item(future, index)
+    return future.result()[index]
+
+
 @contextlib.contextmanager
-def executor_for(scheduler: str) -> Iterator[Executor]:
+def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
     """An executor on a Dask cluster, closed (with any cluster it started) on exit.
 
     Parameters
@@ -30,8 +183,8 @@ def executor_for(scheduler: str) -> Iterator[Executor]:
 
     Yields
     ------
-    concurrent.futures.Executor
-        ``Client.get_executor()``.
+    DaskExecutor
+        On a client of that scheduler.
 
     Raises
     ------
@@ -73,4 +226,4 @@ def executor_for(scheduler: str) -> Iterator[Executor]:
             client = stack.enter_context(Client(cluster))
         else:
             client = stack.enter_context(Client(scheduler))
-        yield client.get_executor()
+        yield DaskExecutor(client)

@@ -39,6 +39,7 @@ from graphveil._common import (
 )
 from graphveil.anonymize import registry
 from graphveil.anonymize.registry import derived_seed
+from graphveil.cluster import result_item, share, sharing
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.utility import statistic_names
@@ -348,10 +349,13 @@ def reproduce(
     executor : concurrent.futures.Executor, optional
         Run the work there: every grid point's anonymization is a task, and so is every sample
         (or, for a scheme whose output is deterministic, every independent run) within it, e.g.
-        ``dask.distributed.Client(...).get_executor()`` (see :func:`executor_for`). Each task's
-        seed comes from the master seed, the point and its index, so the study is identical to
-        a local run whatever the number of workers. Points are recorded in ``out_dir`` as they
-        finish, so a killed cluster run resumes.
+        ``dask.distributed.Client(...).get_executor()`` or a
+        :class:`~graphveil.cluster.DaskExecutor` (see
+        :func:`~graphveil.cluster.executor_for`). On Dask, G0 is sent to each worker once and
+        each point's published graph stays on the worker that made it; other executors' tasks
+        get them as arguments. Each task's seed comes from the master seed, the point and its
+        index, so the study is identical to a local run whatever the number of workers. Points
+        are recorded in ``out_dir`` as they finish, so a killed cluster run resumes.
 
     Returns
     -------
@@ -524,24 +528,24 @@ class _Inline(Executor):
         return future
 
 
-def _anonymize_task(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Any:
-    """One anonymization as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
+def _anonymize_task(reference: Original, point: GridPoint, config: StudyConfig, seed: int) -> Any:
+    """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
     from graphveil.measure.report import task_threads
 
     t0 = time.perf_counter()
     local = replace(config, threads=task_threads(config.threads))
     try:
-        ug, report = _anonymize(graph, point, local, seed)
+        ug, report = _anonymize(reference.graph, point, local, seed)
     except ValueError as err:  # the scheme's own checks: this graph cannot take this point
         return NotApplicable(str(err))
     return ug, report, time.perf_counter() - t0
 
 
-def _eps_task(graph: Graph, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
+def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
     from graphveil.measure.privacy import eps
     from graphveil.measure.report import task_threads
 
-    return eps(graph, ug, list(ks), threads=task_threads(threads))
+    return eps(reference.graph, ug, list(ks), threads=task_threads(threads))
 
 
 def _independent_run(
@@ -555,13 +559,12 @@ def _independent_run(
     """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs."""
     from graphveil.measure.report import measure_sample
 
-    graph = reference.graph
-    result = _anonymize_task(graph, point, config, run_seed)
+    result = _anonymize_task(reference, point, config, run_seed)
     if isinstance(result, NotApplicable):
         raise result  # run 0 of this point ran, so another seed should too: say why not
     ug = result[0]
     row, hist = measure_sample(reference, ug, 0, sample_seed, stat_seed, config.threads)
-    return row, hist, _eps_task(graph, ug, config.k, config.threads), float(ug.num_pairs)
+    return row, hist, _eps_task(reference, ug, config.k, config.threads), float(ug.num_pairs)
 
 
 def _deterministic(ug: Any) -> bool:
@@ -584,8 +587,10 @@ def _run_points(
     independent runs go side by side on a local pool (:func:`~graphveil.measure.report.side_by_side`).
     """
     if executor is not None:
-        tasks = (executor, config)
-        yield from _run_points_on(reference, batch, config, original, total, say, executor, tasks)
+        pool = sharing(executor) or executor
+        yield from _run_points_on(
+            reference, batch, config, original, total, say, pool, (pool, config)
+        )
         return
     from graphveil.measure.report import side_by_side
 
@@ -608,12 +613,15 @@ def _run_points_on(
     """:func:`_run_points` on given executors.
 
     The anonymizations run on ``pool``; the samples or runs on the executor of ``tasks``, with
-    its config (its thread count).
+    its config (its thread count). G0's Original goes to the cluster once for the batch, and
+    each point's published graph stays where its anonymization ran, if the executor can share
+    (:mod:`graphveil.cluster`); otherwise every task gets them as arguments.
     """
     from graphveil.measure.report import _seeds, measure_sample
 
     graph = reference.graph
     side, task_config = tasks
+    g0 = share(pool, reference)
     stat_seed_in = point_seed(config.seed, "statistics")
     started = {}
     anon = {}
@@ -621,11 +629,12 @@ def _run_points_on(
         seed = point_seed(config.seed, point.key)
         say(f"[{i}/{total}] {point.key}: anonymizing")
         started[point.key] = time.perf_counter()
-        anon[point.key] = pool.submit(_anonymize_task, graph, point, config, seed)
+        anon[point.key] = pool.submit(_anonymize_task, g0, point, config, seed)
     work: dict[str, Any] = {}
     for i, point in batch:
         prefix = f"[{i}/{total}] {point.key}: "
-        result = anon[point.key].result()
+        anonymized = anon.pop(point.key)  # dropped after this point's tasks take its graph
+        result = anonymized.result()
         if isinstance(result, NotApplicable):
             work[point.key] = result
             continue
@@ -637,7 +646,7 @@ def _run_points_on(
             futures: list[Future[Any]] = [
                 side.submit(
                     _independent_run,
-                    reference,
+                    g0,
                     point,
                     task_config,
                     seed if r == 0 else point_seed(seed, f"run-{r}"),
@@ -648,16 +657,17 @@ def _run_points_on(
             ]
         else:
             say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
+            published = result_item(pool, anonymized, 0)
             futures = [
                 side.submit(
-                    measure_sample, reference, ug, j, sample_seed, stat_seed, task_config.threads
+                    measure_sample, g0, published, j, sample_seed, stat_seed, task_config.threads
                 )
                 for j in range(config.samples)
             ]
-            futures.append(side.submit(_eps_task, graph, ug, config.k, task_config.threads))
+            futures.append(side.submit(_eps_task, g0, published, config.k, task_config.threads))
         work[point.key] = (ug, report, t_anon, root, sample_seed, futures)
     for i, point in batch:
-        item = work[point.key]
+        item = work.pop(point.key)
         if isinstance(item, NotApplicable):
             yield i, point, {**_point_id(point), "not_applicable": str(item)}
             continue

@@ -28,6 +28,7 @@ from graphveil._common import (
     default_threads,
     seed_to_u64,
 )
+from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
 from graphveil.measure.original import PAPER_K, Original, check_k, statistic_values
 from graphveil.measure.privacy import eps as eps_of
@@ -533,7 +534,8 @@ def evaluate(
         ``attack_link_auc``, ``attack_precision_at_m``, ``attack_reid_rate``, ... (NaN where
         undefined, e.g. the AUC of a deterministic release).
     executor : concurrent.futures.Executor, optional
-        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``).
+        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``;
+        on Dask, G0 and ``ug`` are sent to each worker once, not with every sample).
         Sample ``i`` is drawn from the sample seed and ``i`` alone, so the report is the same
         for any executor and worker count. Without it samples run here, one per thread side
         by side. Either way each sample is drawn, measured and dropped: memory is G0 plus one
@@ -592,9 +594,10 @@ def evaluate(
     indices, copies = _sample_plan(ug, samples, first_sample)
     # on an executor, a task left to choose takes its worker's share (task_threads)
     per_task = None if executor is not None and threads in (None, 0) else nthreads
+    pool = sharing(executor)  # G0 and ug go to a Dask cluster once, not with every sample
     measured = map_samples(
-        executor, reference, ug, indices, sample_seed, reference.statistics_seed, per_task,
-        reference.statistics,
+        pool, share(pool, reference), share(pool, ug), indices, sample_seed,
+        reference.statistics_seed, per_task, reference.statistics,
     )  # fmt: skip
     report = _reduce(reference, ug, ks, measured, copies, root, sample_seed, label, nthreads)
     if attacks:
