@@ -641,6 +641,9 @@ def _run_points_on(
         ug, report, t_anon = result
         seed = point_seed(config.seed, point.key)
         root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
+        model_tv = None  # RandWalk-mod's Fig. 10 bar: one more task beside the samples
+        if _has_model(point):
+            model_tv = side.submit(_model_tv_task, g0, point, task_config.threads)
         if _deterministic(ug):
             say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
             futures: list[Future[Any]] = [
@@ -665,13 +668,13 @@ def _run_points_on(
                 for j in range(config.samples)
             ]
             futures.append(side.submit(_eps_task, g0, published, config.k, task_config.threads))
-        work[point.key] = (ug, report, t_anon, root, sample_seed, futures)
+        work[point.key] = (ug, report, t_anon, root, sample_seed, futures, model_tv)
     for i, point in batch:
         item = work.pop(point.key)
         if isinstance(item, NotApplicable):
             yield i, point, {**_point_id(point), "not_applicable": str(item)}
             continue
-        ug, report, t_anon, root, sample_seed, futures = item
+        ug, report, t_anon, root, sample_seed, futures, _tv = item
         row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
         row["time_anonymize_s"] = t_anon
         row["time_evaluate_s"] = time.perf_counter() - started[point.key] - t_anon
@@ -697,7 +700,7 @@ def _point_row(
     """A point's table row from its tasks' results: samples of one output, or independent runs."""
     from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
 
-    ug, report, _t, root, sample_seed, _f = item
+    ug, report, _t, root, sample_seed, _f, model_tv = item
     runs = 1
     if _deterministic(ug):
         runs = len(results)
@@ -731,7 +734,7 @@ def _point_row(
         "tv": ug.total_variance(),
         "tv_normalized": ug.total_variance() / graph.m,
     }
-    _add_model_tv(graph, point, row)
+    _add_model_tv(graph, point, row, None if model_tv is None else model_tv.result())
     _add_found(graph, point, report, row)
     row.update(_report_row(ev, config))
     if config.attacks:  # on the point's one release (run 0 for a deterministic scheme)
@@ -764,21 +767,45 @@ def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict
 
 
 #: Multiply-adds (``n t 2m``) up to which RandWalk-mod's model TV is computed exactly: email-Enron
-#: at t = 10 is 1.35e11 (about a minute on 2 cores). Above it, a stratified estimate costing
+#: at t = 10 is 1.35e11 (100 s on 2 cores). Above it, a stratified estimate costing
 #: about :data:`ESTIMATED_TV_WORK` (:func:`~graphveil.anonymize.randwalk_mod_tv_estimate`).
 EXACT_TV_WORK = 2e11
-ESTIMATED_TV_WORK = 1e10
+ESTIMATED_TV_WORK = 2.5e9
 
 
-def _add_model_tv(graph: Graph, point: GridPoint, row: dict[str, Any]) -> None:
-    """Set ``tv_model``, its normalised value and standard error (also for older records)."""
-    tv, se = _model_tv(graph, point, row["tv"])
+def _has_model(point: GridPoint) -> bool:
+    """Whether the point's Fig. 10 bar is a model's TV, not its published graph's."""
+    return point.scheme == "randwalk_mod"
+
+
+def _model_tv_task(
+    reference: Original, point: GridPoint, threads: int | None
+) -> tuple[float, float]:
+    """:func:`_model_tv` of a point with a model (:func:`_has_model`), as a task."""
+    from graphveil.measure.report import task_threads
+
+    return _model_tv(reference.graph, point, math.nan, task_threads(threads))
+
+
+def _add_model_tv(
+    graph: Graph,
+    point: GridPoint,
+    row: dict[str, Any],
+    computed: tuple[float, float] | None = None,
+) -> None:
+    """Set ``tv_model``, its normalised value and standard error (also for older records).
+
+    ``computed`` is :func:`_model_tv_task`'s result when a task already ran it.
+    """
+    tv, se = computed if computed is not None else _model_tv(graph, point, row["tv"])
     row["tv_model"] = tv
     row["tv_model_normalized"] = None if tv is None else tv / graph.m
     row["tv_model_se"] = se
 
 
-def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> tuple[float | None, float]:
+def _model_tv(
+    graph: Graph, point: GridPoint, published_tv: float, threads: int | None = None
+) -> tuple[float, float]:
     """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10, and its error.
 
     For RandWalk-mod the published graph is one realisation of the walks (TV 0); its model is
@@ -787,16 +814,16 @@ def _model_tv(graph: Graph, point: GridPoint, published_tv: float) -> tuple[floa
     at most :data:`EXACT_TV_WORK` multiply-adds, else estimated with its standard error. For
     every other scheme the model is the published uncertain graph itself (error 0).
     """
-    if point.scheme != "randwalk_mod":
+    if not _has_model(point):
         return published_tv, 0.0
     from graphveil.anonymize import randwalk_mod_tv, randwalk_mod_tv_estimate
 
     t = int(point.value)
     work = float(graph.n) * t * 2 * graph.m
     if work <= EXACT_TV_WORK:
-        return randwalk_mod_tv(graph, t, alpha=0.5), 0.0
+        return randwalk_mod_tv(graph, t, alpha=0.5, threads=threads), 0.0
     columns = max(200, int(ESTIMATED_TV_WORK / (t * 2 * graph.m)))
-    return randwalk_mod_tv_estimate(graph, t, columns=columns, seed=0)
+    return randwalk_mod_tv_estimate(graph, t, columns=columns, seed=0, threads=threads)
 
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
