@@ -641,9 +641,9 @@ def _run_points_on(
         ug, report, t_anon = result
         seed = point_seed(config.seed, point.key)
         root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
-        model_tv = None  # RandWalk-mod's Fig. 10 bar: one more task beside the samples
+        model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
         if _has_model(point):
-            model_tv = side.submit(_model_tv_task, g0, point, task_config.threads)
+            model_tv = pool.submit(_model_tv_task, g0, point, config.threads)
         if _deterministic(ug):
             say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
             futures: list[Future[Any]] = [
