@@ -133,6 +133,7 @@ def test_same_seed_same_numbers_without_out_dir(karate):
         ({"grid": {"maxvar": []}}, "empty"),
         ({"samples": 0}, "samples must be"),
         ({"k": [0]}, "k must be"),
+        ({"distance_sources": 0}, "distance_sources"),
     ],
 )
 def test_invalid_options(karate, kwargs, msg):
@@ -193,6 +194,7 @@ def test_attack_columns_of_the_comparison_table(study_dir):
         (["--grid", "maxvar=a,b"], "numbers"),
         (["--schemes", "nope"], "unknown scheme"),
         (["--samples", "0"], "samples must be"),
+        (["--distance-sources", "0"], "distance_sources"),
         (["--dataset", "no-such-graph"], "no-such-graph"),
     ],
 )
@@ -462,3 +464,28 @@ def test_a_study_measures_g0_once(karate, monkeypatch):
     study = ex.reproduce(karate, schemes=grid, grid=grid, samples=3, seed=2, figures=False)
     assert len(study.rows) == 3
     assert calls == {"index": 2, "two_graph": 0}
+
+
+def test_the_distance_sources_reach_g0_and_every_sample(monkeypatch):
+    # Above the exact threshold the study's BFS source count is its own setting, used alike
+    # for G0's row and every sample (their errors cancel in rel.err only then).
+    from graphveil.measure import utility as U
+
+    g = gv.generators.powerlaw_cluster(10_500, 2, 0.1, seed=3)
+    seen = []
+    histogram = U.distance_histogram
+
+    def counted(graph, sources=None, **kwargs):
+        seen.append(len(sources))
+        return histogram(graph, sources, **kwargs)
+
+    monkeypatch.setattr(U, "distance_histogram", counted)
+    grid = {"maxvar": [0.2], "randwalk": [2]}
+    study = ex.reproduce(
+        g, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
+        distance_sources=64,
+    )  # fmt: skip
+    assert seen == [64] * 5  # G0, two samples of MaxVar, two runs of RandWalk
+    assert study.config.distance_sources == 64
+    stats = U.utility_statistics(g, sources=64, seed=ex.point_seed(study.config.seed, "statistics"))
+    assert study.original["S_APD"] == stats["S_APD"]

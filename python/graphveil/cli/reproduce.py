@@ -16,6 +16,7 @@ from graphveil.cli._common import (
     json_to_stdout,
     write_json,
 )
+from graphveil.measure.utility import DISTANCE_SOURCES
 
 
 def add_reproduce(subparsers: Any) -> None:
@@ -74,6 +75,14 @@ def add_reproduce(subparsers: Any) -> None:
         "--samples", type=int, default=20, help="possible worlds per grid point (default 20)"
     )
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument(
+        "--distance-sources",
+        type=int,
+        default=DISTANCE_SOURCES,
+        metavar="N",
+        help=f"BFS sources of the distance statistics above 10,000 nodes (default "
+        f"{DISTANCE_SOURCES}; 256 cost about a quarter and err about twice as much)",
+    )
     parser.add_argument(
         "--k", type=int, nargs="+", default=[30, 50, 100], help="k of the eps columns"
     )
@@ -178,5 +187,6 @@ def _run(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, p
         figures=not args.no_figures,
         maxvar_parts=args.maxvar_parts,
         attacks=not args.no_attacks,
+        distance_sources=args.distance_sources,
         executor=pool,
     )

@@ -770,7 +770,8 @@ def measure_sample(
     world is ``ug.sample(count, sample_seed)[index]`` for any ``count > index``: a task of an
     executor draws it alone, so the result never depends on how samples are spread over workers.
     ``g0`` is best an :class:`Original`, whose signatures and edge keys are reused; a Graph is
-    measured here for this one sample.
+    measured here for this one sample. The statistics are ``statistics``, else the Original's
+    own, else :func:`~graphveil.measure.utility.utility_statistics`.
     """
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
@@ -786,7 +787,7 @@ def measure_sample(
         "edges_removed": float(removed),
         "edges_added": float(added),
     }
-    fn = statistics or utility_statistics
+    fn = statistics or reference.statistics or utility_statistics
     row.update(statistic_values(fn, world, stat_seed, nthreads))
     return row, np.bincount(world.degrees)
 

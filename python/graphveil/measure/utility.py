@@ -282,6 +282,11 @@ def pooled_powerlaw_exponent(graphs: Any, *, alpha_max: float | None = 3.0) -> f
 
 
 # ----------------------------------------------------------------------------------- distances
+#: BFS sources of the sampled distance statistics and of the diameter's lower bound (the paper
+#: bounds S_Diam with 1,000). Their error falls as 1 / sqrt(sources), their cost grows with them.
+DISTANCE_SOURCES = 1000
+
+
 def _random_sources(graph: Graph, count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` distinct non-isolated nodes, sorted (all of them if there are fewer)."""
     candidates = np.flatnonzero(graph.degrees > 0)
@@ -405,7 +410,11 @@ def _from_pairs(pairs: np.ndarray) -> dict[str, float]:
 
 
 def diameter_lower_bound(
-    graph: Graph, *, sources: int = 1000, seed: SeedLike = None, threads: int | None = None
+    graph: Graph,
+    *,
+    sources: int = DISTANCE_SOURCES,
+    seed: SeedLike = None,
+    threads: int | None = None,
 ) -> int:
     """``S_Diam``: the largest distance found by BFS from ``sources`` random nodes.
 
@@ -462,7 +471,7 @@ def diameter(
     graph: Graph,
     *,
     max_bfs: int = DIAMETER_MAX_BFS,
-    sources: int = 1000,
+    sources: int = DISTANCE_SOURCES,
     seed: SeedLike = None,
     threads: int | None = None,
     known: int | None = None,
@@ -524,7 +533,7 @@ def distance_statistics(
     *,
     method: str = "auto",
     exact_threshold: int = EXACT_THRESHOLD,
-    sources: int = 1000,
+    sources: int = DISTANCE_SOURCES,
     log2m: int = HYPERBALL_LOG2M,
     diameter_max_bfs: int = DIAMETER_MAX_BFS,
     seed: SeedLike = None,
@@ -736,7 +745,7 @@ def utility_statistics(
     graph: Graph,
     *,
     exact_threshold: int = EXACT_THRESHOLD,
-    sources: int = 1000,
+    sources: int = DISTANCE_SOURCES,
     seed: SeedLike = None,
     threads: int | None = None,
     distance_method: str = "auto",
