@@ -12,13 +12,8 @@ distributed = pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
-def client():
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as c,
-    ):
+def client(two_workers):
+    with two_workers(False) as c:
         yield c
 
 

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import json
-from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import pytest
@@ -305,21 +302,8 @@ def test_a_thread_pool_gives_the_local_tables(tmp_path, karate):
     assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
 
 
-@contextlib.contextmanager
-def _two_workers(processes: bool) -> Iterator[Any]:
-    """A client of a 2-worker LocalCluster, one thread each (skips without Dask)."""
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=processes, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
-
-
 @pytest.mark.parametrize("processes", [False, True])
-def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, processes):
+def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, processes, two_workers):
     grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19, 0.57]}
     ex.reproduce(
         karate,
@@ -331,7 +315,7 @@ def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, proc
         out_dir=tmp_path / "a",
         figures=False,
     )
-    with _two_workers(processes) as client:
+    with two_workers(processes) as client:
         ex.reproduce(
             karate,
             schemes=grid,
@@ -346,7 +330,9 @@ def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, proc
     assert _tables(tmp_path / "a") == _tables(tmp_path / "b")
 
 
-def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(karate, monkeypatch):
+def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(
+    karate, monkeypatch, two_workers
+):
     """G0 leaves the client once per study (or evaluation), not with every task, and a
     point's published graph stays on the worker that made it: the client never sends one."""
     from graphveil.measure import Original, evaluate
@@ -368,7 +354,7 @@ def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(karate, monk
     # per point: 3 samples + eps (obfuscation, maxvar) or 3 independent runs (randwalk)
     grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19]}
     ug, _ = gv.anonymize.obfuscation(karate, k=2, eps=0.1, seed=1)
-    with _two_workers(processes=True) as client:
+    with two_workers(True) as client:
         ex.reproduce(
             karate,
             schemes=grid,
