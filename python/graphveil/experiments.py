@@ -355,7 +355,8 @@ def reproduce(
         BFS sources of the distance statistics on graphs above 10,000 nodes, for G0 and every
         sample (:func:`~graphveil.measure.utility.distance_statistics`). Their error falls as
         1 / sqrt(sources) and their cost, most of a sample's on a large graph, grows with them:
-        256 sources cost about a quarter and err about twice as much (still less than HyperBall).
+        256 sources take a third of the time on synthetic-youtube and, by that scaling, err about
+        twice as much.
     executor : concurrent.futures.Executor, optional
         Run the work there: every grid point's anonymization is a task, and so is every sample
         (or, for a scheme whose output is deterministic, every independent run) within it, e.g.

@@ -81,7 +81,7 @@ def add_reproduce(subparsers: Any) -> None:
         default=DISTANCE_SOURCES,
         metavar="N",
         help=f"BFS sources of the distance statistics above 10,000 nodes (default "
-        f"{DISTANCE_SOURCES}; 256 cost about a quarter and err about twice as much)",
+        f"{DISTANCE_SOURCES}; error ~ 1/sqrt(N), time ~ N)",
     )
     parser.add_argument(
         "--k", type=int, nargs="+", default=[30, 50, 100], help="k of the eps columns"
