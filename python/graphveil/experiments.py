@@ -13,6 +13,7 @@ ASIACCS 2015, Section 6 (Evaluation).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -598,106 +599,92 @@ def _run_points(
 ) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
     """Run grid points as tasks on ``executor``; yield each finished row.
 
-    Without an executor a point is anonymized here on every thread, then its samples or
-    independent runs go side by side on a local pool (:func:`~graphveil.measure.report.side_by_side`).
+    On an executor every task goes there. G0's Original goes to the cluster once for the batch,
+    and each point's published graph stays where its anonymization ran, if the executor can
+    share (:mod:`graphveil.cluster`); otherwise every task gets them as arguments. Without an
+    executor a point is anonymized here on every thread, then its samples or independent runs
+    go side by side on a local pool (:func:`~graphveil.measure.report.side_by_side`).
     """
-    if executor is not None:
-        pool = sharing(executor) or executor
-        yield from _run_points_on(
-            reference, batch, config, original, total, say, pool, (pool, config)
-        )
-        return
-    from graphveil.measure.report import side_by_side
-
-    workers, per_task = side_by_side(config.threads, config.samples)
-    with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-study") as local:
-        tasks = (local, replace(config, threads=per_task))
-        yield from _run_points_on(reference, batch, config, original, total, say, _Inline(), tasks)
-
-
-def _run_points_on(
-    reference: Original,
-    batch: list[tuple[int, GridPoint]],
-    config: StudyConfig,
-    original: dict[str, Any],
-    total: int,
-    say: Callable[[str], None],
-    pool: Executor,
-    tasks: tuple[Executor, StudyConfig],
-) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
-    """:func:`_run_points` on given executors.
-
-    The anonymizations run on ``pool``; the samples or runs on the executor of ``tasks``, with
-    its config (its thread count). G0's Original goes to the cluster once for the batch, and
-    each point's published graph stays where its anonymization ran, if the executor can share
-    (:mod:`graphveil.cluster`); otherwise every task gets them as arguments.
-    """
-    from graphveil.measure.report import _seeds, measure_sample
+    from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
     graph = reference.graph
-    side, task_config = tasks
-    g0 = share(pool, reference)
-    stat_seed_in = point_seed(config.seed, "statistics")
-    started = {}
-    anon = {}
-    for i, point in batch:
-        seed = point_seed(config.seed, point.key)
-        say(f"[{i}/{total}] {point.key}: anonymizing")
-        started[point.key] = time.perf_counter()
-        anon[point.key] = pool.submit(_anonymize_task, g0, point, config, seed)
-    work: dict[str, Any] = {}
-    for i, point in batch:
-        prefix = f"[{i}/{total}] {point.key}: "
-        anonymized = anon.pop(point.key)  # dropped after this point's tasks take its graph
-        result = anonymized.result()
-        if isinstance(result, NotApplicable):
-            work[point.key] = result
-            continue
-        ug, report, t_anon = result
-        seed = point_seed(config.seed, point.key)
-        root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
-        model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
-        if _has_model(point):
-            model_tv = pool.submit(_model_tv_task, g0, point, config.threads)
-        if _deterministic(ug):
-            say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
-            futures: list[Future[Any]] = [
-                side.submit(
-                    _independent_run,
-                    g0,
-                    point,
-                    task_config,
-                    seed if r == 0 else point_seed(seed, f"run-{r}"),
-                    sample_seed,
-                    stat_seed,
-                )
-                for r in range(config.samples)
-            ]
+    with contextlib.ExitStack() as stack:
+        if executor is not None:
+            pool = side = sharing(executor) or executor
+            task_config = config
         else:
-            say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
-            published = result_item(pool, anonymized, 0)
-            futures = [
-                side.submit(
-                    measure_sample, g0, published, j, sample_seed, stat_seed, task_config.threads
-                )
-                for j in range(config.samples)
-            ]
-            futures.append(side.submit(_eps_task, g0, published, config.k, task_config.threads))
-        work[point.key] = (ug, report, t_anon, root, sample_seed, futures, model_tv)
-    for i, point in batch:
-        item = work.pop(point.key)
-        if isinstance(item, NotApplicable):
-            yield i, point, {**_point_id(point), "not_applicable": str(item)}
-            continue
-        ug, report, t_anon, root, sample_seed, futures, _tv = item
-        row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
-        row["time_anonymize_s"] = t_anon
-        row["time_evaluate_s"] = time.perf_counter() - started[point.key] - t_anon
-        say(
-            f"[{i}/{total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
-            f"rel.err={row['rel_err']:.4f}"
-        )
-        yield i, point, row
+            workers, per_task = side_by_side(config.threads, config.samples)
+            pool = _Inline()
+            side = stack.enter_context(ThreadPoolExecutor(workers, thread_name_prefix="graphveil"))
+            task_config = replace(config, threads=per_task)
+        g0 = share(pool, reference)
+        stat_seed_in = point_seed(config.seed, "statistics")
+        started = {}
+        anon = {}
+        for i, point in batch:
+            seed = point_seed(config.seed, point.key)
+            say(f"[{i}/{total}] {point.key}: anonymizing")
+            started[point.key] = time.perf_counter()
+            anon[point.key] = pool.submit(_anonymize_task, g0, point, config, seed)
+        work: dict[str, Any] = {}
+        for i, point in batch:
+            prefix = f"[{i}/{total}] {point.key}: "
+            anonymized = anon.pop(point.key)  # dropped after this point's tasks take its graph
+            result = anonymized.result()
+            if isinstance(result, NotApplicable):
+                work[point.key] = result
+                continue
+            ug, report, t_anon = result
+            seed = point_seed(config.seed, point.key)
+            root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
+            model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
+            if _has_model(point):
+                model_tv = pool.submit(_model_tv_task, g0, point, config.threads)
+            if _deterministic(ug):
+                say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
+                futures: list[Future[Any]] = [
+                    side.submit(
+                        _independent_run,
+                        g0,
+                        point,
+                        task_config,
+                        seed if r == 0 else point_seed(seed, f"run-{r}"),
+                        sample_seed,
+                        stat_seed,
+                    )
+                    for r in range(config.samples)
+                ]
+            else:
+                say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
+                published = result_item(pool, anonymized, 0)
+                futures = [
+                    side.submit(
+                        measure_sample,
+                        g0,
+                        published,
+                        j,
+                        sample_seed,
+                        stat_seed,
+                        task_config.threads,
+                    )
+                    for j in range(config.samples)
+                ]
+                futures.append(side.submit(_eps_task, g0, published, config.k, task_config.threads))
+            work[point.key] = (ug, report, t_anon, root, sample_seed, futures, model_tv)
+        for i, point in batch:
+            item = work.pop(point.key)
+            if isinstance(item, NotApplicable):
+                yield i, point, {**_point_id(point), "not_applicable": str(item)}
+                continue
+            ug, report, t_anon, root, sample_seed, futures, _tv = item
+            row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
+            row["time_anonymize_s"] = t_anon
+            row["time_evaluate_s"] = time.perf_counter() - started[point.key] - t_anon
+            say(
+                f"[{i}/{total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
+                f"rel.err={row['rel_err']:.4f}"
+            )
+            yield i, point, row
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:

@@ -795,10 +795,10 @@ def measure_sample(
 def side_by_side(threads: int | None, tasks: int) -> tuple[int, int]:
     """How many of ``tasks`` run at once on this machine's ``threads``, and the threads of each.
 
-    A sample's kernels share its graph through the cache, and parts of a task run on one
-    thread, so tasks side by side with one thread each go faster than one task at a time on
-    every thread (on web-NotreDame, 0.55 s a sample against 0.74 s on 2 cores). Memory is one
-    task's per task running.
+    Parts of a task run on one thread and the multi-threaded kernels scale imperfectly, so
+    tasks side by side with one thread each keep the cores busier than one task at a time on
+    every thread (the web-NotreDame study runs at 184% CPU on 2 cores). Memory is one task's
+    per task running.
     """
     total = task_threads(threads)
     workers = max(1, min(total, int(tasks)))
