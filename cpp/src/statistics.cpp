@@ -146,13 +146,15 @@ constexpr std::int64_t kBfsLookahead = 16;
 
 // Walks the arcs of the rows of `nodes` in order, one per step(), for a prefetch ahead of a scan
 // of the same arcs.
+// The list may grow while the cursor walks it (a BFS queue).
+template <class Node>
 struct ArcCursor {
     const std::int64_t* indptr;
-    const std::vector<std::int64_t>& nodes;
+    const std::vector<Node>& nodes;
     std::size_t next_node = 0;
     std::int64_t arc = 0, row_end = 0;
 
-    ArcCursor(const std::int64_t* ip, const std::vector<std::int64_t>& list) : indptr(ip), nodes(list) {}
+    ArcCursor(const std::int64_t* ip, const std::vector<Node>& list) : indptr(ip), nodes(list) {}
 
     // The next arc's position in `indices`, or -1 past the last row.
     std::int64_t step() {
@@ -359,7 +361,7 @@ void bfs_batch(const FoldedGraph<Index>& g, const std::int64_t* sources, int cou
         // frontier's edges are a sizeable share of theirs (direction-optimising BFS, Beamer et
         // al. SC 2012, with the unexplored edges counted per node as sources reach it).
         if (frontier_edges * pull_ratio < open_edges) {
-            ArcCursor ahead(indptr, s.active);
+            ArcCursor<std::int64_t> ahead(indptr, s.active);
             for (std::int64_t k = 0; k < kBfsLookahead; ++k) ahead.step();
             const std::size_t active = s.active.size();
             for (std::size_t at = 0; at < active; ++at) {
@@ -658,32 +660,52 @@ struct Bfs {
     const Index* indices;
     std::vector<std::int32_t> dist;
     std::vector<Index> order;  // visited nodes in BFS order (by distance)
-    std::vector<Index> parent;
 
     Bfs(const std::int64_t* ip, const Index* ix, std::int64_t n)
-        : indptr(ip), indices(ix), dist(static_cast<std::size_t>(n), -1), parent(static_cast<std::size_t>(n)) {
+        : indptr(ip), indices(ix), dist(static_cast<std::size_t>(n), -1) {
         order.reserve(static_cast<std::size_t>(n));
     }
 
-    // Runs from s; returns its eccentricity. order/dist/parent stay valid until clear().
+    // Runs from s; returns its eccentricity. order/dist stay valid until clear(). The queue ahead
+    // of the scan is known, so the rows it will read and their arcs' dist are fetched early.
     std::int32_t run(Index s) {
         clear();
         dist[static_cast<std::size_t>(s)] = 0;
-        parent[static_cast<std::size_t>(s)] = s;
         order.push_back(s);
+        ArcCursor<Index> ahead(indptr, order);
+        std::int64_t lead = 0;  // arcs the cursor is ahead of the scan
         for (std::size_t head = 0; head < order.size(); ++head) {
             const Index x = order[head];
+            if (head + kLookahead < order.size()) prefetch(&indices[indptr[order[head + kLookahead]]]);
             const std::int32_t dx = dist[static_cast<std::size_t>(x)];
-            for (std::int64_t e = indptr[x]; e < indptr[x + 1]; ++e) {
+            for (std::int64_t e = indptr[x]; e < indptr[x + 1]; ++e, --lead) {
+                for (; lead < kBfsLookahead; ++lead) {  // at least to e, which is in the queue
+                    const std::int64_t a = ahead.step();
+                    if (a < 0) break;
+                    prefetch(&dist[static_cast<std::size_t>(indices[a])]);
+                }
                 const Index y = indices[e];
                 if (dist[static_cast<std::size_t>(y)] < 0) {
                     dist[static_cast<std::size_t>(y)] = dx + 1;
-                    parent[static_cast<std::size_t>(y)] = x;
                     order.push_back(y);
                 }
             }
         }
         return dist[static_cast<std::size_t>(order.back())];
+    }
+
+    // A node at distance `steps` closer to the last run's source than `v` (on a shortest path).
+    Index towards_source(Index v, std::int64_t steps) const {
+        for (; steps > 0; --steps) {
+            const std::int32_t d = dist[static_cast<std::size_t>(v)];
+            for (std::int64_t e = indptr[v];; ++e) {
+                if (dist[static_cast<std::size_t>(indices[e])] == d - 1) {
+                    v = indices[e];
+                    break;
+                }
+            }
+        }
+        return v;
     }
 
     void clear() {
@@ -746,8 +768,7 @@ DiameterResult diameter_ifub(const std::int64_t* indptr, const Index* indices, s
         const Index a = bfs.order.back();
         const std::int64_t ecc_a = ecc(a);
         lb = std::max(lb, ecc_a);
-        Index u = bfs.order.back();
-        for (std::int64_t step = 0; step < ecc_a / 2; ++step) u = bfs.parent[static_cast<std::size_t>(u)];
+        const Index u = bfs.towards_source(bfs.order.back(), ecc_a / 2);
         const std::int64_t ecc_u = ecc(u);
         lb = std::max(lb, ecc_u);
         // Fringe levels of u, from the farthest: F_i = order[level_start[i] .. level_start[i + 1])
