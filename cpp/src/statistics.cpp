@@ -113,6 +113,7 @@ TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices,
             if (e - b < 2) continue;
             for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(adj[k])] = 1;
             for (std::int64_t k = b; k < e; ++k) {
+                if (k + 2 < e) prefetch(&adj[indptr[adj[k + 2]]]);
                 const std::int64_t x = adj[k];
                 for (std::int64_t j = indptr[x]; j < ends[x]; ++j) c += mark[static_cast<std::size_t>(adj[j])];
             }
