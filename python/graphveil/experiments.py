@@ -571,14 +571,20 @@ def _independent_run(
     run_seed: int,
     sample_seed: int,
     stat_seed: int,
+    published: Any = None,
 ) -> tuple[dict[str, float], np.ndarray, dict[int, float], float]:
-    """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs."""
+    """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs.
+
+    ``published`` is the run's output when it is already made (run 0: the point's release).
+    """
     from graphveil.measure.report import measure_sample
 
-    result = _anonymize_task(reference, point, config, run_seed)
-    if isinstance(result, NotApplicable):
-        raise result  # run 0 of this point ran, so another seed should too: say why not
-    ug = result[0]
+    ug = published
+    if ug is None:
+        result = _anonymize_task(reference, point, config, run_seed)
+        if isinstance(result, NotApplicable):
+            raise result  # run 0 of this point ran, so another seed should too: say why not
+        ug = result[0]
     row, hist = measure_sample(reference, ug, 0, sample_seed, stat_seed, config.threads)
     return row, hist, _eps_task(reference, ug, config.k, config.threads), float(ug.num_pairs)
 
@@ -651,6 +657,7 @@ def _run_points(
                         seed if r == 0 else point_seed(seed, f"run-{r}"),
                         sample_seed,
                         stat_seed,
+                        result_item(pool, anonymized, 0) if r == 0 else None,
                     )
                     for r in range(config.samples)
                 ]
