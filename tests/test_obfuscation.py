@@ -182,6 +182,21 @@ def test_seed_reproducible():
     assert not (c.num_pairs == a.num_pairs and np.array_equal(c.p, a.p))
 
 
+def test_attempts_side_by_side_give_the_one_thread_result():
+    """The T attempts run side by side on the threads and are weighed in order: same release,
+    same eps-hats and the same sigma search as on one thread, for any thread count."""
+    g = load_shared("ca-GrQc")
+    one, r1 = obfuscation(g, 10, 0.1, attempts=5, tol=0.3, seed=21, threads=1)
+    for threads in (2, 3, 8):
+        many, rn = obfuscation(g, 10, 0.1, attempts=5, tol=0.3, seed=21, threads=threads)
+        np.testing.assert_array_equal(one.u, many.u)
+        np.testing.assert_array_equal(one.v, many.v)
+        np.testing.assert_array_equal(one.p, many.p)
+        assert r1["history"] == rn["history"]
+    hats = [h for step in r1["history"] for h in step["eps_hat"]]
+    assert len(set(hats)) > 1  # the attempts differ: a history out of order would not match
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [

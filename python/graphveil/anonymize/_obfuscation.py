@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import logging
 import math
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -192,10 +195,11 @@ def _draw_candidates(
     return removed, added, excluded, draws
 
 
-def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attempt:
+def _attempt(
+    prep: _Prepared, sigma: float, unique: np.ndarray, rng: np.random.Generator, threads: int
+) -> _Attempt:
     g = prep.graph
     n = g.n
-    unique = uniqueness(prep.degrees, sigma) if n else np.zeros(0)
     removed, added, excluded, draws = _draw_candidates(prep, unique, rng)
     kept = prep.edge_keys[~np.isin(prep.edge_keys, removed)]
     keys = np.concatenate([kept, added])
@@ -216,7 +220,7 @@ def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attemp
         p = np.zeros(0)
         expected_tv = 0.0
     ug = UncertainGraph(n, u, v, p)
-    eps_hat = float(eps_of(g, ug, prep.k, threads=prep.threads))
+    eps_hat = float(eps_of(g, ug, prep.k, threads=threads))
     return _Attempt(
         ug,
         eps_hat,
@@ -229,6 +233,21 @@ def _attempt(prep: _Prepared, sigma: float, rng: np.random.Generator) -> _Attemp
     )
 
 
+def _in_order(fn: Callable[[int], _Attempt], count: int, workers: int) -> Iterator[_Attempt]:
+    """``fn(0), fn(1), ...`` in order, ``workers`` of them running at once and no more held."""
+    if workers == 1:
+        yield from map(fn, range(count))
+        return
+    with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-obf") as pool:
+        running: deque[Future[_Attempt]] = deque()
+        for i in range(count):
+            running.append(pool.submit(fn, i))
+            if len(running) == workers:
+                yield running.popleft().result()
+        while running:
+            yield running.popleft().result()
+
+
 # Step of the downward search from sigma = 1 (see obfuscation).
 _DOWN_FACTOR = 16.0
 
@@ -236,13 +255,27 @@ _DOWN_FACTOR = 16.0
 def _generate(
     prep: _Prepared, sigma: float, attempts: int, seed64: int, step: int
 ) -> tuple[_Attempt | None, _Attempt, list[float]]:
-    """T attempts at one sigma: (best success or None, best attempt overall, eps-hat list)."""
+    """T attempts at one sigma: (best success or None, best attempt overall, eps-hat list).
+
+    The attempts are independent (each has its own seed), so they run side by side on the
+    threads, at most that many held at once; they are weighed in order, so the result does not
+    depend on the thread count.
+    """
+    from graphveil.measure.report import task_threads
+
+    unique = uniqueness(prep.degrees, sigma) if prep.graph.n else np.zeros(0)
+    total = task_threads(prep.threads or None)
+    workers = max(1, min(attempts, total))
+    each = max(1, total // workers)
+
+    def attempt(i: int) -> _Attempt:
+        rng = np.random.default_rng(np.random.SeedSequence([seed64, step, i]))
+        return _attempt(prep, sigma, unique, rng, each)
+
     best_ok: _Attempt | None = None
     best_any: _Attempt | None = None
     hats: list[float] = []
-    for i in range(attempts):
-        rng = np.random.default_rng(np.random.SeedSequence([seed64, step, i]))
-        att = _attempt(prep, sigma, rng)
+    for att in _in_order(attempt, attempts, workers):
         hats.append(att.eps_hat)
         if best_any is None or att.eps_hat < best_any.eps_hat:
             best_any = att
@@ -314,8 +347,10 @@ def obfuscation(
         ``sigma_min`` succeeding stops the search there (``reached_sigma_min`` in the report).
     seed, threads
         Randomness (each attempt has its own stream derived from the seed, the search step and
-        the attempt number) and threads of the eps check. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
-        anyone who learns it can regenerate the noise and undo the anonymization.
+        the attempt number) and threads: a sigma's attempts run side by side on them, with the
+        same result on any count. ``None`` (the default) draws fresh OS entropy. A seed is for
+        reproducible experiments only: anyone who learns it can regenerate the noise and undo
+        the anonymization.
     progress : bool
         Log one line per sigma tried at INFO on the ``graphveil`` logger (at DEBUG without it);
         ``logging.basicConfig(level=logging.INFO)`` shows them.
