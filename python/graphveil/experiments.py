@@ -21,6 +21,7 @@ import json
 import logging
 import math
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -420,15 +421,13 @@ def reproduce(
             records[point.key] = cached
         else:
             pending.append((i, point))
-    # Locally one point at a time (each recorded before the next starts); on an executor every
-    # point's tasks are queued at once and each point is recorded as soon as it is complete.
-    batches = [pending] if executor is not None else [[item] for item in pending]
-    for batch in batches:
-        for _, point, row in _run_points(
-            reference, batch, config, original, len(points), say, executor
-        ):
-            _save_point(state_dir, point.key, fingerprint, row)
-            records[point.key] = row
+    # Each point is recorded as soon as it is complete (locally one at a time, the next one
+    # anonymized meanwhile; on an executor every point's tasks are queued at once).
+    for _, point, row in _run_points(
+        reference, pending, config, original, len(points), say, executor
+    ):
+        _save_point(state_dir, point.key, fingerprint, row)
+        records[point.key] = row
     rows, skipped = _study_rows(graph, points, records, say)
     study = Study(
         graph_name=graph_name,
@@ -535,15 +534,6 @@ def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -
     return registry.scheme(point.scheme).study(graph, point.value, config, seed)
 
 
-class _Inline(Executor):
-    """An executor that runs each task at once, in this process: the local study's engine."""
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        future: Future[Any] = Future()
-        future.set_result(fn(*args, **kwargs))
-        return future
-
-
 def _anonymize_task(reference: Original, point: GridPoint, config: StudyConfig, seed: int) -> Any:
     """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
     from graphveil.measure.report import task_threads
@@ -608,8 +598,10 @@ def _run_points(
     On an executor every task goes there. G0's Original goes to the cluster once for the batch,
     and each point's published graph stays where its anonymization ran, if the executor can
     share (:mod:`graphveil.cluster`); otherwise every task gets them as arguments. Without an
-    executor a point is anonymized here on every thread, then its samples or independent runs
-    go side by side on a local pool (:func:`~graphveil.measure.report.side_by_side`).
+    executor the points go one at a time: a point's samples or independent runs go side by side
+    on a local pool (:func:`~graphveil.measure.report.side_by_side`) while the next point is
+    anonymized on every thread, so the cores are not left idle by anonymizations that run
+    mostly on one, nor by the last samples of a point.
     """
     from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
@@ -618,28 +610,34 @@ def _run_points(
         if executor is not None:
             pool = side = sharing(executor) or executor
             task_config = config
+            ahead = len(batch)  # every point's tasks queued at once
         else:
             workers, per_task = side_by_side(config.threads, config.samples)
-            pool = _Inline()
-            side = stack.enter_context(ThreadPoolExecutor(workers, thread_name_prefix="graphveil"))
+            pool = ThreadPoolExecutor(1, thread_name_prefix="graphveil-anon")
+            side = ThreadPoolExecutor(workers, thread_name_prefix="graphveil")
+            for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
+                stack.callback(local.shutdown, wait=True, cancel_futures=True)
             task_config = replace(config, threads=per_task)
+            ahead = 1  # the next point is anonymized while this one's samples run
         g0 = share(pool, reference)
         stat_seed_in = point_seed(config.seed, "statistics")
-        started = {}
-        anon = {}
-        for i, point in batch:
-            seed = point_seed(config.seed, point.key)
+        started: dict[str, float] = {}
+        anon: dict[str, Future[Any]] = {}
+
+        def start(j: int) -> None:
+            i, point = batch[j]
             say(f"[{i}/{total}] {point.key}: anonymizing")
             started[point.key] = time.perf_counter()
+            seed = point_seed(config.seed, point.key)
             anon[point.key] = pool.submit(_anonymize_task, g0, point, config, seed)
-        work: dict[str, Any] = {}
-        for i, point in batch:
+
+        def queue(i: int, point: GridPoint) -> Any:
+            """The point's tasks, submitted once its anonymization is done."""
             prefix = f"[{i}/{total}] {point.key}: "
             anonymized = anon.pop(point.key)  # dropped after this point's tasks take its graph
             result = anonymized.result()
             if isinstance(result, NotApplicable):
-                work[point.key] = result
-                continue
+                return result
             ug, report, t_anon = result
             seed = point_seed(config.seed, point.key)
             root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
@@ -664,6 +662,8 @@ def _run_points(
             else:
                 say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
                 published = result_item(pool, anonymized, 0)
+                # eps first: the longest task, so it does not run alone at the end
+                eps = side.submit(_eps_task, g0, published, config.k, task_config.threads)
                 futures = [
                     side.submit(
                         measure_sample,
@@ -676,13 +676,12 @@ def _run_points(
                     )
                     for j in range(config.samples)
                 ]
-                futures.append(side.submit(_eps_task, g0, published, config.k, task_config.threads))
-            work[point.key] = (ug, report, t_anon, root, sample_seed, futures, model_tv)
-        for i, point in batch:
-            item = work.pop(point.key)
+                futures.append(eps)
+            return ug, report, t_anon, root, sample_seed, futures, model_tv
+
+        def finish(i: int, point: GridPoint, item: Any) -> dict[str, Any]:
             if isinstance(item, NotApplicable):
-                yield i, point, {**_point_id(point), "not_applicable": str(item)}
-                continue
+                return {**_point_id(point), "not_applicable": str(item)}
             ug, report, t_anon, root, sample_seed, futures, _tv = item
             row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
             row["time_anonymize_s"] = t_anon
@@ -691,7 +690,23 @@ def _run_points(
                 f"[{i}/{total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
                 f"rel.err={row['rel_err']:.4f}"
             )
-            yield i, point, row
+            return row
+
+        # A window over the batch: anonymizations run `ahead` points ahead of the point whose
+        # tasks are being queued, and a point is finished once the next one is queued.
+        for j in range(min(ahead, len(batch))):
+            start(j)
+        queued: deque[tuple[int, GridPoint, Any]] = deque()
+        for j, (i, point) in enumerate(batch):
+            queued.append((i, point, queue(i, point)))
+            if j + ahead < len(batch):
+                start(j + ahead)
+            if len(queued) > ahead:
+                i_done, point_done, item = queued.popleft()
+                yield i_done, point_done, finish(i_done, point_done, item)
+        while queued:
+            i_done, point_done, item = queued.popleft()
+            yield i_done, point_done, finish(i_done, point_done, item)
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
