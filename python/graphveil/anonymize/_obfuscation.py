@@ -39,6 +39,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
+_SLICE = 1 << 20  # pairs per slice of the per-pair formulas: their temporaries stay small
 
 
 class ObfuscationError(RuntimeError):
@@ -98,10 +99,13 @@ def _sample_truncated_normal(sigma: np.ndarray, rng: np.random.Generator) -> np.
     ``r = -sigma Phi^-1(tail)`` with ``tail = (erfc(x) + w erf(x)) / 2``, ``x = 1 / (sigma sqrt 2)``,
     ``w`` uniform on (0, 1]: the upper-tail form keeps full precision for tiny sigma.
     """
-    x = 1.0 / (sigma * math.sqrt(2.0))
     w = 1.0 - rng.random(sigma.size)
-    tail = 0.5 * (special.erfc(x) + w * special.erf(x))
-    return np.clip(-sigma * special.ndtri(tail), 0.0, 1.0)
+    for start in range(0, w.size, _SLICE):  # in slices, into w: no array-sized temporaries
+        s = sigma[start : start + _SLICE]
+        x = 1.0 / (s * math.sqrt(2.0))
+        tail = 0.5 * (special.erfc(x) + w[start : start + _SLICE] * special.erf(x))
+        w[start : start + _SLICE] = np.clip(-s * special.ndtri(tail), 0.0, 1.0)
+    return w
 
 
 def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
@@ -201,21 +205,21 @@ def _attempt(
     g = prep.graph
     n = g.n
     removed, added, excluded, draws = _draw_candidates(prep, unique, rng)
-    kept = prep.edge_keys[~np.isin(prep.edge_keys, removed)]
-    keys = np.concatenate([kept, added])
-    is_edge = np.concatenate([np.ones(kept.size, dtype=bool), np.zeros(added.size, dtype=bool)])
-    order = np.argsort(keys)  # canonical (u, v) order: the UncertainGraph's sort is then cheap
-    keys, is_edge = keys[order], is_edge[order]
-    u, v = np.divmod(keys, max(n, 1))
-    if keys.size:
-        ue = 0.5 * (unique[u] + unique[v])
-        sig = sigma * keys.size * ue / ue.sum()
-        noise = rng.random(keys.size) < prep.q
+    u, v, is_edge = _candidate_pairs(prep.edge_keys, removed, added, n)
+    if u.size:
+        # sigma(e) = sigma |E_C| ue / sum ue with ue the pair's mean uniqueness: the 1/2 cancels
+        sig = unique[u]
+        sig += unique[v]
+        total = sig.sum()
+        sig *= sigma * u.size
+        sig /= total
+        noise = rng.random(u.size) < prep.q
         r = _sample_truncated_normal(sig, rng)
         r[noise] = rng.random(int(noise.sum()))
-        p = np.where(is_edge, 1.0 - r, r)
-        m1, m2 = truncated_normal_moments(sig)
-        expected_tv = float(np.sum((1.0 - prep.q) * (m1 - m2) + prep.q / 6.0))
+        del noise
+        expected_tv = _expected_tv(sig, prep.q)
+        del sig
+        p = np.subtract(1.0, r, out=r, where=is_edge)  # edges keep 1 - r, the others r
     else:
         p = np.zeros(0)
         expected_tv = 0.0
@@ -224,13 +228,48 @@ def _attempt(
     return _Attempt(
         ug,
         eps_hat,
-        int(keys.size),
+        int(u.size),
         int(removed.size),
         int(added.size),
         excluded,
         draws,
         expected_tv,
     )
+
+
+def _candidate_pairs(
+    edge_keys: np.ndarray, removed: np.ndarray, added: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The candidate pairs ``E_C`` in canonical (u, v) order, and which of them are edges.
+
+    ``edge_keys`` (sorted) less ``removed`` (some of them), merged with ``added`` (non-edges),
+    all distinct keys ``u n + v``; without a sort of the whole, which would hold several
+    copies of ``E_C``.
+    """
+    keep = np.ones(edge_keys.size, dtype=bool)
+    keep[np.searchsorted(edge_keys, removed)] = False
+    kept = edge_keys[keep]
+    del keep
+    added = np.sort(added)
+    at = np.searchsorted(kept, added)
+    at += np.arange(added.size)  # where each added key lands among all of them
+    is_edge = np.ones(kept.size + added.size, dtype=bool)
+    is_edge[at] = False
+    keys = np.empty(is_edge.size, dtype=np.int64)
+    keys[at] = added
+    keys[is_edge] = kept
+    del kept, at
+    u, v = np.divmod(keys, max(n, 1))
+    return u, v, is_edge
+
+
+def _expected_tv(sig: np.ndarray, q: float) -> float:
+    """``sum_e (1 - q)(E[r_e] - E[r_e^2]) + q / 6`` (Proposition 4.3 per pair), in slices."""
+    total = 0.0
+    for start in range(0, sig.size, _SLICE):
+        m1, m2 = truncated_normal_moments(sig[start : start + _SLICE])
+        total += float(np.sum((1.0 - q) * (m1 - m2) + q / 6.0))
+    return total
 
 
 def _in_order(fn: Callable[[int], _Attempt], count: int, workers: int) -> Iterator[_Attempt]:
