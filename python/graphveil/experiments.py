@@ -600,8 +600,8 @@ def _run_points(
     share (:mod:`graphveil.cluster`); otherwise every task gets them as arguments. Without an
     executor the points go one at a time: a point's samples or independent runs go side by side
     on a local pool (:func:`~graphveil.measure.report.side_by_side`) while the next point is
-    anonymized on every thread, so the cores are not left idle by anonymizations that run
-    mostly on one, nor by the last samples of a point.
+    anonymized beside them, so the cores are not left idle by anonymizations that run mostly
+    on one thread, nor by the last samples of a point.
     """
     from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
@@ -609,7 +609,7 @@ def _run_points(
     with contextlib.ExitStack() as stack:
         if executor is not None:
             pool = side = sharing(executor) or executor
-            task_config = config
+            task_config = anon_config = config
             ahead = len(batch)  # every point's tasks queued at once
         else:
             workers, per_task = side_by_side(config.threads, config.samples)
@@ -618,7 +618,10 @@ def _run_points(
             for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
                 stack.callback(local.shutdown, wait=True, cancel_futures=True)
             task_config = replace(config, threads=per_task)
-            ahead = 1  # the next point is anonymized while this one's samples run
+            # The next point is anonymized while this one's samples run, on a task's share of
+            # the threads: on all of them it would compete with the samples and hold more memory.
+            anon_config = task_config
+            ahead = 1
         g0 = share(pool, reference)
         stat_seed_in = point_seed(config.seed, "statistics")
         started: dict[str, float] = {}
@@ -629,7 +632,7 @@ def _run_points(
             say(f"[{i}/{total}] {point.key}: anonymizing")
             started[point.key] = time.perf_counter()
             seed = point_seed(config.seed, point.key)
-            anon[point.key] = pool.submit(_anonymize_task, g0, point, config, seed)
+            anon[point.key] = pool.submit(_anonymize_task, g0, point, anon_config, seed)
 
         def queue(i: int, point: GridPoint) -> Any:
             """The point's tasks, submitted once its anonymization is done."""
