@@ -19,6 +19,7 @@ import pytest
 from graph_zoo import load_shared
 
 from graphveil import experiments as ex
+from graphveil.cluster import executor_for
 
 
 def _big(request) -> None:
@@ -48,16 +49,11 @@ def test_study_notredame_local(benchmark, request, tmp_path):
 @pytest.mark.benchmark(group="study web-NotreDame")
 def test_study_notredame_two_dask_workers(benchmark, request, tmp_path):
     _big(request)
-    distributed = pytest.importorskip("distributed")
+    pytest.importorskip("distributed")
     g0 = load_shared("web-NotreDame")
     local = tmp_path / "local"
     ex.reproduce(g0, graph_name="web-NotreDame", samples=2, out_dir=local, figures=False)
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with executor_for("local:2") as cluster:  # what --scheduler local:2 starts
         benchmark.pedantic(
             lambda: ex.reproduce(
                 g0,
@@ -65,7 +61,7 @@ def test_study_notredame_two_dask_workers(benchmark, request, tmp_path):
                 samples=2,
                 out_dir=tmp_path / "dask",
                 figures=False,
-                executor=client.get_executor(),
+                executor=cluster,
             ),
             rounds=1,
             iterations=1,

@@ -27,6 +27,27 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree wi
 INT32_LIMIT = 2**31 - 1
 
 
+def aligned(value: Any) -> Any:
+    """``value``, or a copy if it is a numpy array not aligned for its type.
+
+    For unpickling: Dask can rebuild an array at an odd offset of one received buffer (seen
+    for web-NotreDame's CSR row pointers and a release's probabilities on a worker), and the
+    kernels and numpy expect aligned data. A copy keeps the array's read-only flag.
+
+    Examples
+    --------
+    >>> raw = np.zeros(17, dtype=np.uint8)
+    >>> odd = raw[1:].view(np.int64)
+    >>> odd.flags.aligned, aligned(odd).flags.aligned
+    (False, True)
+    """
+    if isinstance(value, np.ndarray) and not value.flags.aligned:
+        copy = value.copy()
+        copy.flags.writeable = value.flags.writeable
+        return copy
+    return value
+
+
 def seed_to_u64(seed: SeedLike) -> int:
     """Reduce a user seed to the one 64-bit integer handed to the C++ kernels.
 

@@ -177,8 +177,11 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
     Parameters
     ----------
     scheduler : str
-        ``local:N`` starts a ``LocalCluster`` of N single-threaded worker processes on this
-        machine; anything else is the address of a running scheduler (``tcp://host:8786``, or
+        ``local:N`` starts a ``LocalCluster`` of N single-threaded workers in this process
+        (threads: the kernels release the GIL, and worker processes would each hold their
+        own copy of G0 and of the release, which crowd the shared cache: on web-NotreDame a
+        sample took 1.1-1.3 s on each of two process workers against 0.7-0.85 s on thread
+        workers or locally); anything else is the address of a running scheduler (``tcp://host:8786``, or
         the ``scheduler_address`` of a dask-jobqueue or Kubernetes cluster).
 
     Yields
@@ -219,7 +222,7 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
                 LocalCluster(
                     n_workers=workers,
                     threads_per_worker=1,
-                    processes=True,
+                    processes=False,
                     dashboard_address=None,
                 )
             )

@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import check_threads, index_dtype
+from graphveil._common import aligned, check_threads, index_dtype
 from graphveil.interop import (
     graph_to_igraph,
     graph_to_networkit,
@@ -413,7 +413,7 @@ class Graph:
         return (self._indptr, self._indices, self._labels, self._counts)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self._indptr, self._indices, self._labels, self._counts = state
+        self._indptr, self._indices, self._labels, self._counts = map(aligned, state)
         self._edges = None
 
     def __repr__(self) -> str:

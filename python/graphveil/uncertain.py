@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, index_dtype, seed_to_u64
+from graphveil._common import SeedLike, aligned, check_threads, index_dtype, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.interop import (
     pairs_from_scipy,
@@ -753,6 +753,13 @@ class UncertainGraph:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, aligned(value))  # Dask may leave the arrays misaligned
 
     def __repr__(self) -> str:
         kind = ", relaxed" if self._relaxed else ""

@@ -56,7 +56,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import check_threads
+from graphveil._common import aligned, check_threads
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -125,6 +125,9 @@ class SignatureIndex:
     rep_ptr: np.ndarray
     rep_values: np.ndarray
     weak_hash: bool = False
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update({key: aligned(value) for key, value in state.items()})
 
     @property
     def count(self) -> int:
