@@ -42,7 +42,7 @@ from graphveil._common import (
 )
 from graphveil.anonymize import registry
 from graphveil.anonymize.registry import derived_seed
-from graphveil.cluster import result_item, share, sharing
+from graphveil.cluster import result_item, share, sharing, submit
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.utility import DISTANCE_SOURCES, statistic_names, utility_statistics
@@ -626,13 +626,16 @@ def _run_points(
         stat_seed_in = point_seed(config.seed, "statistics")
         started: dict[str, float] = {}
         anon: dict[str, Future[Any]] = {}
+        rank: dict[str, int] = {}
 
         def start(j: int) -> None:
             i, point = batch[j]
             say(f"[{i}/{total}] {point.key}: anonymizing")
             started[point.key] = time.perf_counter()
             seed = point_seed(config.seed, point.key)
-            anon[point.key] = pool.submit(_anonymize_task, g0, point, anon_config, seed)
+            # point j's anonymization ranks between point j-1's tasks and its own (cluster order)
+            rank[point.key] = -2 * j
+            anon[point.key] = submit(pool, 1 - 2 * j, _anonymize_task, g0, point, anon_config, seed)
 
         def queue(i: int, point: GridPoint) -> Any:
             """The point's tasks, submitted once its anonymization is done."""
@@ -646,11 +649,13 @@ def _run_points(
             root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
             model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
             if _has_model(point):
-                model_tv = pool.submit(_model_tv_task, g0, point, config.threads)
+                model_tv = submit(pool, rank[point.key], _model_tv_task, g0, point, config.threads)
             if _deterministic(ug):
                 say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
                 futures: list[Future[Any]] = [
-                    side.submit(
+                    submit(
+                        side,
+                        rank[point.key],
                         _independent_run,
                         g0,
                         point,
@@ -666,9 +671,13 @@ def _run_points(
                 say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
                 published = result_item(pool, anonymized, 0)
                 # eps first: the longest task, so it does not run alone at the end
-                eps = side.submit(_eps_task, g0, published, config.k, task_config.threads)
+                eps = submit(
+                    side, rank[point.key], _eps_task, g0, published, config.k, task_config.threads
+                )
                 futures = [
-                    side.submit(
+                    submit(
+                        side,
+                        rank[point.key],
                         measure_sample,
                         g0,
                         published,
