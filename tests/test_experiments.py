@@ -423,6 +423,48 @@ def test_a_killed_cluster_run_resumes(tmp_path, karate):
     assert resumed.tables() == fresh.tables()
 
 
+@pytest.mark.parametrize("on_executor", [True, False])
+def test_a_point_is_recorded_while_the_next_is_anonymized(
+    tmp_path, karate, on_executor, monkeypatch
+):
+    """A finished point is written before a later point's anonymization ends: here MaxVar's
+    anonymization waits for RandWalk's record, which only an early record lets it see."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    grid = {"randwalk": [2], "maxvar": [0.19]}
+    out = tmp_path / "run"
+    record = out / "points" / "randwalk_2.json"
+    anonymize = ex._anonymize_task
+
+    def held(reference, point, config, seed):
+        if point.scheme == "maxvar":
+            for _ in range(600):  # up to 60 s
+                if record.exists():
+                    break
+                threading.Event().wait(0.1)
+            else:
+                raise AssertionError(
+                    "RandWalk's point was not recorded before MaxVar's anonymization"
+                )
+        return anonymize(reference, point, config, seed)
+
+    monkeypatch.setattr(ex, "_anonymize_task", held)
+    with ThreadPoolExecutor(2) as pool:
+        study = ex.reproduce(
+            karate,
+            schemes=grid,
+            grid=grid,
+            samples=2,
+            seed=8,
+            k=(2,),
+            out_dir=out,
+            figures=False,
+            executor=pool if on_executor else None,
+        )
+    assert [row["scheme"] for row in study.rows] == ["randwalk", "maxvar"]
+
+
 def test_cli_scheduler_errors_are_clear(capsys):
     from graphveil.cli import main
 

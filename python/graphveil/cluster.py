@@ -252,7 +252,16 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
             # waited behind every sample, and all points' releases were held until the end.
             import dask
 
-            stack.enter_context(dask.config.set({"distributed.scheduler.worker-saturation": "inf"}))
+            # Its workers are threads of this process: Dask's sampling profiler would take the
+            # GIL from the tasks every 10 ms, for nobody.
+            stack.enter_context(
+                dask.config.set(
+                    {
+                        "distributed.scheduler.worker-saturation": "inf",
+                        "distributed.worker.profile.enabled": False,
+                    }
+                )
+            )
             cluster = stack.enter_context(
                 LocalCluster(
                     n_workers=workers,

@@ -23,7 +23,7 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -704,16 +704,31 @@ def _run_points(
             )
             return row
 
+        def waiting(item: Any) -> list[Future[Any]]:
+            """The point's tasks still running."""
+            if isinstance(item, NotApplicable):
+                return []
+            futures, model_tv = item[5], item[6]
+            return [f for f in [*futures, model_tv] if f is not None and not f.done()]
+
         # A window over the batch: anonymizations run `ahead` points ahead of the point whose
-        # tasks are being queued, and a point is finished once the next one is queued.
+        # tasks are being queued; a point is finished (and recorded) once the next one is
+        # queued, or as soon as its tasks are done, so a killed cluster run keeps its points.
         for j in range(min(ahead, len(batch))):
             start(j)
         queued: deque[tuple[int, GridPoint, Any]] = deque()
         for j, (i, point) in enumerate(batch):
+            while queued and not anon[point.key].done():  # record what is done meanwhile
+                running = waiting(queued[0][2])
+                if running:
+                    wait([anon[point.key], *running], return_when=FIRST_COMPLETED)
+                else:
+                    i_done, point_done, item = queued.popleft()
+                    yield i_done, point_done, finish(i_done, point_done, item)
             queued.append((i, point, queue(i, point)))
             if j + ahead < len(batch):
                 start(j + ahead)
-            if len(queued) > ahead:
+            while len(queued) > ahead or (queued and not waiting(queued[0][2])):
                 i_done, point_done, item = queued.popleft()
                 yield i_done, point_done, finish(i_done, point_done, item)
         while queued:
