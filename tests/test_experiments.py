@@ -376,6 +376,13 @@ def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(
     assert report.to_dict() == evaluate(karate, ug, samples=4, seed=3, k=2).to_dict()
 
 
+def _small_study(graph, grid, **options):
+    """A two-sample study of ``grid`` on ``graph`` at k = 2, seed 8, without figures."""
+    return ex.reproduce(
+        graph, schemes=grid, grid=grid, samples=2, seed=8, k=(2,), figures=False, **options
+    )
+
+
 def test_a_killed_cluster_run_resumes(tmp_path, karate):
     """Points are recorded as they finish: a run that dies mid-way keeps them for the next one."""
     from concurrent.futures import ThreadPoolExecutor
@@ -392,34 +399,14 @@ def test_a_killed_cluster_run_resumes(tmp_path, karate):
 
     out = tmp_path / "run"
     with Dies(2) as pool, pytest.raises(RuntimeError, match="cluster lost"):
-        ex.reproduce(
-            karate,
-            schemes=grid,
-            grid=grid,
-            samples=2,
-            seed=8,
-            k=(2,),
-            out_dir=out,
-            figures=False,
-            executor=pool,
-        )
+        _small_study(karate, grid, out_dir=out, executor=pool)
     assert (
         out / "points" / "randwalk_2.json"
     ).exists()  # independent runs finished before the loss
     messages: list[str] = []
-    resumed = ex.reproduce(
-        karate,
-        schemes=grid,
-        grid=grid,
-        samples=2,
-        seed=8,
-        k=(2,),
-        out_dir=out,
-        figures=False,
-        progress=messages.append,
-    )
+    resumed = _small_study(karate, grid, out_dir=out, progress=messages.append)
     assert any("randwalk=2: recorded, reused" in m for m in messages)
-    fresh = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=8, k=(2,), figures=False)
+    fresh = _small_study(karate, grid)
     assert resumed.tables() == fresh.tables()
 
 
@@ -451,17 +438,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
 
     monkeypatch.setattr(ex, "_anonymize_task", held)
     with ThreadPoolExecutor(2) as pool:
-        study = ex.reproduce(
-            karate,
-            schemes=grid,
-            grid=grid,
-            samples=2,
-            seed=8,
-            k=(2,),
-            out_dir=out,
-            figures=False,
-            executor=pool if on_executor else None,
-        )
+        study = _small_study(karate, grid, out_dir=out, executor=pool if on_executor else None)
     assert [row["scheme"] for row in study.rows] == ["randwalk", "maxvar"]
 
 
