@@ -670,10 +670,6 @@ def _run_points(
             else:
                 say(prefix + f"anonymized in {t_anon:.2f} s; evaluating {config.samples} samples")
                 published = result_item(pool, anonymized, 0)
-                # eps first: the longest task, so it does not run alone at the end
-                eps = submit(
-                    side, rank[point.key], _eps_task, g0, published, config.k, task_config.threads
-                )
                 futures = [
                     submit(
                         side,
@@ -688,7 +684,17 @@ def _run_points(
                     )
                     for j in range(config.samples)
                 ]
-                futures.append(eps)
+                futures.append(
+                    submit(
+                        side,
+                        rank[point.key],
+                        _eps_task,
+                        g0,
+                        published,
+                        config.k,
+                        task_config.threads,
+                    )
+                )
             return ug, report, t_anon, root, sample_seed, futures, model_tv
 
         def finish(i: int, point: GridPoint, item: Any) -> dict[str, Any]:
