@@ -635,7 +635,9 @@ def _run_points(
             seed = point_seed(config.seed, point.key)
             # point j's anonymization ranks between point j-1's tasks and its own (cluster order)
             rank[point.key] = -2 * j
-            anon[point.key] = submit(pool, 1 - 2 * j, _anonymize_task, g0, point, anon_config, seed)
+            # the first point has the machine to itself; later ones share it with samples
+            alone = config if j == 0 else anon_config
+            anon[point.key] = submit(pool, 1 - 2 * j, _anonymize_task, g0, point, alone, seed)
 
         def queue(i: int, point: GridPoint) -> Any:
             """The point's tasks, submitted once its anonymization is done."""
