@@ -31,8 +31,8 @@ def aligned(value: Any) -> Any:
     """``value``, or a copy if it is a numpy array not aligned for its type.
 
     For unpickling: Dask can rebuild an array at an odd offset of one received buffer (seen
-    for web-NotreDame's CSR row pointers and a release's probabilities on a worker), and the
-    kernels and numpy expect aligned data. A copy keeps the array's read-only flag.
+    on a process worker for email-Enron's CSR row pointers and a MaxVar release's
+    probabilities), and the kernels and numpy expect aligned data. A copy keeps the array's read-only flag.
 
     Examples
     --------

@@ -209,8 +209,8 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
         ``local:N`` starts a ``LocalCluster`` of N single-threaded workers in this process
         (threads: the kernels release the GIL, and worker processes would each hold their
         own copy of G0 and of the release, which crowd the shared cache: on web-NotreDame a
-        sample took 1.1-1.3 s on each of two process workers against 0.7-0.85 s on thread
-        workers or locally); anything else is the address of a running scheduler (``tcp://host:8786``, or
+        sample took 1.00 s on average on each of two process workers against 0.74 s on
+        thread workers, ``benchmarks/cluster_workers.py``); anything else is the address of a running scheduler (``tcp://host:8786``, or
         the ``scheduler_address`` of a dask-jobqueue or Kubernetes cluster).
 
     Yields
@@ -247,13 +247,13 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
         raise ImportError(DASK_MISSING) from None
     with contextlib.ExitStack() as stack:
         if local:
-            # Every task goes to a worker when ready, which runs them by priority (see
-            # submit): queued on the scheduler instead, the anonymizations (tasks on G0 alone)
-            # waited behind every sample, and all points' releases were held until the end.
             import dask
 
-            # Its workers are threads of this process: Dask's sampling profiler would take the
-            # GIL from the tasks every 10 ms, for nobody.
+            # worker-saturation inf: every task goes to a worker when ready, which runs them by
+            # priority (see submit); queued on the scheduler instead, the anonymizations (tasks
+            # on G0 alone) waited behind every sample, and every release was held to the end.
+            # No profiler: the workers are threads of this process, and Dask's sampling
+            # profiler would take the GIL from the tasks every 10 ms, for nobody.
             stack.enter_context(
                 dask.config.set(
                     {

@@ -699,9 +699,13 @@ def _run_points(
                 )
             return ug, report, t_anon, root, sample_seed, futures, model_tv
 
-        def finish(i: int, point: GridPoint, item: Any) -> dict[str, Any]:
+        queued: deque[tuple[int, GridPoint, Any]] = deque()  # points with tasks submitted
+
+        def finish_first() -> tuple[int, GridPoint, dict[str, Any]]:
+            """The first queued point's row, once its tasks are done."""
+            i, point, item = queued.popleft()
             if isinstance(item, NotApplicable):
-                return {**_point_id(point), "not_applicable": str(item)}
+                return i, point, {**_point_id(point), "not_applicable": str(item)}
             ug, report, t_anon, root, sample_seed, futures, _tv = item
             row = _point_row(graph, point, config, original, item, [f.result() for f in futures])
             row["time_anonymize_s"] = t_anon
@@ -710,7 +714,7 @@ def _run_points(
                 f"[{i}/{total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
                 f"rel.err={row['rel_err']:.4f}"
             )
-            return row
+            return i, point, row
 
         def waiting(item: Any) -> list[Future[Any]]:
             """The point's tasks still running."""
@@ -724,24 +728,20 @@ def _run_points(
         # queued, or as soon as its tasks are done, so a killed cluster run keeps its points.
         for j in range(min(ahead, len(batch))):
             start(j)
-        queued: deque[tuple[int, GridPoint, Any]] = deque()
         for j, (i, point) in enumerate(batch):
             while queued and not anon[point.key].done():  # record what is done meanwhile
                 running = waiting(queued[0][2])
                 if running:
                     wait([anon[point.key], *running], return_when=FIRST_COMPLETED)
                 else:
-                    i_done, point_done, item = queued.popleft()
-                    yield i_done, point_done, finish(i_done, point_done, item)
+                    yield finish_first()
             queued.append((i, point, queue(i, point)))
             if j + ahead < len(batch):
                 start(j + ahead)
             while len(queued) > ahead or (queued and not waiting(queued[0][2])):
-                i_done, point_done, item = queued.popleft()
-                yield i_done, point_done, finish(i_done, point_done, item)
+                yield finish_first()
         while queued:
-            i_done, point_done, item = queued.popleft()
-            yield i_done, point_done, finish(i_done, point_done, item)
+            yield finish_first()
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
