@@ -1,7 +1,10 @@
 // Bindings of the walk-based schemes (walks.hpp), EdgeSwitch (switching.hpp) and the
 // (k, eps)-obfuscation candidate draw (obfuscation.hpp).
+#include <optional>
 #include <stdexcept>
 #include <string>
+
+#include <pybind11/stl.h>
 
 #include "convert.hpp"
 #include "graphveil/obfuscation.hpp"
@@ -91,6 +94,27 @@ py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t
     return py::make_tuple(to_numpy(std::move(draw.removed)), to_numpy(std::move(draw.added)), draw.draws);
 }
 
+template <class Index>
+py::array_t<double> csr_dense_product_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
+                                         const std::optional<carray<double>>& data, const carray<double>& x) {
+    const auto g = csr_view(indptr, indices);
+    if (x.ndim() != 2) throw std::invalid_argument("x must be a 2-d array (rows, block width)");
+    if (data && (data->ndim() != 1 || data->shape(0) != indices.shape(0)))
+        throw std::invalid_argument("data must be a 1-d array as long as indices");
+    const std::int64_t cols = x.shape(0), width = x.shape(1);
+    for (std::int64_t k = 0; k < indices.shape(0); ++k)
+        if (g.indices[k] < 0 || g.indices[k] >= cols)
+            throw std::invalid_argument("a column index lies outside the rows of x");
+    py::array_t<double> out({static_cast<py::ssize_t>(g.n), static_cast<py::ssize_t>(width)});
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes the new array.
+        py::gil_scoped_release release;
+        csr_dense_product<Index>(g.indptr, g.indices, data ? data->data() : nullptr, g.n, x.data(), width,
+                                 out.mutable_data());
+    }
+    return out;
+}
+
 }  // namespace
 
 void register_schemes(py::module_& m) {
@@ -108,6 +132,9 @@ void register_schemes(py::module_& m) {
     def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),
                py::arg("seed"), "Switched edge arrays (u < v, unsorted) and the number of performed switches");
+    def_widths(m, "csr_dense_product", &csr_dense_product_py<std::int32_t>, &csr_dense_product_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("data").noconvert(),
+               py::arg("x").noconvert(), "M x for a CSR matrix M (data None: all ones) and a dense row-major block x");
     m.def("draw_candidates", &draw_candidates_py, py::arg("edge_keys").noconvert(), py::arg("n"),
           py::arg("pool").noconvert(), py::arg("weights").noconvert(), py::arg("target"), py::arg("max_draws"),
           py::arg("seed"), "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws)");

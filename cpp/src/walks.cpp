@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <type_traits>
 
+#include "graphveil/bits.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/rng.hpp"
 
@@ -253,13 +255,69 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
     return out;
 }
 
+namespace {
+
+// Arcs ahead of the product's scan whose x rows are prefetched.
+constexpr std::int64_t kProductLookahead = 16;
+
+// csr_dense_product with the block width W known at compile time (the accumulator in
+// registers; W = 0 reads it from `width`) and Ones set when every entry is 1 (`data` unread).
+template <int W, bool Ones, class Index>
+void product_rows(const std::int64_t* indptr, const Index* indices, const double* data, std::int64_t n_rows,
+                  const double* x, std::int64_t width, double* out) {
+    const std::int64_t w = W > 0 ? W : width;
+    const std::int64_t arcs = indptr[n_rows];
+    std::vector<double> wide(W > 0 ? 0 : static_cast<std::size_t>(w));
+    double fixed[W > 0 ? W : 1];
+    double* acc = W > 0 ? fixed : wide.data();
+    for (std::int64_t r = 0; r < n_rows; ++r) {
+        for (std::int64_t c = 0; c < w; ++c) acc[c] = 0.0;
+        for (std::int64_t k = indptr[r]; k < indptr[r + 1]; ++k) {
+            if (k + kProductLookahead < arcs) {
+                const double* ahead = x + static_cast<std::int64_t>(indices[k + kProductLookahead]) * w;
+                for (std::int64_t c = 0; c < w; c += 8) bits::prefetch(ahead + c);
+            }
+            const double* row = x + static_cast<std::int64_t>(indices[k]) * w;
+            if constexpr (Ones) {
+                for (std::int64_t c = 0; c < w; ++c) acc[c] += row[c];
+            } else {
+                const double a = data[k];
+                for (std::int64_t c = 0; c < w; ++c) acc[c] += a * row[c];
+            }
+        }
+        double* dst = out + r * w;
+        for (std::int64_t c = 0; c < w; ++c) dst[c] = acc[c];
+    }
+}
+
+}  // namespace
+
+template <class Index>
+void csr_dense_product(const std::int64_t* indptr, const Index* indices, const double* data, std::int64_t n_rows,
+                       const double* x, std::int64_t width, double* out) {
+    auto run = [&](auto ones) {
+        constexpr bool kOnes = decltype(ones)::value;
+        switch (width) {
+            case 8: return product_rows<8, kOnes>(indptr, indices, data, n_rows, x, width, out);
+            case 16: return product_rows<16, kOnes>(indptr, indices, data, n_rows, x, width, out);
+            default: return product_rows<0, kOnes>(indptr, indices, data, n_rows, x, width, out);
+        }
+    };
+    if (data == nullptr)
+        run(std::true_type{});
+    else
+        run(std::false_type{});
+}
+
 #define GRAPHVEIL_WALKS_INSTANTIATE(Index)                                                                             \
     template std::vector<Index> walk_ends(const std::int64_t*, const Index*, std::int64_t, const std::int64_t*,        \
                                           std::int64_t, int, std::uint64_t, int);                                      \
     template PairList<Index> randwalk_mod(const std::int64_t*, const Index*, std::int64_t, int, double, Routing,       \
                                           std::uint64_t, int);                                                         \
     template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, double,     \
-                                             int, Routing, std::uint64_t, int);
+                                             int, Routing, std::uint64_t, int);                           \
+    template void csr_dense_product(const std::int64_t*, const Index*, const double*, std::int64_t, const double*,      \
+                                    std::int64_t, double*);
 
 GRAPHVEIL_WALKS_INSTANTIATE(std::int32_t)
 GRAPHVEIL_WALKS_INSTANTIATE(std::int64_t)

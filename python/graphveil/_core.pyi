@@ -224,6 +224,12 @@ def edge_switch(
     nearby: bool,
     seed: int,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def csr_dense_product(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    data: npt.NDArray[np.float64] | None,
+    x: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]: ...
 def draw_candidates(
     edge_keys: npt.NDArray[np.int64],
     n: int,

@@ -69,4 +69,14 @@ template <class Index>
 RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
                                 double degree_one, int max_tries, Routing routing, std::uint64_t seed, int threads);
 
+// out = M x for a CSR matrix M (n_rows rows; `data` its entries, or nullptr for all ones) and a
+// dense block x of `width` columns, both row-major: one walk step of a block of distributions
+// (RandWalk-mod's model TV, A P^(t-1) E). Each out row sums its row's entries in CSR order from
+// zero, as scipy's sparse-times-dense product does, so the two agree to the bit where neither
+// contracts to fused multiply-adds. The x rows of the arcs ahead are prefetched across row ends:
+// on a million-node graph the gathers miss the cache. Sequential; blocks run side by side.
+template <class Index>
+void csr_dense_product(const std::int64_t* indptr, const Index* indices, const double* data, std::int64_t n_rows,
+                       const double* x, std::int64_t width, double* out);
+
 }  // namespace graphveil

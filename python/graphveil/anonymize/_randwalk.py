@@ -584,26 +584,41 @@ def _columns_tv(
     Column ``c`` adds ``sum_j f(M_jc) - f(M_cc) + 2 f(M_cc / 2)`` with ``f(x) = frac(x) (1 -
     frac(x))``: its off-diagonal pairs (each pair is counted from both of its columns, hence
     the factor two) and its loop, whose expected count is ``M_cc / 2``.
+
+    A block of columns starts as unit vectors and is held as its transpose while sparse: a
+    step ``x^T P^T`` costs one multiply-add per arc leaving a nonzero, where scipy's ``P x``
+    scans every arc of P. Once a sparse step would cost more than :data:`_SPARSE_COST` dense
+    ones, the block is dense and steps are :func:`graphveil._core.csr_dense_product`. Each
+    entry sums its terms in ascending node order either way, so the result does not depend on
+    the block width or on when the block turns dense.
     """
-    a = graph.to_scipy()
-    p = transition_matrix(graph)
     n = graph.n
+    deg = graph.degrees
+    inv = np.divide(1.0, deg.astype(np.float64), out=np.zeros(n), where=deg > 0)
+    weights = np.repeat(inv, deg)  # P = D^-1 A: row u's entries are 1 / d_u
+    a_t = graph.to_scipy()  # A^T = A
+    p_t = sp.csr_array((inv[graph.indices], graph.indices, graph.indptr), shape=(n, n))
+    arcs = graph.indices.size
 
     def block(b0: int) -> np.ndarray:
         cols = columns[b0 : b0 + step]
-        x: Any = sp.csr_array(
-            (np.ones(cols.size), (cols, np.arange(cols.size))), shape=(n, cols.size)
-        )
-        for _ in range(t - 1):
-            if sp.issparse(x) and x.nnz > 0.1 * x.shape[0] * x.shape[1]:
-                x = x.toarray()
-            x = p @ x
-        x = a @ x
-        x = x.toarray() if sp.issparse(x) else np.asarray(x)
-        diag = x[cols, np.arange(cols.size)]
-        return (
-            _frac_variance(x).sum(axis=0) - _frac_variance(diag) + 2.0 * _frac_variance(0.5 * diag)
-        )
+        width = cols.size
+        x: Any = sp.csr_array((np.ones(width), (np.arange(width), cols)), shape=(width, n))
+        for hop in range(t):  # t - 1 steps of P, then A
+            last = hop == t - 1
+            if sp.issparse(x) and _SPARSE_COST * int(deg[x.indices].sum()) > arcs * width:
+                x = np.ascontiguousarray(x.toarray().T)
+            if sp.issparse(x):
+                x = x @ (a_t if last else p_t)
+                x.sort_indices()  # the next step adds its terms in ascending node order
+            else:
+                x = _core.csr_dense_product(
+                    graph.indptr, graph.indices, None if last else weights, x
+                )
+        if sp.issparse(x):
+            x = np.ascontiguousarray(x.toarray().T)
+        diag = x[cols, np.arange(width)]
+        return _column_sums(x) - _frac_variance(diag) + 2.0 * _frac_variance(0.5 * diag)
 
     workers = pool_workers(threads)
     starts = range(0, columns.size, step)
@@ -615,9 +630,15 @@ def _columns_tv(
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
+#: A sparse multiply-add (scipy's sparse product) costs about this many dense ones
+#: (:func:`graphveil._core.csr_dense_product`): on synthetic-youtube, 70-120 ns against 3 ns.
+_SPARSE_COST = 32
+
+
 #: Columns per block of :func:`randwalk_mod_tv_estimate` at least: one column a block costs
-#: 5x more on a million-node graph (synthetic-youtube, t = 2: 196 s against 36 s for 836 columns).
-_MIN_ESTIMATE_BLOCK = 8
+#: 5x more on a million-node graph (synthetic-youtube, t = 2: 196 s against 36 s for 836 columns),
+#: and a product's gathers read a row of the block (16 columns: two cache lines) per arc.
+_MIN_ESTIMATE_BLOCK = 16
 
 
 def randwalk_mod_tv_estimate(
@@ -715,6 +736,25 @@ def _degree_strata(
         k = min(int(k), g.size)
         out.append((g, g if k == g.size else np.sort(rng.choice(g, size=k, replace=False))))
     return out
+
+
+#: Rows of a dense block whose :func:`_frac_variance` is taken at once (its temporaries are
+#: several copies of them: of the whole block, on a million-node graph, gigabytes).
+_SUM_ROWS = 1 << 16
+
+
+def _column_sums(x: np.ndarray) -> np.ndarray:
+    """``_frac_variance(x).sum(axis=0)`` a slice of rows at a time, added in the same order.
+
+    numpy sums a C-ordered block over its rows one row after another; each slice's first row
+    takes the running sum, so the order of the additions, and the result, are the same.
+    """
+    total = np.zeros(x.shape[1])
+    for r0 in range(0, x.shape[0], _SUM_ROWS):
+        part = _frac_variance(x[r0 : r0 + _SUM_ROWS])
+        part[0] += total
+        total = part.sum(axis=0)
+    return total
 
 
 def _frac_variance(x: np.ndarray) -> np.ndarray:
