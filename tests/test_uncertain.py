@@ -653,3 +653,18 @@ def test_round_trip_property(tmp_path, n, data, relaxed):
         assert back.expected_edit_distance(gv.Graph.from_edges([], [], n)) == pytest.approx(
             ug.expected_edit_distance(gv.Graph.from_edges([], [], n))
         )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-50, 50), max_size=40),
+    st.lists(st.integers(-50, 50), max_size=40),
+)
+def test_in_sorted_is_isin(keys, haystack):
+    """The sorted-key membership of Mixture, edit distances and edge differences against
+    numpy's isin, on any keys (repeats, negatives, empty lists)."""
+    from graphveil._common import in_sorted
+
+    keys_a = np.array(keys, dtype=np.int64)
+    sorted_a = np.unique(np.array(haystack, dtype=np.int64))
+    np.testing.assert_array_equal(in_sorted(keys_a, sorted_a), np.isin(keys_a, sorted_a))

@@ -223,6 +223,19 @@ def _create_temporary(target: Path, directory: Path, mode: int) -> Path:
     raise FileExistsError(f"cannot write {target}: no free temporary name in {tmp_dir}")
 
 
+def in_sorted(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
+    """Which of ``keys`` occur in ``sorted_keys`` (ascending): one binary search per key.
+
+    For pair keys against a sorted edge list; ``np.isin`` would hash or sort both arrays again
+    (Mixture on synthetic-youtube, 3M pairs: 6.9 s in ``np.isin``).
+    """
+    if sorted_keys.size == 0:
+        return np.zeros(np.shape(keys), dtype=bool)
+    pos = np.searchsorted(sorted_keys, keys)
+    pos[pos == sorted_keys.size] = 0
+    return np.asarray(sorted_keys[pos] == keys)
+
+
 def check_int(value: Any, name: str, low: int | None = None, hint: str = "") -> int:
     """``value`` as an int: TypeError if it is not an integer (bools refused), ValueError below ``low``."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):

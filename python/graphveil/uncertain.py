@@ -9,7 +9,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, aligned, check_threads, index_dtype, seed_to_u64
+from graphveil._common import (
+    SeedLike,
+    aligned,
+    check_threads,
+    in_sorted,
+    index_dtype,
+    seed_to_u64,
+)
 from graphveil.graph import Graph
 from graphveil.interop import (
     pairs_from_scipy,
@@ -463,13 +470,8 @@ class UncertainGraph:
         gu, gv = graph.edges()
         pairs = _pair_keys(self._u, self._v, self._n)
         edges = _pair_keys(gu, gv, self._n)
-        in_graph = np.zeros(pairs.size, dtype=bool)
-        if pairs.size == 0:
-            return in_graph, int(edges.size)
-        pos = np.minimum(np.searchsorted(pairs, edges), pairs.size - 1)
-        found = pairs[pos] == edges
-        in_graph[pos[found]] = True
-        return in_graph, int(edges.size - found.sum())
+        in_graph = in_sorted(pairs, edges)  # both lists are distinct sorted keys
+        return in_graph, int(edges.size - np.count_nonzero(in_graph))
 
     # ------------------------------------------------------------------ sampling
     def sample(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from graphveil._common import in_sorted
 from graphveil.anonymize._report import Timer, check_graph, check_real, finish
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
@@ -76,9 +77,9 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
         # The first copy of each pair of G (pairs are sorted, so copies are adjacent).
         first = np.ones(a_keys.size, dtype=bool)
         first[1:] = a_keys[1:] != a_keys[:-1]
-        in_g0 = first & np.isin(a_keys, e_keys, assume_unique=False)
+        in_g0 = first & in_sorted(a_keys, e_keys)
         prob = p * ga.p + np.where(in_g0, 1.0 - p, 0.0)
-        only_g0 = ~np.isin(e_keys, a_keys[first])
+        only_g0 = ~in_sorted(e_keys, a_keys[first])
         u = np.concatenate([ga.u.astype(np.int64), eu[only_g0].astype(np.int64)])
         v = np.concatenate([ga.v.astype(np.int64), ev[only_g0].astype(np.int64)])
         prob = np.concatenate([prob, np.full(int(only_g0.sum()), 1.0 - p)])

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import _check_graph, signature_index
 from graphveil.measure.privacy import eps as eps_of
@@ -132,9 +132,7 @@ class Original:
         keys0, keys = self.edge_keys, edge_keys(g)
         if keys0.size == 0 or keys.size == 0:
             return int(keys0.size), int(keys.size)
-        pos = np.searchsorted(keys0, keys)
-        pos[pos == keys0.size] = 0
-        common = int(np.count_nonzero(keys0[pos] == keys))
+        common = int(np.count_nonzero(in_sorted(keys, keys0)))
         return int(keys0.size) - common, int(keys.size) - common
 
     def __getstate__(self) -> dict[str, Any]:
