@@ -9,6 +9,11 @@
 
 namespace graphveil {
 
+namespace {
+// Draws made, and their hash slots fetched, before the first of them is weighed.
+constexpr std::int64_t kDrawAhead = 32;
+}  // namespace
+
 CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n, const std::int64_t* pool,
                               const double* weights, std::int64_t pool_size, std::int64_t target,
                               std::int64_t max_draws, std::uint64_t seed) {
@@ -17,7 +22,10 @@ CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std
     if (size >= target) return out;
     if (pool_size < 2) throw std::invalid_argument("fewer than two nodes to draw pairs from");
     EdgeTable edges(m, false);
-    for (std::int64_t e = 0; e < m; ++e) edges.insert(static_cast<std::uint64_t>(edge_keys[e]));
+    for (std::int64_t e = 0; e < m; ++e) {
+        if (e + kDrawAhead < m) edges.prefetch(static_cast<std::uint64_t>(edge_keys[e + kDrawAhead]));
+        edges.insert(static_cast<std::uint64_t>(edge_keys[e]));
+    }
     EdgeTable touched(target - m + 1024, false);  // pairs whose first draw already acted
     Rng rng(seed, 0);
     // Walker/Vose alias table: O(1) per draw, two memory reads (a binary search over the
@@ -49,19 +57,33 @@ CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std
         const auto i = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(pool_size)));
         return pool[rng.uniform() < prob[i] ? i : alias[i]];
     };
+    // Draws are made kDrawAhead at a time and their table slots fetched before any is weighed:
+    // each draw takes the same four numbers from the stream whatever happened before it, so
+    // the draws, and what they do, are those of a one-at-a-time loop (the surplus of the last
+    // batch is dropped). The tables outgrow the cache on large graphs: the fetches overlap.
+    std::uint64_t batch[kDrawAhead];
+    constexpr std::uint64_t kLoop = EdgeTable::kEmpty;  // a == b: no pair
     while (size < target) {
-        if (++out.draws > max_draws) throw std::runtime_error("too many draws without reaching the candidate count");
-        const std::int64_t a = pick(), b = pick();
-        if (a == b) continue;
-        const auto key = static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));
-        if (touched.contains(key)) continue;
-        touched.insert(key);
-        if (edges.contains(key)) {
-            out.removed.push_back(static_cast<std::int64_t>(key));
-            --size;
-        } else {
-            out.added.push_back(static_cast<std::int64_t>(key));
-            ++size;
+        for (auto& key : batch) {
+            const std::int64_t a = pick(), b = pick();
+            key = a == b ? kLoop : static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));
+            if (key == kLoop) continue;
+            touched.prefetch(key);
+            edges.prefetch(key);
+        }
+        for (std::int64_t j = 0; j < kDrawAhead && size < target; ++j) {
+            if (++out.draws > max_draws)
+                throw std::runtime_error("too many draws without reaching the candidate count");
+            const std::uint64_t key = batch[j];
+            if (key == kLoop || touched.contains(key)) continue;
+            touched.insert(key);
+            if (edges.contains(key)) {
+                out.removed.push_back(static_cast<std::int64_t>(key));
+                --size;
+            } else {
+                out.added.push_back(static_cast<std::int64_t>(key));
+                ++size;
+            }
         }
     }
     return out;
