@@ -530,3 +530,66 @@ def test_diameter_falls_back_to_the_lower_bound_when_the_budget_runs_out():
         U.diameter(g, max_bfs=2)
     stats = U.utility_statistics(g, seed=1)
     assert stats.diameter_method == "exact" and tuple(stats) == U.STATISTICS
+
+
+def test_the_lower_bound_diameter_is_the_sources_longest_distance():
+    """``diameter_method="lower_bound"``: S_Diam is the longest distance from the sampled
+    sources, iFUB never runs. With every node a source it is the diameter (networkx); with 30
+    it is the 30-source bound of the same seed, for the sampled and the HyperBall distances."""
+    import networkx as nx
+
+    g = gv.generators.powerlaw_cluster(300, 2, 0.3, seed=3)
+    truth = nx.diameter(g.to_networkx())
+    every = U.distance_statistics(
+        g, method="sampled", sources=10**4, exact_threshold=0, diameter_method="lower_bound"
+    )
+    assert every.diameter_method == "lower_bound" and every["S_Diam"] == truth
+    for method in ("sampled", "hyperball"):
+        stats = U.distance_statistics(
+            g, method=method, sources=30, seed=5, exact_threshold=0, diameter_method="lower_bound"
+        )
+        assert stats["S_Diam"] == U.diameter_lower_bound(g, sources=30, seed=5), method
+    ifub = U.distance_statistics(g, method="sampled", sources=30, seed=5, exact_threshold=0)
+    assert ifub.diameter_method == "ifub" and ifub["S_Diam"] == truth
+    exact = U.utility_statistics(g, diameter_method="lower_bound", seed=1)
+    assert exact.diameter_method == "exact" and exact["S_Diam"] == truth  # all-pairs anyway
+    with pytest.raises(ValueError, match="diameter_method must be"):
+        U.utility_statistics(g, diameter_method="exact", exact_threshold=0)
+
+
+def test_diameter_choice_is_ifub_only_when_it_proves_g0s_diameter():
+    """A 40-cycle: every node is a fringe node, so iFUB needs about 10 eccentricities; with a
+    budget of 3 it cannot prove the diameter and G0 and its samples take the sources' bound."""
+    cycle = gv.Graph.from_edges(np.arange(40), (np.arange(40) + 1) % 40, 40)
+    assert U.diameter_choice(cycle, exact_threshold=0) == "ifub"
+    assert U.diameter_choice(cycle, exact_threshold=0, max_bfs=3) == "lower_bound"
+    assert U.diameter_choice(cycle, max_bfs=3) == "ifub"  # all-pairs below the threshold
+
+
+def test_original_measures_g0_and_its_samples_with_one_diameter_method(monkeypatch):
+    """When iFUB cannot prove G0's diameter, G0's row and every sample's take S_Diam from the
+    same seeded sources (no iFUB on either side); a given statistics function is kept as is."""
+    from graphveil.measure import Original
+    from graphveil.measure import original as original_module
+    from graphveil.measure.report import measure_sample
+
+    g0 = gv.generators.powerlaw_cluster(10_500, 2, 0.3, seed=4)  # above the all-pairs size
+    ug = gv.anonymize.maxvar(g0, n_potential=2000, parts=1, seed=1)[0]
+    calls = []
+    monkeypatch.setattr(
+        original_module, "diameter_choice", lambda g: calls.append(g) or "lower_bound"
+    )
+
+    def no_ifub(*args, **kwargs):
+        raise AssertionError("iFUB ran")
+
+    monkeypatch.setattr(U, "diameter", no_ifub)
+    ref = Original(g0, statistics_seed=7)
+    assert ref.row["S_Diam"] == U.diameter_lower_bound(g0, seed=7)
+    row, _ = measure_sample(ref, ug, 0, 11, ref.statistics_seed, 1)
+    world = ug.sample_edges(11, index=0)
+    sample = gv.Graph.from_edges(*world, g0.n)
+    assert row["S_Diam"] == U.diameter_lower_bound(sample, seed=7)
+    assert len(calls) == 1  # chosen once per Original
+    given = Original(g0, statistics=U.utility_statistics)
+    assert given.statistics_function is U.utility_statistics and len(calls) == 1

@@ -45,7 +45,12 @@ from graphveil.anonymize.registry import derived_seed
 from graphveil.cluster import result_item, share, sharing, submit
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
-from graphveil.measure.utility import DISTANCE_SOURCES, statistic_names, utility_statistics
+from graphveil.measure.utility import (
+    DISTANCE_SOURCES,
+    diameter_choice,
+    statistic_names,
+    utility_statistics,
+)
 from graphveil.uncertain import Anonymized
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
@@ -915,7 +920,11 @@ def _reference(graph: Graph, config: StudyConfig) -> Original:
         config.k,
         statistics_seed=point_seed(config.seed, "statistics"),
         threads=config.threads,
-        statistics=partial(utility_statistics, sources=config.distance_sources),
+        statistics=partial(
+            utility_statistics,
+            sources=config.distance_sources,
+            diameter_method=diameter_choice(graph),
+        ),
     )
 
 

@@ -16,6 +16,7 @@ left out and rebuilt on first use, since that is one pass over the edges.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import _check_graph, signature_index
 from graphveil.measure.privacy import eps as eps_of
-from graphveil.measure.utility import statistic_names, utility_statistics
+from graphveil.measure.utility import diameter_choice, statistic_names, utility_statistics
 
 __all__ = ["PAPER_K", "Original"]
 
@@ -50,7 +51,8 @@ class Original:
         Worker threads (None or 0: all cores). Nothing depends on it.
     statistics : callable, optional
         ``f(graph, *, seed, threads) -> dict`` with the utility statistics; defaults to
-        :func:`graphveil.measure.utility.utility_statistics`.
+        :func:`graphveil.measure.utility.utility_statistics`, with ``S_Diam`` found the same
+        way for G0 and every sample (:attr:`statistics_function`).
     row : dict, optional
         G0's row if already known (a :func:`~graphveil.measure.report.true_graph_row` of the
         same ``k``, seed and statistics); otherwise it is computed on first use of :attr:`row`.
@@ -97,11 +99,27 @@ class Original:
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
+        self._default_statistics: Callable[..., dict[str, float]] | None = None
         self._threads = check_threads(threads)
         self.h1_index = signature_index(graph, "h1", threads=self._threads)
         self.h2_open_index = signature_index(graph, "h2_open", threads=self._threads)
         self._edge_keys: np.ndarray | None = None
         self._row = None if row is None else _checked_row(row, self.k)
+
+    @property
+    def statistics_function(self) -> Callable[..., dict[str, float]]:
+        """What measures G0 and every sample against it.
+
+        ``statistics`` if given, else :func:`~graphveil.measure.utility.utility_statistics`
+        with ``S_Diam`` found one way for all of them
+        (:func:`~graphveil.measure.utility.diameter_choice`, made on first use).
+        """
+        if self.statistics is not None:
+            return self.statistics
+        if self._default_statistics is None:
+            choice = diameter_choice(self.graph)
+            self._default_statistics = partial(utility_statistics, diameter_method=choice)
+        return self._default_statistics
 
     @property
     def row(self) -> dict[str, Any]:
@@ -114,7 +132,7 @@ class Original:
                 "H1": float(self.h1_index.count),
                 "H2_open": float(self.h2_open_index.count),
             }
-            fn = self.statistics or utility_statistics
+            fn = self.statistics_function
             row.update(statistic_values(fn, self.graph, self.statistics_seed, self._threads))
             row["eps"] = eps_of(self.graph, self.graph, list(self.k), threads=self._threads)
             self._row = row

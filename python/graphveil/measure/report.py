@@ -38,7 +38,6 @@ from graphveil.measure.utility import (
     powerlaw_exponent,
     statistic,
     statistic_names,
-    utility_statistics,
 )
 from graphveil.uncertain import Anonymized, UncertainGraph
 
@@ -597,7 +596,7 @@ def evaluate(
     pool = sharing(executor)  # G0 and ug go to a Dask cluster once, not with every sample
     measured = map_samples(
         pool, share(pool, reference), share(pool, ug), indices, sample_seed,
-        reference.statistics_seed, per_task, reference.statistics,
+        reference.statistics_seed, per_task, reference.statistics_function,
     )  # fmt: skip
     report = _reduce(reference, ug, ks, measured, copies, root, sample_seed, label, nthreads)
     if attacks:
@@ -771,7 +770,7 @@ def measure_sample(
     executor draws it alone, so the result never depends on how samples are spread over workers.
     ``g0`` is best an :class:`Original`, whose signatures and edge keys are reused; a Graph is
     measured here for this one sample. The statistics are ``statistics``, else the Original's
-    own, else :func:`~graphveil.measure.utility.utility_statistics`.
+    (:attr:`Original.statistics_function <graphveil.measure.Original.statistics_function>`).
     """
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
@@ -787,7 +786,7 @@ def measure_sample(
         "edges_removed": float(removed),
         "edges_added": float(added),
     }
-    fn = statistics or reference.statistics or utility_statistics
+    fn = statistics or reference.statistics_function
     row.update(statistic_values(fn, world, stat_seed, nthreads))
     return row, np.bincount(world.degrees)
 
