@@ -82,12 +82,17 @@ public:
             if (routing_ == Routing::random) {
                 Index x[kBatch];
                 for (std::int64_t i = 0; i < len; ++i) x[i] = indices_[slots[b + i]];
+                std::int64_t at[kBatch];
                 for (int h = 0; h < hops; ++h) {
+                    // Two passes: every walk's row offsets, then every walk's step (same draws in
+                    // the same order): each pass's loads are independent, so they all overlap.
+                    for (std::int64_t i = 0; i < len; ++i) at[i] = indptr_[x[i]];
                     for (std::int64_t i = 0; i < len; ++i) {
-                        const std::int64_t first = indptr_[x[i]];
-                        const auto d = static_cast<std::uint64_t>(indptr_[x[i] + 1] - first);
-                        x[i] = indices_[first + static_cast<std::int64_t>(rng.below(d))];
+                        const auto d = static_cast<std::uint64_t>(indptr_[x[i] + 1] - at[i]);
+                        at[i] += static_cast<std::int64_t>(rng.below(d));
+                        bits::prefetch(&indices_[at[i]]);
                     }
+                    for (std::int64_t i = 0; i < len; ++i) x[i] = indices_[at[i]];
                 }
                 for (std::int64_t i = 0; i < len; ++i) out[b + i] = x[i];
             } else {
@@ -184,6 +189,11 @@ PairList<Index> randwalk_mod(const std::int64_t* indptr, const Index* indices, s
     return compact(indptr, n, ends);
 }
 
+namespace {
+// Slots ahead of the sequential retry pass whose data are fetched (see randwalk_retry).
+constexpr std::int64_t kRetryAhead = 16;
+}  // namespace
+
 template <class Index>
 RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t, double alpha,
                                 double degree_one, int max_tries, Routing routing, std::uint64_t seed, int threads) {
@@ -227,6 +237,14 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
             const double later = d > 1 ? (0.5 * static_cast<double>(d) - alpha) / static_cast<double>(d - 1) : 0.0;
             for (std::int64_t k = 0; k < d; ++k) {
                 const std::int64_t s = indptr[u] + k;
+                // The slots ahead are known: fetch their first tries' marks, and the rows a
+                // retry from them would read first (its start's offsets, then its neighbours).
+                if (s + 2 * kRetryAhead < slots_total) {
+                    const auto ahead = static_cast<std::size_t>(s + 2 * kRetryAhead);
+                    bits::prefetch(&mark[static_cast<std::size_t>(first_try[ahead])]);
+                    bits::prefetch(&indptr[indices[ahead]]);
+                }
+                if (s + kRetryAhead < slots_total) bits::prefetch(&indices[indptr[indices[s + kRetryAhead]]]);
                 Index z = first_try[static_cast<std::size_t>(s)];
                 int used = 1;
                 auto bad = [&](Index x) { return x == self || mark[static_cast<std::size_t>(x)] == self; };
