@@ -545,7 +545,7 @@ def diameter_choice(
     distance from the same 1,000 random sources (the paper's S_Diam), so that both sides of
     rel.err use one estimator. With iFUB on both, a graph whose search gives up (G0 of
     synthetic-youtube: bound 12 after 15 BFS) would be compared with samples where it succeeds
-    (exact 14 after 19-93 BFS, 3-11 s a sample).
+    (exact 14 after 6-93 BFS, 0.9-11 s a sample: ``benchmarks/sample_cost.py``).
 
     Examples
     --------
