@@ -650,9 +650,8 @@ def distance_statistics(
             f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}"
         )
     if diameter_method not in DIAMETER_METHODS:
-        raise ValueError(
-            f"diameter_method must be 'ifub' or 'lower_bound', got {diameter_method!r}"
-        )
+        choices = " or ".join(repr(m) for m in DIAMETER_METHODS)
+        raise ValueError(f"diameter_method must be {choices}, got {diameter_method!r}")
     exact_threshold = _check_count(exact_threshold, "exact_threshold", 0)
     sources = _check_count(sources, "sources", 1)
     threads = check_threads(threads)
