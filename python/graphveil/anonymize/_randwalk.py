@@ -508,9 +508,9 @@ def randwalk_mod_tv(
     it fills; each block's pairs ``j >= i`` add ``frac(x) (1 - frac(x))`` as in the
     materialised form, and the block is dropped. With ``alpha = 0.5`` (the paper's case),
     ``M = A P^(t-1)`` is symmetric: one product per block does, blocks of columns run on
-    ``threads`` threads, and the pairs are half the off-diagonal entries. Memory is about
-    ``block_entries`` floats per block and thread whatever ``t``, so the bar of Fig. 10 never
-    needs the matrix (27M pairs at t = 10 on ca-GrQc, 673M on email-Enron).
+    ``threads`` threads, and the pairs are half the off-diagonal entries. Memory is a few
+    blocks of at most ``block_entries`` floats per thread whatever ``t``, so the bar of Fig. 10
+    never needs the matrix (27M pairs at t = 10 on ca-GrQc, 673M on email-Enron).
 
     Parameters
     ----------
@@ -520,8 +520,8 @@ def randwalk_mod_tv(
     alpha : float
         In ``[0, 1]``.
     block_entries : int
-        About how many matrix entries one block of rows holds (rows per block:
-        ``block_entries // n``, at least 1).
+        At most how many matrix entries one block of rows holds (rows per block:
+        ``block_entries // n``, at least 1 and at most :data:`_MAX_BLOCK`).
     threads : int, optional
         Threads for the blocks at ``alpha = 0.5`` (None or 0: :func:`~graphveil.default_threads`);
         the result does not depend on it.
@@ -545,7 +545,7 @@ def randwalk_mod_tv(
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
-    step = max(1, block_entries // max(n, 1))
+    step = max(1, min(_MAX_BLOCK, block_entries // max(n, 1)))
     if alpha == 0.5:
         return _symmetric_tv(graph, t, step, threads)
     q = _edge_adding_matrix(graph, alpha)
@@ -634,6 +634,11 @@ def _columns_tv(
 #: (:func:`graphveil._core.csr_dense_product`): on synthetic-youtube, 70-120 ns against 3 ns.
 _SPARSE_COST = 32
 
+
+#: Rows (columns) per block of :func:`randwalk_mod_tv` at most: wider blocks are no faster and
+#: cost memory (ca-GrQc, t = 10, 2 threads: 64 a block 0.7-0.85 s and +25 MB, 381 0.8-1 s and +154 MB;
+#: ``python benchmarks/model_tv_memory.py``).
+_MAX_BLOCK = 64
 
 #: Columns per block of :func:`randwalk_mod_tv_estimate` at least: one column a block costs
 #: 5x more on a million-node graph (synthetic-youtube, t = 2: 196 s against 36 s for 836 columns),
