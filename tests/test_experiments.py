@@ -498,3 +498,77 @@ def test_the_distance_sources_reach_g0_and_every_sample(monkeypatch):
     assert study.config.distance_sources == 64
     stats = U.utility_statistics(g, sources=64, seed=ex.point_seed(study.config.seed, "statistics"))
     assert study.original["S_APD"] == stats["S_APD"]
+
+
+def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, monkeypatch):
+    # G0's S_Diam method (iFUB, or the BFS lower bound where iFUB gives up on G0) is used for
+    # G0 and every sample, and the study says which: study.json always, study.md when it is
+    # the bound (the shipped tables are all exact).
+    from graphveil.measure import utility as U
+
+    out, study = study_dir
+    assert study.diameter_method == "ifub"
+    assert json.loads((out / "study.json").read_text())["diameter_method"] == "ifub"
+    assert "S_Diam is the longest distance" not in (out / "study.md").read_text()
+
+    g = gv.generators.powerlaw_cluster(10_500, 2, 0.1, seed=3)
+    methods = []
+    statistics = U.utility_statistics
+
+    def recorded(graph, **kwargs):
+        methods.append(kwargs["diameter_method"])
+        return statistics(graph, **kwargs)
+
+    monkeypatch.setattr(ex, "diameter_choice", lambda graph: "lower_bound")
+    monkeypatch.setattr(ex, "utility_statistics", recorded)
+    grid = {"maxvar": [0.2], "randwalk": [2]}
+    bound = ex.reproduce(
+        g, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
+        distance_sources=64,
+    )  # fmt: skip
+    assert methods == ["lower_bound"] * 5  # G0, two samples of MaxVar, two runs of RandWalk
+    assert bound.diameter_method == "lower_bound" and bound.to_json()["diameter_method"] == (
+        "lower_bound"
+    )
+    assert "S_Diam is the longest distance from 64 random BFS sources" in bound.to_markdown()
+    seed = ex.point_seed(4, "statistics")
+    expected = statistics(g, sources=64, seed=seed, diameter_method="lower_bound")["S_Diam"]
+    assert bound.original["S_Diam"] == expected
+    exact = statistics(g, sources=64, seed=seed, diameter_method="ifub")["S_Diam"]
+    assert expected <= exact
+
+
+def test_an_idle_worker_starts_the_point_after_next(karate, monkeypatch):
+    """Locally the first point is anonymized alone; later, once a point's samples are done
+    while the next point is still anonymizing, the one after starts beside it (here MaxVar
+    0.38 waits for 0.57 to start, which only that lets happen), never more than two at once."""
+    import threading
+
+    anonymize = ex._anonymize_task
+    lock = threading.Lock()
+    running: set[str] = set()
+    seen: dict[str, set[str]] = {}
+    started = {key: threading.Event() for key in ("maxvar=0.19", "maxvar=0.38", "maxvar=0.57")}
+
+    def held(reference, point, config, seed):
+        with lock:  # seen[key]: the anonymizations overlapping key's
+            for key in running:
+                seen[key].add(point.key)
+            running.add(point.key)
+            seen[point.key] = set(running)
+        started[point.key].set()
+        try:
+            if point.key == "maxvar=0.38" and not started["maxvar=0.57"].wait(60):
+                raise AssertionError("MaxVar 0.57 did not start beside 0.38")
+            return anonymize(reference, point, config, seed)
+        finally:
+            with lock:
+                running.discard(point.key)
+
+    monkeypatch.setattr(ex, "_anonymize_task", held)
+    grid = {"maxvar": [0.19, 0.38, 0.57]}
+    study = _small_study(karate, grid, threads=2)
+    assert [row["value"] for row in study.rows] == [0.19, 0.38, 0.57]
+    assert seen["maxvar=0.19"] == {"maxvar=0.19"}  # the first point had the machine
+    assert "maxvar=0.57" in seen["maxvar=0.38"]
+    assert seen["maxvar=0.57"] <= {"maxvar=0.38", "maxvar=0.57"}

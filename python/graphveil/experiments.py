@@ -46,6 +46,7 @@ from graphveil.cluster import result_item, share, sharing, submit
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.utility import (
+    DIAMETER_MAX_BFS,
     DISTANCE_SOURCES,
     diameter_choice,
     statistic_names,
@@ -126,6 +127,9 @@ class Study:
     timings: dict[str, float] = field(default_factory=dict)
     #: Grid points the scheme cannot run on this graph: ``scheme``, ``value``, ``label``, ``reason``.
     not_applicable: list[dict[str, Any]] = field(default_factory=list)
+    #: How ``S_Diam`` was found for G0 and every sample
+    #: (:func:`~graphveil.measure.utility.diameter_choice`).
+    diameter_method: str = "ifub"
 
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
         """The study's rows of one scheme."""
@@ -198,6 +202,7 @@ class Study:
             "rows": self.rows,
             "tables": self.tables(),
             "not_applicable": self.not_applicable,
+            "diameter_method": self.diameter_method,
             "timings": self.timings,
         }
 
@@ -207,6 +212,13 @@ class Study:
         parts.append(
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
             "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+            + (
+                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
+                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
+                f"{DIAMETER_MAX_BFS} BFS."
+                if self.diameter_method == "lower_bound"
+                else ""
+            )
         )
         for name, table in self.tables().items():
             title = (
@@ -412,7 +424,8 @@ def reproduce(
     state_dir = _state_dir(out_dir)
     started = time.perf_counter()
     say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
-    reference = _reference(graph, config)
+    diameter_method = diameter_choice(graph)
+    reference = _reference(graph, config, diameter_method)
     original = _load_point(state_dir, "original", fingerprint) if resume else None
     if original is None:
         original = _original_row(reference, config)
@@ -444,6 +457,7 @@ def reproduce(
         version=PACKAGE_VERSION,
         timings={"total_s": time.perf_counter() - started},
         not_applicable=skipped,
+        diameter_method=diameter_method,
     )
     if out_dir is not None:
         say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
@@ -589,6 +603,12 @@ def _deterministic(ug: Any) -> bool:
     return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
 
 
+#: Local study: anonymizations at once (the second only while a sample worker would idle), and
+#: points holding a published graph at once (anonymizing, or their samples running).
+_ANON_AHEAD = 2
+_LIVE_POINTS = 3
+
+
 def _run_points(
     reference: Original,
     batch: list[tuple[int, GridPoint]],
@@ -605,28 +625,31 @@ def _run_points(
     share (:mod:`graphveil.cluster`); otherwise every task gets them as arguments. Without an
     executor the points go one at a time: a point's samples or independent runs go side by side
     on a local pool (:func:`~graphveil.measure.report.side_by_side`) while the next point is
-    anonymized beside them, so the cores are not left idle by anonymizations that run mostly
-    on one thread, nor by the last samples of a point.
+    anonymized beside them, and the point after it too once the samples no longer fill the
+    cores, so neither anonymizations that run mostly on one thread nor a point's last samples
+    leave a core idle. At most ``_LIVE_POINTS`` points hold a published graph at once.
     """
     from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
     graph = reference.graph
     with contextlib.ExitStack() as stack:
         if executor is not None:
-            pool = side = sharing(executor) or executor
+            pool = side = tv_pool = sharing(executor) or executor
             task_config = anon_config = config
-            ahead = len(batch)  # every point's tasks queued at once
+            workers = 0  # every point's tasks queued at once
         else:
             workers, per_task = side_by_side(config.threads, config.samples)
-            pool = ThreadPoolExecutor(1, thread_name_prefix="graphveil-anon")
+            pool = ThreadPoolExecutor(_ANON_AHEAD, thread_name_prefix="graphveil-anon")
+            # RandWalk-mod's model TV takes every thread and a block of memory per thread: one
+            # at a time
+            tv_pool = ThreadPoolExecutor(1, thread_name_prefix="graphveil-tv")
             side = ThreadPoolExecutor(workers, thread_name_prefix="graphveil")
-            for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
+            for local in (pool, tv_pool, side):  # interrupted: drop queued tasks, wait for running
                 stack.callback(local.shutdown, wait=True, cancel_futures=True)
             task_config = replace(config, threads=per_task)
             # The next point is anonymized while this one's samples run, on a task's share of
             # the threads: on all of them it would compete with the samples and hold more memory.
             anon_config = task_config
-            ahead = 1
         g0 = share(pool, reference)
         stat_seed_in = point_seed(config.seed, "statistics")
         started: dict[str, float] = {}
@@ -656,7 +679,9 @@ def _run_points(
             root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
             model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
             if _has_model(point):
-                model_tv = submit(pool, rank[point.key], _model_tv_task, g0, point, config.threads)
+                model_tv = submit(
+                    tv_pool, rank[point.key], _model_tv_task, g0, point, config.threads
+                )
             if _deterministic(ug):
                 say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
                 futures: list[Future[Any]] = [
@@ -728,25 +753,55 @@ def _run_points(
             futures, model_tv = item[5], item[6]
             return [f for f in [*futures, model_tv] if f is not None and not f.done()]
 
-        # A window over the batch: anonymizations run `ahead` points ahead of the point whose
-        # tasks are being queued; a point is finished (and recorded) once the next one is
-        # queued, or as soon as its tasks are done, so a killed cluster run keeps its points.
-        for j in range(min(ahead, len(batch))):
-            start(j)
-        for j, (i, point) in enumerate(batch):
-            while queued and not anon[point.key].done():  # record what is done meanwhile
-                running = waiting(queued[0][2])
-                if running:
-                    wait([anon[point.key], *running], return_when=FIRST_COMPLETED)
-                else:
-                    yield finish_first()
-            queued.append((i, point, queue(i, point)))
-            if j + ahead < len(batch):
-                start(j + ahead)
-            while len(queued) > ahead or (queued and not waiting(queued[0][2])):
+        # A window over the batch. On an executor every anonymization starts at once. Locally
+        # one runs at a time, the next starting as soon as the last is done; a second starts
+        # beside it only when the samples no longer keep every worker busy (anonymizations run
+        # mostly on one thread and are the long pole), and only while fewer than _LIVE_POINTS
+        # points hold a published graph. Points are queued in order as their anonymizations
+        # finish and recorded as soon as their tasks are done, so a killed cluster run keeps
+        # its points.
+        launched = done_anon = 0  # points whose anonymization was submitted; whose was queued
+
+        def top_up() -> None:
+            nonlocal launched
+            while launched < len(batch):
+                anonymizing = launched - done_anon
+                if workers and anonymizing:  # one is running: a second to fill a core?
+                    if done_anon == 0:  # the first point has every thread
+                        return
+                    on_side = sum(
+                        not f.done()
+                        for _, _, item in queued
+                        if not isinstance(item, NotApplicable)
+                        for f in item[5]
+                    )
+                    if (
+                        anonymizing >= _ANON_AHEAD
+                        or on_side >= workers
+                        or anonymizing + len(queued) >= _LIVE_POINTS
+                    ):
+                        return
+                start(launched)
+                launched += 1
+
+        top_up()
+        while done_anon < len(batch) or queued:
+            progressed = False
+            while done_anon < launched and anon[batch[done_anon][1].key].done():
+                queued.append((*batch[done_anon], queue(*batch[done_anon])))
+                done_anon += 1
+                progressed = True
+            while queued and not waiting(queued[0][2]):
                 yield finish_first()
-        while queued:
-            yield finish_first()
+                progressed = True
+            ahead = launched
+            top_up()
+            if progressed or launched > ahead:
+                continue
+            running = [anon[point.key] for _, point in batch[done_anon:launched]]
+            for _, _, item in queued:
+                running += waiting(item)
+            wait(running, return_when=FIRST_COMPLETED)
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
@@ -911,7 +966,7 @@ def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) ->
     return attack_scores(graph, published, samples, seed, threads=config.threads)
 
 
-def _reference(graph: Graph, config: StudyConfig) -> Original:
+def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:
     """G0 measured once per study; its sample tasks reuse its signatures and edge keys."""
     # The same statistics seed as every grid point's evaluation, which reuses G0's row: it is
     # then exactly the one their rel.err is measured against.
@@ -923,7 +978,7 @@ def _reference(graph: Graph, config: StudyConfig) -> Original:
         statistics=partial(
             utility_statistics,
             sources=config.distance_sources,
-            diameter_method=diameter_choice(graph),
+            diameter_method=diameter_method,
         ),
     )
 
