@@ -572,3 +572,42 @@ def test_an_idle_worker_starts_the_point_after_next(karate, monkeypatch):
     assert seen["maxvar=0.19"] == {"maxvar=0.19"}  # the first point had the machine
     assert "maxvar=0.57" in seen["maxvar=0.38"]
     assert seen["maxvar=0.57"] <= {"maxvar=0.38", "maxvar=0.57"}
+
+
+def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatch):
+    """Locally at most _LIVE_POINTS points hold a published graph: RandWalk's anonymizations
+    take milliseconds, its (slowed) independent runs do not, yet the points are not all
+    anonymized up front."""
+    import threading
+
+    lock = threading.Lock()
+    live = {"now": 0, "most": 0}
+    anonymize, run, save = ex._anonymize_task, ex._independent_run, ex._save_point
+
+    started: set[str] = set()
+
+    def counted(reference, point, *args):
+        with lock:  # a point's first anonymization (its independent runs make more)
+            if point.key not in started:
+                started.add(point.key)
+                live["now"] += 1
+                live["most"] = max(live["most"], live["now"])
+        return anonymize(reference, point, *args)
+
+    def slow(*args):
+        threading.Event().wait(0.1)
+        return run(*args)
+
+    def saved(state_dir, key, fingerprint, row):
+        if key != "original":
+            with lock:
+                live["now"] -= 1
+        return save(state_dir, key, fingerprint, row)
+
+    monkeypatch.setattr(ex, "_anonymize_task", counted)
+    monkeypatch.setattr(ex, "_independent_run", slow)
+    monkeypatch.setattr(ex, "_save_point", saved)
+    grid = {"randwalk": [2, 3, 5, 10, 20]}
+    study = _small_study(karate, grid, threads=2)
+    assert len(study.rows) == 5 and live["now"] == 0
+    assert 2 <= live["most"] <= ex._LIVE_POINTS

@@ -754,32 +754,29 @@ def _run_points(
             return [f for f in [*futures, model_tv] if f is not None and not f.done()]
 
         # A window over the batch. On an executor every anonymization starts at once. Locally
-        # one runs at a time, the next starting as soon as the last is done; a second starts
-        # beside it only when the samples no longer keep every worker busy (anonymizations run
-        # mostly on one thread and are the long pole), and only while fewer than _LIVE_POINTS
-        # points hold a published graph. Points are queued in order as their anonymizations
-        # finish and recorded as soon as their tasks are done, so a killed cluster run keeps
-        # its points.
+        # at most _LIVE_POINTS points hold a published graph (anonymizing, or tasks queued):
+        # one anonymization runs at a time, the next starting as soon as the last is done, and
+        # a second starts beside it only when the samples no longer keep every worker busy
+        # (anonymizations run mostly on one thread and are the long pole). Points are queued
+        # in order as their anonymizations finish and recorded as soon as their tasks are done,
+        # so a killed cluster run keeps its points.
         launched = done_anon = 0  # points whose anonymization was submitted; whose was queued
 
         def top_up() -> None:
             nonlocal launched
             while launched < len(batch):
                 anonymizing = launched - done_anon
+                if workers and anonymizing + len(queued) >= _LIVE_POINTS:
+                    return
                 if workers and anonymizing:  # one is running: a second to fill a core?
-                    if done_anon == 0:  # the first point has every thread
-                        return
                     on_side = sum(
                         not f.done()
                         for _, _, item in queued
                         if not isinstance(item, NotApplicable)
                         for f in item[5]
                     )
-                    if (
-                        anonymizing >= _ANON_AHEAD
-                        or on_side >= workers
-                        or anonymizing + len(queued) >= _LIVE_POINTS
-                    ):
+                    # the first point has every thread
+                    if done_anon == 0 or anonymizing >= _ANON_AHEAD or on_side >= workers:
                         return
                 start(launched)
                 launched += 1
