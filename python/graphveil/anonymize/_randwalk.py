@@ -607,7 +607,7 @@ def _columns_tv(
         for hop in range(t):  # t - 1 steps of P, then A
             last = hop == t - 1
             if sp.issparse(x) and _SPARSE_COST * int(deg[x.indices].sum()) > arcs * width:
-                x = np.ascontiguousarray(x.toarray().T)
+                x = _dense_transpose(x)
             if sp.issparse(x):
                 x = x @ (a_t if last else p_t)
                 x.sort_indices()  # the next step adds its terms in ascending node order
@@ -616,7 +616,7 @@ def _columns_tv(
                     graph.indptr, graph.indices, None if last else weights, x
                 )
         if sp.issparse(x):
-            x = np.ascontiguousarray(x.toarray().T)
+            x = _dense_transpose(x)
         diag = x[cols, np.arange(width)]
         return _column_sums(x) - _frac_variance(diag) + 2.0 * _frac_variance(0.5 * diag)
 
@@ -628,6 +628,17 @@ def _columns_tv(
     else:
         parts = [block(b0) for b0 in starts]
     return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def _dense_transpose(x: Any) -> np.ndarray:
+    """A canonical CSR array's transpose, dense and C-ordered.
+
+    Written in place: one dense block where ``x.toarray().T`` copied made two (145 MB each on
+    synthetic-youtube). The model TV at t = 2 there: peak +808 -> +565 MB, 3.6 -> 2.3 s.
+    """
+    out = np.zeros((x.shape[1], x.shape[0]))
+    out[x.indices, np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))] = x.data
+    return out
 
 
 #: A sparse multiply-add (scipy's sparse product) costs about this many dense ones
