@@ -768,15 +768,17 @@ def _run_points(
                 anonymizing = launched - done_anon
                 if workers and anonymizing + len(queued) >= _LIVE_POINTS:
                     return
-                if workers and anonymizing:  # one is running: a second to fill a core?
-                    on_side = sum(
-                        not f.done()
-                        for _, _, item in queued
-                        if not isinstance(item, NotApplicable)
-                        for f in item[5]
-                    )
-                    # the first point has every thread
-                    if done_anon == 0 or anonymizing >= _ANON_AHEAD or on_side >= workers:
+                items = [item for _, _, item in queued if not isinstance(item, NotApplicable)]
+                # a model TV (all threads, much memory) runs alone, as an anonymization would
+                model_tv = any(item[6] is not None and not item[6].done() for item in items)
+                if workers and (anonymizing or model_tv):  # a second to fill a core?
+                    on_side = sum(not f.done() for item in items for f in item[5])
+                    if (
+                        done_anon == 0  # the first point has every thread
+                        or model_tv
+                        or anonymizing >= _ANON_AHEAD
+                        or on_side >= workers
+                    ):
                         return
                 start(launched)
                 launched += 1
