@@ -611,3 +611,30 @@ def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatc
     study = _small_study(karate, grid, threads=2)
     assert len(study.rows) == 5 and live["now"] == 0
     assert 2 <= live["most"] <= ex._LIVE_POINTS
+
+
+def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
+    """On an executor the anonymizations finish in any order; one done ahead of the point
+    being queued must not wake the study's loop again and again while it waits."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    anonymize, waited = ex._anonymize_task, ex.wait
+    calls = {"wait": 0}
+
+    def late(reference, point, config, seed):
+        if point.scheme == "maxvar":  # the first point; RandWalk's is done long before
+            threading.Event().wait(0.5)
+        return anonymize(reference, point, config, seed)
+
+    def counted(*args, **kwargs):
+        calls["wait"] += 1
+        return waited(*args, **kwargs)
+
+    monkeypatch.setattr(ex, "_anonymize_task", late)
+    monkeypatch.setattr(ex, "wait", counted)
+    grid = {"maxvar": [0.19], "randwalk": [2]}
+    with ThreadPoolExecutor(2) as pool:
+        study = _small_study(karate, grid, executor=pool)
+    assert len(study.rows) == 2
+    assert calls["wait"] <= 20  # one per task at most (here 6), not a loop while MaxVar runs

@@ -797,7 +797,9 @@ def _run_points(
             top_up()
             if progressed or launched > ahead:
                 continue
-            running = [anon[point.key] for _, point in batch[done_anon:launched]]
+            # the next point to queue, not the later ones: done out of order, they would wake
+            # this loop at once, again and again
+            running = [anon[batch[done_anon][1].key]] if done_anon < launched else []
             for _, _, item in queued:
                 running += waiting(item)
             wait(running, return_when=FIRST_COMPLETED)
