@@ -603,12 +603,6 @@ def _deterministic(ug: Any) -> bool:
     return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
 
 
-#: Local study: anonymizations at once (the second only while a sample worker would idle), and
-#: points holding a published graph at once (anonymizing, or their samples running).
-_ANON_AHEAD = 2
-_LIVE_POINTS = 3
-
-
 def _run_points(
     reference: Original,
     batch: list[tuple[int, GridPoint]],
@@ -625,31 +619,28 @@ def _run_points(
     share (:mod:`graphveil.cluster`); otherwise every task gets them as arguments. Without an
     executor the points go one at a time: a point's samples or independent runs go side by side
     on a local pool (:func:`~graphveil.measure.report.side_by_side`) while the next point is
-    anonymized beside them, and the point after it too once the samples no longer fill the
-    cores, so neither anonymizations that run mostly on one thread nor a point's last samples
-    leave a core idle. At most ``_LIVE_POINTS`` points hold a published graph at once.
+    anonymized beside them, so the cores are not left idle by anonymizations that run mostly
+    on one thread, nor by the last samples of a point.
     """
     from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
     graph = reference.graph
     with contextlib.ExitStack() as stack:
         if executor is not None:
-            pool = side = tv_pool = sharing(executor) or executor
+            pool = side = sharing(executor) or executor
             task_config = anon_config = config
-            workers = 0  # every point's tasks queued at once
+            ahead = len(batch)  # every point's tasks queued at once
         else:
             workers, per_task = side_by_side(config.threads, config.samples)
-            pool = ThreadPoolExecutor(_ANON_AHEAD, thread_name_prefix="graphveil-anon")
-            # RandWalk-mod's model TV takes every thread and a block of memory per thread: one
-            # at a time
-            tv_pool = ThreadPoolExecutor(1, thread_name_prefix="graphveil-tv")
+            pool = ThreadPoolExecutor(1, thread_name_prefix="graphveil-anon")
             side = ThreadPoolExecutor(workers, thread_name_prefix="graphveil")
-            for local in (pool, tv_pool, side):  # interrupted: drop queued tasks, wait for running
+            for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
                 stack.callback(local.shutdown, wait=True, cancel_futures=True)
             task_config = replace(config, threads=per_task)
             # The next point is anonymized while this one's samples run, on a task's share of
             # the threads: on all of them it would compete with the samples and hold more memory.
             anon_config = task_config
+            ahead = 1
         g0 = share(pool, reference)
         stat_seed_in = point_seed(config.seed, "statistics")
         started: dict[str, float] = {}
@@ -679,9 +670,7 @@ def _run_points(
             root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), stat_seed_in)
             model_tv = None  # RandWalk-mod's Fig. 10 bar: a task like the anonymization
             if _has_model(point):
-                model_tv = submit(
-                    tv_pool, rank[point.key], _model_tv_task, g0, point, config.threads
-                )
+                model_tv = submit(pool, rank[point.key], _model_tv_task, g0, point, config.threads)
             if _deterministic(ug):
                 say(prefix + f"anonymized in {t_anon:.2f} s; {config.samples} independent runs")
                 futures: list[Future[Any]] = [
@@ -753,56 +742,25 @@ def _run_points(
             futures, model_tv = item[5], item[6]
             return [f for f in [*futures, model_tv] if f is not None and not f.done()]
 
-        # A window over the batch. On an executor every anonymization starts at once. Locally
-        # at most _LIVE_POINTS points hold a published graph (anonymizing, or tasks queued):
-        # one anonymization runs at a time, the next starting as soon as the last is done, and
-        # a second starts beside it only when the samples no longer keep every worker busy
-        # (anonymizations run mostly on one thread and are the long pole). Points are queued
-        # in order as their anonymizations finish and recorded as soon as their tasks are done,
-        # so a killed cluster run keeps its points.
-        launched = done_anon = 0  # points whose anonymization was submitted; whose was queued
-
-        def top_up() -> None:
-            nonlocal launched
-            while launched < len(batch):
-                anonymizing = launched - done_anon
-                if workers and anonymizing + len(queued) >= _LIVE_POINTS:
-                    return
-                items = [item for _, _, item in queued if not isinstance(item, NotApplicable)]
-                # a model TV (all threads, much memory) runs alone, as an anonymization would
-                model_tv = any(item[6] is not None and not item[6].done() for item in items)
-                if workers and (anonymizing or model_tv):  # a second to fill a core?
-                    on_side = sum(not f.done() for item in items for f in item[5])
-                    if (
-                        done_anon == 0  # the first point has every thread
-                        or model_tv
-                        or anonymizing >= _ANON_AHEAD
-                        or on_side >= workers
-                    ):
-                        return
-                start(launched)
-                launched += 1
-
-        top_up()
-        while done_anon < len(batch) or queued:
-            progressed = False
-            while done_anon < launched and anon[batch[done_anon][1].key].done():
-                queued.append((*batch[done_anon], queue(*batch[done_anon])))
-                done_anon += 1
-                progressed = True
-            while queued and not waiting(queued[0][2]):
+        # A window over the batch: anonymizations run `ahead` points ahead of the point whose
+        # tasks are being queued; a point is finished (and recorded) once the next one is
+        # queued, or as soon as its tasks are done, so a killed cluster run keeps its points.
+        for j in range(min(ahead, len(batch))):
+            start(j)
+        for j, (i, point) in enumerate(batch):
+            while queued and not anon[point.key].done():  # record what is done meanwhile
+                running = waiting(queued[0][2])
+                if running:
+                    wait([anon[point.key], *running], return_when=FIRST_COMPLETED)
+                else:
+                    yield finish_first()
+            queued.append((i, point, queue(i, point)))
+            if j + ahead < len(batch):
+                start(j + ahead)
+            while len(queued) > ahead or (queued and not waiting(queued[0][2])):
                 yield finish_first()
-                progressed = True
-            ahead = launched
-            top_up()
-            if progressed or launched > ahead:
-                continue
-            # the next point to queue, not the later ones: done out of order, they would wake
-            # this loop at once, again and again
-            running = [anon[batch[done_anon][1].key]] if done_anon < launched else []
-            for _, _, item in queued:
-                running += waiting(item)
-            wait(running, return_when=FIRST_COMPLETED)
+        while queued:
+            yield finish_first()
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
