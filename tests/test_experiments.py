@@ -475,12 +475,28 @@ def test_a_study_measures_g0_once(karate, monkeypatch):
     assert calls == {"index": 2, "two_graph": 0}
 
 
-def test_the_distance_sources_reach_g0_and_every_sample(monkeypatch):
+@pytest.fixture(scope="module")
+def bfs_graph() -> gv.Graph:
+    """Above the exact threshold (10,000 nodes): distances come from BFS sources."""
+    return gv.generators.powerlaw_cluster(10_500, 2, 0.1, seed=3)
+
+
+def _sourced_study(graph):
+    """MaxVar and RandWalk on ``graph`` with 64 BFS sources, seed 4: G0 and four samples or
+    runs are measured."""
+    grid = {"maxvar": [0.2], "randwalk": [2]}
+    return ex.reproduce(
+        graph, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
+        distance_sources=64,
+    )  # fmt: skip
+
+
+def test_the_distance_sources_reach_g0_and_every_sample(bfs_graph, monkeypatch):
     # Above the exact threshold the study's BFS source count is its own setting, used alike
     # for G0's row and every sample (their errors cancel in rel.err only then).
     from graphveil.measure import utility as U
 
-    g = gv.generators.powerlaw_cluster(10_500, 2, 0.1, seed=3)
+    g = bfs_graph
     seen = []
     histogram = U.distance_histogram
 
@@ -489,18 +505,14 @@ def test_the_distance_sources_reach_g0_and_every_sample(monkeypatch):
         return histogram(graph, sources, **kwargs)
 
     monkeypatch.setattr(U, "distance_histogram", counted)
-    grid = {"maxvar": [0.2], "randwalk": [2]}
-    study = ex.reproduce(
-        g, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
-        distance_sources=64,
-    )  # fmt: skip
+    study = _sourced_study(g)
     assert seen == [64] * 5  # G0, two samples of MaxVar, two runs of RandWalk
     assert study.config.distance_sources == 64
     stats = U.utility_statistics(g, sources=64, seed=ex.point_seed(study.config.seed, "statistics"))
     assert study.original["S_APD"] == stats["S_APD"]
 
 
-def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, monkeypatch):
+def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, bfs_graph, monkeypatch):
     # G0's S_Diam method (iFUB, or the BFS lower bound where iFUB gives up on G0) is used for
     # G0 and every sample, and the study says which: study.json always, study.md when it is
     # the bound (the shipped tables are all exact).
@@ -511,7 +523,7 @@ def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, monkeypatch)
     assert json.loads((out / "study.json").read_text())["diameter_method"] == "ifub"
     assert "S_Diam is the longest distance" not in (out / "study.md").read_text()
 
-    g = gv.generators.powerlaw_cluster(10_500, 2, 0.1, seed=3)
+    g = bfs_graph
     methods = []
     statistics = U.utility_statistics
 
@@ -521,11 +533,7 @@ def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, monkeypatch)
 
     monkeypatch.setattr(ex, "diameter_choice", lambda graph: "lower_bound")
     monkeypatch.setattr(ex, "utility_statistics", recorded)
-    grid = {"maxvar": [0.2], "randwalk": [2]}
-    bound = ex.reproduce(
-        g, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
-        distance_sources=64,
-    )  # fmt: skip
+    bound = _sourced_study(g)
     assert methods == ["lower_bound"] * 5  # G0, two samples of MaxVar, two runs of RandWalk
     assert bound.diameter_method == "lower_bound" and bound.to_json()["diameter_method"] == (
         "lower_bound"
