@@ -634,7 +634,9 @@ def _dense_transpose(x: Any) -> np.ndarray:
     """A canonical CSR array's transpose, dense and C-ordered.
 
     Written in place: one dense block where ``x.toarray().T`` copied made two (145 MB each on
-    synthetic-youtube). The model TV at t = 2 there: peak +808 -> +565 MB, 3.6 -> 2.3 s.
+    synthetic-youtube). The study's model TV at t = 2 there, 2 threads: +808 MB and 3.6 s with
+    the copy, +565 MB and 2.3-2.6 s without (``python benchmarks/model_tv_memory.py
+    synthetic-youtube 2``).
     """
     out = np.zeros((x.shape[1], x.shape[0]))
     out[x.indices, np.repeat(np.arange(x.shape[0]), np.diff(x.indptr))] = x.data
