@@ -209,17 +209,17 @@ class Study:
     def to_markdown(self) -> str:
         """The study's tables as Markdown."""
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
-        parts.append(
+        header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
             "Lower H1, H2_open, eps, rel.err and tradeoff are better."
-            + (
+        )
+        if self.diameter_method == "lower_bound":
+            header += (
                 f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
                 f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
                 f"{DIAMETER_MAX_BFS} BFS."
-                if self.diameter_method == "lower_bound"
-                else ""
             )
-        )
+        parts.append(header)
         for name, table in self.tables().items():
             title = (
                 "Comparison (the paper's Table 7)"

@@ -545,7 +545,7 @@ def randwalk_mod_tv(
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
-    step = max(1, min(_MAX_BLOCK, block_entries // max(n, 1)))
+    step = _block_width(n, block_entries, 1)
     if alpha == 0.5:
         return _symmetric_tv(graph, t, step, threads)
     q = _edge_adding_matrix(graph, alpha)
@@ -648,8 +648,8 @@ def _dense_transpose(x: Any) -> np.ndarray:
 _SPARSE_COST = 32
 
 
-#: Rows (columns) per block of :func:`randwalk_mod_tv` at most: wider blocks are no faster and
-#: cost memory (ca-GrQc, t = 10, 2 threads: 64 a block 0.7-0.85 s and +25 MB, 381 0.8-1 s and +154 MB;
+#: Rows (columns) per block of the model TV at most: wider blocks are no faster and cost memory
+#: (ca-GrQc, t = 10, 2 threads: 64 a block 0.7-0.9 s and +25-28 MB, 381 0.8-1 s and +154-156 MB;
 #: ``python benchmarks/model_tv_memory.py``).
 _MAX_BLOCK = 64
 
@@ -657,6 +657,11 @@ _MAX_BLOCK = 64
 #: 5x more on a million-node graph (synthetic-youtube, t = 2: 196 s against 36 s for 836 columns),
 #: and a product's gathers read a row of the block (16 columns: two cache lines) per arc.
 _MIN_ESTIMATE_BLOCK = 16
+
+
+def _block_width(n: int, block_entries: int, least: int) -> int:
+    """Rows (columns) per block of the model TV: ``block_entries // n`` in [least, _MAX_BLOCK]."""
+    return max(least, min(_MAX_BLOCK, block_entries // max(n, 1)))
 
 
 def randwalk_mod_tv_estimate(
@@ -689,7 +694,7 @@ def randwalk_mod_tv_estimate(
     seed : int, numpy.random.Generator or None
         Draws the sampled columns (0 by default, so the estimate is reproducible).
     block_entries, threads
-        As in :func:`randwalk_mod_tv` (but at least 8 columns a block).
+        As in :func:`randwalk_mod_tv` (but at least :data:`_MIN_ESTIMATE_BLOCK` columns a block).
 
     Returns
     -------
@@ -712,7 +717,7 @@ def randwalk_mod_tv_estimate(
     columns = check_int(columns, "columns", 2)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
-    step = max(_MIN_ESTIMATE_BLOCK, block_entries // max(n, 1))
+    step = _block_width(n, block_entries, _MIN_ESTIMATE_BLOCK)
     deg = graph.degrees.astype(np.float64)
     if columns >= n:
         return randwalk_mod_tv(graph, t, block_entries=block_entries, threads=threads), 0.0
