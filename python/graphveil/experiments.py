@@ -238,21 +238,11 @@ class Study:
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        from graphveil.findings import COMPARABLE_REL_ERR, attack_disagreements, paper_claims
+        from graphveil.findings import attack_disagreements, claims_markdown, paper_claims
 
-        lines = [
-            "## The paper's findings on this graph",
-            "",
-            (
-                "Checked on every run (graphveil.findings); rel.err values are *comparable* when "
-                f"they differ by at most {COMPARABLE_REL_ERR:.0%} of the larger."
-            ),
-            "",
-        ]
-        lines += [
-            f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
-            for c in paper_claims(self.rows, self.config.k, lambda s: registry.scheme(s).title)
-        ]
+        lines = claims_markdown(
+            paper_claims(self.rows, self.config.k, original=self.original, graph=self.graph_name)
+        )
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
@@ -260,9 +250,10 @@ class Study:
                 "## The attacks against the scores",
                 "",
                 (
-                    "Re-identified: the fraction of G0's core nodes (degree >= 5, largest "
-                    "component) that propagation re-identifies in a sampled world; a pair of rows "
-                    "disagrees when H1 or H2_open orders it one way and the attack the other."
+                    "graphveil's own check, not the paper's. Re-identified: the fraction of G0's "
+                    "core nodes (degree >= 5, largest component) that propagation re-identifies "
+                    "in a sampled world; a pair of rows disagrees when H1 or H2_open orders it "
+                    "one way and the attack the other."
                 ),
                 "",
                 *(f"- {s}" for s in sentences),
