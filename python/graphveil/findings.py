@@ -126,6 +126,7 @@ class Claim:
     quote: str
     #: How graphveil reads the claim on a study's rows.
     reading: str
+    #: :data:`HOLDS`, :data:`NOT_HOLDS`, :data:`NOT_APPLICABLE` or :data:`NOT_CHECKED`.
     verdict: str
     #: The numbers behind the verdict.
     evidence: str
@@ -397,11 +398,11 @@ def compare_tradeoffs(a: Sequence[Row], b: Sequence[Row]) -> Matched:
 
     Examples
     --------
-    >>> a = [{"rel_err": 0.0, "tradeoff": 1.0}, {"rel_err": 0.2, "tradeoff": 3.0}]
-    >>> b = [{"rel_err": 0.1, "tradeoff": 3.0}, {"rel_err": 0.3, "tradeoff": 1.0}]
+    >>> a = [{"rel_err": 0.0, "tradeoff": 1.0}, {"rel_err": 0.5, "tradeoff": 3.0}]
+    >>> b = [{"rel_err": 0.25, "tradeoff": 3.0}, {"rel_err": 0.75, "tradeoff": 1.0}]
     >>> m = compare_tradeoffs(a, b)
     >>> m.points
-    ((0.1, 2.0, 0.1, 3.0), (0.2, 3.0, 0.2, 2.0))
+    ((0.25, 2.0, 0.25, 3.0), (0.5, 3.0, 0.5, 2.0))
     >>> m.better, m.worse
     (False, False)
     """
