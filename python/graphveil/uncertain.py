@@ -35,6 +35,7 @@ from graphveil.io import (
     write_release,
 )
 from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
+from graphveil.multigraph import Multigraph
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
@@ -568,6 +569,44 @@ class UncertainGraph:
         return _core.sample_edges(
             simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads
         )
+
+    def sample_multigraph(
+        self,
+        seed: SeedLike = None,
+        *,
+        index: int = 0,
+        threads: int | None = None,
+    ) -> Multigraph:
+        """One possible world with every kept pair as an edge: loops and copies stay.
+
+        Every pair is one independent trial, as in :meth:`sample`, but nothing is merged: a
+        relaxed graph's world is a :class:`~graphveil.multigraph.Multigraph` (a kept self-loop
+        adds 2 to its node's degree, every kept copy of a pair is an edge), the form in which
+        the paper's tables measured the printed RandWalk-mod. A deterministic relaxed graph
+        (every p = 1, e.g. ``randwalk_mod(...).graph``) is its own world. Sample ``index`` of
+        ``seed``; drawn in C++ with one random stream per fixed block of pairs, so the world
+        never depends on ``threads``. (For a strict graph the world is the same graph as
+        ``sample(seed=seed)`` only when no pair is drawn twice, which a strict graph never has;
+        its draws then equal :meth:`sample_edges`'.)
+
+        Examples
+        --------
+        >>> ug = UncertainGraph(3, [0, 0, 1], [0, 1, 1], [1.0, 1.0, 1.0], relaxed=True)
+        >>> world = ug.sample_multigraph(seed=1)
+        >>> world.m, world.degrees.tolist(), world.simple.m
+        (3, [3, 3, 0], 1)
+        """
+        index = _non_negative(index, "index")
+        u, v = _core.sample_edges(
+            self._n,
+            self._u,
+            self._v,
+            self._p,
+            seed_to_u64(seed),
+            int(index),
+            check_threads(threads),
+        )
+        return Multigraph(self._n, u, v)
 
     # ------------------------------------------------------------------ files
     def with_permuted_ids(self, seed: SeedLike = None) -> tuple[UncertainGraph, np.ndarray]:
