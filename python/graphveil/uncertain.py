@@ -71,12 +71,13 @@ class UncertainGraph:
     as in the adjacency matrix of Theorem 3.1, everywhere (:meth:`expected_degrees`,
     :meth:`degree_variance`, :meth:`to_scipy`, the degree laws behind eps in
     :mod:`graphveil.measure.privacy`). Entries may exceed 1. :meth:`total_variance` and
-    :meth:`expected_num_edges` count pairs (a loop once). Samples are simple graphs: a pair
-    repeated with probabilities ``p_1..p_k`` appears with probability ``1 - prod(1 - p_i)`` and
-    self-loops are dropped, which is the strict graph :meth:`simplified` returns; sampling, the
-    statistics measured on samples and the edit distance (:meth:`expected_edit_distance`) work
-    on that graph, so they never see a loop. (The study's RandWalk-mod, the authors' retrying
-    walk, produces no loop or duplicate in the first place.)
+    :meth:`expected_num_edges` count pairs (a loop once). :meth:`sample` returns simple
+    graphs: a pair repeated with probabilities ``p_1..p_k`` appears with probability
+    ``1 - prod(1 - p_i)`` and self-loops are dropped, which is the strict graph
+    :meth:`simplified` returns; the edit distance (:meth:`expected_edit_distance`) works on that
+    graph. :meth:`sample_multigraph` keeps every loop and copy: the measures
+    (:func:`graphveil.measure.evaluate`, the study) read a relaxed graph's worlds that way, as
+    the authors measured the printed RandWalk-mod (see :mod:`graphveil.multigraph`).
 
     Parameters
     ----------
