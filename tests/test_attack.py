@@ -304,10 +304,12 @@ def test_reidentification_rate():
     assert (r.nodes, r.correct, r.wrong, r.unmapped) == (3, 1 / 3, 1 / 3, 1 / 3)
     assert r.accuracy == 0.5 and r.coverage == r.mapped == 2 / 3 and math.isnan(r.twins)
     twins = np.array([True, False, True, False, False])
-    assert reidentification_rate([0, 2, -1, 3, 1], [0, 1, 2, 3, 4], [0, 1, 2], twins=twins).twins == 2 / 3
+    r = reidentification_rate([0, 2, -1, 3, 1], [0, 1, 2, 3, 4], [0, 1, 2], twins=twins)
+    assert r.twins == 2 / 3
     none = reidentification_rate([-1, -1], [0, 1])
     assert none.coverage == 0.0 and math.isnan(none.accuracy)
-    assert set(none.as_dict()) == {"nodes", "correct", "wrong", "unmapped", "twins", "accuracy", "coverage"}
+    fields = {"nodes", "correct", "wrong", "unmapped", "twins", "accuracy", "coverage"}
+    assert set(none.as_dict()) == fields
     with pytest.raises(ValueError, match="twins must be a boolean array"):
         reidentification_rate([0, 1], [0, 1], twins=[1, 0])
     with pytest.raises(ValueError, match="one per target node"):
@@ -329,7 +331,8 @@ def test_accuracy_and_coverage_are_consistent(seed):
     correct = int(np.sum(mapping[nodes] == truth[nodes]))
     mapped = int(np.sum(mapping[nodes] >= 0))
     assert correct <= mapped <= r.nodes == 30
-    assert r.coverage == pytest.approx(mapped / 30) and r.accuracy == pytest.approx(correct / mapped)
+    assert r.coverage == pytest.approx(mapped / 30)
+    assert r.accuracy == pytest.approx(correct / mapped)
     assert r.correct == pytest.approx(r.accuracy * r.coverage)
 
 
@@ -479,7 +482,9 @@ def test_cli_attack_link_and_propagation(tmp_path, capsys):
     assert main([*argv, "--seed", "1", "--eccentricity", "scored", "--json", str(out_json)]) == 0
     assert "eccentricity scored" in capsys.readouterr().out
     want = propagation_attack(g0, ug, seeds=5, seed=1, eccentricity="scored")
-    assert json.loads(out_json.read_text())["sampled"] == pytest.approx(want.sampled.as_dict(), nan_ok=True)
+    assert json.loads(out_json.read_text())["sampled"] == pytest.approx(
+        want.sampled.as_dict(), nan_ok=True
+    )
 
 
 def test_cli_attack_errors(tmp_path, capsys):

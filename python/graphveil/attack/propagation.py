@@ -10,8 +10,9 @@ so hubs do not win by size alone). The best candidate is accepted when
   define it (``eccentricity="ns"``, the default) the scores are a list with one entry per node
   of the other graph, zeros included: ``std`` is over all of them, and the second max is 0
   when one candidate scored. ``eccentricity="scored"`` (graphveil's earlier rule, a departure)
-  takes ``std`` over the candidates that scored only, with +inf for a single one: far fewer
-  zeros, a larger ``std``, so the same ``theta`` is much stricter;
+  takes ``std`` over the candidates that scored only, with +inf for a single one: without the
+  zeros ``std`` is usually much larger, so the same ``theta`` is stricter
+  (docs/faithfulness.rst);
 - and the same scoring from the candidate back to the unmapped target nodes picks ``t``
   (the reverse match).
 
@@ -565,7 +566,7 @@ def propagation_attack(
     >>> g = gv.datasets.load("ca-GrQc")
     >>> r = propagation_attack(g, g, seeds=50, seed=1)  # the un-anonymized control
     >>> r.sampled.wrong, r.sampled.correct > 0.6, round(r.sampled.twins, 2)
-    (0.0, True, 0.24)
+    (0.0, True, 0.23)
     """
     _check_graph(g0, "g0")
     published = release_on(g0, published)
