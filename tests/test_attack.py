@@ -295,6 +295,8 @@ def test_propagation_bad_input():
         propagation(g, g, [[0, 0]], max_rounds=0)
     with pytest.raises(ValueError, match="eccentricity must be one of 'ns', 'scored'"):
         propagation(g, g, [[0, 0]], eccentricity="NS")
+    with pytest.raises(TypeError, match="eccentricity must be a string"):
+        propagation(g, g, [[0, 0]], eccentricity=None)
     with pytest.raises(TypeError, match="Graph"):
         propagation(g.to_networkx(), g, [[0, 0]])
 

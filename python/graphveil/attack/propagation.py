@@ -82,11 +82,16 @@ def _check_graph(g: Any, name: str) -> Graph:
 
 
 def _check_eccentricity(eccentricity: Any) -> str:
+    if not isinstance(eccentricity, str):
+        raise TypeError(
+            f"eccentricity must be a string, one of {', '.join(map(repr, ECCENTRICITIES))}, "
+            f"got {type(eccentricity).__name__}"
+        )
     if eccentricity not in ECCENTRICITIES:
         raise ValueError(
             f"eccentricity must be one of {', '.join(map(repr, ECCENTRICITIES))}, got {eccentricity!r}"
         )
-    return str(eccentricity)
+    return eccentricity
 
 
 def _seed_pairs(seeds: Any, n_target: int, n_aux: int) -> np.ndarray:
