@@ -54,11 +54,22 @@ from graphveil.measure.utility import (
 )
 from graphveil.uncertain import Anonymized
 
-#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
-ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`):
+#: ``reid_rate`` (correct over the scored core) splits into ``reid_accuracy`` (correct among
+#: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
+#: core with a structural twin, which no structural attack matches but by guessing.
+ATTACK_COLUMNS = (
+    "link_auc",
+    "precision_at_m",
+    "reid_rate",
+    "reid_accuracy",
+    "reid_coverage",
+    "reid_twin_share",
+)
 
-#: Version of the per-point record format in ``out_dir/points``.
-STATE_VERSION = 3
+#: Version of the per-point record format in ``out_dir/points`` (4: NS's eccentricity and the
+#: accuracy / coverage / twin columns of the attack).
+STATE_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -358,7 +369,8 @@ def reproduce(
         MaxVar actually found.
     attacks : bool
         Attack every release and add link AUC, precision@m and the propagation
-        re-identification rate to its row (:func:`graphveil.attack.attack_scores`; at most
+        re-identification rate, its accuracy and coverage and the core's twin share to its row
+        (:func:`graphveil.attack.attack_scores`; at most
         ``ATTACK_SAMPLES`` sampled worlds a point, to keep the cost bounded). G0's own row gets
         the un-anonymized control.
     distance_sources : int, default 1000
