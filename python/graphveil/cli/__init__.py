@@ -12,6 +12,8 @@ Manners, the same for every command:
 - user mistakes (``ValueError``, ``TypeError``, ``KeyError``, ``OSError``) print one line
   ``graphveil: error: ...`` on stderr and exit 2, as an argparse usage error; anything else is
   a bug and keeps its traceback;
+- options are spelled in full: no prefix of a long option is taken for it (``--k`` is not
+  ``--keep-ids``), through :class:`~graphveil.cli._common.Parser`, the class of every parser;
 - SIGINT and SIGTERM remove temporary files, print one line and exit 130 or 143;
 - a closed stdout (``graphveil datasets list | head -1``) ends the command quietly with status
   141 (128 + SIGPIPE), what a shell reports for ``cat`` or ``ls`` killed by SIGPIPE;
@@ -35,6 +37,7 @@ import graphveil
 from graphveil.cli import anonymize, attack, datasets, measure, reproduce, sample
 from graphveil.cli._common import (
     USER_ERRORS,
+    Parser,
     Terminated,
     _install,
     _on_sigterm,
@@ -101,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="graphveil",
         description="Anonymize social graphs via uncertainty semantics, and measure privacy and utility.",
         epilog=(

@@ -44,6 +44,18 @@ def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
         check_output_path(path)
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser that takes no abbreviation of an option: ``--k`` is not ``--keep-ids``.
+
+    argparse accepts any unambiguous prefix of a long option by default, so a typo or a short
+    spelling can silently turn on a flag of another meaning (a release with its true node ids).
+    Subparsers are built with the class of their parent, so every command inherits this.
+    """
+
+    def __init__(self, *args: Any, allow_abbrev: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+
+
 # ---------------------------------------------------------------------------- helpers
 def _one_line(exc: BaseException) -> str:
     # KeyError's str() is the repr of its argument; show the message itself.
