@@ -51,7 +51,8 @@ def aligned(value: Any) -> Any:
 def seed_to_u64(seed: SeedLike) -> int:
     """Reduce a user seed to the one 64-bit integer handed to the C++ kernels.
 
-    ``None`` draws fresh entropy; a ``numpy.random.Generator`` is advanced by one draw.
+    ``None`` draws fresh entropy; a ``numpy.random.Generator`` is advanced by one draw; an
+    integer must lie in ``[0, 2**64)`` (ValueError otherwise).
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
@@ -61,9 +62,10 @@ def seed_to_u64(seed: SeedLike) -> int:
         raise TypeError(
             f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}"
         )
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed) % 2**64
+    if not 0 <= seed < 2**64:
+        # Taking a larger seed modulo 2**64 would make two different seeds one stream.
+        raise ValueError(f"seed must lie in [0, 2**64), got {seed}")
+    return int(seed)
 
 
 def default_threads() -> int:

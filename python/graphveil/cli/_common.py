@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import math
@@ -32,6 +33,40 @@ def _install(signum: int, handler: Any) -> Any:
         return signal.signal(signum, handler)
     except ValueError:  # not the main thread (e.g. main() called from a worker)
         return None
+
+
+#: The pip extra (pyproject.toml's ``[project.optional-dependencies]``) of each optional library
+#: a command may need: figures, ``.parquet`` files, ``--scheduler``.
+EXTRAS = {"matplotlib": "plot", "pyarrow": "parquet", "distributed": "dask", "dask": "dask"}
+
+
+def missing_extra(module: str, what: str) -> str:
+    """One line: ``what`` needs ``module``, and the pip install that brings it."""
+    return (
+        f'{what} needs {module}, which is not installed: pip install "graphveil[{EXTRAS[module]}]"'
+    )
+
+
+def require_extras(needs: dict[str, str]) -> None:
+    """Fail before any work if an optional library is missing (``needs``: module -> what needs it).
+
+    Raises ValueError (exit 2, one line naming the pip extra), so that a run does not do its
+    work and then fail to write its output.
+    """
+    for module, what in needs.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise ValueError(missing_extra(module, what)) from None
+
+
+def missing_module(exc: ImportError) -> str | None:
+    """The optional library of :data:`EXTRAS` whose absence raised ``exc``, or None (a bug)."""
+    for err in (exc, exc.__cause__):
+        name = getattr(err, "name", None)
+        if isinstance(err, ImportError) and name and name.split(".")[0] in EXTRAS:
+            return name.split(".")[0]
+    return None
 
 
 def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
@@ -218,6 +253,20 @@ def _jsonable(x: Any) -> Any:
     if hasattr(x, "tolist"):
         return finite(x.tolist())
     return str(x)
+
+
+def seed_value(text: str) -> int:
+    """``--seed``'s type: an integer in ``[0, 2**64)``, checked as the API checks a seed."""
+    from graphveil._common import seed_to_u64
+
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    try:
+        return seed_to_u64(seed)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 #: ``--seed`` of every random command: a seed is the one secret of the noise.
