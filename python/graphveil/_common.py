@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import os
 import secrets
@@ -255,5 +256,6 @@ def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool
     bad_low = x <= low if open_low else x < low
     if not np.isfinite(x) or bad_low or x > high:
         left = "(" if open_low else "["
-        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
+        right = ")" if math.isinf(high) else "]"  # an infinite bound is never reached
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {value!r}")
     return x

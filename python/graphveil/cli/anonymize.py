@@ -109,6 +109,7 @@ CLI_OPTIONS = {
     "allow_fewer=True": "--allow-fewer",
     "n_potential": "--n-potential",
     "keep_ids=True": "--keep-ids",
+    "use q=1": "use --white-noise 1",
 }
 
 
