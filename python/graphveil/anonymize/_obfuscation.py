@@ -123,7 +123,8 @@ def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
     chunk = max(1, 4_000_000 // max(1, vals.size))
     for start in range(0, vals.size, chunk):
         diff = vals[start : start + chunk, None] - vals[None, :]
-        common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
+        with np.errstate(over="ignore"):  # (diff / sigma)^2 = inf for a tiny sigma: exp(-inf) = 0
+            common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
     common /= sigma * _SQRT_2PI
     return 1.0 / common[inverse.reshape(-1)]
 
@@ -235,8 +236,9 @@ def _attempt(
         sig = unique[u]
         sig += unique[v]
         total = sig.sum()
-        sig *= sigma * u.size
-        sig /= total
+        with np.errstate(over="ignore", under="ignore"):  # an extreme sigma: refused just below
+            sig *= sigma * u.size
+            sig /= total
         _check_widths(sigma, sig)
         noise = rng.random(u.size) < prep.q
         r = _sample_truncated_normal(sig, rng)
