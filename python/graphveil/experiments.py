@@ -524,7 +524,7 @@ def graph_digest(graph: Graph) -> str:
     --------
     >>> import graphveil as gv
     >>> g = gv.datasets.load("karate_club")
-    >>> graph_digest(g) == graph_digest(g) != graph_digest(gv.Graph.from_edges(2, [0], [1]))
+    >>> graph_digest(g) == graph_digest(g) != graph_digest(gv.Graph.from_edges([0], [1]))
     True
     """
     h = hashlib.sha256()

@@ -87,8 +87,9 @@ class Parser(argparse.ArgumentParser):
     Subparsers are built with the class of their parent, so every command inherits this.
     """
 
-    def __init__(self, *args: Any, allow_abbrev: bool = False, **kwargs: Any) -> None:
-        super().__init__(*args, allow_abbrev=allow_abbrev, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- helpers

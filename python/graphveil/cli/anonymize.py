@@ -538,7 +538,7 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
     """
     rule = command.no_op
     if command.cli.inner_scheme:
-        rule = registry.scheme(params[command.cli.inner_scheme]).no_op
+        rule = registry.resolve(params[command.cli.inner_scheme])[0].no_op  # an old spelling too
     reason = rule(params) if rule is not None else None
     if reason is not None and not getattr(args, _dest(ALLOW_IDENTITY)):
         raise ValueError(
