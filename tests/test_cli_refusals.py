@@ -323,3 +323,11 @@ def test_obfuscation_sigma_messages_are_true_of_their_input(sigma, message, caps
     assert main([*argv, "--sigma", sigma, "--seed", "1"]) == 2
     err = capsys.readouterr().err
     assert message in err and "nan" not in err
+
+
+def test_the_study_api_refuses_a_grid_for_a_scheme_it_does_not_run():
+    from graphveil import experiments as ex
+
+    with pytest.raises(ValueError, match="not among the schemes run"):
+        ex.paper_grid(["randwalk"], {"maxvar": [0.19]})
+    assert [p.scheme for p in ex.paper_grid(["maxvar"], {"maxvar": [0.19]})] == ["maxvar"]
