@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable
+import numbers
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,11 +137,29 @@ class Scheme:
     aliases: tuple[str, ...] = ()
     #: What its command line needs beyond the signature (see :class:`Cli`).
     cli: Cli = field(default_factory=Cli)
+    #: ``no_op(params)``: why these parameters leave G0 unchanged or publish only true edges,
+    #: else None. ``params`` maps the function's keywords (``{"switches": 0}``) or the grid
+    #: parameter (``{"s/m": 0.0}``) to values; keys it does not hold are not checked. The API
+    #: runs such parameters (research, a baseline); the CLI refuses them without
+    #: ``--allow-identity`` (see :meth:`no_op_reason`).
+    no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
         ok = math.isfinite(value) and self.valid(value)
         return None if ok else self.requirement
+
+    def no_op_reason(self, params: Mapping[str, Any]) -> str | None:
+        """None, or why ``params`` (keywords or ``{grid_parameter: value}``) publish nothing hidden.
+
+        Examples
+        --------
+        >>> scheme("edge_switch").no_op_reason({"switches": 0})
+        'EdgeSwitch with 0 switches publishes G0 unchanged'
+        >>> scheme("randwalk").no_op_reason({"t": 2}) is None
+        True
+        """
+        return self.no_op(params)
 
 
 def derived_seed(master: int, key: str) -> int:
@@ -236,6 +255,45 @@ def _integer_at_least_one(v: float) -> bool:
     return v >= 1 and float(v).is_integer()
 
 
+# ---------------------------------------------------------------------------- no-op rules
+def _is(params: Mapping[str, Any], keys: tuple[str, ...], value: float) -> bool:
+    """Whether any of ``keys`` is given as a number equal to ``value``."""
+    return any(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) and x == value
+        for x in (params.get(k) for k in keys)
+    )
+
+
+def _no_op_walk(title: str) -> Callable[[Mapping[str, Any]], str | None]:
+    def rule(params: Mapping[str, Any]) -> str | None:
+        if _is(params, ("t",), 1):
+            return (
+                f"{title} with t=1 ends every walk at the neighbour itself: every published pair "
+                "is a true edge"
+            )
+        return None
+
+    return rule
+
+
+def _no_op_maxvar(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("n_potential", "n_p/m"), 0):
+        return "MaxVar with no potential edge keeps every p = 1: it publishes G0 unchanged"
+    return None
+
+
+def _no_op_edge_switch(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("switches", "s/m"), 0):
+        return "EdgeSwitch with 0 switches publishes G0 unchanged"
+    return None
+
+
+def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("p",), 0):
+        return "Mixture with p=0 is (1 - 0) A(G0): it publishes G0 unchanged"
+    return None
+
+
 #: Every scheme, in the order the study's tables and figures list them.
 REGISTRY: dict[str, Scheme] = {
     s.name: s
@@ -275,6 +333,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="^",
             partitionable=True,
             deterministic=True,
+            no_op=_no_op_walk("RandWalk"),
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
@@ -291,6 +350,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("randwalk-mod",),
+            no_op=_no_op_walk("RandWalk-mod"),
             cli=Cli(
                 description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
                 "tables ran it (default: a multigraph, self-loops and multi-edges kept, written as a "
@@ -319,6 +379,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="o",
             partitionable=False,
             deterministic=False,
+            no_op=_no_op_maxvar,
             cli=Cli(
                 description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
@@ -344,6 +405,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("switch", "edge-switch"),
+            no_op=_no_op_edge_switch,
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
         ),
         Scheme(
@@ -359,6 +421,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="D",
             partitionable=False,
             deterministic=False,
+            no_op=_no_op_mixture,
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
                 "an edge list, or an uncertain graph written with --keep-ids."

@@ -22,6 +22,7 @@ from graphveil.cli._common import (
     check_outputs,
     json_to_stdout,
     load_graph,
+    seed_value,
     write_json,
 )
 
@@ -75,7 +76,7 @@ def add_attack(subparsers: Any) -> None:
         "or over the scored candidates only (scored: stricter at one theta)",
     )
     prop.add_argument("--min-degree", type=int, default=5, help="core degree bound (default 5)")
-    prop.add_argument("--seed", type=int, default=None, help="randomness (default: fresh)")
+    prop.add_argument("--seed", type=seed_value, default=None, help="randomness (default: fresh)")
     prop.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
     prop.set_defaults(run=_run_propagation)
 
