@@ -44,7 +44,9 @@ from graphveil.cli._common import (
     check_outputs,
     finite,
     json_to_stdout,
+    graph_inputs,
     load_graph,
+    release_inputs,
     show_progress,
     write_json,
 )
@@ -58,7 +60,10 @@ def _load(args: argparse.Namespace) -> Any:
         release_format(args.output)
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
-    check_outputs(args.output, args.record, args.json)
+    outputs = [args.output, args.record, args.json]
+    if args.output and release_format(args.output) == "tsv":
+        outputs += release_inputs(args.output)[1:]  # its sidecar is written too
+    check_outputs(*outputs, inputs=graph_inputs(args))
     return load_graph(args)
 
 
