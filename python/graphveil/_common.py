@@ -233,10 +233,10 @@ def deferred_signals() -> Iterator[None]:
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        for signum in dict.fromkeys(caught):
-            signal.raise_signal(signum)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(caught):
+            signal.raise_signal(number)
 
 
 def _replace(tmp: Path, target: Path) -> None:

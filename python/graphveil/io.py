@@ -478,6 +478,8 @@ def write_release(
         _check_record_path(record, target, sidecar_path(target))
     scheme, params = _public_meta(graph.meta)
     private = json.loads(_meta_json(graph.meta))  # also checks meta is JSON-serialisable
+    if record is not None and graph.run_record is None and graph.ids_permuted is not False:
+        raise ValueError(_UNMAPPED.format(what=_ID_STATUS[graph.ids_permuted]))
     out, perm = release(graph, keep_ids, seed)
     mapping: np.ndarray | None = perm
     releases: list[dict[str, str]] = []
@@ -488,8 +490,6 @@ def write_release(
             private = {**carried.report, **private}
         else:
             mapping = None
-            if record is not None and graph.ids_permuted is not False:
-                raise ValueError(_UNMAPPED.format(what=_ID_STATUS[graph.ids_permuted]))
     header = {
         "format": _FORMAT_TAG,
         "format_version": _VERSION_OF[fmt],
@@ -819,7 +819,10 @@ def _check_npy_sizes(fh: IO[bytes], path: Path) -> None:
     (:mod:`numpy.lib.format`) and its size checked against the entry's, and the entry's against
     what deflate can expand its stored bytes to.
     """
-    readers = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    readers = {
+        (1, 0): np.lib.format.read_array_header_1_0,
+        (2, 0): np.lib.format.read_array_header_2_0,
+    }
     with zipfile.ZipFile(fh) as zf:
         for info in zf.infolist():
             if info.file_size > max(info.compress_size, 1) * _MAX_DEFLATE_RATIO:

@@ -172,7 +172,7 @@ def _field_problem(perm: Any, report: Any, releases: Any) -> str | None:
             for r in releases
         )
     ):
-        return "'releases' must be a list of {\"file\": name, \"digest\": sha256} objects"
+        return '\'releases\' must be a list of {"file": name, "digest": sha256} objects'
     return None
 
 

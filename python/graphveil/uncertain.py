@@ -35,7 +35,6 @@ from graphveil.io import (
     write_release,
 )
 from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
-
 from graphveil.record import RunRecord, load_record, release_digest
 
 # The release's format names stay importable from here; graphveil.io is their home.

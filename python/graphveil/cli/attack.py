@@ -103,7 +103,9 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
             "or `graphveil attack ATTACK --dataset NAME PUBLISHED`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
-    check_outputs(args.json, inputs=[*graph_inputs(args), *release_inputs(args.paths[-1]), args.record])
+    check_outputs(
+        args.json, inputs=[*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
+    )
     ug = load_release(args.paths[-1], args.record)  # carries its record, checked
     g0 = load_graph(args)
     if ug.n != g0.n:

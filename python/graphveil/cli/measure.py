@@ -162,7 +162,13 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
     try:
         report = evaluate(
-            g0, ug, samples=args.samples, seed=args.seed, k=args.k, threads=args.threads, label=label
+            g0,
+            ug,
+            samples=args.samples,
+            seed=args.seed,
+            k=args.k,
+            threads=args.threads,
+            label=label,
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None

@@ -88,7 +88,9 @@ def _run_sample(args: argparse.Namespace) -> int:
             rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
             releases += rec.releases
         record = RunRecord(
-            perm, {"command": "sample", "source": source, "seed": seed, "count": args.count}, releases
+            perm,
+            {"command": "sample", "source": source, "seed": seed, "count": args.count},
+            releases,
         )
         if args.record:
             record.save(args.record)
