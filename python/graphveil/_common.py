@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import errno
+import json
 import math
 import numbers
 import os
 import secrets
+import signal
+import threading
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -123,6 +128,12 @@ def index_dtype(n: int) -> np.dtype:
 TMP_DIR_NAME = ".graphveil-tmp"
 
 
+#: The files of the atomic group being written (:func:`atomic_group`), or None outside one.
+_GROUP: contextvars.ContextVar[list[tuple[Path, Path]] | None] = contextvars.ContextVar(
+    "graphveil_atomic_group", default=None
+)
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike[str], *, private: bool = False) -> Iterator[Path]:
     """Yield a temporary path for ``path``; rename it over ``path`` only on success.
@@ -134,24 +145,151 @@ def atomic_path(path: str | os.PathLike[str], *, private: bool = False) -> Itera
     process is gone). It is created with mode 0666 less the umask (0644 under umask 022), or
     0600 when ``private``; the rename keeps that mode. Its name ends with the suffix of
     ``path``, so tools choosing a format by extension still work. Errors name ``path``.
+
+    Inside :func:`atomic_group` the rename waits for the group: every file of the group is
+    renamed into place together, or none is.
     """
     target = Path(path)
     directory = target.parent if str(target.parent) else Path(".")
     check_output_path(target)
     tmp = _create_temporary(target, directory, 0o600 if private else 0o666)
+    group = _GROUP.get()
     try:
-        yield tmp
         try:
-            os.replace(tmp, target)
-        except PermissionError:
-            raise PermissionError(f"cannot write {target}: permission denied") from None
-        except IsADirectoryError:
-            raise IsADirectoryError(f"cannot write {target}: it is a directory") from None
+            yield tmp
+        except OSError as err:  # e.g. a full disk: one line naming the file
+            raise os_error(err, target) from None
+        if group is not None:
+            group.append((tmp, target))
+            return  # the group renames it, or removes it
+        with deferred_signals():
+            _replace(tmp, target)
+            _remove_temporary(tmp)
+    except BaseException:
+        with deferred_signals():
+            _remove_temporary(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_group() -> Iterator[None]:
+    """Commit every file written through :func:`atomic_path` inside the block as one unit.
+
+    A release, its TSV sidecar and its run record are one unit: either all of them are in
+    place or none is. Every file is first written in full to its temporary; only when the
+    block ends without error are they renamed into place, in the order written. SIGINT and
+    SIGTERM are deferred (not lost) while the renames and the cleanup run, and are delivered
+    once they are done; should a rename still fail (a full disk, a file system error, an
+    exception injected in a test), the files already renamed are removed again and the
+    temporaries too, so nothing of the unit is left. (A file that an earlier run had left under
+    one of the names is then gone too: the group never leaves a mix of old and new files.)
+    """
+    if _GROUP.get() is not None:  # nested: the outer group commits
+        yield
+        return
+    pending: list[tuple[Path, Path]] = []
+    token = _GROUP.set(pending)
+    done: list[Path] = []
+    try:
+        try:
+            yield
+        finally:
+            _GROUP.reset(token)
+        with deferred_signals():
+            try:
+                for tmp, target in pending:
+                    _replace(tmp, target)
+                    done.append(target)
+            except BaseException:
+                for target in done:
+                    with contextlib.suppress(OSError):
+                        target.unlink()
+                raise
+            finally:
+                for tmp, _ in pending:
+                    _remove_temporary(tmp)
+    except BaseException:
+        with deferred_signals():
+            for tmp, _ in pending:
+                _remove_temporary(tmp)
+        raise
+
+
+@contextlib.contextmanager
+def deferred_signals() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back during the block, then deliver what arrived.
+
+    Python-level handlers are swapped for one that only notes the signal (in the main thread;
+    elsewhere Python runs no handlers, so there is nothing to hold back), and the previous
+    handlers are put back and the noted signals raised again when the block ends.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, lambda s, f: caught.append(s))
+        except (ValueError, OSError):  # pragma: no cover - no signals here
+            pass
+    try:
+        yield
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        with contextlib.suppress(OSError):  # other writers may still use it
-            tmp.parent.rmdir()
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(caught):
+            signal.raise_signal(number)
+
+
+def _replace(tmp: Path, target: Path) -> None:
+    try:
+        os.replace(tmp, target)
+    except IsADirectoryError:
+        raise IsADirectoryError(f"cannot write {target}: it is a directory") from None
+    except OSError as err:
+        raise os_error(err, target) from None
+
+
+def _remove_temporary(tmp: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    with contextlib.suppress(OSError):  # other writers may still use it
+        tmp.parent.rmdir()
+
+
+#: What to do about an OS error met while writing a file, by errno.
+_OS_ADVICE = {
+    errno.EFBIG: "the file is larger than the file-size limit (ulimit -f); raise the limit",
+    errno.ENOSPC: "no space left on the device; free some space or write elsewhere",
+    errno.EDQUOT: "the disk quota is exceeded; free some space or write elsewhere",
+    errno.EACCES: "permission denied; write into a folder of yours",
+    errno.EPERM: "operation not permitted; write into a folder of yours",
+    errno.EROFS: "the file system is read-only; write elsewhere",
+}
+
+
+def os_error(err: OSError, path: str | os.PathLike[str] | None = None) -> OSError:
+    """``err`` as one line naming the file and what to do (same class, for ``except`` clauses).
+
+    >>> print(os_error(OSError(27, "File too large"), "out/rec.json"))
+    cannot write out/rec.json: the file is larger than the file-size limit (ulimit -f); raise the limit
+    """
+    name = os.fspath(path) if path is not None else err.filename
+    if name is None or err.errno not in _OS_ADVICE:
+        return err
+    out = type(err)(f"cannot write {name}: {_OS_ADVICE[err.errno]}")
+    out.errno = err.errno
+    return out
+
+
+def _os_message(err: OSError) -> str:
+    """The one-line text of an OS error for the command line."""
+    if err.errno is not None and err.strerror is not None and str(err).startswith("["):
+        name = err.filename
+        advice = _OS_ADVICE.get(err.errno, err.strerror)
+        return f"{name}: {advice}" if name is not None else advice
+    return str(err)
 
 
 def check_output_path(path: str | os.PathLike[str]) -> Path:
@@ -259,3 +397,38 @@ def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool
         right = ")" if math.isinf(high) else "]"  # an infinite bound is never reached
         raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {value!r}")
     return x
+
+
+#: The deepest nesting a JSON value read from a file may have (a release's ``params``, a run
+#: record's report): deeper is a crafted file, refused before anything recurses over it.
+MAX_JSON_DEPTH = 32
+
+
+def load_json(text: str | bytes, what: str) -> Any:
+    """JSON ``text`` read from a file; ValueError naming ``what`` if invalid or nested too deeply.
+
+    >>> load_json('{"a": [1, 2]}', "x.json")
+    {'a': [1, 2]}
+    >>> load_json("[" * 40 + "]" * 40, "x.json")
+    Traceback (most recent call last):
+    ...
+    ValueError: x.json: JSON nested deeper than 32 levels (a crafted file?)
+    """
+    too_deep = f"{what}: JSON nested deeper than {MAX_JSON_DEPTH} levels (a crafted file?)"
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(too_deep) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(f"{what}: not valid JSON ({err})") from None
+    level = [value]
+    for _ in range(MAX_JSON_DEPTH):
+        level = [
+            item
+            for node in level
+            if isinstance(node, (dict, list))
+            for item in (node.values() if isinstance(node, dict) else node)
+        ]
+        if not level:
+            return value
+    raise ValueError(too_deep)

@@ -285,7 +285,9 @@ class Study:
             written.append(_write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
         written.append(
             _write_text(
-                out / "study.json", json.dumps(self.to_json(), indent=2, default=_json_default)
+                out / "study.json",
+                json.dumps(self.to_json(), indent=2, default=_json_default),
+                private=True,  # per-point seeds and scheme reports: like a run record
             )
         )
         written.append(_write_text(out / "study.md", self.to_markdown()))
@@ -583,7 +585,9 @@ def _state_dir(out_dir: str | Path | None) -> Path | None:
     if out_dir is None:
         return None
     state_dir = Path(out_dir) / "points"
-    state_dir.mkdir(parents=True, exist_ok=True)
+    # private like a run record (each point holds its seed): 0700, its files 0600
+    state_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    state_dir.chmod(0o700)
     # fail before any work if the outputs cannot be written; drop what a killed run left
     check_output_path(state_dir.parent / "study.json")
     check_output_path(state_dir / "original.json")
@@ -1066,7 +1070,8 @@ def _save_point(state_dir: Path | None, key: str, fingerprint: str, row: dict[st
     if state_dir is None:
         return
     record = {"key": key, "fingerprint": fingerprint, "row": row}
-    _write_text(_state_file(state_dir, key), json.dumps(record, default=_json_default))
+    text = json.dumps(record, default=_json_default)
+    _write_text(_state_file(state_dir, key), text, private=True)
 
 
 # ---------------------------------------------------------------------------- formatting
@@ -1111,8 +1116,8 @@ def _csv_table(table: list[dict[str, Any]]) -> str:
     return buf.getvalue()
 
 
-def _write_text(path: Path, text: str) -> Path:
-    with atomic_path(path) as tmp:
+def _write_text(path: Path, text: str, *, private: bool = False) -> Path:
+    with atomic_path(path, private=private) as tmp:
         tmp.write_text(text)
     return path
 

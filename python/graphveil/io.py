@@ -58,11 +58,14 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._common import (
+    INT32_LIMIT,
     PACKAGE_VERSION,
     SeedLike,
+    atomic_group,
     atomic_path,
     check_output_path,
     check_threads,
+    load_json,
     seed_to_u64,
 )
 from graphveil.graph import Graph, build_counted
@@ -142,6 +145,11 @@ FILE_INFO_KEY = "file"
 #: use their library defaults for every format.
 _GZIP_LEVEL = {"edgelist": 6, "graphml": 6, "tsv": 1}
 _COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+#: The most nodes a release read from a file may claim: a larger ``n`` is a crafted or corrupt
+#: file (every measure allocates per node), refused before anything is allocated.
+MAX_RELEASE_NODES = INT32_LIMIT
+#: Deflate expands at most ~1032-fold: a zip entry claiming more is crafted.
+_MAX_DEFLATE_RATIO = 1100
 _TEXT_CHUNK = 1 << 16
 
 
@@ -345,7 +353,7 @@ def write_edgelist(
     nthreads = check_threads(threads)
     target = check_output_path(path)
     if record is not None:
-        check_output_path(record)
+        _check_record_path(record, target)
     eu, ev = graph.edges()
     ids = _integer_labels(graph)
     use_labels = ids is not None
@@ -370,16 +378,17 @@ def write_edgelist(
             for start in range(0, isolated.size, _ISOLATED_PER_LINE):
                 chunk = " ".join(map(str, isolated[start : start + _ISOLATED_PER_LINE].tolist()))
                 head += _ISOLATED_PREFIX + chunk.encode() + b"\n"
-    with (
-        atomic_path(target) as tmp,
-        tmp.open("wb") as raw,
-        _compressor(target, raw, "edgelist") as out,
-    ):
-        out.write(head)
-        out.write(body.data)
     result = RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
-    if record is not None:
-        result.save(record)
+    with atomic_group():  # the edge list and its record: both in place, or neither
+        with (
+            atomic_path(target) as tmp,
+            tmp.open("wb") as raw,
+            _compressor(target, raw, "edgelist") as out,
+        ):
+            out.write(head)
+            out.write(body.data)
+        if record is not None:
+            result.save(record)
     return result
 
 
@@ -466,12 +475,21 @@ def write_release(
         require("pyarrow")
     target = check_output_path(path)
     if record is not None:
-        check_output_path(record)
-        if Path(record).resolve() in (target.resolve(), sidecar_path(target).resolve()):
-            raise ValueError(f"the run record must not overwrite the release {path}")
+        _check_record_path(record, target, sidecar_path(target))
     scheme, params = _public_meta(graph.meta)
     private = json.loads(_meta_json(graph.meta))  # also checks meta is JSON-serialisable
+    if record is not None and graph.run_record is None and graph.ids_permuted is not False:
+        raise ValueError(_UNMAPPED.format(what=_ID_STATUS[graph.ids_permuted]))
     out, perm = release(graph, keep_ids, seed)
+    mapping: np.ndarray | None = perm
+    releases: list[dict[str, str]] = []
+    if out is graph:  # written as it is: the true ids, or a release's ids already
+        carried = graph.run_record
+        if carried is not None:  # loaded with its record: write the original mapping through
+            mapping, releases = carried.permutation, list(carried.releases)
+            private = {**carried.report, **private}
+        else:
+            mapping = None
     header = {
         "format": _FORMAT_TAG,
         "format_version": _VERSION_OF[fmt],
@@ -483,15 +501,33 @@ def write_release(
         "params": params,
     }
     assert tuple(header) == _HEADER_KEYS  # the whitelist is the one home of the layout
-    _WRITERS[fmt](target, header, out, compress)
-    result = RunRecord(
-        None if out is graph else perm,
-        private,
-        [{"file": target.name, "digest": release_digest(out.n, out.u, out.v, out.p)}],
-    )
-    if record is not None:
-        result.save(record)
+    entry = {"file": target.name, "digest": release_digest(out.n, out.u, out.v, out.p)}
+    result = RunRecord(mapping, private, [*(r for r in releases if r != entry), entry])
+    with atomic_group():  # the release, its sidecar and its record: all in place, or none
+        _WRITERS[fmt](target, header, out, compress)
+        if record is not None:
+            result.save(record)
     return result
+
+
+#: Why a record cannot be written for a graph whose ids are already not the true ones.
+_UNMAPPED = (
+    "this graph's ids {what}, and it carries no run record, so a record written now could not "
+    "map them back to the true ids; load the release with its original record "
+    "(load_uncertain(PATH, record=RECORD)) to write the original mapping through, or save "
+    "without record= (the original record still maps the file: same content, same digest)"
+)
+_ID_STATUS = {
+    True: "are a release's permutation",
+    None: "may be permuted (whether is unknown: a TSV read without its JSON sidecar?)",
+}
+
+
+def _check_record_path(record: PathLike, *files: Path) -> None:
+    """Refuse a run record path that names one of the release's own files."""
+    check_output_path(record)
+    if Path(record).resolve() in {f.resolve() for f in files}:
+        raise ValueError(f"the run record {os.fspath(record)} must not overwrite the release")
 
 
 def release(
@@ -581,7 +617,26 @@ def read_release(path: PathLike, *, format: str | None = None) -> Release:
             "keep the .npz, .tsv or .parquet release to load"
         )
     readers = {"npz": _read_npz, "tsv": _read_tsv, "parquet": _read_parquet_release}
-    return Release(*readers[fmt](target))
+    return _release(target, *readers[fmt](target))
+
+
+def _release(
+    path: Path, header: dict[str, Any], u: np.ndarray, v: np.ndarray, p: np.ndarray
+) -> Release:
+    """The release read, once its node count is known to be one a graph can have."""
+    n = header["n"]
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{path}: 'n' must be a non-negative integer, got {n!r}")  # noqa: TRY004 (bad file content)
+    if n > MAX_RELEASE_NODES:
+        raise ValueError(
+            f"{path}: claims n = {n:,} nodes, more than graphveil reads ({MAX_RELEASE_NODES:,}); "
+            "a corrupt or crafted file"
+        )
+    if not isinstance(header["ids_permuted"], (bool, type(None))):
+        raise ValueError(f"{path}: 'ids_permuted' must be true or false")  # noqa: TRY004 (bad file content)
+    if not isinstance(header["relaxed"], bool):
+        raise ValueError(f"{path}: 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
+    return Release(header, u, v, p)
 
 
 def sidecar_path(path: PathLike) -> Path:
@@ -715,10 +770,13 @@ def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
 
     try:
         # our own handle: np.load leaks the file it opened when the archive is truncated
-        with open(path, "rb") as fh, np.load(fh, allow_pickle=False) as data:
-            files = list(data.files)
-            wanted = (*RELEASE_KEYS, *_V1_KEYS)
-            arrays = {k: data[k] for k in wanted if k in files}
+        with open(path, "rb") as fh:
+            _check_npy_sizes(fh, path)  # before np.load allocates what a header claims
+            fh.seek(0)
+            with np.load(fh, allow_pickle=False) as data:
+                files = list(data.files)
+                wanted = (*RELEASE_KEYS, *_V1_KEYS)
+                arrays = {k: data[k] for k in wanted if k in files}
     except (zipfile.BadZipFile, OSError, EOFError, KeyError, ValueError, zlib.error) as err:
         raise bad(f"{type(err).__name__}: {err}") from None
     if "format" not in arrays or "format_version" not in arrays:
@@ -731,10 +789,7 @@ def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     missing = [k for k in keys if k not in arrays]
     if missing:
         raise bad(f"missing entries {missing}")
-    try:
-        texts = {k: json.loads(str(arrays[k])) for k in keys if k in _JSON_KEYS}
-    except json.JSONDecodeError as err:
-        raise bad(f"an entry is not valid JSON: {err}") from None
+    texts = {k: load_json(str(arrays[k]), f"{path}: entry {k!r}") for k in keys if k in _JSON_KEYS}
     header = {
         "format_version": version,
         "graphveil_version": str(arrays["graphveil_version"]),
@@ -754,6 +809,35 @@ def _read_npz(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     if not np.issubdtype(p.dtype, np.floating):
         raise bad(f"p must be a float array, got {p.dtype}")
     return header, u, v, p
+
+
+def _check_npy_sizes(fh: IO[bytes], path: Path) -> None:
+    """Refuse an entry whose ``.npy`` header claims more data than the archive holds.
+
+    ``np.load`` allocates the whole array a header describes before reading it: a crafted
+    ``p.npy`` claiming 10^12 elements asks for 7.28 TiB. Each header is read here first
+    (:mod:`numpy.lib.format`) and its size checked against the entry's, and the entry's against
+    what deflate can expand its stored bytes to.
+    """
+    readers = {
+        (1, 0): np.lib.format.read_array_header_1_0,
+        (2, 0): np.lib.format.read_array_header_2_0,
+    }
+    with zipfile.ZipFile(fh) as zf:
+        for info in zf.infolist():
+            if info.file_size > max(info.compress_size, 1) * _MAX_DEFLATE_RATIO:
+                raise ValueError(f"entry {info.filename} claims {info.file_size:,} bytes")
+            with zf.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                if version not in readers:
+                    raise ValueError(f"entry {info.filename}: .npy version {version} not read")
+                shape, _, dtype = readers[version](member)
+                need = int(np.prod(shape, dtype=object)) * dtype.itemsize
+                if need > info.file_size:
+                    raise ValueError(
+                        f"entry {info.filename}: its header claims shape {shape} ({need:,} bytes), "
+                        f"the entry holds {info.file_size:,}"
+                    )
 
 
 #: Entries of a version-1 file beyond the release's: read (to find scheme and params), never kept.
@@ -788,22 +872,21 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
         if sep:
             fields.setdefault(key.strip(), value.strip())
     fields.update(_sidecar_fields(path))
+
+    def loads(key: str) -> Any:
+        return load_json(fields[key], key) if key in fields else None
+
     try:
         version = int(fields.get("format_version", "1"))
-        n_text = fields.get("n")
-        texts = {k: json.loads(fields[k]) for k in _JSON_KEYS if k in fields}
+        texts = {k: loads(k) for k in _JSON_KEYS if k in fields}
         header: dict[str, Any] = {
             "format_version": version,
-            "graphveil_version": json.loads(fields["graphveil_version"])
-            if "graphveil_version" in fields
-            else None,
-            "n": None if n_text is None else json.loads(n_text),
-            "relaxed": json.loads(fields["relaxed"]) if "relaxed" in fields else None,
-            "ids_permuted": json.loads(fields["ids_permuted"])
-            if "ids_permuted" in fields
-            else None,
+            "graphveil_version": loads("graphveil_version"),
+            "n": loads("n"),
+            "relaxed": loads("relaxed"),
+            "ids_permuted": loads("ids_permuted"),
         }
-    except (ValueError, json.JSONDecodeError) as err:
+    except ValueError as err:
         raise ValueError(f"{path}: malformed header line: {err}") from None
     if fields.get("format", _FORMAT_TAG) != _FORMAT_TAG:
         raise ValueError(
@@ -839,9 +922,10 @@ def _sidecar_fields(path: Path) -> dict[str, str]:
     if not side.exists():
         return {}
     try:
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        text = side.read_bytes()
+    except OSError as err:
         raise ValueError(f"{side}: cannot read the release header: {err}") from None
+    data = load_json(text, f"{side}: the release header")
     if not isinstance(data, dict):
         raise ValueError(f"{side}: the release header is not a JSON object")  # noqa: TRY004 (bad file content)
     # the same text form as the '# key: value' lines older versions wrote into the body
@@ -978,7 +1062,7 @@ def parquet_contents(path: PathLike, *, threads: int | None = None) -> Graph | R
             return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
         except (TypeError, ValueError, KeyError) as err:
             raise ValueError(f"{source}: invalid graph: {err}") from None
-    return Release(*_uncertain_table(source, table, fields))
+    return _release(source, *_uncertain_table(source, table, fields))
 
 
 def _write_parquet_table(target: Path, fields: dict[str, Any], columns: dict[str, Any]) -> None:
@@ -1004,10 +1088,7 @@ def _read_parquet_table(source: Path) -> tuple[Any, dict[str, Any] | None]:
     raw = (table.schema.metadata or {}).get(_PARQUET_KEY)
     if raw is None:
         return table, None
-    try:
-        fields = json.loads(raw)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{source}: graphveil metadata is not valid JSON ({err})") from None
+    fields = load_json(raw, f"{source}: graphveil metadata")
     kind = fields.get("format") if isinstance(fields, dict) else None
     if kind not in (_GRAPH_TAG, _FORMAT_TAG):
         raise ValueError(f"{source}: unknown graphveil format {kind!r}")
@@ -1220,6 +1301,8 @@ def _public_of(texts: dict[str, Any], path: Path) -> dict[str, Any]:
     if not isinstance(source, dict):
         raise ValueError(f"{path}: meta is not a JSON object")  # noqa: TRY004 (bad file content)
     meta = {k: source[k] for k in PUBLIC_META if source.get(k) is not None}
+    if not isinstance(meta.get("scheme", ""), str):
+        raise ValueError(f"{path}: scheme is not a string")  # noqa: TRY004 (bad file content)
     if not isinstance(meta.get("params", {}), dict):
         raise ValueError(f"{path}: params is not a JSON object")  # noqa: TRY004 (bad file content)
     return meta

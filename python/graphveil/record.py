@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path
+from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path, load_json
 
 __all__ = ["RunRecord", "load_record", "release_digest"]
 
@@ -126,26 +126,54 @@ class RunRecord:
         """Read a record written by :meth:`save`; ValueError (naming the file) if it is not one."""
         source = Path(path)
         try:
-            body = json.loads(source.read_text(encoding="utf-8"))
+            text = source.read_bytes()
         except FileNotFoundError:
             raise FileNotFoundError(f"no such run record: {source}") from None
-        except (UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise ValueError(f"{source}: not a graphveil run record ({err})") from None
+        except IsADirectoryError:
+            raise IsADirectoryError(f"{source} is a directory, not a run record") from None
+        body = load_json(text, f"{source}: not a graphveil run record")
         if not isinstance(body, dict) or body.get("format") != _RECORD_TAG:
             raise ValueError(
                 f"{source}: not a graphveil run record (written by --record FILE / record=PATH)"
             )
-        if int(body.get("format_version", 0)) > RECORD_VERSION:
+        version = body.get("format_version")
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise ValueError(f"{source}: corrupt run record: invalid format_version {version!r}")
+        if version > RECORD_VERSION:
             raise ValueError(f"{source}: written by a newer graphveil; upgrade graphveil")
-        perm = body.get("permutation")
+        perm, report, releases = (body.get(k) for k in ("permutation", "report", "releases"))
+        problem = _field_problem(perm, report, releases)
+        if problem is not None:
+            raise ValueError(f"{source}: corrupt run record: {problem}")
         try:
             return cls(
                 None if perm is None else np.asarray(perm, dtype=np.int64),
-                dict(body.get("report") or {}),
-                list(body.get("releases") or []),
+                dict(report or {}),
+                [dict(r) for r in releases or []],
             )
-        except (TypeError, ValueError) as err:
+        except (TypeError, ValueError, OverflowError) as err:
             raise ValueError(f"{source}: corrupt run record: {err}") from None
+
+
+def _field_problem(perm: Any, report: Any, releases: Any) -> str | None:
+    """What is wrong with a record's fields as read (types checked before use), or None."""
+    if perm is not None and not (
+        isinstance(perm, list) and all(type(i) is int for i in perm)  # noqa: E721 (no bools)
+    ):
+        return "'permutation' must be null or a list of integers"
+    if report is not None and not isinstance(report, dict):
+        return "'report' must be a JSON object"
+    if releases is not None and not (
+        isinstance(releases, list)
+        and all(
+            isinstance(r, dict)
+            and isinstance(r.get("file"), str)
+            and isinstance(r.get("digest"), str)
+            for r in releases
+        )
+    ):
+        return '\'releases\' must be a list of {"file": name, "digest": sha256} objects'
+    return None
 
 
 def load_record(path: str | os.PathLike[str]) -> RunRecord:

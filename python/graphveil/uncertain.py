@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -36,9 +36,7 @@ from graphveil.io import (
 )
 from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
 from graphveil.multigraph import Multigraph
-
-if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.record import RunRecord
+from graphveil.record import RunRecord, load_record, release_digest
 
 # The release's format names stay importable from here; graphveil.io is their home.
 __all__ = [
@@ -109,7 +107,7 @@ class UncertainGraph:
     ([0.5, 1.5, 1.0], 0.25)
     """
 
-    __slots__ = ("_ids_permuted", "_n", "_p", "_relaxed", "_simple", "_u", "_v", "meta")
+    __slots__ = ("_ids_permuted", "_n", "_p", "_record", "_relaxed", "_simple", "_u", "_v", "meta")
 
     def __init__(
         self,
@@ -193,6 +191,7 @@ class UncertainGraph:
         self._relaxed = bool(relaxed)
         self._simple: UncertainGraph | None = None
         self._ids_permuted: bool | None = False
+        self._record: RunRecord | None = None
         self.meta: dict[str, Any] = dict(meta or {})
 
     @classmethod
@@ -236,6 +235,16 @@ class UncertainGraph:
         run record maps them back. None when a file did not say (a plain ``u v p`` TSV).
         """
         return self._ids_permuted
+
+    @property
+    def run_record(self) -> RunRecord | None:
+        """The private run record this release was loaded with (``load(path, record=...)``), or None.
+
+        :meth:`save` writes its permutation through to a new record, and
+        :func:`~graphveil.measure.evaluate` maps the ids back through it when no ``record`` is
+        passed. **Never publish it.**
+        """
+        return self._record
 
     @property
     def num_pairs(self) -> int:
@@ -306,6 +315,7 @@ class UncertainGraph:
                 q = p
             self._simple = UncertainGraph(self._n, a, b, q, meta=self.meta)
             self._simple._ids_permuted = self._ids_permuted
+            self._simple._record = self._record
         return self._simple
 
     def to_scipy(self, *, array: bool = True) -> sp.csr_array | sp.csr_matrix:
@@ -628,6 +638,9 @@ class UncertainGraph:
             meta={k: self.meta[k] for k in PUBLIC_META if k in self.meta},
         )
         out._ids_permuted = True
+        if self._record is not None and self._record.permutation is not None:
+            # the true ids' mapping, through both permutations
+            out._record = RunRecord(perm[self._record.permutation], dict(self._record.report))
         return out, perm
 
     def save(
@@ -730,8 +743,20 @@ class UncertainGraph:
         )
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
+    def load(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        format: str | None = None,
+        record: RunRecord | str | os.PathLike[str] | None = None,
+    ) -> UncertainGraph:
         """Read a release written by :meth:`save` (npz, TSV, parquet) or a plain ``u v p`` TSV.
+
+        With ``record`` (the release's private run record, or its path), the graph carries it
+        (:attr:`run_record`): saving it again writes the original id mapping into the new
+        record, and :func:`~graphveil.measure.evaluate` maps the ids back through it. The record
+        must be this release's own (its digest is checked) and must say how the ids were
+        written: a permuted release needs the record's permutation.
 
         The graph's ``meta`` holds the published ``scheme`` and ``params``; what the file said
         about itself (``format_version``, ``graphveil_version``, ``ids_permuted``) is added under
@@ -754,9 +779,13 @@ class UncertainGraph:
             If ``path`` does not exist.
         ValueError
             If the file is corrupt, truncated, of another kind, written by a newer format
-            version, or holds an invalid uncertain graph; the message names the file.
+            version, or holds an invalid uncertain graph; the message names the file. If
+            ``record`` belongs to another release or cannot map its ids.
         """
-        return cls._from_release(path, read_release(path, format=format))
+        graph = cls._from_release(path, read_release(path, format=format))
+        if record is not None:
+            graph._record = check_record(graph, record, str(path))
+        return graph
 
     @classmethod
     def _from_release(cls, path: str | os.PathLike[str], release: Release) -> UncertainGraph:
@@ -808,9 +837,67 @@ class UncertainGraph:
         return f"UncertainGraph(n={self._n:,}, pairs={self.num_pairs:,}{kind})"
 
 
-def load_uncertain(path: str | os.PathLike[str], *, format: str | None = None) -> UncertainGraph:
+def load_uncertain(
+    path: str | os.PathLike[str],
+    *,
+    format: str | None = None,
+    record: RunRecord | str | os.PathLike[str] | None = None,
+) -> UncertainGraph:
     """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
-    return UncertainGraph.load(path, format=format)
+    return UncertainGraph.load(path, format=format, record=record)
+
+
+#: How to get a TSV release's sidecar back, for every message about an unknown id status.
+SIDECAR_HINT = (
+    "a TSV release read without its JSON sidecar (<file>.json, written and published beside "
+    "it)? put the sidecar back beside the TSV, or save the release again from its .npz or "
+    ".parquet, which carry the header inside"
+)
+
+
+def check_record(
+    graph: UncertainGraph, record: RunRecord | str | os.PathLike[str], name: str = "the release"
+) -> RunRecord:
+    """``record`` (or the record at that path), checked to map ``graph``'s ids exactly.
+
+    A record is exact or refused: it must be this release's own (:func:`release_digest`), the
+    release must say whether its ids are permuted, and a permuted release needs the record's
+    permutation (of ``graph.n`` entries).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and saying what is missing.
+    """
+    if not isinstance(record, RunRecord):
+        record = load_record(record)
+    if graph.ids_permuted is None:
+        raise ValueError(
+            f"{name}: whether its ids are permuted is unknown, so no record can be matched to it "
+            f"({SIDECAR_HINT})"
+        )
+    if not record.matches(release_digest(graph.n, graph.u, graph.v, graph.p)):
+        raise ValueError(
+            f"{name}: the run record belongs to another release (its digest differs): pass the "
+            "record written with this file"
+        )
+    if graph.ids_permuted and record.permutation is None:
+        raise ValueError(
+            f"{name}: its ids are permuted but the run record holds no permutation (a record "
+            "written by re-saving a loaded release without its own record maps nothing): pass "
+            "the record written when the release was first made"
+        )
+    if not graph.ids_permuted and record.permutation is not None:
+        raise ValueError(
+            f"{name}: its ids are the true ids (saved with keep_ids) but the run record holds a "
+            "permutation: the record and the release disagree; pass the record written with it"
+        )
+    if record.permutation is not None and record.permutation.size != graph.n:
+        raise ValueError(
+            f"{name}: the run record's permutation has {record.permutation.size:,} entries, the "
+            f"release {graph.n:,} nodes"
+        )
+    return record
 
 
 def read_parquet(

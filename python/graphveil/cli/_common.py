@@ -10,6 +10,7 @@ import math
 import os
 import signal
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 import graphveil
@@ -69,13 +70,30 @@ def missing_module(exc: ImportError) -> str | None:
     return None
 
 
-def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
-    """Fail before any work if an output cannot be written; each error names its path."""
+def check_outputs(
+    *paths: str | os.PathLike[str] | None,
+    inputs: Sequence[str | os.PathLike[str] | None] = (),
+) -> None:
+    """Fail before any work if an output cannot be written or names an input; errors name the path.
+
+    ``inputs`` are the files the command reads (the edge list, the release and its sidecar, the
+    record): an output naming one of them (the same path, a symlink or a hard link to it) would
+    destroy it, so it is refused.
+    """
     given_paths = [p for p in paths if p is not None and str(p) != "-"]  # "-": stdout
     given = [os.path.realpath(p) for p in given_paths]
     if len(set(given)) != len(given):
         raise ValueError("two outputs name the same file; give each its own path")
+    read = [p for p in inputs if p is not None and os.path.exists(p)]
     for path in given_paths:
+        for source in read:
+            if os.path.realpath(path) == os.path.realpath(source) or (
+                os.path.exists(path) and os.path.samefile(path, source)
+            ):
+                raise ValueError(
+                    f"the output {os.fspath(path)} is the input {os.fspath(source)}: writing it "
+                    "would destroy what is read; give the output another path"
+                )
         check_output_path(path)
 
 
@@ -92,10 +110,66 @@ class Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+def graph_inputs(args: argparse.Namespace) -> list[str | os.PathLike[str] | None]:
+    """The file the graph of :func:`add_graph_argument` is read from (a dataset's, if found)."""
+    if getattr(args, "dataset", None) is None:
+        return [getattr(args, "graph", None)]
+    from graphveil import datasets
+
+    try:
+        return [datasets.locate(args.dataset, data_dir=getattr(args, "data_dir", None))]
+    except (ValueError, KeyError):  # an unknown name: load_graph says so
+        return []
+
+
+def release_inputs(path: str | os.PathLike[str]) -> list[str | os.PathLike[str]]:
+    """The files a release at ``path`` is read from: itself and, for a TSV, its sidecar."""
+    from graphveil.io import sidecar_path
+
+    return [path, sidecar_path(path)]
+
+
+def load_release(path: str, record: str | None) -> Any:
+    """The release at ``path`` for measuring against the true graph, carrying its run record.
+
+    A record is exact or refused (:func:`graphveil.uncertain.check_record`); a release whose id
+    status is unknown (a TSV without its sidecar) or that is permuted and comes without
+    ``--record`` is refused. Each message is one line naming the file and what to do.
+    """
+    from graphveil.io import sidecar_path
+    from graphveil.uncertain import SIDECAR_HINT, UncertainGraph, check_record
+
+    ug = UncertainGraph.load(path)
+    if ug.ids_permuted is None:
+        side = sidecar_path(path)
+        if not side.exists() and not path.endswith(".parquet"):
+            raise ValueError(
+                f"{path}: its sidecar {side} is missing, so whether its ids are permuted is "
+                "unknown and it cannot be measured: put the sidecar back beside it (it is "
+                "written and published with the TSV), or measure the .npz/.parquet release"
+            )
+        raise ValueError(f"{path}: whether its ids are permuted is unknown ({SIDECAR_HINT})")
+    if record is None:
+        if ug.ids_permuted:
+            raise ValueError(
+                f"{path} was saved with permuted node ids, so its nodes cannot be matched to the "
+                "true graph: pass the private run record written with it (--record FILE, from "
+                "`graphveil anonymize ... --record FILE`), or publish with --keep-ids"
+            )
+        return ug
+    ug._record = check_record(ug, record, path)
+    return ug
+
+
 # ---------------------------------------------------------------------------- helpers
 def _one_line(exc: BaseException) -> str:
-    # KeyError's str() is the repr of its argument; show the message itself.
+    # KeyError's str() is the repr of its argument; show the message itself. A raw OS error
+    # ("[Errno 1] Operation not permitted: 'out/points'") names its file and what to do.
+    from graphveil._common import _os_message
+
     text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    if isinstance(exc, OSError):
+        text = _os_message(exc)
     return " ".join(text.split()) or type(exc).__name__
 
 

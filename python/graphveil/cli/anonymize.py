@@ -43,8 +43,10 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     finite,
+    graph_inputs,
     json_to_stdout,
     load_graph,
+    release_inputs,
     require_extras,
     seed_value,
     show_progress,
@@ -60,7 +62,10 @@ def _load(args: argparse.Namespace) -> Any:
         require_extras({"pyarrow": f"-o {args.output}"})
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
-    check_outputs(args.output, args.record, args.json)
+    outputs = [args.output, args.record, args.json]
+    if args.output and release_format(args.output) == "tsv":
+        outputs += release_inputs(args.output)[1:]  # its sidecar is written too
+    check_outputs(*outputs, inputs=graph_inputs(args))
     return load_graph(args)
 
 

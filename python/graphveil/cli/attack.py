@@ -20,8 +20,11 @@ from graphveil.cli._common import (
     add_json_argument,
     add_verbosity,
     check_outputs,
+    graph_inputs,
     json_to_stdout,
     load_graph,
+    load_release,
+    release_inputs,
     seed_value,
     write_json,
 )
@@ -105,8 +108,6 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
 
 def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
     from graphveil.measure.report import _true_ids
-    from graphveil.record import load_record
-    from graphveil.uncertain import UncertainGraph
 
     expected = 1 if args.dataset is not None else 2
     if len(args.paths) != expected:
@@ -115,19 +116,16 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
             "or `graphveil attack ATTACK --dataset NAME PUBLISHED`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
-    check_outputs(args.json)
+    check_outputs(
+        args.json, inputs=[*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
+    )
+    ug = load_release(args.paths[-1], args.record)  # carries its record, checked
     g0 = load_graph(args)
-    ug = UncertainGraph.load(args.paths[-1])
     if ug.n != g0.n:
         raise ValueError(
             f"the true graph has {g0.n:,} nodes and the release {ug.n:,}: both must be on the same nodes"
         )
-    record = load_record(args.record) if args.record is not None else None
-    try:
-        ug = _true_ids(ug, record)
-    except ValueError as err:
-        raise ValueError(f"{args.paths[-1]}: {err}".replace("record=", "--record ")) from None
-    return g0, ug
+    return g0, _true_ids(ug, None)
 
 
 def _print_table(rows: list[tuple[str, str]]) -> None:

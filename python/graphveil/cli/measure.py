@@ -12,8 +12,11 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     finite,
+    graph_inputs,
     json_to_stdout,
     load_graph,
+    load_release,
+    release_inputs,
     seed_value,
     write_json,
 )
@@ -61,7 +64,7 @@ def add_stats(subparsers: Any) -> None:
 
 
 def _run_stats(args: argparse.Namespace) -> int:
-    check_outputs(args.json)
+    check_outputs(args.json, inputs=graph_inputs(args))
     stats = graph_stats(
         load_graph(args), measures=not args.basic, k=args.k, seed=args.seed, threads=args.threads
     )
@@ -142,7 +145,6 @@ def add_evaluate(subparsers: Any) -> None:
 def _run_evaluate(args: argparse.Namespace) -> int:
     from graphveil.measure import evaluate
     from graphveil.measure.report import _scheme_label
-    from graphveil.uncertain import UncertainGraph
 
     expected = 1 if args.dataset is not None else 2
     if len(args.paths) != expected:
@@ -151,19 +153,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             "or `graphveil evaluate --dataset NAME UNCERTAIN`"
         )
     args.graph = None if args.dataset is not None else args.paths[0]
-    check_outputs(args.json, args.csv)
-    ug = UncertainGraph.load(args.paths[-1])
-    record = None
-    if args.record is not None:
-        from graphveil.record import load_record
-
-        record = load_record(args.record)
-    elif ug.ids_permuted:
-        raise ValueError(
-            f"{args.paths[-1]} was saved with permuted node ids, so its nodes cannot be matched to the "
-            "true graph: pass the private run record written with it (--record FILE, from "
-            "`graphveil anonymize ... --record FILE`), or publish with --keep-ids"
-        )
+    inputs = [*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
+    check_outputs(args.json, args.csv, inputs=inputs)
+    ug = load_release(args.paths[-1], args.record)  # carries its record, checked
     g0 = load_graph(args)
     if ug.n != g0.n:
         raise ValueError(
@@ -181,12 +173,9 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             k=args.k,
             threads=args.threads,
             label=label,
-            record=record,
         )
     except ValueError as err:
-        raise ValueError(
-            f"{args.paths[-1]}: {err}".replace("drop record=", "drop --record")
-        ) from None
+        raise ValueError(f"{args.paths[-1]}: {err}") from None
     if args.json == "-":
         write_json("-", finite(report.to_dict()))
     else:

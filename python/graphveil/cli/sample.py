@@ -14,6 +14,7 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     json_to_stdout,
+    release_inputs,
     seed_value,
     write_json,
 )
@@ -69,7 +70,7 @@ def _check_folder(out: Path) -> None:
 
 
 def _run_sample(args: argparse.Namespace) -> int:
-    from graphveil._common import seed_to_u64
+    from graphveil._common import atomic_group, seed_to_u64
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
     from graphveil.uncertain import UncertainGraph
@@ -82,13 +83,13 @@ def _run_sample(args: argparse.Namespace) -> int:
         )
     out = Path(args.output)
     _check_folder(out)
-    check_outputs(args.record, args.json)
+    check_outputs(args.record, args.json, inputs=release_inputs(args.published))
     ug = UncertainGraph.load(args.published)
     # Every input checked: only now may the folder be created.
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))
     paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
-    check_outputs(*paths, args.record, args.json)
+    check_outputs(*paths, args.record, args.json, inputs=release_inputs(args.published))
     source = release_digest(ug.n, ug.u, ug.v, ug.p)
     perm = None
     if not ug.ids_permuted and not args.keep_ids:
@@ -97,14 +98,17 @@ def _run_sample(args: argparse.Namespace) -> int:
     worlds = ug.sample(args.count, seed, threads=args.threads)
     assert isinstance(worlds, list)  # a count was given
     releases: list[dict[str, str]] = []
-    for world, path in zip(worlds, paths):
-        rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
-        releases += rec.releases
-    record = RunRecord(
-        perm, {"command": "sample", "source": source, "seed": seed, "count": args.count}, releases
-    )
-    if args.record:
-        record.save(args.record)
+    with atomic_group():  # the worlds and their record: all in place, or none
+        for world, path in zip(worlds, paths):
+            rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
+            releases += rec.releases
+        record = RunRecord(
+            perm,
+            {"command": "sample", "source": source, "seed": seed, "count": args.count},
+            releases,
+        )
+        if args.record:
+            record.save(args.record)
     kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
     write_json(args.json, {"worlds": [str(p) for p in paths], "ids_permuted": ug.ids_permuted})
     if not json_to_stdout(args):

@@ -856,34 +856,44 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
 
 
 def _true_ids(ug: UncertainGraph | Graph, record: RunRecord | np.ndarray | None) -> Any:
-    """``ug`` under the true graph's ids: mapped back through ``record``, or refused if it needs it."""
-    from graphveil.record import RunRecord, release_digest
+    """``ug`` under the true graph's ids: mapped back through ``record``, or refused if it needs it.
 
-    permuted = isinstance(ug, UncertainGraph) and ug.ids_permuted
+    An uncertain graph's record is the one passed, else the one it was loaded with
+    (:attr:`UncertainGraph.run_record`); it is exact (:func:`~graphveil.uncertain.check_record`)
+    or refused, and a release whose id status is unknown is refused whatever the record.
+    """
+    from graphveil.record import RunRecord
+    from graphveil.uncertain import SIDECAR_HINT, check_record
+
+    if isinstance(ug, UncertainGraph):
+        if ug.ids_permuted is None:
+            raise ValueError(
+                "whether this release's ids are permuted is unknown, so its nodes cannot be "
+                f"matched to the true graph's ({SIDECAR_HINT})"
+            )
+        carried = record is None and ug.run_record is not None
+        if carried:
+            record = ug.run_record  # checked when loaded
+        if record is None:
+            if ug.ids_permuted:
+                raise ValueError(
+                    "this release was saved with permuted node ids, so its nodes do not match the "
+                    "true graph's: pass the private run record written with it (--record FILE of "
+                    "graphveil anonymize, or save(..., record=PATH)), or save it with keep_ids"
+                )
+            return ug
+        permutation = record.permutation if isinstance(record, RunRecord) else record
+        if not ug.ids_permuted and permutation is not None:
+            raise ValueError(
+                "the published graph's ids are not permuted (keep_ids, or not loaded from a "
+                "release): a run record's permutation would scramble them; measure it without "
+                "the record"
+            )
+        if isinstance(record, RunRecord) and not carried:
+            check_record(ug, record, "the release")
     if record is None:
-        if permuted:
-            raise ValueError(
-                "this release was saved with permuted node ids, so its nodes do not match the true "
-                "graph's: pass its private run record (record=load_record(PATH), from "
-                "save(..., record=PATH) or --record FILE), or save it with keep_ids=True"
-            )
         return ug
-    if isinstance(ug, UncertainGraph) and ug.ids_permuted is False:
-        raise ValueError(
-            "the published graph's ids are not permuted (keep_ids=True, or not loaded from a "
-            "release): a run record would scramble them; drop record="
-        )
-    if isinstance(record, RunRecord):
-        # A world sampled from a release is in the release's ids but is not the release
-        # itself: only an uncertain graph can be matched to its record's digest.
-        if isinstance(ug, UncertainGraph) and not record.matches(
-            release_digest(ug.n, ug.u, ug.v, ug.p)
-        ):
-            raise ValueError(
-                "the run record belongs to another release (its digest differs): pass the record "
-                "written with this file"
-            )
-    else:
+    if not isinstance(record, RunRecord):
         record = RunRecord(np.asarray(record))
     perm = record.permutation
     if perm is None:
