@@ -424,7 +424,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
     record = out / "points" / "randwalk_2.json"
     anonymize = ex._anonymize_task
 
-    def held(reference, point, config, seed):
+    def held(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":
             for _ in range(600):  # up to 60 s
                 if record.exists():
@@ -434,7 +434,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
                 raise AssertionError(
                     "RandWalk's point was not recorded before MaxVar's anonymization"
                 )
-        return anonymize(reference, point, config, seed)
+        return anonymize(reference, point, config, seed, *prepared)
 
     monkeypatch.setattr(ex, "_anonymize_task", held)
     with ThreadPoolExecutor(2) as pool:
@@ -594,10 +594,10 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
     anonymize, waited = ex._anonymize_task, ex.wait
     calls = {"wait": 0}
 
-    def late(reference, point, config, seed):
+    def late(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":  # the first point; RandWalk's is done long before
             threading.Event().wait(0.5)
-        return anonymize(reference, point, config, seed)
+        return anonymize(reference, point, config, seed, *prepared)
 
     def counted(*args, **kwargs):
         calls["wait"] += 1
