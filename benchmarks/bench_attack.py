@@ -28,6 +28,7 @@ from graphveil.attack import (
     link_inference,
     propagation,
     reidentification_rate,
+    structural_twins,
 )
 
 
@@ -86,10 +87,18 @@ def _hidden(g: gv.Graph, world: gv.Graph, seed: int) -> tuple[gv.Graph, np.ndarr
 def _run(benchmark, g, world, seed=1):
     target, truth, seeds = _hidden(g, world, seed)
     mapping = benchmark.pedantic(lambda: propagation(g, target, seeds), rounds=1, iterations=1)
-    core = reidentification_rate(mapping, truth, np.flatnonzero(np.isin(truth, core_nodes(g))))
-    every = reidentification_rate(mapping, truth)
+    twins = structural_twins(g)[truth]  # by target node
+    core = reidentification_rate(
+        mapping, truth, np.flatnonzero(np.isin(truth, core_nodes(g))), twins=twins
+    )
+    every = reidentification_rate(mapping, truth, twins=twins)
     benchmark.extra_info.update(
-        core_correct=core.correct, core_wrong=core.wrong, all_correct=every.correct
+        core_correct=core.correct,
+        core_wrong=core.wrong,
+        core_accuracy=core.accuracy,
+        core_coverage=core.coverage,
+        core_twins=core.twins,
+        all_correct=every.correct,
     )
     return core, every
 

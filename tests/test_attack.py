@@ -2,8 +2,10 @@
 
 References: scikit-learn's roc_auc_score and a direct precision count for link inference; a
 plain-Python propagation written from the NS 2009 pseudocode (with this package's documented
-choices: rounds, degree window, rescoring rule) compared exactly with the C++ kernel; the
-un-anonymized control on ca-GrQc and the ordering control > EdgeSwitch, RandWalk.
+choices: rounds, degree window, rescoring rule) compared exactly with the C++ kernel, under both
+eccentricity rules (NS's list of scores over every node, and the scored candidates' only); a
+pairwise brute force for the structural twins; the un-anonymized control on ca-GrQc and the
+ordering control > EdgeSwitch, RandWalk.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from graphveil.attack import (
     propagation,
     propagation_attack,
     reidentification_rate,
+    structural_twins,
 )
 
 
@@ -105,7 +108,22 @@ def test_link_inference_empty_release():
 
 
 # ----------------------------------------------------------------------------- propagation reference
-def _ref_best(from_g, to_g, fmap, taken, x, theta, ratio):
+def _ns_eccentricity(scores):
+    """NS 2009, Section 5.2: eccentricity(X) = (max(X) - max2(X)) / sigma(X), X the list of
+    scores of every node (zeros included), sigma its (population) standard deviation."""
+    import statistics
+
+    ranked = sorted(scores, reverse=True)
+    if len(ranked) < 2:
+        return math.inf  # no max2: nothing to compare the one score with
+    top, second = ranked[0], ranked[1]
+    if top == second:
+        return 0.0
+    sigma = statistics.pstdev(scores)
+    return math.inf if sigma == 0 else (top - second) / sigma
+
+
+def _ref_best(from_g, to_g, fmap, taken, x, theta, ratio, eccentricity="ns"):
     """NS matchScores + eccentricity for node x, candidates in (degree, id) order of each row."""
     to_deg = to_g.degrees
     dx = from_g.degrees[x]
@@ -124,14 +142,17 @@ def _ref_best(from_g, to_g, fmap, taken, x, theta, ratio):
     ranked = sorted(score.items(), key=lambda kv: (-kv[1], kv[0]))
     best, top = ranked[0]
     second_id, second = ranked[1] if len(ranked) > 1 else (-1, 0.0)
-    k = len(score)
-    mean = sum(score.values()) / k
-    sd = math.sqrt(sum((s - mean) ** 2 for s in score.values()) / k)
-    ecc = math.inf if k == 1 else (0.0 if top == second else (top - second) / sd)
+    if eccentricity == "ns":  # the list of scores has one entry per node of to_g
+        ecc = _ns_eccentricity([score.get(c, 0.0) for c in range(to_g.n)])
+    else:  # graphveil's earlier rule: over the candidates that scored
+        k = len(score)
+        mean = sum(score.values()) / k
+        sd = math.sqrt(sum((s - mean) ** 2 for s in score.values()) / k)
+        ecc = math.inf if k == 1 else (0.0 if top == second else (top - second) / sd)
     return (best, second_id, ecc >= theta)
 
 
-def _ref_propagation(aux, target, seeds, theta, ratio, max_rounds=100):
+def _ref_propagation(aux, target, seeds, theta, ratio, max_rounds=100, eccentricity="ns"):
     mapping = [-1] * target.n
     inverse = [-1] * aux.n
     for t, a in seeds:
@@ -147,13 +168,13 @@ def _ref_propagation(aux, target, seeds, theta, ratio, max_rounds=100):
         for t in frontier:
             b, s2, _ = cached[t]
             if fresh[t] or (b >= 0 and inverse[b] >= 0) or (s2 >= 0 and inverse[s2] >= 0):
-                cached[t] = _ref_best(target, aux, mapping, inverse, t, theta, ratio)
+                cached[t] = _ref_best(target, aux, mapping, inverse, t, theta, ratio, eccentricity)
                 fresh[t] = False
         reverse = {}
         for t in frontier:
             b, _, ok = cached[t]
             if ok and b not in reverse:
-                rb, _, rok = _ref_best(aux, target, inverse, mapping, b, theta, ratio)
+                rb, _, rok = _ref_best(aux, target, inverse, mapping, b, theta, ratio, eccentricity)
                 reverse[b] = rb if rok else -1
         added = [t for t in frontier if cached[t][2] and reverse[cached[t][0]] == t]
         for t in added:
@@ -181,10 +202,11 @@ def _noisy(g, rng, drop=0.1):
     return gv.Graph.from_edges(u[keep], v[keep], g.n)
 
 
-@pytest.mark.parametrize("theta", [0.0, 0.5, 1.5])
+@pytest.mark.parametrize("eccentricity", ["ns", "scored"])
+@pytest.mark.parametrize("theta", [0.0, 0.5, 1.5, 4.0])
 @pytest.mark.parametrize("ratio", [None, 2.0])
 @pytest.mark.parametrize("case", range(4))
-def test_propagation_matches_python_reference(case, theta, ratio):
+def test_propagation_matches_python_reference(case, theta, ratio, eccentricity):
     rng = np.random.default_rng(case)
     if case == 0:
         aux = karate_graph()
@@ -192,13 +214,48 @@ def test_propagation_matches_python_reference(case, theta, ratio):
         aux = gv.generators.powerlaw_cluster(40 + 20 * case, 2 + case % 2, 0.4, seed=case)
     target, truth = _permuted(_noisy(aux, rng) if case % 2 else aux, rng)
     seeds = high_degree_seeds(aux, truth, 4, seed=case)
-    got = propagation(aux, target, seeds, theta=theta, degree_ratio=ratio, threads=2)
+    kw = {"theta": theta, "degree_ratio": ratio, "eccentricity": eccentricity}
+    got = propagation(aux, target, seeds, **kw, threads=2)
     want = _ref_propagation(
-        aux, target, seeds.tolist(), theta, math.inf if ratio is None else ratio
+        aux,
+        target,
+        seeds.tolist(),
+        theta,
+        math.inf if ratio is None else ratio,
+        eccentricity=eccentricity,
     )
     np.testing.assert_array_equal(got, want)
-    assert np.array_equal(
-        got, propagation(aux, target, seeds, theta=theta, degree_ratio=ratio, threads=1)
+    assert np.array_equal(got, propagation(aux, target, seeds, **kw, threads=1))
+
+
+def test_ns_eccentricity_reference_by_hand():
+    # X = (2, 1, 0, 0): mean 3/4, sigma = sqrt(5/4 - 9/16) = sqrt(11)/4
+    assert _ns_eccentricity([2.0, 1.0, 0.0, 0.0]) == pytest.approx(4 / math.sqrt(11))
+    # one nonzero score among n: max2 = 0 and sigma = s sqrt(n - 1) / n, eccentricity n / sqrt(n - 1)
+    assert _ns_eccentricity([0.5] + [0.0] * 9) == pytest.approx(10 / 3)
+    assert _ns_eccentricity([1.0, 1.0, 0.0]) == 0.0 and _ns_eccentricity([3.0]) == math.inf
+
+
+def test_eccentricity_rules_differ_and_the_default_is_ns():
+    # One mapped neighbour and one candidate at every step along a path from seed 0: the scored
+    # rule has no spread (+inf, any theta passes) while NS's list of n scores, one nonzero,
+    # gives n / sqrt(n - 1) = 2.5 on 5 nodes, in both directions.
+    path = ZOO["path5"]
+    n = path.n
+    ns = n / math.sqrt(n - 1)
+    assert propagation(path, path, [[0, 0]], theta=ns - 1e-9).tolist() == list(range(n))
+    assert propagation(path, path, [[0, 0]], theta=ns + 1e-9).tolist() == [0] + [-1] * (n - 1)
+    assert propagation(path, path, [[0, 0]], theta=100, eccentricity="scored").tolist() == list(
+        range(n)
+    )
+    g = gv.generators.powerlaw_cluster(300, 2, 0.4, seed=7)
+    rng = np.random.default_rng(7)
+    target, truth = _permuted(_noisy(g, rng), rng)
+    seeds = high_degree_seeds(g, truth, 10, seed=7)
+    default = propagation(g, target, seeds, theta=1.0)
+    assert np.array_equal(default, propagation(g, target, seeds, theta=1.0, eccentricity="ns"))
+    assert not np.array_equal(
+        default, propagation(g, target, seeds, theta=1.0, eccentricity="scored")
     )
 
 
@@ -236,6 +293,10 @@ def test_propagation_bad_input():
         propagation(g, g, [[0, 0]], degree_ratio=0.5)
     with pytest.raises(ValueError, match="max_rounds"):
         propagation(g, g, [[0, 0]], max_rounds=0)
+    with pytest.raises(ValueError, match="eccentricity must be one of 'ns', 'scored'"):
+        propagation(g, g, [[0, 0]], eccentricity="NS")
+    with pytest.raises(TypeError, match="eccentricity must be a string"):
+        propagation(g, g, [[0, 0]], eccentricity=None)
     with pytest.raises(TypeError, match="Graph"):
         propagation(g.to_networkx(), g, [[0, 0]])
 
@@ -243,11 +304,79 @@ def test_propagation_bad_input():
 def test_reidentification_rate():
     r = reidentification_rate([0, 2, -1, 3, 1], [0, 1, 2, 3, 4], nodes=[0, 1, 2])
     assert (r.nodes, r.correct, r.wrong, r.unmapped) == (3, 1 / 3, 1 / 3, 1 / 3)
+    assert r.accuracy == 0.5 and r.coverage == r.mapped == 2 / 3 and math.isnan(r.twins)
+    twins = np.array([True, False, True, False, False])
+    r = reidentification_rate([0, 2, -1, 3, 1], [0, 1, 2, 3, 4], [0, 1, 2], twins=twins)
+    assert r.twins == 2 / 3
+    none = reidentification_rate([-1, -1], [0, 1])
+    assert none.coverage == 0.0 and math.isnan(none.accuracy)
+    fields = {"nodes", "correct", "wrong", "unmapped", "twins", "accuracy", "coverage"}
+    assert set(none.as_dict()) == fields
+    with pytest.raises(ValueError, match="twins must be a boolean array"):
+        reidentification_rate([0, 1], [0, 1], twins=[1, 0])
     with pytest.raises(ValueError, match="one per target node"):
         reidentification_rate([0, 1], [0, 1, 2])
     with pytest.raises(ValueError, match="out of range"):
         reidentification_rate([0, 1], [0, 1], nodes=[2])
     assert math.isnan(reidentification_rate([], []).correct)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_accuracy_and_coverage_are_consistent(seed):
+    rng = np.random.default_rng(seed)
+    n = 50
+    truth = rng.permutation(n)
+    mapping = np.where(rng.random(n) < 0.5, truth, rng.permutation(n))
+    mapping[rng.random(n) < 0.3] = -1
+    nodes = rng.choice(n, 30, replace=False)
+    r = reidentification_rate(mapping, truth, nodes)
+    correct = int(np.sum(mapping[nodes] == truth[nodes]))
+    mapped = int(np.sum(mapping[nodes] >= 0))
+    assert correct <= mapped <= r.nodes == 30
+    assert r.coverage == pytest.approx(mapped / 30)
+    assert r.accuracy == pytest.approx(correct / mapped)
+    assert r.correct == pytest.approx(r.accuracy * r.coverage)
+
+
+def _brute_twins(g):
+    """u has a twin v != u with N(u) = N(v) or N(u) + {u} = N(v) + {v}: every pair compared."""
+    nb = [set(g.neighbors(i).tolist()) for i in range(g.n)]
+    return np.array(
+        [
+            any(nb[u] == nb[v] or nb[u] | {u} == nb[v] | {v} for v in range(g.n) if v != u)
+            for u in range(g.n)
+        ],
+        dtype=bool,
+    )
+
+
+@pytest.mark.parametrize(
+    "name", [*sorted(ZOO), "karate", "tree", "cluster", "dense", "bipartite", "sparse"]
+)
+def test_structural_twins_against_brute_force(name):
+    import networkx as nx
+
+    graphs = {
+        "karate": karate_graph,
+        "tree": lambda: gv.Graph.from_networkx(nx.random_labeled_tree(40, seed=1)),
+        "cluster": lambda: gv.generators.powerlaw_cluster(60, 2, 0.5, seed=2),
+        "dense": lambda: gv.Graph.from_networkx(nx.gnp_random_graph(20, 0.8, seed=3)),
+        "bipartite": lambda: gv.Graph.from_networkx(nx.complete_bipartite_graph(3, 4)),
+        "sparse": lambda: gv.Graph.from_networkx(nx.gnp_random_graph(60, 0.03, seed=4)),
+    }
+    g = ZOO[name] if name in ZOO else graphs[name]()
+    got = structural_twins(g)
+    assert got.dtype == np.bool_ and got.shape == (g.n,)
+    np.testing.assert_array_equal(got, _brute_twins(g))
+
+
+def test_structural_twins_by_hand():
+    assert structural_twins(ZOO["star6"]).tolist() == [False] + [True] * 6  # leaves: N(u) = {0}
+    assert structural_twins(ZOO["clique5"]).all()  # N[u] is every node
+    assert not structural_twins(ZOO["path5"]).any()
+    assert structural_twins(ZOO["with_isolated"]).tolist() == [True] * 6  # C4: 0~2, 1~3; 4~5
+    with pytest.raises(TypeError, match="Graph"):
+        structural_twins(karate_graph().to_networkx())
 
 
 def test_high_degree_seeds_and_core():
@@ -292,6 +421,15 @@ def test_control_reidentifies_the_identifiable_core(grqc):
     assert r.sampled.wrong == 0.0 and r.sampled == r.most_likely
     assert r.sampled.correct > 0.85 * identifiable
     assert r.sampled.correct + r.sampled.unmapped == 1.0
+    assert r.sampled.accuracy == 1.0 and r.sampled.coverage == r.sampled.correct
+    # the twins against the set-based helper, and their share of the core (50 seeds left out)
+    assert set(np.flatnonzero(structural_twins(grqc)).tolist()) == twins
+    assert abs(r.sampled.twins - (1 - identifiable)) < 50 / core.size
+    assert r.eccentricity == "ns" and 1.0 - r.sampled.twins >= r.sampled.correct
+    # the earlier rule pinned: 1,065 of the 1,540 scored core nodes, as mapped before NS's rule
+    old = propagation_attack(grqc, grqc, seeds=50, seed=3, eccentricity="scored")
+    assert (old.sampled.nodes, round(old.sampled.correct * old.sampled.nodes)) == (1540, 1065)
+    assert old.sampled.wrong == 0.0 and old.sampled.correct < r.sampled.correct
 
 
 def test_control_beats_edge_switch_and_randwalk(grqc):
@@ -337,9 +475,18 @@ def test_cli_attack_link_and_propagation(tmp_path, capsys):
     assert main([*argv, "--seed", "1", "--json", str(out_json)]) == 0
     out = capsys.readouterr().out
     assert "sampled (core)" in out and "most likely (all)" in out
+    assert "accuracy" in out and "coverage" in out and "twins" in out and "eccentricity ns" in out
     data = json.loads(out_json.read_text())
     want = propagation_attack(g0, ug, seeds=5, seed=1)
     assert data["sampled"]["correct"] == pytest.approx(want.sampled.correct)
+    assert data["sampled"]["twins"] == pytest.approx(want.sampled.twins)
+    assert data["sampled"]["coverage"] == pytest.approx(want.sampled.coverage)
+    assert main([*argv, "--seed", "1", "--eccentricity", "scored", "--json", str(out_json)]) == 0
+    assert "eccentricity scored" in capsys.readouterr().out
+    want = propagation_attack(g0, ug, seeds=5, seed=1, eccentricity="scored")
+    assert json.loads(out_json.read_text())["sampled"] == pytest.approx(
+        want.sampled.as_dict(), nan_ok=True
+    )
 
 
 def test_cli_attack_errors(tmp_path, capsys):
@@ -372,6 +519,9 @@ def test_attack_scores_control_and_an_uncertain_release(grqc):
     assert control["reid_wrong"] == 0.0 and control["reid_rate_std"] < 0.05
     assert control["reid_rate"] == control["reid_rate_most_likely"] > 0.6
     assert control["attack_samples"] == 2 and control["attack_seeds"] == 50
+    assert control["reid_accuracy"] == 1.0 and control["reid_coverage"] == control["reid_rate"]
+    assert 0.2 < control["reid_twin_share"] < 0.25  # ca-GrQc's core: co-author cliques
+    assert control["reid_rate"] <= 1 - control["reid_twin_share"]
 
     ug, _ = maxvar(grqc, n_potential=grqc.m // 2, parts=1, seed=5)
     scores = attack_scores(grqc, ug, samples=3, seed=5)
@@ -380,6 +530,11 @@ def test_attack_scores_control_and_an_uncertain_release(grqc):
     # three different sampled worlds: a spread, and every rate below the control's
     assert scores["reid_rate_std"] > 0
     assert 0 < scores["reid_rate"] < control["reid_rate"]
+    assert scores["reid_rate"] <= scores["reid_coverage"] <= 1 and 0 < scores["reid_accuracy"] < 1
+    assert scores["reid_rate"] == pytest.approx(scores["reid_accuracy"] * scores["reid_coverage"])
+    assert scores["reid_twin_share"] == pytest.approx(control["reid_twin_share"], abs=0.02)
+    old = attack_scores(grqc, ug, samples=3, seed=5, eccentricity="scored")
+    assert old["link_auc"] == scores["link_auc"] and old["reid_rate"] != scores["reid_rate"]
     walked, _ = randwalk(grqc, 2, seed=5)
     assert attack_scores(grqc, walked, samples=1, seed=5)["reid_rate"] < scores["reid_rate"]
 

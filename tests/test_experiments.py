@@ -169,6 +169,7 @@ def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
     assert (tmp_path / "table_comparison.csv").read_text() == first
     assert "| karate_club |" in capsys.readouterr().out
     assert "reid_rate" in first.splitlines()[0]  # attacked by default
+    assert "reid_accuracy,reid_coverage,reid_twin_share" in first.splitlines()[0]
     assert main([*args, "--no-attacks", "-o", str(tmp_path / "plain")]) == 0
     header = (tmp_path / "plain" / "table_comparison.csv").read_text().splitlines()[0]
     assert "reid_rate" not in header and "link_auc" not in header
@@ -181,6 +182,12 @@ def test_attack_columns_of_the_comparison_table(study_dir):
     assert control["link_auc"] is None and control["reid_rate"] > 0  # G0 published as is
     for row, line in zip(study.rows, table[1:]):
         assert line["reid_rate"] == row["reid_rate"] and 0 <= row["reid_rate"] <= 1
+        assert row["reid_rate"] <= line["reid_coverage"] == row["reid_coverage"] <= 1
+        assert line["reid_twin_share"] == row["reid_twin_share"] and 0 <= row["reid_twin_share"] < 1
+        if row["reid_coverage"] > 0:
+            assert line["reid_accuracy"] == pytest.approx(row["reid_rate"] / row["reid_coverage"])
+        else:
+            assert line["reid_accuracy"] is None
         assert row["attack_samples"] == 2  # min(samples, ATTACK_SAMPLES)
         uncertain = row["scheme"] in ("obfuscation", "maxvar", "mixture")
         assert (line["link_auc"] is not None) == uncertain

@@ -182,7 +182,7 @@ def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries
         if alpha == 1.0:
             ug, rep = randwalk(g, t, variant=variant, max_tries=max_tries, seed=i)
         else:
-            ug, rep = randwalk_mod(g, t, alpha=alpha, max_tries=max_tries, seed=i)
+            ug, rep = randwalk_mod(g, t, alpha=alpha, variant="retry", max_tries=max_tries, seed=i)
         assert (
             np.all(ug.u < ug.v) and not ug.relaxed
         )  # no loops; the strict model has no duplicates
@@ -229,7 +229,7 @@ def test_retry_walk_keeps_the_degree_sum_up_to_reported_failures(t):
     g = load_shared("ca-GrQc")
     edges, lost = [], []
     for seed in range(12):
-        ug, rep = randwalk_mod(g, t, seed=seed)
+        ug, rep = randwalk_mod(g, t, variant="retry", seed=seed)
         assert np.all(ug.u < ug.v)
         assert rep["failed"] > 0 and rep["lost"] <= rep["failed"]
         deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=g.n)
@@ -260,7 +260,7 @@ def test_retry_walk_never_loops_or_repeats_and_fills_one_shared_graph():
 def test_retry_walk_reports_failures_of_a_two_node_component():
     # t = 2 on one edge: the walk from v always returns to u: every walk fails, nothing kept
     g = ZOO["single_edge"]
-    ug, rep = randwalk_mod(g, 2, seed=0)
+    ug, rep = randwalk_mod(g, 2, variant="retry", seed=0)
     assert ug.num_pairs == 0 and rep["failed"] == 2 and rep["lost"] == pytest.approx(1.0)
 
 
@@ -270,7 +270,7 @@ def test_mixture_with_the_retry_component_keeps_constraint_3():
     p = 0.4
     sums, lost = [], []
     for seed in range(12):
-        rw, rep = randwalk_mod(g, 2, seed=seed)
+        rw, rep = randwalk_mod(g, 2, variant="retry", seed=seed)
         mix, _ = gv.anonymize.mixture(g, rw, p)
         sums.append(mix.expected_degrees().sum())
         assert sums[-1] == pytest.approx(2 * ((1 - p) * g.m + p * rep["edges"]))
@@ -325,6 +325,7 @@ def test_zoo_runs(zoo_graph):
         for ug in (
             randwalk(zoo_graph, t, seed=0).graph,
             randwalk_mod(zoo_graph, t, seed=0).graph,
+            randwalk_mod(zoo_graph, t, variant="retry", seed=0).graph,
             randwalk_mod(zoo_graph, t, routing="fixed", seed=0).graph,
             randwalk_mod(zoo_graph, t, variant="printed", seed=0).graph,
             randwalk_mod_uncertain(zoo_graph, t).graph,
@@ -347,7 +348,8 @@ def test_zoo_runs(zoo_graph):
         (lambda g: randwalk_mod(g, 2, alpha=float("nan")), "alpha"),
         (lambda g: randwalk_mod(g, 2, routing="sybil"), "routing"),
         (lambda g: randwalk_mod(g, 2, variant="authors"), "variant"),
-        (lambda g: randwalk_mod(g, 2, max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, 2, variant="retry", max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, 2, max_tries=5), "max_tries applies"),
         (lambda g: randwalk_mod(g, 2, variant="printed", max_tries=5), "max_tries applies"),
         (lambda g: walk_ends(g, [99], 2), "start nodes"),
     ],
@@ -370,6 +372,8 @@ def test_report_is_json_and_in_meta():
     ug, report = randwalk_mod(karate_graph(), 3, seed=4)
     json.dumps(report)
     assert ug.meta["scheme"] == "randwalk_mod" and ug.meta["seed"] == 4
+    assert report["params"] == {"t": 3, "alpha": 0.5, "variant": "printed", "routing": "random"}
+    _, report = randwalk_mod(karate_graph(), 3, variant="retry", seed=4)
     assert report["params"] == {
         "t": 3,
         "alpha": 0.5,

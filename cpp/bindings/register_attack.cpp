@@ -28,7 +28,7 @@ py::tuple link_counts_py(const carray<Index>& pu, const carray<Index>& pv, const
 template <class Index>
 py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>& indices_t,
                        const carray<std::int64_t>& indptr_a, const carray<Index>& indices_a, const carray<Index>& seeds,
-                       double theta, double degree_ratio, std::int64_t max_rounds, int threads) {
+                       double theta, double degree_ratio, bool all_nodes, std::int64_t max_rounds, int threads) {
     const auto target = csr_view(indptr_t, indices_t);
     const auto aux = csr_view(indptr_a, indices_a);
     if (seeds.ndim() != 1 || seeds.shape(0) != target.n)
@@ -38,7 +38,8 @@ py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes the local mapping.
         py::gil_scoped_release release;
-        stats = propagate<Index>(target, aux, mapping.data(), theta, degree_ratio, max_rounds, threads);
+        const auto eccentricity = all_nodes ? Eccentricity::kAllNodes : Eccentricity::kScored;
+        stats = propagate<Index>(target, aux, mapping.data(), theta, degree_ratio, eccentricity, max_rounds, threads);
     }
     return py::make_tuple(to_numpy(std::move(mapping)), stats.rounds, stats.mapped);
 }
@@ -52,9 +53,10 @@ void register_attack(py::module_& m) {
                "Link inference counts: (pairs, positives, auc2, top_k, top_hits, likely, likely_hits)");
     def_widths(m, "propagate", &propagate_py<std::int32_t>, &propagate_py<std::int64_t>, py::arg("indptr").noconvert(),
                py::arg("indices").noconvert(), py::arg("aux_indptr").noconvert(), py::arg("aux_indices").noconvert(),
-               py::arg("seeds").noconvert(), py::arg("theta"), py::arg("degree_ratio"), py::arg("max_rounds"),
-               py::arg("threads") = 0,
-               "Seed-and-extend propagation; returns (mapping target -> aux or -1, rounds, mapped)");
+               py::arg("seeds").noconvert(), py::arg("theta"), py::arg("degree_ratio"), py::arg("all_nodes"),
+               py::arg("max_rounds"), py::arg("threads") = 0,
+               "Seed-and-extend propagation (all_nodes: eccentricity std over every node, as NS 2009, else over "
+               "the scored candidates); returns (mapping target -> aux or -1, rounds, mapped)");
 }
 
 }  // namespace graphveil::bind

@@ -169,7 +169,7 @@ struct Match {
 // in the (degree, id) order of each row.
 template <class Index>
 Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const Index* map, const Index* taken,
-                 std::int64_t x, double theta, double degree_ratio, Accumulator& acc) {
+                 std::int64_t x, double theta, double degree_ratio, Eccentricity eccentricity, Accumulator& acc) {
     // Candidates of degree outside [deg x / ratio, deg x * ratio] are not scored.
     const double dx = static_cast<double>(from.indptr[x + 1] - from.indptr[x]);
     const double low = dx / degree_ratio, high = dx * degree_ratio;
@@ -245,20 +245,28 @@ Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const 
         }
     }
     const double mean = sum / static_cast<double>(k);
-    double ss = 0.0;
+    double ss = 0.0;  // sum of squared deviations of the k nonzero scores from their mean
     for (const std::int64_t c : acc.touched) {
         const double d = acc.score[c] - mean;
         ss += d * d;
         acc.score[c] = 0.0;
     }
     acc.touched.clear();
+    // Over every node of `to` (NS 2009): the z = n - k others score 0. Merging the two groups
+    // (Chan et al.): ss + mean^2 k z / n, in O(k) instead of O(n) and free of cancellation.
+    // Over the scored candidates only: ss as it is, over k.
+    const double n = static_cast<double>(to.weight.size());
+    const double kd = static_cast<double>(k);
+    const bool all = eccentricity == Eccentricity::kAllNodes;
+    const double count = all ? n : kd;
+    const double spread = all ? ss + mean * mean * kd * (n - kd) / n : ss;
     double ecc;
-    if (k == 1)
-        ecc = std::numeric_limits<double>::infinity();
-    else if (top == second)
+    if (top == second)
         ecc = 0.0;
+    else if (spread <= 0.0)  // a lone score and nothing else to compare with: no rival at all
+        ecc = std::numeric_limits<double>::infinity();
     else
-        ecc = (top - second) / std::sqrt(ss / static_cast<double>(k));
+        ecc = (top - second) / std::sqrt(spread / count);
     out.accepted = ecc >= theta;
     return out;
 }
@@ -269,7 +277,7 @@ constexpr std::int64_t kBlock = 256;
 
 template <class Index>
 PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, double theta,
-                           double degree_ratio, std::int64_t max_rounds, int threads) {
+                           double degree_ratio, Eccentricity eccentricity, std::int64_t max_rounds, int threads) {
     std::vector<Index> inverse(static_cast<std::size_t>(aux.n), Index(-1));
     for (std::int64_t t = 0; t < target.n; ++t) {
         const Index a = mapping[t];
@@ -311,7 +319,7 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
                             auto acc = aux_pool.acquire();
                             for (std::int64_t i = begin; i < end; ++i)
                                 cached[rescore[i]] = best_match(target, aux_rows, mapping, inverse.data(), rescore[i],
-                                                                theta, degree_ratio, *acc);
+                                                                theta, degree_ratio, eccentricity, *acc);
                             aux_pool.release(std::move(acc));
                         });
         for (const std::int64_t t : rescore) fresh[t] = 0;
@@ -329,7 +337,8 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
                             auto acc = target_pool.acquire();
                             for (std::int64_t i = begin; i < end; ++i)
                                 reverse_match[i] = best_match(aux, target_rows, inverse.data(), mapping,
-                                                              reverse_list[i], theta, degree_ratio, *acc);
+                                                              reverse_list[i], theta, degree_ratio, eccentricity,
+                                                              *acc);
                             target_pool.release(std::move(acc));
                         });
         for (std::size_t i = 0; i < reverse_list.size(); ++i) {
@@ -360,8 +369,8 @@ template LinkCounts link_counts(const std::int32_t*, const std::int32_t*, const 
 template LinkCounts link_counts(const std::int64_t*, const std::int64_t*, const double*, std::int64_t,
                                 const std::int64_t*, const std::int64_t*, std::int64_t);
 template PropagationStats propagate(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*, double,
-                                    double, std::int64_t, int);
+                                    double, Eccentricity, std::int64_t, int);
 template PropagationStats propagate(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*, double,
-                                    double, std::int64_t, int);
+                                    double, Eccentricity, std::int64_t, int);
 
 }  // namespace graphveil

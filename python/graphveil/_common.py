@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import os
 import secrets
@@ -51,7 +52,8 @@ def aligned(value: Any) -> Any:
 def seed_to_u64(seed: SeedLike) -> int:
     """Reduce a user seed to the one 64-bit integer handed to the C++ kernels.
 
-    ``None`` draws fresh entropy; a ``numpy.random.Generator`` is advanced by one draw.
+    ``None`` draws fresh entropy; a ``numpy.random.Generator`` is advanced by one draw; an
+    integer must lie in ``[0, 2**64)`` (ValueError otherwise).
     """
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
@@ -61,9 +63,10 @@ def seed_to_u64(seed: SeedLike) -> int:
         raise TypeError(
             f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}"
         )
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed) % 2**64
+    if not 0 <= seed < 2**64:
+        # Taking a larger seed modulo 2**64 would make two different seeds one stream.
+        raise ValueError(f"seed must lie in [0, 2**64), got {seed}")
+    return int(seed)
 
 
 def default_threads() -> int:
@@ -253,5 +256,6 @@ def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool
     bad_low = x <= low if open_low else x < low
     if not np.isfinite(x) or bad_low or x > high:
         left = "(" if open_low else "["
-        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}], got {value!r}")
+        right = ")" if math.isinf(high) else "]"  # an infinite bound is never reached
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {value!r}")
     return x

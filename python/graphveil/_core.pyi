@@ -470,6 +470,7 @@ def propagate(
     seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
     theta: float,
     degree_ratio: float,
+    all_nodes: bool,
     max_rounds: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...

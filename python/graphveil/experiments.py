@@ -54,11 +54,22 @@ from graphveil.measure.utility import (
 )
 from graphveil.uncertain import Anonymized
 
-#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`).
-ATTACK_COLUMNS = ("link_auc", "precision_at_m", "reid_rate")
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`):
+#: ``reid_rate`` (correct over the scored core) splits into ``reid_accuracy`` (correct among
+#: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
+#: core with a structural twin, which no structural attack matches but by guessing.
+ATTACK_COLUMNS = (
+    "link_auc",
+    "precision_at_m",
+    "reid_rate",
+    "reid_accuracy",
+    "reid_coverage",
+    "reid_twin_share",
+)
 
-#: Version of the per-point record format in ``out_dir/points``.
-STATE_VERSION = 4
+#: Version of the per-point record format in ``out_dir/points`` (4: NS's eccentricity and the
+#: accuracy / coverage / twin columns of the attack; 5: MaxVar's one partition per study).
+STATE_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,9 @@ class Study:
     #: How ``S_Diam`` was found for G0 and every sample
     #: (:func:`~graphveil.measure.utility.diameter_choice`).
     diameter_method: str = "ifub"
+    #: :func:`graph_digest` of G0, in ``study.json``: a folder holding another graph's study is
+    #: told apart before a run writes beside its tables.
+    graph_digest: str = ""
     #: Per scheme with a :attr:`~graphveil.anonymize.registry.Scheme.prepare` (MaxVar's one
     #: partition of G0): its ``seed`` and ``time_s``. Private, like every seed of the study.
     preparations: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -206,6 +220,7 @@ class Study:
             "tables": self.tables(),
             "not_applicable": self.not_applicable,
             "diameter_method": self.diameter_method,
+            "graph_digest": self.graph_digest,
             "timings": self.timings,
             "preparations": self.preparations,
         }
@@ -242,21 +257,11 @@ class Study:
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        from graphveil.findings import COMPARABLE_REL_ERR, attack_disagreements, paper_claims
+        from graphveil.findings import attack_disagreements, claims_markdown, paper_claims
 
-        lines = [
-            "## The paper's findings on this graph",
-            "",
-            (
-                "Checked on every run (graphveil.findings); rel.err values are *comparable* when "
-                f"they differ by at most {COMPARABLE_REL_ERR:.0%} of the larger."
-            ),
-            "",
-        ]
-        lines += [
-            f"- **{c.verdict}**: {c.claim}. {c.evidence[:1].upper()}{c.evidence[1:]}."
-            for c in paper_claims(self.rows, self.config.k, lambda s: registry.scheme(s).title)
-        ]
+        lines = claims_markdown(
+            paper_claims(self.rows, self.config.k, original=self.original, graph=self.graph_name)
+        )
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
@@ -264,9 +269,10 @@ class Study:
                 "## The attacks against the scores",
                 "",
                 (
-                    "Re-identified: the fraction of G0's core nodes (degree >= 5, largest "
-                    "component) that propagation re-identifies in a sampled world; a pair of rows "
-                    "disagrees when H1 or H2_open orders it one way and the attack the other."
+                    "graphveil's own check, not the paper's. Re-identified: the fraction of G0's "
+                    "core nodes (degree >= 5, largest component) that propagation re-identifies "
+                    "in a sampled world; a pair of rows disagrees when H1 or H2_open orders it "
+                    "one way and the attack the other."
                 ),
                 "",
                 *(f"- {s}" for s in sentences),
@@ -307,6 +313,11 @@ def paper_grid(
     for scheme, vals in (grid or {}).items():
         if scheme not in known:
             raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(known)}")
+        if scheme not in chosen:  # a grid nobody runs: a silent default would mislead
+            raise ValueError(
+                f"a grid is given for {scheme}, which is not among the schemes run "
+                f"({', '.join(chosen)}): add {scheme} to the schemes or drop its grid"
+            )
         vals = tuple(vals)
         if not vals:
             raise ValueError(f"grid for {scheme} is empty")
@@ -335,6 +346,7 @@ def reproduce(
     attacks: bool = True,
     executor: Executor | None = None,
     distance_sources: int = DISTANCE_SOURCES,
+    overwrite: bool = False,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -374,7 +386,8 @@ def reproduce(
         are in ``Study.preparations``). Rows and tables name the n_p / m MaxVar actually found.
     attacks : bool
         Attack every release and add link AUC, precision@m and the propagation
-        re-identification rate to its row (:func:`graphveil.attack.attack_scores`; at most
+        re-identification rate, its accuracy and coverage and the core's twin share to its row
+        (:func:`graphveil.attack.attack_scores`; at most
         ``ATTACK_SAMPLES`` sampled worlds a point, to keep the cost bounded). G0's own row gets
         the un-anonymized control.
     distance_sources : int, default 1000
@@ -393,6 +406,10 @@ def reproduce(
         get them as arguments. Each task's seed comes from the master seed, the point and its
         index, so the study is identical to a local run whatever the number of workers. Points
         are recorded in ``out_dir`` as they finish, so a killed cluster run resumes.
+    overwrite : bool
+        Let ``out_dir`` hold another graph's study (its ``study.json`` names another graph):
+        its tables, figures and recorded points are removed first. Without it such a folder is
+        refused, so that no table of the old graph is left beside the new ones.
 
     Returns
     -------
@@ -408,7 +425,9 @@ def reproduce(
     Raises
     ------
     ValueError
-        For unknown schemes, empty or invalid grid values, samples < 1 or k < 1.
+        For unknown schemes, empty or invalid grid values, a grid for a scheme not run,
+        samples < 1 or k < 1, or an ``out_dir`` holding another graph's study (without
+        ``overwrite``).
 
     Examples
     --------
@@ -428,6 +447,8 @@ def reproduce(
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)
+    digest = graph_digest(graph)
+    _claim_folder(out_dir, graph, digest, overwrite)
     state_dir = _state_dir(out_dir)
     started = time.perf_counter()
     say(f"original graph: n={graph.n:,} m={graph.m:,}; computing its own scores")
@@ -474,6 +495,7 @@ def reproduce(
         timings={"total_s": time.perf_counter() - started},
         not_applicable=skipped,
         diameter_method=diameter_method,
+        graph_digest=digest,
         preparations=preparations,
     )
     if out_dir is not None:
@@ -513,6 +535,64 @@ def _study_config(
         else check_int(maxvar_parts, "maxvar_parts", low=1),
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
     )
+
+
+def graph_digest(graph: Graph) -> str:
+    """SHA-256 of a graph's node count and edges: the same digest only for the same graph.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g = gv.datasets.load("karate_club")
+    >>> graph_digest(g) == graph_digest(g) != graph_digest(gv.Graph.from_edges([0], [1]))
+    True
+    """
+    h = hashlib.sha256()
+    _hash_graph(h, graph)
+    return h.hexdigest()
+
+
+def _hash_graph(h: Any, graph: Graph) -> None:
+    u, v = graph.edges()
+    h.update(np.int64(graph.n).tobytes())
+    h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
+    h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
+
+
+#: What :meth:`Study.write` and the recorded points leave in a study's folder (removed by
+#: ``overwrite`` when the folder held another graph's study).
+_STUDY_FILES = ("table_*.csv", "table_*.md", "study.json", "study.md", "*.png", "points/*.json")
+
+
+def _claim_folder(out_dir: str | Path | None, graph: Graph, digest: str, overwrite: bool) -> None:
+    """Refuse (or, with ``overwrite``, clear) a folder whose ``study.json`` is another graph's.
+
+    A ``study.json`` written before the digest was recorded is told apart by n and m only.
+    """
+    if out_dir is None:
+        return
+    out = Path(out_dir)
+    try:
+        previous = json.loads((out / "study.json").read_text())
+    except (FileNotFoundError, NotADirectoryError, json.JSONDecodeError):
+        return
+    if not isinstance(previous, dict):
+        return
+    recorded = previous.get("graph_digest")
+    if recorded == digest or (
+        not recorded and (previous.get("n"), previous.get("m")) == (graph.n, graph.m)
+    ):
+        return
+    if not overwrite:
+        name = previous.get("graph", "?")
+        raise ValueError(
+            f"{out} holds the study of another graph ({name}, n={previous.get('n')}, "
+            f"m={previous.get('m')}): its tables would be left beside this graph's; give a new "
+            "folder, or overwrite=True to remove that study first"
+        )
+    for pattern in _STUDY_FILES:
+        for path in out.glob(pattern):
+            path.unlink()
 
 
 def _state_dir(out_dir: str | Path | None) -> Path | None:
@@ -1020,10 +1100,7 @@ def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- state
 def _fingerprint(graph: Graph, config: StudyConfig, version: str) -> str:
     h = hashlib.sha256()
-    u, v = graph.edges()
-    h.update(np.int64(graph.n).tobytes())
-    h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
-    h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
+    _hash_graph(h, graph)
     h.update(
         json.dumps(
             {**config.to_dict(), "version": version, "state": STATE_VERSION}, sort_keys=True

@@ -37,6 +37,15 @@ struct PropagationStats {
     std::int64_t mapped = 0;  // pairs added to the seeds
 };
 
+// The standard deviation in the eccentricity (max - second max) / std of one node's scores.
+enum class Eccentricity {
+    // Over every node of the scored graph, zeros included: Narayanan and Shmatikov's
+    // definition (the list X of scores has one entry per node; max2 is 0 when one node scored).
+    kAllNodes,
+    // Over the candidates that scored only (graphveil's earlier rule; much stricter at one theta).
+    kScored,
+};
+
 // Seed-and-extend propagation. mapping[t] = aux node of target node t, or -1; on entry the
 // seeds, on return the seeds plus every accepted pair. Each round, with the mapping of the
 // previous round fixed:
@@ -45,8 +54,8 @@ struct PropagationStats {
 //     1 / sqrt(deg_aux(c)), over the candidates c whose degree lies within a factor
 //     degree_ratio of t's (infinity: every candidate, as the paper); its best c (smallest id
 //     among equal scores) is proposed when the eccentricity (max - second max) / std >= theta
-//     (std over the candidates that scored, population form; a single candidate has
-//     eccentricity +inf). A node is scored again only when it gained a mapped neighbour in the
+//     (population std as `eccentricity` says; equal top scores give 0, a std of 0 otherwise,
+//     i.e. a lone score with nothing to compare to, gives +inf). A node is scored again only when it gained a mapped neighbour in the
 //     previous round or one of its best two candidates was mapped; otherwise its last result
 //     stands (the other candidates mapped since only move the std);
 //  2. the same scoring from the proposed c back to the unmapped target nodes (weights
@@ -56,6 +65,6 @@ struct PropagationStats {
 // inputs, never on `threads`: rounds read a fixed mapping and scores are summed in row order.
 template <class Index>
 PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, double theta,
-                           double degree_ratio, std::int64_t max_rounds, int threads);
+                           double degree_ratio, Eccentricity eccentricity, std::int64_t max_rounds, int threads);
 
 }  // namespace graphveil

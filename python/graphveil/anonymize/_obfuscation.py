@@ -40,6 +40,11 @@ log = logging.getLogger(__name__)
 
 _SQRT_2PI = math.sqrt(2.0 * math.pi)
 _SLICE = 1 << 20  # pairs per slice of the per-pair formulas: their temporaries stay small
+#: Widest pair width sigma(e) drawn: the inverse-CDF draw of R_sigma errs by about
+#: 1e-16 * sigma(e) (its tail's offset from 1/2 is ~ 1/sigma(e), against rounding at 1e-16),
+#: 1e-7 here; above it draws collapse to 0 (G0 published), and R_sigma is uniform on [0, 1]
+#: anyway (white noise, q = 1). The search (sigma <= sigma_max = 16) stays far below.
+_WIDTH_MAX = 1e9
 
 
 class ObfuscationError(RuntimeError):
@@ -118,7 +123,8 @@ def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
     chunk = max(1, 4_000_000 // max(1, vals.size))
     for start in range(0, vals.size, chunk):
         diff = vals[start : start + chunk, None] - vals[None, :]
-        common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
+        with np.errstate(over="ignore"):  # (diff / sigma)^2 = inf for a tiny sigma: exp(-inf) = 0
+            common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
     common /= sigma * _SQRT_2PI
     return 1.0 / common[inverse.reshape(-1)]
 
@@ -199,6 +205,25 @@ def _draw_candidates(
     return removed, added, excluded, draws
 
 
+def _check_widths(sigma: float, sig: np.ndarray) -> None:
+    """Refuse a sigma whose pair widths sigma(e) the draws cannot use (say which way it fails)."""
+    narrowest, widest = float(sig.min()), float(sig.max())
+    if not narrowest > 0:
+        raise ValueError(
+            f"sigma={sigma:g} is too small: a pair's width sigma(e) = sigma |E_C| U(e) / sum U "
+            "underflows to 0; raise sigma"
+        )
+    if not widest <= _WIDTH_MAX:
+        shown = f"{widest:.3g}"
+        if float(shown) <= _WIDTH_MAX:  # rounded onto the limit: show every digit
+            shown = repr(widest)
+        raise ValueError(
+            f"sigma={sigma:g} is too large: the pairs' widths sigma(e) reach {shown}, above "
+            f"{_WIDTH_MAX:g}, where draws of R_sigma lose their precision (R_sigma is uniform on "
+            "[0, 1] there: for that noise use q=1); lower sigma"
+        )
+
+
 def _attempt(
     prep: _Prepared, sigma: float, unique: np.ndarray, rng: np.random.Generator, threads: int
 ) -> _Attempt:
@@ -211,8 +236,10 @@ def _attempt(
         sig = unique[u]
         sig += unique[v]
         total = sig.sum()
-        sig *= sigma * u.size
-        sig /= total
+        with np.errstate(over="ignore", under="ignore"):  # an extreme sigma: refused just below
+            sig *= sigma * u.size
+            sig /= total
+        _check_widths(sigma, sig)
         noise = rng.random(u.size) < prep.q
         r = _sample_truncated_normal(sig, rng)
         r[noise] = rng.random(int(noise.sum()))

@@ -3,11 +3,13 @@
 Every edge slot ``(u, v)`` of the graph starts one random walk of ``t - 1`` hops from ``v``;
 its end ``z`` proposes the pair ``{u, z}``. Two forms:
 
-* the authors' experiments (:func:`randwalk`, :func:`randwalk_mod` by default): one shared
-  output graph filled in node order, a walk retried while it ends at ``u`` or at a node
-  already linked to ``u`` (at most M tries); no self-loops, no duplicates;
-* the printed Algorithm 2 (``randwalk_mod(..., variant="printed")``): no retries, self-loops
-  and multi-edges kept; its exact uncertain form is :func:`randwalk_mod_uncertain`.
+* the retrying walk (:func:`randwalk`, the authors' RandWalk runs, and
+  ``randwalk_mod(..., variant="retry")``): one shared output graph filled in node order, a walk
+  retried while it ends at ``u`` or at a node already linked to ``u`` (at most M tries); no
+  self-loops, no duplicates;
+* the printed Algorithm 2 (:func:`randwalk_mod` by default, ``variant="printed"``, what the
+  paper's RandWalk-mod rows ran): no retries, self-loops and multi-edges kept, a multigraph;
+  its exact uncertain form is :func:`randwalk_mod_uncertain`.
 
 The walks run in C++ with one random stream per fixed block of nodes, so the output depends
 on the seed only, never on the thread count.
@@ -97,8 +99,8 @@ def walk_ends(
     )
 
 
-#: RandWalk-mod as the authors ran it, or Algorithm 2 as printed.
-Variant = Literal["retry", "printed"]
+#: RandWalk-mod: Algorithm 2 as printed (a multigraph; the paper's tables), or the retrying walk.
+Variant = Literal["printed", "retry"]
 _VARIANTS = get_args(Variant)
 #: RandWalk as the authors ran it, or Algorithm 1 as printed.
 WalkVariant = Literal["authors", "printed"]
@@ -257,33 +259,39 @@ def randwalk_mod(
     t: int,
     *,
     alpha: float = 0.5,
-    variant: Variant = "retry",
+    variant: Variant = "printed",
     max_tries: int | None = None,
     routing: Routing = "random",
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
-    """RandWalk-mod(G0, t, alpha): the authors' experiment (default) or the printed Algorithm 2.
+    """RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's tables ran it (default).
 
     For every node ``u`` and its ``k``-th neighbour ``v`` (ascending ids, ``k`` from 0) a walk
     of ``t - 1`` hops from ``v`` ends at ``z`` and ``{u, z}`` is kept with probability
     ``Q_uv``: 0.5 if ``d_u = 1``, ``alpha`` if ``k = 0``, ``(0.5 d_u - alpha) / (d_u - 1)``
     otherwise; each node keeps ``d_u / 2`` pairs in expectation.
 
-    ``variant="retry"`` (the default) is what the authors ran for the paper's tables, their
-    ``random_walk_transform(G, t, M, alpha=0.5)``: RandWalk's retry loop on one shared output
-    graph (see :func:`randwalk`; a walk is repeated while it ends at ``u`` or at a node already
-    linked to ``u``, at most ``max_tries`` = M walks, 10 by default; failures are reported).
-    The result is a simple deterministic graph (all p = 1) with about ``m`` edges: no
-    self-loops, no duplicates. Expected degrees are kept on average: the expected sum of
-    degrees is ``2m`` minus twice the report's ``lost`` (the acceptance probabilities of the
-    walks whose M tries all failed); not node by node, as the retries bias the ends away from
-    a node's own neighbourhood.
+    ``variant="printed"`` (the default) is Algorithm 2 as printed and as the authors ran it for
+    every RandWalk-mod row of the paper's Table 4 (their ``random_walk_transform_multigraph(G,
+    t, alpha=0.5)``, outputs ``randwalk_keep_<t>_0.5``): no retries, self-loops and repeated
+    pairs kept (constraint 2'). The result is a multigraph, held as a *relaxed* uncertain graph
+    with every p = 1: a pair per kept walk, a loop ``(u, u)`` when a walk ends at its own start.
+    Its expected adjacency matrix is exactly :func:`randwalk_mod_uncertain` (Theorem 3.1:
+    expected degrees kept node by node iff ``alpha = 0.5``; a self-loop adds 2 to its node's
+    degree), so it has about ``m`` edges counting every loop and copy. The measures read it as
+    the authors did (:class:`~graphveil.multigraph.Multigraph`): degrees, H1, H2_open and eps
+    on the multigraph, clustering and distances on its simple graph.
 
-    ``variant="printed"`` is Algorithm 2 as printed: no retries, self-loops and repeated pairs
-    kept (constraint 2'), a *relaxed* uncertain graph with every p = 1; its expected
-    adjacency matrix is exactly :func:`randwalk_mod_uncertain` (Theorem 3.1: expected degrees
-    kept node by node iff ``alpha = 0.5``; a self-loop adds 2 to its node's degree).
+    ``variant="retry"`` is the retrying walk, the authors' ``random_walk_transform(G, t, M,
+    alpha=0.5)`` (run by them too, but in none of the paper's tables): RandWalk's retry loop on
+    one shared output graph (see :func:`randwalk`; a walk is repeated while it ends at ``u`` or
+    at a node already linked to ``u``, at most ``max_tries`` = M walks, 10 by default; failures
+    are reported). The result is a simple deterministic graph (all p = 1): no self-loops, no
+    duplicates. Expected degrees are kept on average: the expected sum of degrees is ``2m``
+    minus twice the report's ``lost`` (the acceptance probabilities of the walks whose M tries
+    all failed); not node by node, as the retries bias the ends away from a node's own
+    neighbourhood.
 
     Parameters
     ----------
@@ -294,8 +302,9 @@ def randwalk_mod(
     alpha : float
         In ``[0, 1]``; 0.5 by default (the paper's experiments). ``alpha = 1`` with the retry
         variant is :func:`randwalk`.
-    variant : {"retry", "printed"}
-        The authors' experiment (default) or the printed Algorithm 2.
+    variant : {"printed", "retry"}
+        Algorithm 2 as printed, a multigraph (default; the paper's tables), or the retrying
+        walk, a simple graph.
     max_tries : int, optional
         The retry bound M (>= 1) of the retry variant, 10 by default; not accepted with
         ``variant="printed"``, which never retries.
@@ -311,9 +320,10 @@ def randwalk_mod(
     Returns
     -------
     Anonymized
-        Retry variant: a simple graph (all p = 1); the report has ``edges``, ``walks``,
-        ``failed`` and ``lost`` as :func:`randwalk`'s. Printed variant: a relaxed graph (all p = 1); the report counts
-        ``self_loops`` and ``repeated`` pairs (copies beyond the first).
+        Printed variant: a relaxed graph (all p = 1, a multigraph); the report counts
+        ``self_loops`` and ``repeated`` pairs (copies beyond the first). Retry variant: a simple
+        graph (all p = 1); the report has ``edges``, ``walks``, ``failed`` and ``lost`` as
+        :func:`randwalk`'s.
 
     Raises
     ------
@@ -323,25 +333,26 @@ def randwalk_mod(
 
     References
     ----------
-    The paper, Section 3.2, Algorithms 1 and 2 and Theorem 3.1; ../shared/paper/NOTES.md
-    (RandWalk-mod as the authors ran it). See :func:`randwalk_mod_uncertain` for the exact
-    uncertain adjacency matrix of the printed variant.
+    The paper, Section 3.2, Algorithms 1 and 2 and Theorem 3.1 ("RandWalk-mod accepts
+    selfloops and multiedges"); ../shared/paper/NOTES.md (RandWalk-mod as the authors ran it).
+    See :func:`randwalk_mod_uncertain` for the exact uncertain adjacency matrix of the printed
+    variant.
 
     Examples
     --------
     >>> import graphveil as gv
     >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
     >>> randwalk_mod(g, 3, seed=1).graph.relaxed
-    False
-    >>> randwalk_mod(g, 3, variant="printed", seed=1).graph.relaxed
     True
+    >>> randwalk_mod(g, 3, variant="retry", seed=1).graph.relaxed
+    False
     """
     check_graph(graph)
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     _check_routing(routing)
     if variant not in _VARIANTS:
-        raise ValueError(f"variant must be 'retry' or 'printed', got {variant!r}")
+        raise ValueError(f"variant must be 'printed' or 'retry', got {variant!r}")
     if variant == "retry":
         tries = 10 if max_tries is None else check_int(max_tries, "max_tries", 1)
         return _retry_walk(

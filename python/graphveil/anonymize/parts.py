@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads
+from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.graph import Graph
 
 #: METIS reads its seed as a C int.
@@ -35,13 +35,7 @@ def _metis_seed(seed: SeedLike) -> int | None:
         return None
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, _METIS_SEED_MAX, endpoint=True))
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(
-            f"seed must be an int, a numpy.random.Generator or None, not {type(seed).__name__}"
-        )
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return int(seed) % (_METIS_SEED_MAX + 1)
+    return seed_to_u64(seed) % (_METIS_SEED_MAX + 1)  # checks the seed as every function does
 
 
 def metis_parts(

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Callable
+import numbers
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,8 +138,8 @@ class Scheme:
     marker: str
     #: Whether :func:`~graphveil.anonymize.partition` can run it on each part.
     partitionable: bool
-    #: Whether every output probability is 0 or 1 (RandWalk, the retrying RandWalk-mod,
-    #: EdgeSwitch): its published total variance is 0.
+    #: Whether every output probability is 0 or 1 (RandWalk, RandWalk-mod, EdgeSwitch): its
+    #: published total variance is 0.
     deterministic: bool
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
@@ -147,11 +148,29 @@ class Scheme:
     prepare: StudyPrepare | None = None
     #: What its command line needs beyond the signature (see :class:`Cli`).
     cli: Cli = field(default_factory=Cli)
+    #: ``no_op(params)``: why these parameters leave G0 unchanged or publish only true edges,
+    #: else None. ``params`` maps the function's keywords (``{"switches": 0}``) or the grid
+    #: parameter (``{"s/m": 0.0}``) to values; keys it does not hold are not checked. The API
+    #: runs such parameters (research, a baseline); the CLI refuses them without
+    #: ``--allow-identity`` (see :meth:`no_op_reason`).
+    no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
         ok = math.isfinite(value) and self.valid(value)
         return None if ok else self.requirement
+
+    def no_op_reason(self, params: Mapping[str, Any]) -> str | None:
+        """None, or why ``params`` (keywords or ``{grid_parameter: value}``) publish nothing hidden.
+
+        Examples
+        --------
+        >>> scheme("edge_switch").no_op_reason({"switches": 0})
+        'EdgeSwitch with 0 switches publishes G0 unchanged'
+        >>> scheme("randwalk").no_op_reason({"t": 2}) is None
+        True
+        """
+        return self.no_op(params)
 
 
 def derived_seed(master: int, key: str) -> int:
@@ -193,7 +212,11 @@ def _study_randwalk(graph: Graph, v: float, config: Any, seed: int) -> Anonymize
 
 
 def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
-    return randwalk_mod(graph, t=int(v), alpha=0.5, seed=seed, threads=config.threads)
+    # Algorithm 2 as printed, alpha = 0.5: a fresh multigraph per run, as the paper's tables
+    # ran it (the study measures it as a multigraph: graphveil.multigraph).
+    return randwalk_mod(
+        graph, t=int(v), alpha=0.5, variant="printed", seed=seed, threads=config.threads
+    )
 
 
 #: Nodes per MaxVar part when the study scales the parts to a graph the paper did not use. A
@@ -250,14 +273,53 @@ def _study_edge_switch(graph: Graph, v: float, config: Any, seed: int) -> Anonym
 
 
 def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
-    rw, _ = randwalk_mod(graph, t=config.mixture_t, alpha=0.5, seed=seed, threads=config.threads)
-    world = rw.sample(seed=derived_seed(seed, "mixture-world"), threads=config.threads)
-    assert isinstance(world, Graph)  # one sample: one Graph
-    return mixture(graph, world, p=v)
+    # G is the study's RandWalk-mod output itself, a multigraph (every p = 1): its loops and
+    # copies stay in the (relaxed) mixture, whose worlds are measured as multigraphs.
+    rw, _ = _study_randwalk_mod(graph, config.mixture_t, config, seed)
+    return mixture(graph, rw, p=v)
 
 
 def _integer_at_least_one(v: float) -> bool:
     return v >= 1 and float(v).is_integer()
+
+
+# ---------------------------------------------------------------------------- no-op rules
+def _is(params: Mapping[str, Any], keys: tuple[str, ...], value: float) -> bool:
+    """Whether any of ``keys`` is given as a number equal to ``value``."""
+    return any(
+        isinstance(x, numbers.Real) and not isinstance(x, bool) and x == value
+        for x in (params.get(k) for k in keys)
+    )
+
+
+def _no_op_walk(title: str) -> Callable[[Mapping[str, Any]], str | None]:
+    def rule(params: Mapping[str, Any]) -> str | None:
+        if _is(params, ("t",), 1):
+            return (
+                f"{title} with t=1 ends every walk at the neighbour itself: every published pair "
+                "is a true edge"
+            )
+        return None
+
+    return rule
+
+
+def _no_op_maxvar(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("n_potential", "n_p/m"), 0):
+        return "MaxVar with no potential edge keeps every p = 1: it publishes G0 unchanged"
+    return None
+
+
+def _no_op_edge_switch(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("switches", "s/m"), 0):
+        return "EdgeSwitch with 0 switches publishes G0 unchanged"
+    return None
+
+
+def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
+    if _is(params, ("p",), 0):
+        return "Mixture with p=0 is (1 - 0) A(G0): it publishes G0 unchanged"
+    return None
 
 
 #: Every scheme, in the order the study's tables and figures list them.
@@ -299,13 +361,14 @@ REGISTRY: dict[str, Scheme] = {
             marker="^",
             partitionable=True,
             deterministic=True,
+            no_op=_no_op_walk("RandWalk"),
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
             name="randwalk_mod",
             function=randwalk_mod,
             title="RandWalk-mod",
-            summary="RandWalk-mod (alpha; the authors' retrying walk, or the printed Algorithm 2)",
+            summary="RandWalk-mod (alpha; Algorithm 2 as printed, a multigraph, or the retrying walk)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
             valid=_integer_at_least_one,
@@ -315,11 +378,13 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("randwalk-mod",),
+            no_op=_no_op_walk("RandWalk-mod"),
             cli=Cli(
-                description="RandWalk-mod(G0, t, alpha): the authors' retrying walk (default: no "
-                "self-loops or duplicates), --variant printed for Algorithm 2 as printed (self-loops "
-                "and multi-edges kept), or with --uncertain the printed variant's exact uncertain "
-                "adjacency matrix (small t).",
+                description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
+                "tables ran it (default: a multigraph, self-loops and multi-edges kept, written as a "
+                "relaxed release with every p = 1), --variant retry for the retrying walk (a simple "
+                "graph: no self-loops or duplicates), or with --uncertain the printed variant's exact "
+                "uncertain adjacency matrix (small t).",
                 flags={"max_tries": ("-M", "--max-tries")},
                 alternative=Alternative(
                     "--uncertain",
@@ -343,6 +408,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="o",
             partitionable=False,
             deterministic=False,
+            no_op=_no_op_maxvar,
             cli=Cli(
                 description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
@@ -368,6 +434,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             aliases=("switch", "edge-switch"),
+            no_op=_no_op_edge_switch,
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
         ),
         Scheme(
@@ -383,6 +450,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="D",
             partitionable=False,
             deterministic=False,
+            no_op=_no_op_mixture,
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
                 "an edge list, or an uncertain graph written with --keep-ids."

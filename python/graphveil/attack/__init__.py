@@ -3,7 +3,8 @@
 - :func:`link_inference`: the published probabilities as a link predictor (AUC, top-m precision,
   the most-likely world).
 - :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
-  :func:`reidentification_rate`; :func:`propagation_attack` runs it against a release.
+  :func:`reidentification_rate` (accuracy and coverage apart, and the share of nodes with a
+  structural twin, :func:`structural_twins`); :func:`propagation_attack` runs it against a release.
 - :func:`attack_scores`: both, as the few numbers a study row carries.
 """
 
@@ -16,6 +17,7 @@ from graphveil.attack.propagation import (
     propagation,
     propagation_attack,
     reidentification_rate,
+    structural_twins,
 )
 from graphveil.attack.scores import attack_scores
 
@@ -30,4 +32,5 @@ __all__ = [
     "propagation",
     "propagation_attack",
     "reidentification_rate",
+    "structural_twins",
 ]

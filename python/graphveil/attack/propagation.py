@@ -6,8 +6,13 @@ node ``t`` scores every unmapped aux node ``c`` by its mapped neighbours whose i
 neighbours of ``c``, each adding ``1 / sqrt(deg_aux(c))`` (the paper's degree normalisation,
 so hubs do not win by size alone). The best candidate is accepted when
 
-- its *eccentricity* ``(max - second max) / std`` of the scores is at least ``theta``
-  (``std`` over the candidates that scored; a single candidate has eccentricity +inf),
+- its *eccentricity* ``(max - second max) / std`` of the scores is at least ``theta``. As NS
+  define it (``eccentricity="ns"``, the default) the scores are a list with one entry per node
+  of the other graph, zeros included: ``std`` is over all of them, and the second max is 0
+  when one candidate scored. ``eccentricity="scored"`` (graphveil's earlier rule, a departure)
+  takes ``std`` over the candidates that scored only, with +inf for a single one: without the
+  zeros ``std`` is usually much larger, so the same ``theta`` is stricter
+  (docs/faithfulness.rst);
 - and the same scoring from the candidate back to the unmapped target nodes picks ``t``
   (the reverse match).
 
@@ -17,6 +22,11 @@ at once (they form a matching), which makes the result independent of node order
 count and lets the C++ kernel score the nodes in parallel. Equal best scores go to the smallest
 id (and fail any ``theta > 0``). The paper's revisiting of already mapped nodes and its
 degree-difference filter are not implemented: a pair, once added, stays.
+
+A mapping is scored by :func:`reidentification_rate`: correct, wrong and unmapped shares of the
+scored nodes, *accuracy* (correct among the mapped ones) and *coverage* (mapped share) apart,
+and the share of the scored nodes with a *structural twin* (:func:`structural_twins`), which no
+structural attack tells apart but by a guess.
 """
 
 from __future__ import annotations
@@ -41,6 +51,7 @@ __all__ = [
     "propagation",
     "propagation_attack",
     "reidentification_rate",
+    "structural_twins",
 ]
 
 #: Default eccentricity threshold. NS 2009 leave theta as a parameter; 0.5 accepts a clear
@@ -53,6 +64,13 @@ DEFAULT_THETA = 0.5
 #: scores, and the tie blocks it for good.
 DEFAULT_DEGREE_RATIO = 2.0
 
+#: How the eccentricity's standard deviation is taken: ``"ns"`` over every node of the other
+#: graph, zeros included (Narayanan-Shmatikov), ``"scored"`` over the candidates that scored.
+ECCENTRICITIES = ("ns", "scored")
+
+#: Default eccentricity rule: the paper's.
+DEFAULT_ECCENTRICITY = "ns"
+
 #: Default bound on the rounds of propagation (each round adds at least one pair or stops).
 DEFAULT_MAX_ROUNDS = 100
 
@@ -61,6 +79,19 @@ def _check_graph(g: Any, name: str) -> Graph:
     if not isinstance(g, Graph):
         raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
     return g
+
+
+def _check_eccentricity(eccentricity: Any) -> str:
+    if not isinstance(eccentricity, str):
+        raise TypeError(
+            f"eccentricity must be a string, one of {', '.join(map(repr, ECCENTRICITIES))}, "
+            f"got {type(eccentricity).__name__}"
+        )
+    if eccentricity not in ECCENTRICITIES:
+        raise ValueError(
+            f"eccentricity must be one of {', '.join(map(repr, ECCENTRICITIES))}, got {eccentricity!r}"
+        )
+    return eccentricity
 
 
 def _seed_pairs(seeds: Any, n_target: int, n_aux: int) -> np.ndarray:
@@ -94,6 +125,7 @@ def propagation(
     *,
     theta: float = DEFAULT_THETA,
     degree_ratio: float | None = DEFAULT_DEGREE_RATIO,
+    eccentricity: str = DEFAULT_ECCENTRICITY,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     threads: int | None = None,
 ) -> np.ndarray:
@@ -109,6 +141,14 @@ def propagation(
         Known pairs ``(target node, aux node)``, each node at most once.
     theta : float
         Eccentricity threshold (>= 0) a best candidate must reach, in both directions.
+    degree_ratio : float or None
+        Score only candidates whose degree is within this factor (>= 1) of the node's; None
+        scores every candidate, as the paper (not in NS 2009; see :data:`DEFAULT_DEGREE_RATIO`).
+    eccentricity : {"ns", "scored"}
+        The standard deviation of ``(max - second max) / std``: ``"ns"`` (default) over the
+        scores of every node of the other graph, zeros included, as NS 2009 define it;
+        ``"scored"`` over the candidates that scored only (a single one: +inf), graphveil's
+        earlier, much stricter rule. Equal top scores give 0 either way.
     max_rounds : int
         Upper bound on the rounds (>= 1).
     threads : int, optional
@@ -125,8 +165,8 @@ def propagation(
     TypeError
         If a graph is not a :class:`~graphveil.Graph` or the seeds are not integers.
     ValueError
-        If a graph is empty, a seed is out of range or repeats a node, or ``theta`` /
-        ``max_rounds`` are invalid.
+        If a graph is empty, a seed is out of range or repeats a node, or ``theta``,
+        ``degree_ratio``, ``eccentricity`` or ``max_rounds`` are invalid.
 
     References
     ----------
@@ -149,6 +189,7 @@ def propagation(
     theta = check_real(theta, "theta", 0.0, float("inf"))
     if degree_ratio is not None:
         degree_ratio = check_real(degree_ratio, "degree_ratio", 1.0, float("inf"))
+    all_nodes = _check_eccentricity(eccentricity) == "ns"
     max_rounds = check_int(max_rounds, "max_rounds", low=1)
     pairs = _seed_pairs(seeds, target.n, aux.n)
     wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
@@ -163,6 +204,7 @@ def propagation(
         start,
         theta,
         float("inf") if degree_ratio is None else degree_ratio,
+        all_nodes,
         max_rounds,
         check_threads(threads),
     )
@@ -178,22 +220,52 @@ class Reidentification:
     nodes : int
         Nodes scored.
     correct, wrong, unmapped : float
-        Fractions of ``nodes`` (they sum to 1; NaN when ``nodes`` is 0).
+        Fractions of ``nodes`` (they sum to 1; NaN when ``nodes`` is 0). ``correct`` is the
+        re-identification rate over all scored nodes (``accuracy * coverage``).
+    twins : float
+        Fraction of ``nodes`` with a structural twin (:func:`structural_twins`): an attack
+        matches those only by a guess. NaN when not measured.
+
+    The properties ``mapped`` (``correct + wrong``), ``coverage`` (the same: the mapped share)
+    and ``accuracy`` (``correct / mapped``, NaN when nothing is mapped) split the rate into how
+    much the attack dares and how often it is right.
     """
 
     nodes: int
     correct: float
     wrong: float
     unmapped: float
+    twins: float = float("nan")
+
+    @property
+    def mapped(self) -> float:
+        """Fraction of the scored nodes that the mapping maps (right or wrong)."""
+        return self.correct + self.wrong
+
+    @property
+    def coverage(self) -> float:
+        """Mapped nodes over scored nodes (:attr:`mapped`)."""
+        return self.mapped
+
+    @property
+    def accuracy(self) -> float:
+        """Correct among the mapped nodes; NaN when none is mapped."""
+        mapped = self.mapped
+        return self.correct / mapped if mapped > 0 else float("nan")
 
     def as_dict(self) -> dict[str, float | int]:
-        """The fields as a plain dict."""
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        """The fields, then ``accuracy`` and ``coverage``, as a plain dict."""
+        out: dict[str, float | int] = {
+            name: getattr(self, name) for name in self.__dataclass_fields__
+        }
+        out.update(accuracy=self.accuracy, coverage=self.coverage)
+        return out
 
     def __repr__(self) -> str:
+        twins = "" if np.isnan(self.twins) else f", twins={self.twins:.4f}"
         return (
             f"Reidentification(nodes={self.nodes:,}, correct={self.correct:.4f}, "
-            f"wrong={self.wrong:.4f}, unmapped={self.unmapped:.4f})"
+            f"wrong={self.wrong:.4f}, unmapped={self.unmapped:.4f}{twins})"
         )
 
 
@@ -206,7 +278,9 @@ def _id_array(values: Any, name: str) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-def reidentification_rate(mapping: Any, truth: Any, nodes: Any = None) -> Reidentification:
+def reidentification_rate(
+    mapping: Any, truth: Any, nodes: Any = None, *, twins: Any = None
+) -> Reidentification:
     """Score a mapping against the true correspondence.
 
     Parameters
@@ -217,6 +291,10 @@ def reidentification_rate(mapping: Any, truth: Any, nodes: Any = None) -> Reiden
         ``truth[t]``: the true aux node of ``t`` (same length).
     nodes : array_like of int, optional
         Score only these target nodes (e.g. :func:`core_nodes`); default every node.
+    twins : array_like of bool, optional
+        ``twins[t]``: target node ``t`` has a structural twin (:func:`structural_twins` of the
+        graph ``truth`` points into, carried over to target ids); gives
+        :attr:`Reidentification.twins`.
 
     Returns
     -------
@@ -229,8 +307,11 @@ def reidentification_rate(mapping: Any, truth: Any, nodes: Any = None) -> Reiden
 
     Examples
     --------
-    >>> reidentification_rate([0, 2, -1, 3], [0, 1, 2, 3])
-    Reidentification(nodes=4, correct=0.5000, wrong=0.2500, unmapped=0.2500)
+    >>> r = reidentification_rate([0, 2, -1, 3], [0, 1, 2, 3], twins=[False, True, True, False])
+    >>> r
+    Reidentification(nodes=4, correct=0.5000, wrong=0.2500, unmapped=0.2500, twins=0.5000)
+    >>> round(r.accuracy, 4), r.coverage
+    (0.6667, 0.75)
     """
     mapping = _id_array(mapping, "mapping")
     truth = _id_array(truth, "truth")
@@ -238,6 +319,14 @@ def reidentification_rate(mapping: Any, truth: Any, nodes: Any = None) -> Reiden
         raise ValueError(
             f"mapping has {mapping.size:,} entries and truth {truth.size:,}: both need one per target node"
         )
+    twin = None
+    if twins is not None:
+        twin = np.asarray(twins)
+        if twin.shape != mapping.shape or twin.dtype != np.bool_:
+            raise ValueError(
+                f"twins must be a boolean array with one entry per target node ({mapping.size:,}), "
+                f"got shape {twin.shape} and dtype {twin.dtype}"
+            )
     if nodes is not None:
         nodes = _id_array(nodes, "nodes")
         bad = (nodes < 0) | (nodes >= mapping.size)
@@ -246,13 +335,75 @@ def reidentification_rate(mapping: Any, truth: Any, nodes: Any = None) -> Reiden
                 f"node {int(nodes[bad][0])} is out of range for a mapping of {mapping.size:,} nodes"
             )
         mapping, truth = mapping[nodes], truth[nodes]
+        twin = None if twin is None else twin[nodes]
     k = mapping.size
+    nan = float("nan")
     if k == 0:
-        nan = float("nan")
-        return Reidentification(0, nan, nan, nan)
+        return Reidentification(0, nan, nan, nan, nan)
     unmapped = int(np.count_nonzero(mapping < 0))
     correct = int(np.count_nonzero(mapping == truth))
-    return Reidentification(k, correct / k, (k - unmapped - correct) / k, unmapped / k)
+    share = nan if twin is None else int(np.count_nonzero(twin)) / k
+    return Reidentification(k, correct / k, (k - unmapped - correct) / k, unmapped / k, share)
+
+
+def structural_twins(graph: Graph) -> np.ndarray:
+    """Which nodes have a structural twin: another node with the same neighbourhood.
+
+    Nodes ``u != v`` are *twins* when ``N(u) = N(v)`` (false twins: same neighbours, not
+    adjacent) or ``N[u] = N[v]`` (true twins: adjacent, same neighbours besides each other),
+    where ``N[u] = N(u) + {u}``. Swapping two twins is an automorphism of the graph, so no
+    attack that reads structure alone tells them apart: a twin share ``s`` of the scored nodes
+    caps a guess-free attack at ``1 - s`` of them (a lower bound on the share of nodes with an
+    automorphic equivalent, which can be larger). Isolated nodes are each other's false twins.
+    Exact: neighbourhoods are grouped by a hash and compared in full within each group.
+
+    Parameters
+    ----------
+    graph : Graph
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean, one entry per node.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g = gv.Graph.from_edges([0, 0, 1, 2, 3], [1, 2, 2, 3, 4])  # triangle 0-1-2, tail 2-3-4
+    >>> structural_twins(g).tolist()  # 0 and 1: N[0] = N[1] = {0, 1, 2}
+    [True, True, False, False, False]
+    """
+    _check_graph(graph, "graph")
+    n = graph.n
+    twin = np.zeros(n, dtype=bool)
+    if n < 2:
+        return twin
+    indptr, indices = graph.indptr, graph.indices.astype(np.int64, copy=False)
+    deg = np.diff(indptr)
+    # A random 64-bit code per node; a neighbourhood's hash is the (wrapping) sum of its codes.
+    code = np.random.default_rng(0x7719).integers(0, 2**63, n, dtype=np.int64).view(np.uint64)
+    prefix = np.concatenate([np.zeros(1, np.uint64), np.cumsum(code[indices], dtype=np.uint64)])
+    open_hash = prefix[indptr[1:]] - prefix[indptr[:-1]]
+    closed_hash = open_hash + code  # N[u] = N(u) + {u}
+    for hashes, closed in ((open_hash, False), (closed_hash, True)):
+        size = deg + closed
+        order = np.lexsort((hashes, size))
+        key_h, key_s = hashes[order], size[order]
+        same = (key_h[1:] == key_h[:-1]) & (key_s[1:] == key_s[:-1])
+        candidate = np.zeros(n, dtype=bool)
+        candidate[order[1:][same]] = True
+        candidate[order[:-1][same]] = True
+        # Exact check within the hash groups (a collision of distinct sets splits a group).
+        groups: dict[tuple[int, bytes], list[int]] = {}
+        for u in np.flatnonzero(candidate).tolist():
+            row = indices[indptr[u] : indptr[u + 1]]  # sorted, no self-loop (a simple Graph)
+            if closed:
+                row = np.insert(row, np.searchsorted(row, u), u)
+            groups.setdefault((int(hashes[u]), row.tobytes()), []).append(u)
+        for members in groups.values():
+            if len(members) > 1:
+                twin[members] = True
+    return twin
 
 
 def core_nodes(graph: Graph, min_degree: int = 5) -> np.ndarray:
@@ -336,7 +487,7 @@ class PropagationAttack:
     """Propagation against one sampled world and against the most-likely world of a release.
 
     Rates are over :func:`core_nodes` of ``G0`` minus the seeds (``core``) and over every
-    non-seed node (``all``).
+    non-seed node (``all``); their ``twins`` are the shares with a structural twin in ``G0``.
     """
 
     sampled: Reidentification
@@ -345,6 +496,7 @@ class PropagationAttack:
     most_likely_all: Reidentification
     seeds: int
     theta: float
+    eccentricity: str = DEFAULT_ECCENTRICITY
 
     def as_dict(self) -> dict[str, Any]:
         """Nested plain dicts."""
@@ -355,6 +507,7 @@ class PropagationAttack:
             "most_likely_all": self.most_likely_all.as_dict(),
             "seeds": self.seeds,
             "theta": self.theta,
+            "eccentricity": self.eccentricity,
         }
 
 
@@ -371,6 +524,7 @@ def propagation_attack(
     seeds: int = 50,
     theta: float = DEFAULT_THETA,
     degree_ratio: float | None = DEFAULT_DEGREE_RATIO,
+    eccentricity: str = DEFAULT_ECCENTRICITY,
     min_degree: int = 5,
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     seed: SeedLike = None,
@@ -391,7 +545,7 @@ def propagation_attack(
         The release on ``g0``'s node ids (before any id permutation).
     seeds : int
         Number of seed pairs.
-    theta, max_rounds, threads
+    theta, degree_ratio, eccentricity, max_rounds, threads
         As for :func:`propagation`.
     min_degree : int
         Degree bound of the core the main rates are reported on (:func:`core_nodes`).
@@ -416,12 +570,13 @@ def propagation_attack(
     >>> import graphveil as gv
     >>> g = gv.datasets.load("ca-GrQc")
     >>> r = propagation_attack(g, g, seeds=50, seed=1)  # the un-anonymized control
-    >>> r.sampled.wrong, r.sampled.correct > 0.6
-    (0.0, True)
+    >>> r.sampled.wrong, r.sampled.correct > 0.6, round(r.sampled.twins, 2)
+    (0.0, True, 0.23)
     """
     _check_graph(g0, "g0")
     published = release_on(g0, published)
     seeds = check_int(seeds, "seeds", low=0)
+    eccentricity = _check_eccentricity(eccentricity)
     rng = np.random.default_rng(seed_to_u64(seed))
     perm = rng.permutation(g0.n)  # g0 node i is target node perm[i]
     truth = np.empty_like(perm)
@@ -432,6 +587,8 @@ def propagation_attack(
     core = np.zeros(g0.n, dtype=bool)
     core[perm[core_nodes(g0, min_degree)]] = True
     core &= scored
+    twins = np.zeros(g0.n, dtype=bool)
+    twins[perm] = structural_twins(g0)
 
     def attack(world: Graph) -> tuple[Reidentification, Reidentification]:
         wu, wv = world.edges()
@@ -442,16 +599,17 @@ def propagation_attack(
             seed_pairs,
             theta=theta,
             degree_ratio=degree_ratio,
+            eccentricity=eccentricity,
             max_rounds=max_rounds,
             threads=threads,
         )
         return (
-            reidentification_rate(mapping, truth, np.flatnonzero(core)),
-            reidentification_rate(mapping, truth, np.flatnonzero(scored)),
+            reidentification_rate(mapping, truth, np.flatnonzero(core), twins=twins),
+            reidentification_rate(mapping, truth, np.flatnonzero(scored), twins=twins),
         )
 
     world = published.sample(seed=rng, threads=threads)
     assert isinstance(world, Graph)  # one sample: one Graph
     sampled, sampled_all = attack(world)
     likely, likely_all = attack(_most_likely_world(published))
-    return PropagationAttack(sampled, likely, sampled_all, likely_all, seeds, theta)
+    return PropagationAttack(sampled, likely, sampled_all, likely_all, seeds, theta, eccentricity)

@@ -15,7 +15,7 @@ import numpy as np
 
 from graphveil._common import SeedLike, check_int, seed_to_u64
 from graphveil.attack.link import link_inference
-from graphveil.attack.propagation import propagation_attack
+from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, propagation_attack
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -36,6 +36,7 @@ def attack_scores(
     seed: SeedLike = None,
     *,
     seeds: int | None = None,
+    eccentricity: str = DEFAULT_ECCENTRICITY,
     threads: int | None = None,
 ) -> dict[str, Any]:
     """Link inference and Narayanan-Shmatikov re-identification of one release, as flat numbers.
@@ -52,6 +53,8 @@ def attack_scores(
         Randomness of every attack (id permutation, seed pairs, the sampled world).
     seeds : int, optional
         Seed pairs the attacker knows (default :data:`ATTACK_SEEDS`, at most ``n // 10``).
+    eccentricity : {"ns", "scored"}
+        The propagation's eccentricity rule (:func:`~graphveil.attack.propagation`).
     threads : int, optional
         Threads of the kernels; the numbers do not depend on it.
 
@@ -62,8 +65,13 @@ def attack_scores(
         ranking), ``link_precision`` and ``link_recall`` of the most-likely world,
         ``reid_rate`` (mean fraction of the core nodes of ``g0`` re-identified in a sampled
         world; :func:`~graphveil.attack.core_nodes`), ``reid_rate_std`` (its spread over the
-        attacks, each with its own world, id permutation and seed pairs), ``reid_wrong`` (mean wrongly matched fraction), ``reid_rate_most_likely``
-        (against the most-likely world), ``attack_samples`` and ``attack_seeds``.
+        attacks, each with its own world, id permutation and seed pairs), ``reid_wrong`` (mean
+        wrongly matched fraction), ``reid_coverage`` (mean mapped fraction of the core, right or
+        wrong), ``reid_accuracy`` (correct among the mapped: ``reid_rate / reid_coverage``, None
+        when nothing is mapped), ``reid_twin_share`` (mean share of the core with a structural
+        twin in ``g0``, :func:`~graphveil.attack.structural_twins`: matched only by guessing),
+        ``reid_rate_most_likely`` (against the most-likely world), ``attack_samples`` and
+        ``attack_seeds``.
 
     Raises
     ------
@@ -83,10 +91,13 @@ def attack_scores(
     link = link_inference(g0, published)
     rng = np.random.default_rng(seed_to_u64(seed))
     runs = [
-        propagation_attack(g0, published, seeds=seeds, seed=int(s), threads=threads)
+        propagation_attack(
+            g0, published, seeds=seeds, eccentricity=eccentricity, seed=int(s), threads=threads
+        )
         for s in rng.integers(0, 2**63, size=samples)
     ]
     correct = np.array([r.sampled.correct for r in runs])
+    coverage = float(np.mean([r.sampled.coverage for r in runs]))
     return {
         "link_auc": link.auc,
         "precision_at_m": link.precision_at_m,
@@ -95,6 +106,9 @@ def attack_scores(
         "reid_rate": float(correct.mean()),
         "reid_rate_std": float(correct.std()),
         "reid_wrong": float(np.mean([r.sampled.wrong for r in runs])),
+        "reid_coverage": coverage,
+        "reid_accuracy": float(correct.mean()) / coverage if coverage > 0 else None,
+        "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
         "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
         "attack_samples": samples,
         "attack_seeds": seeds,

@@ -12,6 +12,11 @@ Manners, the same for every command:
 - user mistakes (``ValueError``, ``TypeError``, ``KeyError``, ``OSError``) print one line
   ``graphveil: error: ...`` on stderr and exit 2, as an argparse usage error; anything else is
   a bug and keeps its traceback;
+- options are spelled in full: no prefix of a long option is taken for it (``--k`` is not
+  ``--keep-ids``), through :class:`~graphveil.cli._common.Parser`, the class of every parser;
+- an optional library an output or option needs (matplotlib for figures, pyarrow for
+  ``.parquet``, Dask for ``--scheduler``) is checked before any work: one line naming the pip
+  extra, exit 2;
 - SIGINT and SIGTERM remove temporary files, print one line and exit 130 or 143;
 - a closed stdout (``graphveil datasets list | head -1``) ends the command quietly with status
   141 (128 + SIGPIPE), what a shell reports for ``cat`` or ``ls`` killed by SIGPIPE;
@@ -35,11 +40,14 @@ import graphveil
 from graphveil.cli import anonymize, attack, datasets, measure, reproduce, sample
 from graphveil.cli._common import (
     USER_ERRORS,
+    Parser,
     Terminated,
     _install,
     _on_sigterm,
     _one_line,
     deprecated_spellings,
+    missing_extra,
+    missing_module,
     setup_logging,
 )
 
@@ -87,6 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"{parser.prog}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except ImportError as exc:
+        # Commands check their optional libraries before any work (require_extras); this
+        # catches one imported later all the same. Any other ImportError is a bug.
+        module = missing_module(exc)
+        if module is None:
+            raise
+        print(f"{parser.prog}: error: {missing_extra(module, 'this')}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(f"{parser.prog}: interrupted; no partial output was left", file=sys.stderr)
         return 128 + signal.SIGINT
@@ -101,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every registered subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="graphveil",
         description="Anonymize social graphs via uncertainty semantics, and measure privacy and utility.",
         epilog=(

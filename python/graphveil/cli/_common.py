@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import math
@@ -34,6 +35,40 @@ def _install(signum: int, handler: Any) -> Any:
         return None
 
 
+#: The pip extra (pyproject.toml's ``[project.optional-dependencies]``) of each optional library
+#: a command may need: figures, ``.parquet`` files, ``--scheduler``.
+EXTRAS = {"matplotlib": "plot", "pyarrow": "parquet", "distributed": "dask", "dask": "dask"}
+
+
+def missing_extra(module: str, what: str) -> str:
+    """One line: ``what`` needs ``module``, and the pip install that brings it."""
+    return (
+        f'{what} needs {module}, which is not installed: pip install "graphveil[{EXTRAS[module]}]"'
+    )
+
+
+def require_extras(needs: dict[str, str]) -> None:
+    """Fail before any work if an optional library is missing (``needs``: module -> what needs it).
+
+    Raises ValueError (exit 2, one line naming the pip extra), so that a run does not do its
+    work and then fail to write its output.
+    """
+    for module, what in needs.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise ValueError(missing_extra(module, what)) from None
+
+
+def missing_module(exc: ImportError) -> str | None:
+    """The optional library of :data:`EXTRAS` whose absence raised ``exc``, or None (a bug)."""
+    for err in (exc, exc.__cause__):
+        name = getattr(err, "name", None)
+        if isinstance(err, ImportError) and name and name.split(".")[0] in EXTRAS:
+            return name.split(".")[0]
+    return None
+
+
 def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
     """Fail before any work if an output cannot be written; each error names its path."""
     given_paths = [p for p in paths if p is not None and str(p) != "-"]  # "-": stdout
@@ -42,6 +77,19 @@ def check_outputs(*paths: str | os.PathLike[str] | None) -> None:
         raise ValueError("two outputs name the same file; give each its own path")
     for path in given_paths:
         check_output_path(path)
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that takes no abbreviation of an option: ``--k`` is not ``--keep-ids``.
+
+    argparse accepts any unambiguous prefix of a long option by default, so a typo or a short
+    spelling can silently turn on a flag of another meaning (a release with its true node ids).
+    Subparsers are built with the class of their parent, so every command inherits this.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -206,6 +254,20 @@ def _jsonable(x: Any) -> Any:
     if hasattr(x, "tolist"):
         return finite(x.tolist())
     return str(x)
+
+
+def seed_value(text: str) -> int:
+    """``--seed``'s type: an integer in ``[0, 2**64)``, checked as the API checks a seed."""
+    from graphveil._common import seed_to_u64
+
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    try:
+        return seed_to_u64(seed)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 #: ``--seed`` of every random command: a seed is the one secret of the noise.

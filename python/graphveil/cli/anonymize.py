@@ -45,6 +45,8 @@ from graphveil.cli._common import (
     finite,
     json_to_stdout,
     load_graph,
+    require_extras,
+    seed_value,
     show_progress,
     write_json,
 )
@@ -54,18 +56,31 @@ def _load(args: argparse.Namespace) -> Any:
     """Check the outputs (before any work), then read the input graph."""
     from graphveil.io import release_format
 
-    if args.output:
-        release_format(args.output)
+    if args.output and release_format(args.output) == "parquet":
+        require_extras({"pyarrow": f"-o {args.output}"})
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
     check_outputs(args.output, args.record, args.json)
     return load_graph(args)
 
 
+#: ``--seed`` of a scheme without randomness of its own: it still draws the id permutation.
+PERMUTATION_SEED_HELP = (
+    "seed of the random node-id permutation of -o, for reproducible files only (default: fresh "
+    "entropy). Anyone who learns it can map the ids back: never use a guessable or published seed "
+    "for a release"
+)
+
+#: The flag that lets a scheme publish G0 unchanged, or only true edges (a baseline).
+ALLOW_IDENTITY = "--allow-identity"
+
+
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
     add_graph_argument(parser)
-    if seeded:
-        parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    # Every command writes a release whose ids are permuted: --seed fixes at least that.
+    parser.add_argument(
+        "--seed", type=seed_value, default=None, help=SEED_HELP if seeded else PERMUTATION_SEED_HELP
+    )
     if threaded:
         parser.add_argument(
             "--threads",
@@ -94,6 +109,7 @@ CLI_OPTIONS = {
     "allow_fewer=True": "--allow-fewer",
     "n_potential": "--n-potential",
     "keep_ids=True": "--keep-ids",
+    "use q=1": "use --white-noise 1",
 }
 
 
@@ -229,6 +245,10 @@ class Command:
     graph: str
     options: tuple[Option, ...]
     params: bool  # ``**kwargs``: given as ``--params JSON``
+    #: Whether the function takes ``seed`` (else ``--seed`` seeds the id permutation only).
+    seeded: bool = True
+    #: The scheme's no-op rule (:attr:`~graphveil.anonymize.registry.Scheme.no_op`), or None.
+    no_op: Callable[[dict[str, Any]], str | None] | None = None
 
 
 def add_command(
@@ -239,6 +259,7 @@ def add_command(
     title: str,
     summary: str,
     cli: registry.Cli,
+    no_op: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> argparse.ArgumentParser:
     """Add ``graphveil anonymize <name>``, its options generated from ``function``'s signature.
 
@@ -247,7 +268,9 @@ def add_command(
     False is a flag; a ``Literal`` annotation (or ``cli.choices``) gives the choices; the help
     is the parameter's text in the docstring's Parameters section. ``**kwargs`` becomes
     ``--params JSON``. Parameters of types a command line cannot give (an executor, a dict of
-    options) are left off when they have a default.
+    options) are left off when they have a default. A command with a ``no_op`` rule (or an
+    inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
+    publish G0 unchanged or only true edges are refused.
     """
     signature = inspect.signature(function)
     docs = parameter_docs(function)
@@ -278,7 +301,15 @@ def add_command(
             options.append(option)
     if cli.alternative is not None:
         p.add_argument(cli.alternative.flag, action="store_true", help=cli.alternative.help)
-    command = Command(name, title, function, cli, graph, tuple(options), params)
+    if no_op is not None or cli.inner_scheme:
+        p.add_argument(
+            ALLOW_IDENTITY,
+            action="store_true",
+            help="publish even when the parameters leave G0 unchanged or publish only true edges "
+            "(a baseline: permuting the ids alone does not stop re-identification)",
+        )
+    seeded = "seed" in signature.parameters
+    command = Command(name, title, function, cli, graph, tuple(options), params, seeded, no_op)
     p.set_defaults(run=lambda args: _run(args, command))
     return p
 
@@ -452,9 +483,14 @@ def _run(args: argparse.Namespace, command: Command) -> int:
             raise ValueError(f"--params must be a JSON object: {err}") from None
         if not isinstance(params, dict):
             raise ValueError("--params must be a JSON object of keyword arguments")  # noqa: TRY004
+        for name in ("seed", "threads"):
+            if name in params:
+                raise ValueError(f"give {name} with --{name}, not in --params")
         kwargs.update(params)
     if cli.inner_scheme:
         kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
+    given = {o.name: getattr(args, o.name) for o in command.options}
+    _refuse_no_op(args, command, {**kwargs, **given})
     g = _load(args)
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
@@ -465,9 +501,10 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         if value != option.default:
             shown.append(f"{option.label}={value}")
         kwargs[option.name] = option.read(value) if option.read is not None else value
-    for name in ("seed", "threads"):
-        if hasattr(args, name):
-            kwargs[name] = getattr(args, name)
+    if command.seeded:
+        kwargs["seed"] = args.seed
+    if hasattr(args, "threads"):
+        kwargs["threads"] = args.threads
     if cli.progress:
         kwargs["progress"] = show_progress(args) if cli.progress == "bars" else True
     function = command.function
@@ -490,6 +527,24 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
     return _finish(args, result)
+
+
+def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, Any]) -> None:
+    """Refuse, before any work, parameters that publish G0 unchanged or only true edges.
+
+    The rule is the scheme's registry record's (the inner scheme's for Partition); the API runs
+    such parameters (research, baselines), a command that writes a release does not without
+    ``--allow-identity``.
+    """
+    rule = command.no_op
+    if command.cli.inner_scheme:
+        rule = registry.resolve(params[command.cli.inner_scheme])[0].no_op  # an old spelling too
+    reason = rule(params) if rule is not None else None
+    if reason is not None and not getattr(args, _dest(ALLOW_IDENTITY)):
+        raise ValueError(
+            f"{reason}; permuting the ids alone does not stop re-identification: "
+            f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
+        )
 
 
 def _number_or_text(text: str) -> Any:
@@ -536,6 +591,7 @@ def add_anonymize(subparsers: Any) -> None:
             title=record.title,
             summary=record.summary,
             cli=record.cli,
+            no_op=record.no_op,
         )
     add_command(
         sub,

@@ -22,12 +22,15 @@ from graphveil.cli._common import (
     check_outputs,
     json_to_stdout,
     load_graph,
+    seed_value,
     write_json,
 )
 
 
 def add_attack(subparsers: Any) -> None:
     """Register ``graphveil attack`` and its two actions."""
+    from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, ECCENTRICITIES
+
     parser = subparsers.add_parser(
         "attack",
         help="link inference and de-anonymization attacks on a published graph",
@@ -50,7 +53,10 @@ def add_attack(subparsers: Any) -> None:
         description=(
             "Hide the release's ids, give the attacker the true graph and --seeds high-degree true "
             "pairs, and propagate against one sampled world and the most-likely world. Rates are over "
-            "the nodes of degree >= --min-degree in the largest component (core) and over all nodes."
+            "the nodes of degree >= --min-degree in the largest component (core) and over all nodes: "
+            "correct, wrong, unmapped, accuracy (correct among mapped), coverage (mapped share) and "
+            "twins (share with a structural twin in the true graph, N(u)=N(v) or N[u]=N[v]: matched "
+            "only by guessing)."
         ),
     )
     _add_inputs(prop)
@@ -62,8 +68,15 @@ def add_attack(subparsers: Any) -> None:
         default=None,
         help="candidate degree window factor (default 2; 0 turns it off, as the paper)",
     )
+    prop.add_argument(
+        "--eccentricity",
+        choices=ECCENTRICITIES,
+        default=DEFAULT_ECCENTRICITY,
+        help="std of the eccentricity over every node as Narayanan-Shmatikov (ns, the default) "
+        "or over the scored candidates only (scored: stricter at one theta)",
+    )
     prop.add_argument("--min-degree", type=int, default=5, help="core degree bound (default 5)")
-    prop.add_argument("--seed", type=int, default=None, help="randomness (default: fresh)")
+    prop.add_argument("--seed", type=seed_value, default=None, help="randomness (default: fresh)")
     prop.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
     prop.set_defaults(run=_run_propagation)
 
@@ -159,6 +172,7 @@ def _run_propagation(args: argparse.Namespace) -> int:
         seeds=args.seeds,
         theta=DEFAULT_THETA if args.theta is None else args.theta,
         degree_ratio=None if ratio == 0 else ratio,
+        eccentricity=args.eccentricity,
         min_degree=args.min_degree,
         seed=args.seed,
         threads=args.threads,
@@ -169,7 +183,7 @@ def _run_propagation(args: argparse.Namespace) -> int:
     write_json(args.json, payload)
     if json_to_stdout(args):
         return 0
-    header = ("world", "nodes", "correct", "wrong", "unmapped")
+    columns = ("correct", "wrong", "unmapped", "accuracy", "coverage", "twins")
     rows = [
         (name, rate)
         for name, rate in (
@@ -180,10 +194,12 @@ def _run_propagation(args: argparse.Namespace) -> int:
         )
     ]
     width = max(len(n) for n, _ in rows)
-    print(f"{header[0]:<{width}}  {header[1]:>9}  {header[2]:>7}  {header[3]:>7}  {header[4]:>8}")
+    print(f"{'world':<{width}}  {'nodes':>9}  " + "  ".join(f"{c:>8}" for c in columns))
     for name, rate in rows:
+        values = rate.as_dict()
         print(
-            f"{name:<{width}}  {rate.nodes:>9,}  {rate.correct:>7.4f}  {rate.wrong:>7.4f}  {rate.unmapped:>8.4f}"
+            f"{name:<{width}}  {rate.nodes:>9,}  "
+            + "  ".join(f"{values[c]:>8.4f}" for c in columns)
         )
-    print(f"seeds {r.seeds}, theta {r.theta:g}")
+    print(f"seeds {r.seeds}, theta {r.theta:g}, eccentricity {r.eccentricity}")
     return 0

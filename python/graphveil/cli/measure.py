@@ -14,6 +14,7 @@ from graphveil.cli._common import (
     finite,
     json_to_stdout,
     load_graph,
+    seed_value,
     write_json,
 )
 from graphveil.measure import graph_stats
@@ -49,7 +50,7 @@ def add_stats(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed_value,
         default=0,
         help="seed of the sampled BFS sources / HyperBall (default 0)",
     )
@@ -115,7 +116,10 @@ def add_evaluate(subparsers: Any) -> None:
         help="k values for eps (default: 30 50 100)",
     )
     parser.add_argument(
-        "--seed", type=int, default=None, help="seed of the samples and statistics (default: fresh)"
+        "--seed",
+        type=seed_value,
+        default=None,
+        help="seed of the samples and statistics (default: fresh)",
     )
     parser.add_argument(
         "--threads", type=int, default=None, help="worker threads (default: all cores)"

@@ -9,13 +9,18 @@ from typing import Any
 from graphveil import experiments as ex
 from graphveil.anonymize import registry
 from graphveil.cli._common import (
+    add_header_argument,
     add_json_argument,
     add_verbosity,
     check_outputs,
     finite,
     json_to_stdout,
+    load_graph,
+    require_extras,
+    seed_value,
     write_json,
 )
+from graphveil.cli.anonymize import ALLOW_IDENTITY
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 
@@ -54,6 +59,7 @@ def add_reproduce(subparsers: Any) -> None:
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
+    add_header_argument(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -74,7 +80,7 @@ def add_reproduce(subparsers: Any) -> None:
     parser.add_argument(
         "--samples", type=int, default=20, help="possible worlds per grid point (default 20)"
     )
-    parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
+    parser.add_argument("--seed", type=seed_value, default=1, help="master seed (default 1)")
     parser.add_argument(
         "--distance-sources",
         type=int,
@@ -98,6 +104,17 @@ def add_reproduce(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--no-resume", action="store_true", help="recompute points already recorded in --out"
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let --out hold another graph's study: its tables, figures and points are removed "
+        "first (without it such a folder is refused)",
+    )
+    parser.add_argument(
+        ALLOW_IDENTITY,
+        action="store_true",
+        help="run grid values that leave G0 unchanged or publish only true edges (baseline rows)",
     )
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
@@ -136,19 +153,22 @@ def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run the study the arguments describe; print its comparison table."""
     from graphveil import datasets
-    from graphveil.io import read_edgelist
 
     check_outputs(args.json)
     grid = _parse_grid(args.grid)
     schemes = args.schemes
+    _refuse_no_op(ex.paper_grid(schemes, grid), args.allow_identity)
+    needs = {} if args.no_figures else {"matplotlib": "figures (leave them out with --no-figures)"}
+    if args.scheduler:
+        needs["distributed"] = "--scheduler"
+    require_extras(needs)
     if args.graph is not None:
-        graph = read_edgelist(args.graph)
         name = Path(args.graph).name.split(".")[0]
     else:
-        name = args.dataset or datasets.DEFAULT
-        graph = datasets.load(name, data_dir=args.data_dir)
-        if args.maxvar_parts is None:  # the paper's count for the paper's graphs
-            args.maxvar_parts = datasets.info(name).maxvar_parts
+        args.dataset = name = args.dataset or datasets.DEFAULT
+    graph = load_graph(args)
+    if args.graph is None and args.maxvar_parts is None:  # the paper's count for its graphs
+        args.maxvar_parts = datasets.info(args.dataset).maxvar_parts
     out = Path(args.output) if args.output else Path("graphveil-out") / name
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
@@ -160,21 +180,45 @@ def run_reproduce(args: argparse.Namespace) -> int:
     return 0
 
 
+def _refuse_no_op(points: list[ex.GridPoint], allowed: bool) -> None:
+    """Refuse grid values that publish G0 unchanged or only true edges, unless ``--allow-identity``.
+
+    The rule is the scheme's registry record's; the study would report such a row as an
+    anonymization.
+    """
+    if allowed:
+        return
+    for point in points:
+        record = registry.scheme(point.scheme)
+        reason = record.no_op_reason({record.grid_parameter: point.value})
+        if reason is not None:
+            raise ValueError(
+                f"--grid {point.scheme}={ex._fmt_value(point.value)}: {reason}; drop the value, "
+                f"or add {ALLOW_IDENTITY} to run it as a baseline row"
+            )
+
+
 def _executor(scheduler: str | None) -> Any:
     import contextlib
 
-    from graphveil.cluster import DASK_MISSING, executor_for
+    from graphveil.cluster import executor_for
 
     if not scheduler:
         return contextlib.nullcontext()
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise ValueError(DASK_MISSING) from None
-    return executor_for(scheduler)
+    return executor_for(scheduler)  # Dask checked before any work (require_extras)
 
 
 def _run(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, pool: Any) -> Any:
+    try:
+        return _study(args, graph, name, schemes, grid, out, pool)
+    except ValueError as err:  # the API's words for the folder check, in the command's
+        text = str(err).replace(
+            "a new folder, or overwrite=True", "a new folder (-o), or --overwrite"
+        )
+        raise ValueError(text) from None
+
+
+def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, pool: Any) -> Any:
     return ex.reproduce(
         graph,
         graph_name=name,
@@ -192,4 +236,5 @@ def _run(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, p
         attacks=not args.no_attacks,
         distance_sources=args.distance_sources,
         executor=pool,
+        overwrite=args.overwrite,
     )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 from typing import Any
 
 from graphveil.cli._common import (
@@ -12,6 +14,7 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     json_to_stdout,
+    seed_value,
     write_json,
 )
 
@@ -39,7 +42,7 @@ def add_sample(subparsers: Any) -> None:
     parser.add_argument(
         "--suffix", default=".txt", help="file suffix: .txt, .txt.gz, .txt.bz2 or .txt.xz"
     )
-    parser.add_argument("--seed", type=int, default=None, help=SEED_HELP)
+    parser.add_argument("--seed", type=seed_value, default=None, help=SEED_HELP)
     parser.add_argument(
         "--keep-ids",
         action="store_true",
@@ -54,9 +57,18 @@ def add_sample(subparsers: Any) -> None:
     parser.set_defaults(run=_run_sample)
 
 
-def _run_sample(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _check_folder(out: Path) -> None:
+    """Fail, creating nothing, if ``out`` cannot be (or be made) a folder to write in."""
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise NotADirectoryError(f"cannot write into {out}: {existing} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise PermissionError(f"cannot write into {out}: permission denied on {existing}")
 
+
+def _run_sample(args: argparse.Namespace) -> int:
     from graphveil._common import seed_to_u64
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
@@ -69,11 +81,14 @@ def _run_sample(args: argparse.Namespace) -> int:
             f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}"
         )
     out = Path(args.output)
+    _check_folder(out)
+    check_outputs(args.record, args.json)
+    ug = UncertainGraph.load(args.published)
+    # Every input checked: only now may the folder be created.
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))
     paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
     check_outputs(*paths, args.record, args.json)
-    ug = UncertainGraph.load(args.published)
     source = release_digest(ug.n, ug.u, ug.v, ug.p)
     perm = None
     if not ug.ids_permuted and not args.keep_ids:

@@ -27,6 +27,7 @@ from graphveil.graph import Graph
 from graphveil.measure.privacy import _check_graph, signature_index
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import diameter_choice, statistic_names, utility_statistics
+from graphveil.multigraph import Multigraph
 
 __all__ = ["PAPER_K", "Original"]
 
@@ -145,13 +146,16 @@ class Original:
             self._edge_keys = edge_keys(self.graph)
         return self._edge_keys
 
-    def edge_differences(self, g: Graph) -> tuple[int, int]:
-        r"""``(|E_G0 \ E_G|, |E_G \ E_G0|)`` of a graph ``g`` on G0's nodes."""
-        keys0, keys = self.edge_keys, edge_keys(g)
-        if keys0.size == 0 or keys.size == 0:
-            return int(keys0.size), int(keys.size)
-        common = int(np.count_nonzero(in_sorted(keys, keys0)))
-        return int(keys0.size) - common, int(keys.size) - common
+    def edge_differences(self, g: Graph | Multigraph) -> tuple[int, int]:
+        r"""``(|E_G0 \ E_G|, |E_G \ E_G0|)`` of a graph ``g`` on G0's nodes.
+
+        For a multigraph, as the authors' ``compare_edges_diff_one``: an edge of G0 is removed
+        if no copy of it is left, and every edge of ``g`` is added except one copy of each edge
+        of G0 (a loop, and every further copy, is added).
+        """
+        keys0, keys = self.edge_keys, edge_keys(g.simple if isinstance(g, Multigraph) else g)
+        common = int(np.count_nonzero(in_sorted(keys, keys0))) if keys0.size and keys.size else 0
+        return int(keys0.size) - common, int(g.m) - common
 
     def __getstate__(self) -> dict[str, Any]:
         # The edge keys are one pass over the edges to rebuild and as large as the edge list
@@ -188,7 +192,7 @@ def edge_keys(g: Graph) -> np.ndarray:
 
 
 def statistic_values(
-    fn: Callable[..., dict[str, float]], g: Graph, seed: int, threads: int
+    fn: Callable[..., dict[str, float]], g: Graph | Multigraph, seed: int, threads: int
 ) -> dict[str, float]:
     """The utility statistics of ``g`` by ``fn``, checked to hold every column, as floats."""
     values = fn(g, seed=seed, threads=threads)

@@ -39,8 +39,15 @@ Relaxed models (RandWalk-mod, Mixture): every pair is one independent Bernoulli 
 ``(u, w)`` with ``u != w`` counts for both ends (parallel pairs count separately); a self-loop
 ``(u, u)`` adds 2 to ``u``'s degree (the adjacency matrix of Theorem 3.1): the degree is the row
 sum of the uncertain adjacency matrix, so its mean is :meth:`UncertainGraph.expected_degrees`.
-(Samples drawn for the utility statistics are simple graphs, loops dropped; the study's
-RandWalk-mod, the authors' retrying walk, has no loops.)
+The same holds for a deterministic relaxed release (the printed RandWalk-mod, every p = 1): eps
+is then that of its multigraph degrees, as the authors' ``compute_eps_deterministic_multi``
+read them from a ``networkx.MultiGraph``.
+
+H1 and H2_open of a multigraph world (:class:`~graphveil.multigraph.Multigraph`, a world of a
+relaxed release) follow the authors' ``incorrectness_measure_multigraph.py``, which read each
+world as a ``networkx.MultiGraph``: the degree counts every copy of a pair and a loop twice, and
+H2_open is the set of those degrees over the node's distinct neighbours, the node itself among
+them if it has a loop (``MultiGraph.neighbors``). G0 is simple, so its signatures are unchanged.
 
 ``H_d >= log2 k`` is tested with a tolerance of 1e-9 bits so that a degree held by exactly
 ``k`` sure nodes passes whatever the last bit of the logarithm.
@@ -58,6 +65,7 @@ import scipy.sparse as sp
 from graphveil import _core
 from graphveil._common import aligned, check_threads
 from graphveil.graph import Graph
+from graphveil.multigraph import Multigraph
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
@@ -171,9 +179,17 @@ def _signature_index(g0: Graph, kind: str, threads: int | None, weak_hash: bool)
 
 
 def _score(
-    g0: Graph | SignatureIndex, g: Graph, kind: str, threads: int | None, weak_hash: bool
+    g0: Graph | SignatureIndex,
+    g: Graph | Multigraph,
+    kind: str,
+    threads: int | None,
+    weak_hash: bool,
 ) -> tuple[float, int, int, int]:
-    _check_graph(g, "g")
+    # A multigraph's CSR lists every copy of a neighbour (a loop twice in its own row): the
+    # kernel's degree is the row length and its H2_open set dedups the repeated values, which
+    # is exactly the authors' MultiGraph rule (see the module docstring).
+    if not isinstance(g, Multigraph):
+        _check_graph(g, "g")
     _check_kind(kind)
     if not isinstance(g0, SignatureIndex):
         _check_graph(g0, "g0")
@@ -204,7 +220,11 @@ def _score(
 
 
 def reidentification_score(
-    g0: Graph | SignatureIndex, g: Graph, kind: SignatureKind = "h1", *, threads: int | None = None
+    g0: Graph | SignatureIndex,
+    g: Graph | Multigraph,
+    kind: SignatureKind = "h1",
+    *,
+    threads: int | None = None,
 ) -> float:
     """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
 
@@ -213,9 +233,10 @@ def reidentification_score(
     g0 : Graph or SignatureIndex
         The true graph, or its :func:`signature_index` of the same ``kind`` (computed once for
         many scores: the result is the same).
-    g : Graph
+    g : Graph or Multigraph
         A published deterministic graph (e.g. a sample of an uncertain graph) on the same
-        nodes ``0..n-1``.
+        nodes ``0..n-1``; a multigraph is scored by the authors' multigraph rule (the module
+        docstring).
     kind : {"h1", "h2_open"}
         The signature: the degree (H1) or the set of neighbours' degrees (H2_open).
     threads : int, optional
@@ -250,7 +271,7 @@ def reidentification_score(
     return _score(g0, g, kind, threads, False)[0]
 
 
-def h1(g0: Graph | SignatureIndex, g: Graph, *, threads: int | None = None) -> float:
+def h1(g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None = None) -> float:
     """H1 score of ``g`` against ``g0``: signatures are node degrees.
 
     See :func:`reidentification_score` for parameters and the definition.
@@ -265,7 +286,9 @@ def h1(g0: Graph | SignatureIndex, g: Graph, *, threads: int | None = None) -> f
     return reidentification_score(g0, g, "h1", threads=threads)
 
 
-def h2_open(g0: Graph | SignatureIndex, g: Graph, *, threads: int | None = None) -> float:
+def h2_open(
+    g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None = None
+) -> float:
     """H2_open score of ``g`` against ``g0``: signatures are sets of neighbours' degrees.
 
     See :func:`reidentification_score` for parameters and the definition.

@@ -39,6 +39,7 @@ from graphveil.measure.utility import (
     statistic,
     statistic_names,
 )
+from graphveil.multigraph import Multigraph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -766,7 +767,11 @@ def measure_sample(
     """Draw sample ``index`` of ``ug`` (``ug`` itself if a Graph), measure it and drop it.
 
     Returns its row (H1, H2_open, edge differences, statistics) and its degree histogram. The
-    world is ``ug.sample(count, sample_seed)[index]`` for any ``count > index``: a task of an
+    world of a relaxed ``ug`` (the printed RandWalk-mod, Mixture over it) is a
+    :class:`~graphveil.multigraph.Multigraph`, ``ug.sample_multigraph(sample_seed, index=index)``,
+    measured as the authors measured such worlds (every copy and loop an edge in the degrees,
+    the signatures and the edges added; clustering and distances on its simple graph). Any
+    other world is ``ug.sample(count, sample_seed)[index]`` for any ``count > index``: a task of an
     executor draws it alone, so the result never depends on how samples are spread over workers.
     ``g0`` is best an :class:`Original`, whose signatures and edge keys are reused; a Graph is
     measured here for this one sample. The statistics are ``statistics``, else the Original's
@@ -774,8 +779,11 @@ def measure_sample(
     """
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
+    world: Graph | Multigraph
     if isinstance(ug, Graph):
         world = ug
+    elif ug.relaxed:  # loops and copies stay: measured the authors' multigraph way
+        world = ug.sample_multigraph(sample_seed, index=index, threads=nthreads)
     else:
         u, v = ug.sample_edges(sample_seed, index=index, threads=nthreads)
         world = Graph.from_edges(u, v, ug.n, threads=nthreads)
