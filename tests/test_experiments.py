@@ -431,7 +431,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
     record = out / "points" / "randwalk_2.json"
     anonymize = ex._anonymize_task
 
-    def held(reference, point, config, seed):
+    def held(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":
             for _ in range(600):  # up to 60 s
                 if record.exists():
@@ -441,7 +441,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
                 raise AssertionError(
                     "RandWalk's point was not recorded before MaxVar's anonymization"
                 )
-        return anonymize(reference, point, config, seed)
+        return anonymize(reference, point, config, seed, *prepared)
 
     monkeypatch.setattr(ex, "_anonymize_task", held)
     with ThreadPoolExecutor(2) as pool:
@@ -601,10 +601,10 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
     anonymize, waited = ex._anonymize_task, ex.wait
     calls = {"wait": 0}
 
-    def late(reference, point, config, seed):
+    def late(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":  # the first point; RandWalk's is done long before
             threading.Event().wait(0.5)
-        return anonymize(reference, point, config, seed)
+        return anonymize(reference, point, config, seed, *prepared)
 
     def counted(*args, **kwargs):
         calls["wait"] += 1
@@ -618,3 +618,125 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
     assert len(study.rows) == 2
     # at most one per task (0 here: the loop blocks on the next anonymization), not thousands
     assert calls["wait"] <= 20
+
+
+# --------------------------------------------------------------------------- MaxVar's one partition
+MAXVAR_GRID = {"maxvar": [0.1, 0.2, 0.3]}
+
+
+@pytest.fixture(scope="module")
+def clustered() -> gv.Graph:
+    """300 nodes: room for 3 MaxVar parts (at most n // 50)."""
+    import networkx as nx
+
+    return gv.Graph.from_networkx(nx.powerlaw_cluster_graph(300, 3, 0.3, seed=4))
+
+
+def _maxvar_study(graph, **options):
+    return ex.reproduce(
+        graph,
+        schemes=MAXVAR_GRID,
+        grid=MAXVAR_GRID,
+        samples=1,
+        seed=6,
+        k=(2,),
+        figures=False,
+        attacks=False,
+        maxvar_parts=3,
+        **options,
+    )
+
+
+def _counting_metis(monkeypatch) -> list[int]:
+    """Count METIS partitions, wherever the study or MaxVar asks for one."""
+    from graphveil.anonymize import _maxvar, parts
+
+    calls: list[int] = []
+
+    def counted(graph, k, *args, **kwargs):
+        calls.append(k)
+        return parts.metis_parts(graph, k, *args, **kwargs)
+
+    monkeypatch.setattr(registry, "metis_parts", counted)
+    monkeypatch.setattr(_maxvar, "metis_parts", counted)
+    return calls
+
+
+def test_maxvar_partitions_g0_once_per_study(clustered, monkeypatch, tmp_path):
+    """As the authors' scripts did (one part file per graph for every n_p): one METIS run."""
+    from graphveil.anonymize._maxvar import METIS_OPTIONS
+    from graphveil.anonymize.parts import metis_parts
+
+    calls = _counting_metis(monkeypatch)
+    study = _maxvar_study(clustered, out_dir=tmp_path)
+    assert calls == [3]
+    prep = study.preparations["maxvar"]
+    assert prep["seed"] == ex.point_seed(6, "maxvar.prepare") and prep["time_s"] >= 0
+    assert json.loads((tmp_path / "study.json").read_text())["preparations"]["maxvar"] == prep
+    # every point ran on those parts: the same as maxvar given them
+    labels = metis_parts(clustered, 3, seed=prep["seed"] % 2**31, options=METIS_OPTIONS)
+    for row in study.rows:
+        ug, report = gv.anonymize.maxvar(
+            clustered,
+            round(row["value"] * clustered.m),
+            parts=3,
+            seed=row["seed"],
+            allow_fewer=True,
+            labels=labels,
+        )
+        assert row["tv"] == ug.total_variance() and row["pairs"] == ug.num_pairs
+        assert row["scheme_report"]["cut_edges"] == report["cut_edges"]
+    # resumed: nothing to run, no partition, and its record kept
+    resumed = _maxvar_study(clustered, out_dir=tmp_path)
+    assert calls == [3] and resumed.preparations == study.preparations
+
+
+def test_no_partition_without_maxvar_points(clustered, monkeypatch):
+    calls = _counting_metis(monkeypatch)
+    grid = {"randwalk": [2]}
+    study = ex.reproduce(
+        clustered, schemes=grid, grid=grid, samples=1, k=(2,), figures=False, attacks=False
+    )
+    assert calls == [] and study.preparations == {}
+
+
+def test_maxvar_tables_do_not_depend_on_threads_or_executor(clustered, tmp_path, two_workers):
+    from concurrent.futures import ThreadPoolExecutor
+
+    _maxvar_study(clustered, out_dir=tmp_path / "one", threads=1)
+    _maxvar_study(clustered, out_dir=tmp_path / "two", threads=2)
+    with ThreadPoolExecutor(2) as pool:
+        _maxvar_study(clustered, out_dir=tmp_path / "pool", executor=pool)
+    with two_workers(False) as client:
+        _maxvar_study(clustered, out_dir=tmp_path / "dask", executor=client.get_executor())
+    tables = _tables(tmp_path / "one")
+    assert tables and all(_tables(tmp_path / d) == tables for d in ("two", "pool", "dask"))
+
+
+def test_the_paper_datasets_take_the_paper_maxvar_parts(monkeypatch, tmp_path, karate):
+    from graphveil import datasets
+    from graphveil.cli import main
+
+    assert [datasets.info(d).maxvar_parts for d in ("com-dblp", "com-amazon", "com-youtube")] == [
+        20,
+        20,
+        60,
+    ]
+    assert datasets.info("synthetic-youtube").maxvar_parts is None  # the rule: 71
+    seen: list[int | None] = []
+    real = ex.reproduce
+
+    def fake(graph, **kwargs):
+        seen.append(kwargs["maxvar_parts"])
+        return real(graph, **{**kwargs, "schemes": ["randwalk"], "grid": {"randwalk": [2]}})
+
+    monkeypatch.setattr(datasets, "load", lambda name, data_dir=None: karate)
+    monkeypatch.setattr(ex, "reproduce", fake)
+    common = ["--samples", "1", "--no-figures", "--no-attacks", "-q", "--k", "2"]
+    for argv in (
+        ["--dataset", "com-youtube"],
+        ["--dataset", "com-youtube", "--maxvar-parts", "7"],
+        ["--dataset", "synthetic-youtube"],
+    ):
+        assert main(["reproduce", *argv, *common, "-o", str(tmp_path / str(len(seen)))]) == 0
+    assert seen == [60, 7, None]

@@ -707,3 +707,46 @@ class TestProperties:
                 np.testing.assert_allclose(ug.p, reference, atol=1e-9)
 
         check()
+
+
+# ---------------------------------------------------------------------------------- given parts
+class TestGivenParts:
+    """``labels=``: precomputed parts, as the study passes G0's one partition to every point."""
+
+    @pytest.fixture(scope="class")
+    def grqc(self) -> gv.Graph:
+        return _read_shared("ca-GrQc")
+
+    def test_given_parts_equal_the_internal_partition(self, grqc):
+        from graphveil.anonymize._maxvar import METIS_OPTIONS
+
+        seed = 2**40 + 7  # above METIS's int: the internal partition takes seed % 2**31
+        ug, report = gv.anonymize.maxvar(grqc, 3000, parts=4, seed=seed)
+        labels = metis_parts(grqc, 4, seed=seed % 2**31, options=METIS_OPTIONS)
+        assert np.unique(labels).size == 4
+        ug2, report2 = gv.anonymize.maxvar(grqc, 3000, parts=4, seed=seed, labels=labels)
+        for a, b in ((ug.u, ug2.u), (ug.v, ug2.v), (ug.p, ug2.p), (report["labels"], labels)):
+            assert np.array_equal(a, b)
+        assert report2["params"]["metis_options"] is None  # METIS did not run
+        assert report["params"]["metis_options"] == METIS_OPTIONS
+
+    def test_given_parts_are_used_whatever_the_seed(self, grqc):
+        labels = np.arange(grqc.n) % 3  # not METIS's: a cut of most edges
+        _, report = gv.anonymize.maxvar(grqc, 1000, parts=3, seed=1, labels=labels)
+        assert np.array_equal(report["labels"], labels)
+        u, v = grqc.edges()
+        assert report["cut_edges"] == int(np.count_nonzero(labels[u] != labels[v]))
+
+    @pytest.mark.parametrize(
+        ("labels", "error", "message"),
+        [
+            (lambda n: np.zeros(n - 1, dtype=np.int64), ValueError, "each of the 5,242 nodes"),
+            (lambda n: np.full(n, 4), ValueError, r"must lie in 0\.\.3 \(parts=4\)"),
+            (lambda n: np.full(n, -1), ValueError, r"must lie in 0\.\.3"),
+            (lambda n: np.zeros(n), TypeError, "integer array"),
+            (lambda n: np.zeros(n, dtype=bool), TypeError, "integer array"),
+        ],
+    )
+    def test_bad_parts_are_rejected(self, grqc, labels, error, message):
+        with pytest.raises(error, match=message):
+            gv.anonymize.maxvar(grqc, 100, parts=4, seed=1, labels=labels(grqc.n))

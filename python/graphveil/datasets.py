@@ -107,6 +107,9 @@ class Dataset:
     """Shipped inside the package."""
     synthetic: bool = False
     """Generated on load by :mod:`graphveil.generators`; not real data."""
+    maxvar_parts: int | None = None
+    """The paper's number of MaxVar parts for this graph, which ``graphveil reproduce --dataset``
+    uses (None: the study's rule, :func:`graphveil.anonymize.registry.maxvar_parts`)."""
 
     @property
     def filename(self) -> str:
@@ -124,9 +127,20 @@ def _snap(
     file: str | None = None,
     sha256: str | None = None,
     embedded: bool = False,
+    maxvar_parts: int | None = None,
 ) -> Dataset:
     url = _SNAP + (file or f"{name}.txt.gz")
-    return Dataset(name, description, nodes, edges, citation, url, sha256, embedded=embedded)
+    return Dataset(
+        name,
+        description,
+        nodes,
+        edges,
+        citation,
+        url,
+        sha256,
+        embedded=embedded,
+        maxvar_parts=maxvar_parts,
+    )
 
 
 _LESKOVEC_2007 = (
@@ -144,7 +158,8 @@ _YANG_2012 = (
 
 _REAL: tuple[Dataset, ...] = (
     # The paper's graphs (Nguyen et al., Section 6). SNAP's checksums are not known here: a
-    # download is verified by its node and edge counts.
+    # download is verified by its node and edge counts. The paper partitioned dblp and amazon
+    # into 20 MaxVar parts and youtube into 60.
     _snap(
         "com-dblp",
         "DBLP co-authorship (SNAP com-DBLP); a graph of the paper",
@@ -152,6 +167,7 @@ _REAL: tuple[Dataset, ...] = (
         1_049_866,
         _YANG_2012,
         file="bigdata/communities/com-dblp.ungraph.txt.gz",
+        maxvar_parts=20,
     ),
     _snap(
         "com-amazon",
@@ -160,6 +176,7 @@ _REAL: tuple[Dataset, ...] = (
         925_872,
         _YANG_2012,
         file="bigdata/communities/com-amazon.ungraph.txt.gz",
+        maxvar_parts=20,
     ),
     _snap(
         "com-youtube",
@@ -168,6 +185,7 @@ _REAL: tuple[Dataset, ...] = (
         2_987_624,
         _YANG_2012,
         file="bigdata/communities/com-youtube.ungraph.txt.gz",
+        maxvar_parts=60,
     ),
     # Byte-for-byte SNAP copies were checked against these checksums.
     _snap(

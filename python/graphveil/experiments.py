@@ -68,8 +68,8 @@ ATTACK_COLUMNS = (
 )
 
 #: Version of the per-point record format in ``out_dir/points`` (4: NS's eccentricity and the
-#: accuracy / coverage / twin columns of the attack).
-STATE_VERSION = 4
+#: accuracy / coverage / twin columns of the attack; 5: MaxVar's one partition per study).
+STATE_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class StudyConfig:
     k: tuple[int, ...] = (30, 50, 100)
     obf_k: int = 50
     obf_eps: float = 0.1
-    #: MaxVar's parts; None: scaled to the graph as the paper did (:func:`graphveil.anonymize.registry.maxvar_parts`).
+    #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`.
     maxvar_parts: int | None = None
     mixture_t: int = 2
     threads: int = 0
@@ -144,6 +144,9 @@ class Study:
     #: :func:`graph_digest` of G0, in ``study.json``: a folder holding another graph's study is
     #: told apart before a run writes beside its tables.
     graph_digest: str = ""
+    #: Per scheme with a :attr:`~graphveil.anonymize.registry.Scheme.prepare` (MaxVar's one
+    #: partition of G0): its ``seed`` and ``time_s``. Private, like every seed of the study.
+    preparations: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
         """The study's rows of one scheme."""
@@ -219,6 +222,7 @@ class Study:
             "diameter_method": self.diameter_method,
             "graph_digest": self.graph_digest,
             "timings": self.timings,
+            "preparations": self.preparations,
         }
 
     def to_markdown(self) -> str:
@@ -376,9 +380,12 @@ def reproduce(
     figures : bool
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
     maxvar_parts : int, optional
-        MaxVar's parts; default scaled to the graph as the paper did,
-        ``max(1, round(n / 16,000))`` (:func:`graphveil.anonymize.registry.maxvar_parts`). Rows and tables name the n_p / m
-        MaxVar actually found.
+        MaxVar's parts; default ``max(1, round(n / 16,000))``
+        (:func:`graphveil.anonymize.registry.maxvar_parts`); the paper's own graphs took 20, 20
+        and 60 (:attr:`graphveil.datasets.Dataset.maxvar_parts`, which ``graphveil reproduce
+        --dataset`` passes). G0 is partitioned once per study, seeded by the master seed, and
+        every MaxVar point runs on those parts, as the authors' scripts did (the seed and time
+        are in ``Study.preparations``). Rows and tables name the n_p / m MaxVar actually found.
     attacks : bool
         Attack every release and add link AUC, precision@m and the propagation
         re-identification rate, its accuracy and coverage and the core's twin share to its row
@@ -454,6 +461,11 @@ def reproduce(
         original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
     records: dict[str, dict[str, Any]] = {}
+    preparations: dict[str, dict[str, Any]] = {}
+    for name in dict.fromkeys(p.scheme for p in points):
+        recorded = _load_point(state_dir, _prepare_key(name), fingerprint) if resume else None
+        if recorded is not None:
+            preparations[name] = recorded
     pending: list[tuple[int, GridPoint]] = []
     for i, point in enumerate(points, 1):
         cached = _load_point(state_dir, point.key, fingerprint) if resume else None
@@ -464,11 +476,15 @@ def reproduce(
             pending.append((i, point))
     # Each point is recorded as soon as it is complete (locally one at a time, the next one
     # anonymized meanwhile; on an executor every point's tasks are queued at once).
+    prepared: dict[str, dict[str, Any]] = {}
     for _, point, row in _run_points(
-        reference, pending, config, original, len(points), say, executor
+        reference, pending, config, original, len(points), say, executor, prepared
     ):
         _save_point(state_dir, point.key, fingerprint, row)
         records[point.key] = row
+    for name, info in prepared.items():
+        _save_point(state_dir, _prepare_key(name), fingerprint, info)
+    preparations.update(prepared)
     rows, skipped = _study_rows(graph, points, records, say)
     study = Study(
         graph_name=graph_name,
@@ -482,6 +498,7 @@ def reproduce(
         not_applicable=skipped,
         diameter_method=diameter_method,
         graph_digest=digest,
+        preparations=preparations,
     )
     if out_dir is not None:
         say(f"writing tables{' and figures' if figures else ''} to {out_dir}")
@@ -633,18 +650,44 @@ def point_seed(master: int, key: str) -> int:
     return derived_seed(master, key)
 
 
-def _anonymize(graph: Graph, point: GridPoint, config: StudyConfig, seed: int) -> Anonymized:
-    return registry.scheme(point.scheme).study(graph, point.value, config, seed)
+def _anonymize(
+    graph: Graph, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
+) -> Anonymized:
+    record = registry.scheme(point.scheme)
+    if record.prepare is None:
+        return record.study(graph, point.value, config, seed)
+    return record.study(graph, point.value, config, seed, prepared=prepared)
 
 
-def _anonymize_task(reference: Original, point: GridPoint, config: StudyConfig, seed: int) -> Any:
+def _prepare_key(scheme: str) -> str:
+    """The study key (and record name) of a scheme's once-per-study preparation."""
+    return f"{scheme}.prepare"
+
+
+def _prepare_task(reference: Original, scheme: str, config: StudyConfig) -> tuple[Any, dict]:
+    """A scheme's :attr:`~graphveil.anonymize.registry.Scheme.prepare` on G0 as a task.
+
+    Returns ``(prepared, info)``: what every grid point of the scheme is given, and its
+    ``seed`` (derived from the study's) and ``time_s`` for the private record.
+    """
+    prepare = registry.scheme(scheme).prepare
+    assert prepare is not None
+    seed = point_seed(config.seed, _prepare_key(scheme))
+    t0 = time.perf_counter()
+    prepared = prepare(reference.graph, config, seed)
+    return prepared, {"seed": seed, "time_s": time.perf_counter() - t0}
+
+
+def _anonymize_task(
+    reference: Original, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
+) -> Any:
     """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
     from graphveil.measure.report import task_threads
 
     t0 = time.perf_counter()
     local = replace(config, threads=task_threads(config.threads))
     try:
-        ug, report = _anonymize(reference.graph, point, local, seed)
+        ug, report = _anonymize(reference.graph, point, local, seed, prepared)
     except ValueError as err:  # the scheme's own checks: this graph cannot take this point
         return NotApplicable(str(err))
     return ug, report, time.perf_counter() - t0
@@ -695,8 +738,13 @@ def _run_points(
     total: int,
     say: Callable[[str], None],
     executor: Executor | None,
+    preparations: dict[str, dict[str, Any]] | None = None,
 ) -> Iterable[tuple[int, GridPoint, dict[str, Any]]]:
     """Run grid points as tasks on ``executor``; yield each finished row.
+
+    A scheme with a :attr:`~graphveil.anonymize.registry.Scheme.prepare` has it run once, as a
+    task queued before its first point's anonymization, whose result every point of the scheme
+    is given (on Dask it stays on the cluster); its seed and time go into ``preparations``.
 
     On an executor every task goes there. G0's Original goes to the cluster once for the batch,
     and each point's published graph stays where its anonymization ran, if the executor can
@@ -730,9 +778,21 @@ def _run_points(
         started: dict[str, float] = {}
         anon: dict[str, Future[Any]] = {}
         rank: dict[str, int] = {}
+        prepared: dict[str, tuple[Future[Any], Any]] = {}  # scheme: (task, what points take)
+
+        def prepare(j: int, scheme: str) -> Any:
+            """The scheme's prepared object for its points (its task queued on first use)."""
+            if registry.scheme(scheme).prepare is None:
+                return None
+            if scheme not in prepared:
+                say(f"{registry.scheme(scheme).title}: preparing once for all its points")
+                task = submit(pool, 2 - 2 * j, _prepare_task, g0, scheme, config)
+                prepared[scheme] = (task, result_item(pool, task, 0))
+            return prepared[scheme][1]
 
         def start(j: int) -> None:
             i, point = batch[j]
+            shared = prepare(j, point.scheme)
             say(f"[{i}/{total}] {point.key}: anonymizing")
             started[point.key] = time.perf_counter()
             seed = point_seed(config.seed, point.key)
@@ -740,7 +800,9 @@ def _run_points(
             rank[point.key] = -2 * j
             # the first point has the machine to itself; later ones share it with samples
             alone = config if j == 0 else anon_config
-            anon[point.key] = submit(pool, 1 - 2 * j, _anonymize_task, g0, point, alone, seed)
+            anon[point.key] = submit(
+                pool, 1 - 2 * j, _anonymize_task, g0, point, alone, seed, shared
+            )
 
         def queue(i: int, point: GridPoint) -> Any:
             """The point's tasks, submitted once its anonymization is done."""
@@ -845,6 +907,9 @@ def _run_points(
                 yield finish_first()
         while queued:
             yield finish_first()
+        for scheme, (task, _shared) in prepared.items():
+            if preparations is not None:
+                preparations[scheme] = task.result()[1]
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:

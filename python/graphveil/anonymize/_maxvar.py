@@ -83,6 +83,7 @@ def maxvar(
     solver_options: dict[str, Any] | None = None,
     metis_options: dict[str, int] | None = None,
     progress: bool = False,
+    labels: np.ndarray | None = None,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
@@ -137,6 +138,14 @@ def maxvar(
         on a youtube-size graph for a cut about 1% larger.
     progress : bool
         Show a progress bar per phase (tqdm).
+    labels : numpy.ndarray, optional
+        Precomputed parts: the part ``0..parts-1`` of every node (length ``g.n``), as
+        :func:`~graphveil.anonymize.parts.metis_parts` returns them. METIS is then not run
+        (``metis_options`` is unused and recorded as None) and ``seed`` seeds the proposals
+        only. ``maxvar(g, n_p, parts=k, seed=s)`` equals ``maxvar(g, n_p, parts=k, seed=s,
+        labels=metis_parts(g, k, seed=s % 2**31, options=METIS_OPTIONS))``. The study
+        partitions G0 once and passes the same labels to every grid point, as the authors'
+        scripts read one part file per graph for every n_p.
 
     Returns
     -------
@@ -157,9 +166,11 @@ def maxvar(
     ------
     ValueError
         Empty graph or no edges; ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
-        solver; too few friend-of-friend pairs for the request (unless ``allow_fewer``).
+        solver; too few friend-of-friend pairs for the request (unless ``allow_fewer``);
+        ``labels`` not of length ``g.n`` or outside ``0..parts-1``.
     TypeError
-        ``g`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor.
+        ``g`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor;
+        ``labels`` not an integer array.
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
 
@@ -190,9 +201,19 @@ def maxvar(
     )
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
+    given = None if labels is None else check_labels(labels, g.n, parts)
     metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
     timer = Timer()
-    proposal = _propose(g, n_potential, parts, seed_u64, metis, nthreads, timer, progress)
+    proposal = _propose(
+        g,
+        n_potential,
+        parts,
+        seed_u64,
+        metis if given is None else given,
+        nthreads,
+        timer,
+        progress,
+    )
     if proposal.found < n_potential and not allow_fewer:
         raise ValueError(_shortfall_message(proposal.counts, n_potential, parts))
     solution = _solve(proposal, solver, options, nthreads, executor, timer, progress)
@@ -201,7 +222,7 @@ def maxvar(
         "parts": parts,
         "solver": solver,
         "solver_options": options,
-        "metis_options": metis,
+        "metis_options": None if given is not None else metis,
         "allow_fewer": bool(allow_fewer),
     }
     return _assemble(g, proposal, solution, params, seed_u64, timer, progress)
@@ -230,6 +251,25 @@ def _check_arguments(
     return n_potential, parts, options
 
 
+def check_labels(labels: Any, n: int, parts: int) -> _Labels:
+    """Given parts checked: an integer array of length ``n`` with values in ``0..parts-1``."""
+    array = np.asarray(labels)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(
+            f"labels must be an integer array (the part of every node), not {array.dtype}"
+        )
+    if array.shape != (n,):
+        raise ValueError(
+            f"labels must give the part of each of the {n:,} nodes, got shape {array.shape}"
+        )
+    if n and (array.min() < 0 or array.max() >= parts):
+        raise ValueError(
+            f"labels must lie in 0..{parts - 1} (parts={parts}), got "
+            f"{int(array.min())}..{int(array.max())}; pass parts= the number of parts"
+        )
+    return _Labels(np.ascontiguousarray(array, dtype=np.int64))
+
+
 @contextmanager
 def _stage(
     timer: Timer, name: str, progress: bool, total: int = 0, desc: str | None = None
@@ -248,6 +288,12 @@ def _stage(
     finally:
         if bar is not None:
             bar.close()
+
+
+class _Labels(NamedTuple):
+    """Given parts (checked by :func:`check_labels`): METIS is not run."""
+
+    labels: np.ndarray
 
 
 class _Proposal(NamedTuple):
@@ -295,7 +341,7 @@ def _propose(
     n_potential: int,
     parts: int,
     seed: int,
-    metis: dict[str, int],
+    metis: dict[str, int] | _Labels,
     threads: int,
     timer: Timer,
     progress: bool,
@@ -303,13 +349,17 @@ def _propose(
     """Phase 1: METIS parts, then friend-of-friend potential edges inside every part.
 
     The parts come from the one parts path (:func:`~graphveil.anonymize.parts.metis_parts`
-    seeded with ``seed % 2**31``, then :func:`~graphveil.anonymize.parts.split_parts`). Part
+    seeded with ``seed % 2**31`` and the METIS options ``metis``, then
+    :func:`~graphveil.anonymize.parts.split_parts`), or are given (checked labels). Part
     ``i`` asks for ``n_potential // parts`` potential edges, the first ``n_potential % parts``
     parts one more; the C++ kernel draws them in parallel with one random stream per part, so
     the result depends on ``seed`` only. Timed as ``"partition"`` and ``"propose"``.
     """
     with _stage(timer, "partition", progress):
-        labels = metis_parts(g, parts, seed=seed % 2**31, options=metis)
+        if isinstance(metis, _Labels):
+            labels = metis.labels
+        else:
+            labels = metis_parts(g, parts, seed=seed % 2**31, options=metis)
     with _stage(timer, "propose", progress):
         layout = split_parts(g, labels, parts, threads=threads)
         requested = np.full(parts, n_potential // parts, dtype=np.int64)

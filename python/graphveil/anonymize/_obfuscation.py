@@ -377,7 +377,8 @@ def obfuscation(
     uniqueness of its ends, and ``r_e`` uniform on [0, 1] with probability ``q``, else
     ``N(0, sigma(e)^2)`` truncated to [0, 1]; ``p(e) = 1 - r_e`` for an edge, ``r_e`` otherwise.
     eps-hat is measured by :func:`graphveil.measure.privacy.eps`; of ``attempts`` tries the one
-    with the smallest eps-hat <= eps is kept.
+    with the smallest eps-hat <= eps is kept. H and the tries follow Boldi et al.; the authors'
+    code for the paper excluded ``ceil(eps n)`` nodes and tried 3 times (docs/faithfulness.rst).
 
     ``sigma=None`` searches for the smallest sigma that succeeds, to a relative tolerance
     wherever it lies: start at 1; if that fails, double until an attempt succeeds (giving up

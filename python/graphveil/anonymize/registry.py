@@ -35,13 +35,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphveil.anonymize._maxvar import maxvar
+import numpy as np
+
+from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
 from graphveil.anonymize._qp import SOLVERS
 from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
 from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
 __all__ = [
@@ -59,8 +62,13 @@ __all__ = [
 
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
-#: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute).
-StudyRun = Callable[[Graph, float, Any, int], Anonymized]
+#: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute). A scheme with a
+#: :attr:`Scheme.prepare` is also given ``prepared=`` its result.
+StudyRun = Callable[..., Anonymized]
+
+#: ``prepare(graph, config, seed)``: work a scheme does once per study on G0 and shares among
+#: all its grid points (MaxVar's METIS parts); ``seed`` is the study's, derived for this use.
+StudyPrepare = Callable[[Graph, Any, int], Any]
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,9 @@ class Scheme:
     deterministic: bool
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
+    #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
+    #: (None: nothing shared). The study runs it lazily, only when a point of the scheme runs.
+    prepare: StudyPrepare | None = None
     #: What its command line needs beyond the signature (see :class:`Cli`).
     cli: Cli = field(default_factory=Cli)
     #: ``no_op(params)``: why these parameters leave G0 unchanged or publish only true edges,
@@ -208,16 +219,20 @@ def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anony
     )
 
 
-#: Nodes per MaxVar part when the study scales the parts: the paper split dblp and amazon
-#: (about 320k nodes) into 20 parts and youtube (1.1M) into 60, about 16,000 nodes a part.
+#: Nodes per MaxVar part when the study scales the parts to a graph the paper did not use. A
+#: rule, not the paper's counts: the paper split dblp and amazon (317,080 and 334,863 nodes)
+#: into 20 parts and youtube (1,134,890) into 60, i.e. 15,900-16,700 nodes a part for dblp and
+#: amazon but 18,900 for youtube; the rule gives those graphs 20, 21 and 71 parts. The paper's
+#: datasets carry the paper's counts (:attr:`graphveil.datasets.Dataset.maxvar_parts`).
 MAXVAR_NODES_PER_PART = 16_000
 
 
 def maxvar_parts(n: int, parts: int | None = None) -> int:
-    """MaxVar's number of parts in the study: ``parts`` if given, else scaled as the paper did.
+    """MaxVar's number of parts in the study: ``parts`` if given, else ``max(1, round(n / 16,000))``.
 
-    The paper's ``max(1, round(n / 16,000))``; at most ``n // 50`` either way, so that a part
-    keeps enough nodes for friend-of-friend candidates.
+    At most ``n // 50`` either way, so that a part keeps enough nodes for friend-of-friend
+    candidates. The paper's own graphs take the paper's counts (20, 20, 60), given as ``parts``
+    from their dataset records.
 
     Examples
     --------
@@ -228,7 +243,19 @@ def maxvar_parts(n: int, parts: int | None = None) -> int:
     return max(1, min(wanted, n // 50))
 
 
-def _study_maxvar(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+def _prepare_maxvar(graph: Graph, config: Any, seed: int) -> np.ndarray:
+    """G0's METIS parts, made once per study and reused at every n_p.
+
+    As the authors' scripts did: they read one part file per graph and part count for every
+    n_p. Seeded like :func:`maxvar`'s own partition (``seed % 2**31``, the same METIS options).
+    """
+    parts = maxvar_parts(graph.n, config.maxvar_parts)
+    return metis_parts(graph, parts, seed=seed % 2**31, options=METIS_OPTIONS)
+
+
+def _study_maxvar(
+    graph: Graph, v: float, config: Any, seed: int, prepared: np.ndarray | None = None
+) -> Anonymized:
     parts = maxvar_parts(graph.n, config.maxvar_parts)
     return maxvar(
         graph,
@@ -237,6 +264,7 @@ def _study_maxvar(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
         seed=seed,
         threads=config.threads,
         allow_fewer=True,
+        labels=prepared,
     )
 
 
@@ -376,6 +404,7 @@ REGISTRY: dict[str, Scheme] = {
             valid=lambda v: v > 0,
             requirement="n_p/m must be > 0",
             study=_study_maxvar,
+            prepare=_prepare_maxvar,
             marker="o",
             partitionable=False,
             deterministic=False,

@@ -96,7 +96,8 @@ def add_reproduce(subparsers: Any) -> None:
         "--maxvar-parts",
         type=int,
         metavar="N",
-        help="MaxVar's parts (default: scaled as the paper did, max(1, round(n / 16000)))",
+        help="MaxVar's parts (default: the paper's count for its datasets, 20 for com-dblp and "
+        "com-amazon and 60 for com-youtube; max(1, round(n / 16000)) for any other graph)",
     )
     parser.add_argument(
         "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
@@ -166,6 +167,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
     else:
         args.dataset = name = args.dataset or datasets.DEFAULT
     graph = load_graph(args)
+    if args.graph is None and args.maxvar_parts is None:  # the paper's count for its graphs
+        args.maxvar_parts = datasets.info(args.dataset).maxvar_parts
     out = Path(args.output) if args.output else Path("graphveil-out") / name
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
