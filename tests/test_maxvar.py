@@ -80,7 +80,7 @@ class TestMetisParts:
             metis_parts(g, 2.0)  # type: ignore[arg-type]
         with pytest.raises(TypeError):
             metis_parts(np.zeros((3, 3)), 2)  # type: ignore[arg-type]
-        with pytest.raises(ValueError, match="non-negative"):
+        with pytest.raises(ValueError, match=r"seed must lie in \[0, 2\*\*64\)"):
             metis_parts(g, 2, seed=-1)
         with pytest.raises(ValueError, match="not a METIS option"):
             metis_parts(g, 2, options={"bogus": 1})
