@@ -98,10 +98,7 @@ def dgg(
     timer = Timer()
     n = graph.n
     with timer.phase("noise"):
-        noisy = graph.degrees.astype(np.int64) + two_sided_geometric(
-            rng, n, epsilon=eps, sensitivity=DEGREE_SENSITIVITY
-        )
-        degrees = np.clip(noisy, 0, n - 1)
+        degrees = np.clip(noisy_degree_vector(graph.degrees, eps, rng), 0, n - 1)
     with timer.phase("generate"):
         bu, bv, blocks = bter_blocks(degrees, rng)
         inner = np.bincount(np.concatenate([bu, bv]), minlength=n)
@@ -121,6 +118,15 @@ def dgg(
         blocks=blocks,
         block_edges=int(bu.size),
         chung_lu_edges=int(u.size - bu.size),
+    )
+
+
+def noisy_degree_vector(
+    degrees: np.ndarray, epsilon: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Each node's degree plus two-sided geometric noise of sensitivity 2 (raw, unclipped)."""
+    return np.asarray(degrees, dtype=np.int64) + two_sided_geometric(
+        rng, len(degrees), epsilon=epsilon, sensitivity=DEGREE_SENSITIVITY
     )
 
 

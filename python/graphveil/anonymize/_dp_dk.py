@@ -67,7 +67,7 @@ def dp_dk(
     (4 D - 3))``, on all ``D (D + 1) / 2`` cells. Consistency: negative cells to 0, then
     symmetric iterative proportional fitting to the stub counts of the classes that the
     consistent degree sequence implies (a tiny configuration-model prior keeps every row
-    reachable), rounded down. Generator (2K-configuration, Mahadevan et al. 2006): stubs
+    reachable), rounded. Generator (2K-configuration, Mahadevan et al. 2006): stubs
     labelled by class, shuffled within each class; each cell ``J[a, b]`` is matched from the
     class-a and class-b stubs, the stubs left by rounding are matched uniformly, and
     self-loops and multi-edges are erased.
@@ -269,7 +269,9 @@ def simple_pairs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.n
     lo = np.minimum(u, v).astype(np.int64)
     hi = np.maximum(u, v).astype(np.int64)
     keep = lo != hi
-    keys = np.unique(lo[keep] * n + hi[keep])
+    keys = np.sort(lo[keep] * n + hi[keep])
+    if keys.size:  # sort-based: np.unique is several times slower on large int64 arrays
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
     return np.divmod(keys, n) if n else (keys, keys)
 
 
@@ -303,7 +305,7 @@ def consistent_jdm(
 
     ``stubs[a]`` is the number of stubs of class a + 1; a cell on the diagonal uses two stubs
     of its class per edge. Negative cells go to 0; symmetric iterative proportional fitting
-    matches the row stub sums to ``stubs``; the result is rounded down and any row still over
+    matches the row stub sums to ``stubs``; the result is rounded and any row still over
     its stubs is trimmed.
     """
     cap = stubs.size
@@ -323,7 +325,7 @@ def consistent_jdm(
         if np.abs(rows - target).max() <= 1e-6 * max(1.0, target.max()):
             break
         cells *= np.sqrt(factor[i] * factor[j])
-    out = np.floor(cells * (1 - 1e-12)).astype(np.int64)
+    out = np.rint(cells).astype(np.int64)
     for _ in range(cap + 1):
         used = np.bincount(i, weights=weight * out, minlength=cap)
         used += np.bincount(j[~diag], weights=out[~diag], minlength=cap)
