@@ -170,9 +170,7 @@ def bter_blocks(
     return order[left[keep]].astype(np.int64), order[right[keep]].astype(np.int64), len(sizes)
 
 
-def chung_lu_pairs(
-    weights: np.ndarray, rng: np.random.Generator
-) -> tuple[np.ndarray, np.ndarray]:
+def chung_lu_pairs(weights: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Fast Chung-Lu: ``ceil(sum / 2)`` pairs, endpoints drawn proportionally to ``weights``."""
     total = int(weights.sum())
     edges = (total + 1) // 2
