@@ -6,6 +6,8 @@ The package exports the scheme functions (``graphveil.anonymize.maxvar(g, ...)``
 also has a record in :mod:`graphveil.anonymize.registry`, which the CLI and the study read.
 """
 
+from graphveil.anonymize._dgg import dgg
+from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._maxvar import maxvar
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._obfuscation import (
@@ -30,6 +32,8 @@ from graphveil.uncertain import Anonymized
 __all__ = [
     "Anonymized",
     "ObfuscationError",
+    "dgg",
+    "dp_dk",
     "edge_switch",
     "maxvar",
     "mixture",
