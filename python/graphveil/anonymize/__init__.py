@@ -6,6 +6,7 @@ The package exports the scheme functions (``graphveil.anonymize.maxvar(g, ...)``
 also has a record in :mod:`graphveil.anonymize.registry`, which the CLI and the study read.
 """
 
+from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import maxvar
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._obfuscation import (
@@ -25,12 +26,14 @@ from graphveil.anonymize._randwalk import (
     walk_ends,
 )
 from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._tmf import tmf
 from graphveil.uncertain import Anonymized
 
 __all__ = [
     "Anonymized",
     "ObfuscationError",
     "edge_switch",
+    "edgeflip",
     "maxvar",
     "mixture",
     "obfuscation",
@@ -42,6 +45,7 @@ __all__ = [
     "randwalk_mod_tv_bound",
     "randwalk_mod_tv_estimate",
     "randwalk_mod_uncertain",
+    "tmf",
     "truncated_normal_moments",
     "walk_ends",
 ]
