@@ -301,8 +301,10 @@ class Study:
 def paper_grid(
     schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
-    """The grid points of the study: ``schemes`` (default: the paper's, the ``"uncertainty"``
-    family; the DP schemes run only when named), their grids optionally overridden."""
+    """The grid points of ``schemes`` (default: the paper's study), grids optionally overridden.
+
+    The default is the ``"uncertainty"`` family; the edge-DP schemes run only when named.
+    """
     known = registry.names()
     chosen = list(registry.names(family="uncertainty") if schemes is None else schemes)
     unknown = [s for s in chosen if s not in known]
