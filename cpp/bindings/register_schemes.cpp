@@ -1,5 +1,5 @@
-// Bindings of the walk-based schemes (walks.hpp), EdgeSwitch (switching.hpp) and the
-// (k, eps)-obfuscation candidate draw (obfuscation.hpp).
+// Bindings of the walk-based schemes (walks.hpp), EdgeSwitch (switching.hpp), the
+// (k, eps)-obfuscation candidate draw (obfuscation.hpp) and the edge-DP release (dp.hpp).
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -7,6 +7,7 @@
 #include <pybind11/stl.h>
 
 #include "convert.hpp"
+#include "graphveil/dp.hpp"
 #include "graphveil/obfuscation.hpp"
 #include "graphveil/switching.hpp"
 #include "graphveil/walks.hpp"
@@ -94,6 +95,18 @@ py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t
     return py::make_tuple(to_numpy(std::move(draw.removed)), to_numpy(std::move(draw.added)), draw.draws);
 }
 
+py::tuple release_pairs_py(const carray<std::int64_t>& edge_keys, std::int64_t n, double p_keep, std::int64_t added,
+                           std::uint64_t seed, int threads) {
+    require_1d(edge_keys, "edge_keys");
+    PairRelease release;
+    {
+        // Safe: reads a numpy buffer kept alive by the argument, writes local vectors.
+        py::gil_scoped_release unlock;
+        release = release_pairs(edge_keys.data(), edge_keys.shape(0), n, p_keep, added, seed, threads);
+    }
+    return py::make_tuple(to_numpy(std::move(release.kept)), to_numpy(std::move(release.added)));
+}
+
 template <class Index>
 py::array_t<double> csr_dense_product_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
                                          const std::optional<carray<double>>& data, const carray<double>& x) {
@@ -138,6 +151,9 @@ void register_schemes(py::module_& m) {
     m.def("draw_candidates", &draw_candidates_py, py::arg("edge_keys").noconvert(), py::arg("n"),
           py::arg("pool").noconvert(), py::arg("weights").noconvert(), py::arg("target"), py::arg("max_draws"),
           py::arg("seed"), "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws)");
+    m.def("release_pairs", &release_pairs_py, py::arg("edge_keys").noconvert(), py::arg("n"), py::arg("p_keep"),
+          py::arg("added"), py::arg("seed"), py::arg("threads") = 0,
+          "Edge-DP release: (kept edge keys in input order, `added` distinct uniform non-edge keys)");
 }
 
 }  // namespace graphveil::bind

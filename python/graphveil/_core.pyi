@@ -239,6 +239,14 @@ def draw_candidates(
     max_draws: int,
     seed: int,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def release_pairs(
+    edge_keys: npt.NDArray[np.int64],
+    n: int,
+    p_keep: float,
+    added: int,
+    seed: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
 # --- sampling (register_sampling.cpp)
 # Pairs must be canonical (u < v), sorted and unique. A sample depends only on (seed, index).

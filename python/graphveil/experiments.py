@@ -257,7 +257,12 @@ class Study:
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        from graphveil.findings import attack_disagreements, claims_markdown, paper_claims
+        from graphveil.findings import (
+            attack_disagreements,
+            claims_markdown,
+            family_markdown,
+            paper_claims,
+        )
 
         lines = claims_markdown(
             paper_claims(self.rows, self.config.k, original=self.original, graph=self.graph_name)
@@ -277,7 +282,8 @@ class Study:
                 "",
                 *(f"- {s}" for s in sentences),
             ]
-        return lines
+        families = family_markdown(self.rows, self.graph_name)
+        return lines + ["", *families] if families else lines
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
         """Write every table as Markdown, CSV and JSON (and the figures as PNG) into ``out_dir``."""
@@ -305,9 +311,12 @@ class Study:
 def paper_grid(
     schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
 ) -> list[GridPoint]:
-    """The grid points of the paper's study, optionally restricted to ``schemes`` or overridden."""
+    """The grid points of ``schemes`` (default: the paper's study), grids optionally overridden.
+
+    The default is the ``"uncertainty"`` family; the edge-DP schemes run only when named.
+    """
     known = registry.names()
-    chosen = list(known if schemes is None else schemes)
+    chosen = list(registry.names(family="uncertainty") if schemes is None else schemes)
     unknown = [s for s in chosen if s not in known]
     if unknown:
         raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(known)}")
@@ -359,7 +368,10 @@ def reproduce(
     graph_name : str
         Name used in tables and figures.
     schemes : iterable of str, optional
-        Subset of :func:`graphveil.anonymize.registry.names` (default: all).
+        Subset of :func:`graphveil.anonymize.registry.names`. Default: the paper's study, the
+        schemes of family ``"uncertainty"``; the edge-DP schemes (family ``"dp"``, e.g.
+        ``registry.names(family="dp")``) run over their epsilon grid only when named, so the
+        paper's study stays the paper's.
     grid : dict, optional
         Override grid values per scheme, e.g. ``{"maxvar": [0.19, 0.57]}``.
     samples : int

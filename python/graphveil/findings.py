@@ -28,6 +28,7 @@ from typing import Any
 from graphveil.anonymize import registry
 
 __all__ = [
+    "ATTACK_LEVELS",
     "EDGE_BALANCE",
     "HOLDS",
     "NOT_APPLICABLE",
@@ -43,6 +44,8 @@ __all__ = [
     "attack_disagreements",
     "claims_markdown",
     "compare_tradeoffs",
+    "family_comparison",
+    "family_markdown",
     "interpolate",
     "paper_claims",
     "tradeoff_curve",
@@ -577,7 +580,7 @@ def _mixture_claim(rows: Sequence[Row]) -> Claim:
 
 
 def _switch_claim(rows: Sequence[Row]) -> Claim:
-    others = [s for s in registry.names() if s != EDGE_SWITCH]
+    others = [s for s in registry.names(family="uncertainty") if s != EDGE_SWITCH]
     if (missing := _needs(_SWITCH, rows, (EDGE_SWITCH, *others))) is not None:
         return missing
     results = [_versus(EDGE_SWITCH, s, rows, "worse") for s in others]
@@ -843,3 +846,85 @@ def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = 
         f"{_g(a['H2_open'])} → {_g(b['H2_open'])}, but re-identified {_g(a['reid_rate'])} → "
         f"{_g(b['reid_rate'])}"
     )
+
+
+# ---------------------------------------------------------------------------- families
+#: Attack levels X of :func:`family_comparison`: at most this share of G0's core re-identified.
+ATTACK_LEVELS: tuple[float, ...] = (0.05, 0.1, 0.25, 0.5)
+
+
+def family_comparison(
+    rows: Sequence[Row], levels: Sequence[float] = ATTACK_LEVELS
+) -> list[dict[str, Any]]:
+    """Each family's best utility at equal attack success: graphveil's own check, not the paper's.
+
+    The rule: for every level X and every family of the registry (``"uncertainty"``, ``"dp"``),
+    the row of lowest rel.err among the family's rows whose propagation re-identification rate
+    (``reid_rate``) is at most X; the family of the lower rel.err gives the better utility at
+    that attack success (``better`` is None when a family has no such row, or on a tie). The
+    re-identification rate is the attack defined for every release; link AUC is not defined on
+    a published graph (every p = 1), so it does not enter the rule.
+
+    Examples
+    --------
+    >>> rows = [
+    ...     {"scheme": "maxvar", "label": "n_p/m=0.19", "rel_err": 0.02, "reid_rate": 0.43},
+    ...     {"scheme": "tmf", "label": "epsilon=10", "rel_err": 0.05, "reid_rate": 0.54},
+    ...     {"scheme": "tmf", "label": "epsilon=1", "rel_err": 0.37, "reid_rate": 0.0},
+    ... ]
+    >>> [(c["level"], c["better"]) for c in family_comparison(rows, (0.1, 0.5, 0.6))]
+    [(0.1, None), (0.5, 'uncertainty'), (0.6, 'uncertainty')]
+    """
+    out = []
+    for level in levels:
+        best: dict[str, Row | None] = {}
+        for family in registry.FAMILIES:
+            members = set(registry.names(family=family))
+            candidates = [
+                r
+                for r in rows
+                if r["scheme"] in members
+                and r.get("reid_rate") is not None
+                and r["reid_rate"] <= level
+                and r.get("rel_err") is not None
+            ]
+            best[family] = min(candidates, key=lambda r: r["rel_err"], default=None)
+        found = {f: r for f, r in best.items() if r is not None}
+        better = None
+        if len(found) == len(registry.FAMILIES):
+            errs = sorted((r["rel_err"], f) for f, r in found.items())
+            better = errs[0][1] if errs[0][0] < errs[1][0] else None
+        out.append({"level": level, "best": best, "better": better})
+    return out
+
+
+def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
+    """The Markdown section of :func:`family_comparison`; empty unless both families have rows."""
+    have = {registry.scheme(r["scheme"]).family for r in rows if r.get("reid_rate") is not None}
+    if not set(registry.FAMILIES) <= have:
+        return []
+
+    def cell(row: Row | None) -> str:
+        if row is None:
+            return "none"
+        return f"{_g(row['rel_err'])} ({_title(row['scheme'])} {row['label']}, reid {_g(row['reid_rate'])})"
+
+    lines = [
+        "## Uncertainty against edge DP",
+        "",
+        (
+            f"graphveil's own check, not the paper's. For each level X, the lowest rel.err of each "
+            f"family among its rows whose propagation re-identification rate is at most X "
+            f"(graphveil.findings.family_comparison); the lower one gives the better utility at "
+            f"that attack success on {graph}."
+        ),
+        "",
+        "| reid_rate <= | uncertainty schemes | edge-DP schemes | better utility |",
+        "|---|---|---|---|",
+    ]
+    for c in family_comparison(rows):
+        lines.append(
+            f"| {_g(c['level'])} | {cell(c['best']['uncertainty'])} | {cell(c['best']['dp'])} "
+            f"| {c['better'] or 'undecided'} |"
+        )
+    return lines

@@ -74,6 +74,14 @@ def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
     return _save(fig, path)
 
 
+#: Line style of each family: the edge-DP schemes dashed beside the uncertainty schemes.
+_LINESTYLE = {"uncertainty": "-", "dp": "--"}
+
+
+def _label(record: registry.Scheme) -> str:
+    return f"{record.title} (edge DP)" if record.family == "dp" else record.title
+
+
 def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
     """Privacy (H2_open) against utility loss (rel.err) for every scheme (Figs. 7-9 of the paper)."""
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
@@ -86,7 +94,8 @@ def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
             [r["rel_err"] for r in rows],
             [max(r["H2_open"], 1e-3) for r in rows],
             marker=record.marker,
-            label=record.title,
+            label=_label(record),
+            linestyle=_LINESTYLE[record.family],
         )
     ax.axhline(
         study.original["H2_open"],
@@ -123,7 +132,8 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
             [r["rel_err"] for r in rows],
             [r["reid_rate"] for r in rows],
             marker=record.marker,
-            label=record.title,
+            label=_label(record),
+            linestyle=_LINESTYLE[record.family],
         )
     control = study.original.get("reid_rate")
     if control is not None:

@@ -8,6 +8,7 @@ also has a record in :mod:`graphveil.anonymize.registry`, which the CLI and the 
 
 from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp_dk import dp_dk
+from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import maxvar
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._obfuscation import (
@@ -27,6 +28,7 @@ from graphveil.anonymize._randwalk import (
     walk_ends,
 )
 from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._tmf import tmf
 from graphveil.uncertain import Anonymized
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "dgg",
     "dp_dk",
     "edge_switch",
+    "edgeflip",
     "maxvar",
     "mixture",
     "obfuscation",
@@ -46,6 +49,7 @@ __all__ = [
     "randwalk_mod_tv_bound",
     "randwalk_mod_tv_estimate",
     "randwalk_mod_uncertain",
+    "tmf",
     "truncated_normal_moments",
     "walk_ends",
 ]

@@ -5,7 +5,9 @@ its one name (the Python function's name, used alike by the API, the CLI, the ru
 and the study's keys and file names), the function, the title of its tables and figures, the
 paper's grid and what its values mean, the check of a grid value, the plot marker, whether
 :func:`~graphveil.anonymize.partition` can run it on METIS parts, and whether its
-output is deterministic (every p in {0, 1}).
+output is deterministic (every p in {0, 1}), and its family: ``"uncertainty"`` (the paper's
+study: the uncertainty schemes and the baselines it compares them with) or ``"dp"`` (edge
+differential privacy, run by :func:`~graphveil.experiments.reproduce` only when asked for).
 
 The CLI (``graphveil anonymize <name>``), the study (:func:`graphveil.experiments.reproduce`:
 its grid, tables and figures) and Partition's list of schemes are all read from
@@ -14,12 +16,17 @@ docstring, and a record's :class:`Cli` says only what they cannot (short options
 alternative function). Adding a scheme means writing its module ``anonymize/_<name>.py`` (and
 kernel, and tests) and adding its record here; exporting the function from
 :mod:`graphveil.anonymize` is one more line, for ``from graphveil.anonymize import <name>``.
+A differentially private scheme ``function(graph, *, epsilon, seed=None, threads=None)`` is one
+:func:`dp_scheme` record: the grid (:data:`~graphveil.anonymize._dp.EPSILON_GRID`), its check,
+the family and the study's run come with it.
 
 Examples
 --------
 >>> from graphveil.anonymize.registry import names, scheme
 >>> names()
-('obfuscation', 'randwalk', 'randwalk_mod', 'maxvar', 'edge_switch', 'mixture')
+('obfuscation', 'randwalk', 'randwalk_mod', 'maxvar', 'edge_switch', 'mixture', 'tmf', 'edgeflip', 'dp_dk', 'dgg')
+>>> names(family="dp")
+('tmf', 'edgeflip', 'dp_dk', 'dgg')
 >>> scheme("edge_switch").title, scheme("edge_switch").grid_parameter
 ('EdgeSwitch', 's/m')
 >>> scheme("maxvar").check_value(0.0)
@@ -37,6 +44,10 @@ from typing import Any
 
 import numpy as np
 
+from graphveil.anonymize._dgg import dgg
+from graphveil.anonymize._dp import EPSILON_GRID
+from graphveil.anonymize._dp_dk import dp_dk
+from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
@@ -44,22 +55,28 @@ from graphveil.anonymize._qp import SOLVERS
 from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
 from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._tmf import tmf
 from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
 __all__ = [
+    "FAMILIES",
     "PARTITION_CLI",
     "REGISTRY",
     "Alternative",
     "Cli",
     "Scheme",
     "derived_seed",
+    "dp_scheme",
     "names",
     "partitionable",
     "resolve",
     "scheme",
 ]
 
+
+#: The families of schemes: the paper's study (the default of the study) and edge DP.
+FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
 #: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute). A scheme with a
@@ -154,6 +171,8 @@ class Scheme:
     #: runs such parameters (research, a baseline); the CLI refuses them without
     #: ``--allow-identity`` (see :meth:`no_op_reason`).
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
+    #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
+    family: str = "uncertainty"
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
@@ -322,6 +341,60 @@ def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
     return None
 
 
+#: The study's bound on a DP release, in pairs per true edge: the ten statistics and the
+#: attacks cost grow with the release (EdgeFlip at small epsilon publishes ~N / (1 + e^eps)).
+DP_STUDY_PAIRS_PER_EDGE = 20
+
+
+def _study_dp(function: Callable[..., Anonymized]) -> StudyRun:
+    """The study's run of a DP scheme: ``function(graph, epsilon=v, seed=..., threads=...)``."""
+
+    def run(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+        return function(graph, epsilon=v, seed=seed, threads=config.threads)
+
+    return run
+
+
+def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
+    # A release above the bound is a ValueError: the study lists the point as not applicable.
+    limit = DP_STUDY_PAIRS_PER_EDGE * graph.m
+    return edgeflip(graph, epsilon=v, max_pairs=limit, seed=seed, threads=config.threads)
+
+
+def dp_scheme(
+    name: str,
+    function: Callable[..., Anonymized],
+    title: str,
+    summary: str,
+    marker: str,
+    *,
+    study: StudyRun | None = None,
+    cli: Cli | None = None,
+) -> Scheme:
+    """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
+
+    Its grid is epsilon over :data:`~graphveil.anonymize._dp.EPSILON_GRID`, its family
+    ``"dp"``; its output is one published graph (deterministic: the study measures ``samples``
+    independent releases). ``study`` replaces the default run (``function`` at each epsilon).
+    """
+    return Scheme(
+        name=name,
+        function=function,
+        title=title,
+        summary=summary,
+        grid_parameter="epsilon",
+        default_grid=EPSILON_GRID,
+        valid=lambda v: v > 0,
+        requirement="epsilon must be > 0",
+        study=study or _study_dp(function),
+        marker=marker,
+        partitionable=False,
+        deterministic=True,
+        cli=cli or Cli(description=f"{title}: {summary}."),
+        family="dp",
+    )
+
+
 #: Every scheme, in the order the study's tables and figures list them.
 REGISTRY: dict[str, Scheme] = {
     s.name: s
@@ -456,6 +529,36 @@ REGISTRY: dict[str, Scheme] = {
                 "an edge list, or an uncertain graph written with --keep-ids."
             ),
         ),
+        dp_scheme(
+            "tmf",
+            tmf,
+            "TmF",
+            "Top-m Filter (Nguyen et al. 2015): epsilon-edge-DP, about m edges, O(m)",
+            "P",
+        ),
+        dp_scheme(
+            "edgeflip",
+            edgeflip,
+            "EdgeFlip",
+            "randomized response on every node pair, epsilon-edge-DP, O(m + output)",
+            "*",
+            study=_study_edgeflip,
+        ),
+        dp_scheme(
+            "dp_dk",
+            dp_dk,
+            "DP-1K",
+            "a noisy degree sequence (k=1) or joint degree matrix (k=2), made consistent, then a "
+            "graph generated from it; epsilon-edge-DP (the study runs k=1)",
+            "X",
+        ),
+        dp_scheme(
+            "dgg",
+            dgg,
+            "DGG",
+            "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
+            "h",
+        ),
     )
 }
 
@@ -469,9 +572,11 @@ PARTITION_CLI = Cli(
 )
 
 
-def names() -> tuple[str, ...]:
-    """The registered scheme names, in table order."""
-    return tuple(REGISTRY)
+def names(family: str | None = None) -> tuple[str, ...]:
+    """The registered scheme names, in table order (only those of ``family`` if given)."""
+    if family is not None and family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+    return tuple(s.name for s in REGISTRY.values() if family in (None, s.family))
 
 
 def partitionable() -> tuple[str, ...]:

@@ -41,7 +41,12 @@ def add_reproduce(subparsers: Any) -> None:
             "  graphveil reproduce edges.txt.gz -o out --samples 5\n"
             "  graphveil reproduce --dataset web-NotreDame --data-dir ../shared/data\n"
             "  graphveil reproduce --schemes maxvar randwalk_mod --grid maxvar=0.19,0.57\n"
-            f"schemes: {', '.join(registry.names())}; default grid: "
+            "  graphveil reproduce --family uncertainty dp           the paper's study and edge DP\n"
+            "  graphveil reproduce --schemes tmf edgeflip maxvar obfuscation\n"
+            f"schemes: {', '.join(registry.names())} (default: the paper's study, family "
+            f"uncertainty: {', '.join(registry.names(family='uncertainty'))}; the edge-DP "
+            f"family dp: {', '.join(registry.names(family='dp'))}, only when asked for); "
+            "default grid: "
             + "; ".join(
                 f"{r.name} {r.grid_parameter} in {{{', '.join(map(ex._fmt_value, r.default_grid))}}}"
                 for r in registry.REGISTRY.values()
@@ -69,7 +74,17 @@ def add_reproduce(subparsers: Any) -> None:
         help="output folder (default: graphveil-out/<graph name>)",
     )
     parser.add_argument(
-        "--schemes", nargs="+", metavar="SCHEME", help="schemes to run (default: all)"
+        "--schemes",
+        nargs="+",
+        metavar="SCHEME",
+        help="schemes to run, or 'all' (default: the paper's study, family uncertainty; the "
+        "edge-DP schemes run only when named or with --family dp)",
+    )
+    parser.add_argument(
+        "--family",
+        nargs="+",
+        choices=registry.FAMILIES,
+        help="run every scheme of these families (with --schemes: both)",
     )
     parser.add_argument(
         "--grid",
@@ -150,13 +165,23 @@ def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:
     return grid
 
 
+def _schemes(named: list[str] | None, families: list[str] | None) -> list[str] | None:
+    """The schemes ``--schemes`` (``all``: every one) and ``--family`` ask for; None: the default."""
+    if named is None and families is None:
+        return None
+    chosen = list(registry.names()) if named is not None and "all" in named else list(named or [])
+    for family in families or []:
+        chosen += registry.names(family=family)
+    return list(dict.fromkeys(chosen))
+
+
 def run_reproduce(args: argparse.Namespace) -> int:
     """Run the study the arguments describe; print its comparison table."""
     from graphveil import datasets
 
     check_outputs(args.json)
     grid = _parse_grid(args.grid)
-    schemes = args.schemes
+    schemes = _schemes(args.schemes, args.family)
     _refuse_no_op(ex.paper_grid(schemes, grid), args.allow_identity)
     needs = {} if args.no_figures else {"matplotlib": "figures (leave them out with --no-figures)"}
     if args.scheduler:
