@@ -636,6 +636,7 @@ def _run_points(
             side = ThreadPoolExecutor(workers, thread_name_prefix="graphveil")
             for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
                 stack.callback(local.shutdown, wait=True, cancel_futures=True)
+            stack.push(_stop_kernels_on_exit)  # runs first: the running tasks' kernels stop
             task_config = replace(config, threads=per_task)
             # The next point is anonymized while this one's samples run, on a task's share of
             # the threads: on all of them it would compete with the samples and hold more memory.
@@ -761,6 +762,18 @@ def _run_points(
                 yield finish_first()
         while queued:
             yield finish_first()
+
+
+def _stop_kernels_on_exit(exc_type: type[BaseException] | None, *_: Any) -> None:
+    """On Ctrl-C or SIGTERM (not an error), stop the kernels running on the study's pools.
+
+    The signal stops the main thread, not the pool threads: their tasks' kernels are told to
+    stop (``_core.stop_kernels``), so the pools' shutdown does not wait for them to finish.
+    """
+    if exc_type is not None and not issubclass(exc_type, (Exception, GeneratorExit)):
+        from graphveil import _core
+
+        _core.stop_kernels()
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
