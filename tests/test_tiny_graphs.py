@@ -80,7 +80,10 @@ def files(tmp_path_factory):
         gv.io.write_edgelist(graph, path, keep_ids=True)
         switched = root / f"{name}-switched.npz"
         code, err = _run(
-            ["anonymize", "edge_switch", str(path), "-s", "10", "--seed", "1", "-o", str(switched)]
+            [
+                *("anonymize", "edge_switch", str(path), "-s", "10", "--seed", "1"),
+                *("--keep-ids", "-o", str(switched)),  # true ids: evaluate and attack match them
+            ]
         )
         assert code == 0, err
         paths[name] = (path, switched)
