@@ -1,5 +1,5 @@
 // Shared helpers for the bindings: typed array aliases, the one CSR checker and the one pair
-// checker, registration of a kernel for both index widths under one name, and zero-copy
+// checker, the GIL release of every kernel call (KernelRelease), registration of a kernel for both index widths under one name, and zero-copy
 // hand-off of std::vector buffers to numpy (the vector is moved to the heap and owned by a capsule).
 #pragma once
 #include <pybind11/numpy.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "graphveil/csr.hpp"
+#include "graphveil/interrupt.hpp"
 
 namespace graphveil::bind {
 
@@ -21,6 +22,14 @@ namespace py = pybind11;
 // a TypeError instead of a silent copy.
 template <class T>
 using carray = py::array_t<T, py::array::c_style>;
+
+// What every binding holds while its kernel runs: the GIL released, and the call's
+// interrupt::Scope, so that Ctrl-C, SIGTERM or _core.stop_kernels() stops the kernel (an
+// Interrupted exception, raised in Python as the signal's exception; see module.cpp).
+struct KernelRelease {
+    interrupt::Scope scope;
+    py::gil_scoped_release release;
+};
 
 template <class T>
 py::array_t<T> to_numpy(std::vector<T>&& values) {

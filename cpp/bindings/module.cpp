@@ -2,7 +2,10 @@
 // its own file; bindings only convert, release the GIL, call the core and wrap.
 #include <pybind11/pybind11.h>
 
+#include <pythread.h>
+
 #include "graphveil/bits.hpp"
+#include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 
 namespace py = pybind11;
@@ -19,6 +22,44 @@ void register_schemes(py::module_& m);
 void register_attack(py::module_& m);
 }  // namespace graphveil::bind
 
+namespace {
+
+// Signals reach a kernel through interrupt::check(), which calls poll_signals every few ms.
+// Python runs signal handlers only on its main thread: there the poll takes the GIL and runs
+// them (PyErr_CheckSignals); a handler that raises (KeyboardInterrupt, the CLI's Terminated)
+// stops the kernel, and its exception is kept here until the binding returns, to be raised
+// as it is (translate_interrupted). Other threads' kernels stop by interrupt::request_stop().
+unsigned long g_main_thread = 0;  // PyThread ident of Python's main thread
+PyObject* g_kept_type = nullptr;  // the handler's exception: touched on the main thread, with the GIL
+PyObject* g_kept_value = nullptr;
+PyObject* g_kept_traceback = nullptr;
+
+bool poll_signals() {
+    if (PyThread_get_thread_ident() != g_main_thread) return false;
+    py::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() == 0) return false;
+    Py_XDECREF(g_kept_type);
+    Py_XDECREF(g_kept_value);
+    Py_XDECREF(g_kept_traceback);
+    PyErr_Fetch(&g_kept_type, &g_kept_value, &g_kept_traceback);
+    return true;
+}
+
+void translate_interrupted(std::exception_ptr error) {
+    try {
+        if (error) std::rethrow_exception(error);
+    } catch (const graphveil::Interrupted&) {
+        if (g_kept_type != nullptr && PyThread_get_thread_ident() == g_main_thread) {
+            PyErr_Restore(g_kept_type, g_kept_value, g_kept_traceback);
+            g_kept_type = g_kept_value = g_kept_traceback = nullptr;
+        } else {  // stopped by stop_kernels(), or by a signal caught on another thread
+            PyErr_SetString(PyExc_KeyboardInterrupt, "the kernel was stopped");
+        }
+    }
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_core, m) {
     m.doc() = "graphveil compiled kernels (private: use the graphveil package API)";
     graphveil::bind::register_graph(m);
@@ -34,4 +75,10 @@ PYBIND11_MODULE(_core, m) {
     m.def("default_threads", &graphveil::default_threads,
           "Threads used for threads=0: GRAPHVEIL_NUM_THREADS, else the CPUs affinity and cgroup quotas allow");
     m.attr("portable_fallbacks") = graphveil::bits::kPortableFallbacks;
+    // Stopping kernels (interrupt.hpp): signals on the main thread, and a stop asked by Python.
+    g_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();
+    graphveil::interrupt::set_poll(&poll_signals);
+    py::register_exception_translator(&translate_interrupted);
+    m.def("stop_kernels", &graphveil::interrupt::request_stop,
+          "Stop every kernel running now (each raises KeyboardInterrupt); kernels started later run normally");
 }

@@ -19,7 +19,7 @@ py::tuple link_counts_py(const carray<Index>& pu, const carray<Index>& pv, const
     LinkCounts c;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         c = link_counts<Index>(pu.data(), pv.data(), p.data(), pu.shape(0), eu.data(), ev.data(), eu.shape(0));
     }
     return py::make_tuple(c.pairs, c.positives, c.auc2, c.top_k, c.top_hits, c.likely, c.likely_hits);
@@ -37,7 +37,7 @@ py::tuple propagate_py(const carray<std::int64_t>& indptr_t, const carray<Index>
     PropagationStats stats;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes the local mapping.
-        py::gil_scoped_release release;
+        KernelRelease release;
         const auto eccentricity = all_nodes ? Eccentricity::kAllNodes : Eccentricity::kScored;
         stats = propagate<Index>(target, aux, mapping.data(), theta, degree_ratio, eccentricity, max_rounds, threads);
     }

@@ -12,7 +12,7 @@ py::tuple powerlaw_cluster_py(std::int64_t n, const carray<std::int32_t>& edges,
     Csr<std::int32_t> csr;
     {
         // Safe: the kernel reads only the numpy buffer kept alive by `edges`, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         csr = powerlaw_cluster(n, edges.data(), p, seed, threads);
     }
     return py::make_tuple(to_numpy(std::move(csr.indptr)), to_numpy(std::move(csr.indices)));

@@ -14,7 +14,7 @@ py::tuple build_csr_width(std::int64_t n, const PairView<std::int64_t>& pairs, i
     Csr<Index> csr;
     {
         // Safe: the kernel reads only the numpy buffers held alive by u and v.
-        py::gil_scoped_release release;
+        KernelRelease release;
         csr = build_csr<Index>(n, pairs.u, pairs.v, pairs.count, threads, counts);
     }
     return py::make_tuple(to_numpy(std::move(csr.indptr)), to_numpy(std::move(csr.indices)), counts.self_loops,
@@ -39,7 +39,7 @@ py::tuple csr_edges_py(const carray<std::int64_t>& indptr, const carray<Index>& 
     std::vector<Index> u(static_cast<std::size_t>(m)), v(static_cast<std::size_t>(m));
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         csr_edges<Index>(g.indptr, g.indices, g.n, u.data(), v.data());
     }
     return py::make_tuple(to_numpy(std::move(u)), to_numpy(std::move(v)));

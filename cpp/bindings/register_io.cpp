@@ -13,7 +13,7 @@ py::tuple parse_edgelist_py(const py::buffer& text, int threads) {
     {
         // Safe: reads only the buffer, which `text` (and `info`) keep alive and which nothing
         // else mutates during the call (the caller passes its own bytes object).
-        py::gil_scoped_release release;
+        KernelRelease release;
         pairs = parse_edgelist(static_cast<const char*>(info.ptr), static_cast<std::size_t>(info.size), threads);
     }
     return py::make_tuple(to_numpy(std::move(pairs.u)), to_numpy(std::move(pairs.v)), pairs.lines);
@@ -28,7 +28,7 @@ py::array_t<std::int64_t> relabel_ascending_py(carray<std::int64_t>& u, carray<s
     std::vector<std::int64_t> labels;
     {
         // Safe: writes only u and v and reads extra, numpy buffers held alive by the arguments.
-        py::gil_scoped_release release;
+        KernelRelease release;
         labels = relabel_ascending(pu, pv, u.shape(0), extra.data(), extra.shape(0), threads);
     }
     return to_numpy(std::move(labels));
@@ -39,7 +39,7 @@ std::int64_t count_directed_pairs_py(std::int64_t n, const carray<std::int64_t>&
     if (u.ndim() != 1 || v.ndim() != 1 || u.shape(0) != v.shape(0))
         throw std::invalid_argument("u and v must be 1-d arrays of the same length");
     // Safe: reads numpy buffers kept alive by the arguments, allocates only local vectors.
-    py::gil_scoped_release release;
+    KernelRelease release;
     return count_directed_pairs(n, u.data(), v.data(), u.shape(0), threads);
 }
 
@@ -50,7 +50,7 @@ py::array_t<std::uint8_t> format_edgelist_py(const carray<std::int64_t>& u, cons
     std::vector<std::uint8_t> text;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
-        py::gil_scoped_release release;
+        KernelRelease release;
         text = format_edgelist(u.data(), v.data(), u.shape(0), delimiter, threads);
     }
     return to_numpy(std::move(text));

@@ -23,7 +23,7 @@ py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>&
     PartLayout<Index> layout;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
-        py::gil_scoped_release release;
+        KernelRelease release;
         layout = split_parts<Index>(n, g.indptr, g.indices, lab, parts, threads);
     }
     py::dict out;
@@ -54,7 +54,7 @@ py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int
     Proposals<Index> found;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
-        py::gil_scoped_release release;
+        KernelRelease release;
         found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local.indptr, local.indices, requested.data(),
                                                 seed, attempts_per_request, threads);
     }
@@ -105,7 +105,7 @@ py::tuple dual_py(std::int64_t n, const carray<Index>& pu, const carray<Index>& 
     QpStats stats;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
-        py::gil_scoped_release release;
+        KernelRelease release;
         stats = maxvar_dual_solve<Index>(n, pairs.count, pairs.u, pairs.v, degree.data(), p.data(), options);
     }
     return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
@@ -121,7 +121,7 @@ py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>
     QpStats stats;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
-        py::gil_scoped_release release;
+        KernelRelease release;
         repair_equalities<Index>(n, pairs.count, pairs.u, pairs.v, degree.data(), p.data(), tol, max_rounds, max_cg,
                                  stats);
     }

@@ -25,7 +25,7 @@ py::tuple reidentification_score_py(const carray<std::int64_t>& indptr0, const c
     ReidentificationResult r;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         r = reidentification_score(g0, g1, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
     }
     return py::make_tuple(r.score, r.matched, r.classes_g0, r.classes_g);
@@ -39,7 +39,7 @@ py::tuple signature_index_py(const carray<std::int64_t>& indptr, const carray<In
     SignatureIndex<Index> idx;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         idx = signature_index(g, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
     }
     return py::make_tuple(to_numpy(std::move(idx.cls)), to_numpy(std::move(idx.key)), to_numpy(std::move(idx.rep_ptr)),
@@ -64,7 +64,7 @@ py::tuple reidentification_score_indexed_py(const carray<std::int64_t>& classes0
     ReidentificationResult r;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         r = reidentification_score(g0, g, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
     }
     return py::make_tuple(r.score, r.matched, r.classes_g0, r.classes_g);
@@ -78,7 +78,7 @@ py::array_t<std::int64_t> signature_classes_py(const carray<std::int64_t>& indpt
     std::vector<std::int64_t> cls;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         cls = signature_classes(g, k, threads, weak_hash ? SignatureHash::weak : SignatureHash::strong);
     }
     return to_numpy(std::move(cls));
@@ -91,7 +91,7 @@ py::tuple degree_entropy_py(std::int64_t n, const carray<Index>& u, const carray
     DegreeEntropy de;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         de = degree_entropy(pr, threads);
     }
     return py::make_tuple(to_numpy(std::move(de.entropy)), to_numpy(std::move(de.mass)));
@@ -105,7 +105,7 @@ py::tuple degree_distributions_py(std::int64_t n, const carray<Index>& u, const 
     std::vector<double> values;
     {
         // Safe: reads only numpy buffers kept alive by the arguments; writes local memory.
-        py::gil_scoped_release release;
+        KernelRelease release;
         degree_distributions(pr, threads, offsets, values);
     }
     return py::make_tuple(to_numpy(std::move(offsets)), to_numpy(std::move(values)));

@@ -16,7 +16,7 @@ py::list sample_csr_py(std::int64_t n, const carray<Index>& u, const carray<Inde
     {
         // Safe: the kernel reads only the numpy buffers held alive by u, v and p and
         // writes vectors it owns.
-        py::gil_scoped_release release;
+        KernelRelease release;
         samples = sample_csr<Index>(n, pr.u, pr.v, pr.p, pr.count, seed, first_sample, count, threads);
     }
     py::list out;
@@ -33,7 +33,7 @@ py::tuple sample_edges_py(std::int64_t n, const carray<Index>& u, const carray<I
     std::vector<Index> out_u, out_v;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         sample_edges<Index>(pr.u, pr.v, pr.p, pr.count, seed, sample, threads, out_u, out_v);
     }
     return py::make_tuple(to_numpy(std::move(out_u)), to_numpy(std::move(out_v)));

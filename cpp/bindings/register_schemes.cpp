@@ -34,7 +34,7 @@ py::array_t<Index> walk_ends_py(const carray<std::int64_t>& indptr, const carray
     std::vector<Index> ends;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
-        py::gil_scoped_release release;
+        KernelRelease release;
         ends = walk_ends<Index>(g.indptr, g.indices, g.n, starts.data(), starts.shape(0), steps, seed, threads);
     }
     return to_numpy(std::move(ends));
@@ -48,7 +48,7 @@ py::tuple randwalk_mod_py(const carray<std::int64_t>& indptr, const carray<Index
     PairList<Index> pairs;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         pairs = randwalk_mod<Index>(g.indptr, g.indices, g.n, t, alpha, r, seed, threads);
     }
     return pairs_to_py(std::move(pairs));
@@ -62,7 +62,7 @@ py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& i
     RetryWalk<Index> walk;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         walk = randwalk_retry<Index>(g.indptr, g.indices, g.n, t, alpha, degree_one, max_tries, r, seed, threads);
     }
     return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed, walk.lost);
@@ -75,7 +75,7 @@ py::tuple edge_switch_py(const carray<std::int64_t>& indptr, const carray<Index>
     SwitchResult<Index> result;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed);
     }
     return py::make_tuple(to_numpy(std::move(result.u)), to_numpy(std::move(result.v)), result.performed);
@@ -88,7 +88,7 @@ py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t
     CandidateDraw draw;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
-        py::gil_scoped_release release;
+        KernelRelease release;
         draw = draw_candidates(edge_keys.data(), edge_keys.shape(0), n, pool.data(), weights.data(), pool.shape(0),
                                target, max_draws, seed);
     }
@@ -101,7 +101,7 @@ py::tuple release_pairs_py(const carray<std::int64_t>& edge_keys, std::int64_t n
     PairRelease release;
     {
         // Safe: reads a numpy buffer kept alive by the argument, writes local vectors.
-        py::gil_scoped_release unlock;
+        KernelRelease unlock;
         release = release_pairs(edge_keys.data(), edge_keys.shape(0), n, p_keep, added, seed, threads);
     }
     return py::make_tuple(to_numpy(std::move(release.kept)), to_numpy(std::move(release.added)));
@@ -121,7 +121,7 @@ py::array_t<double> csr_dense_product_py(const carray<std::int64_t>& indptr, con
     py::array_t<double> out({static_cast<py::ssize_t>(g.n), static_cast<py::ssize_t>(width)});
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes the new array.
-        py::gil_scoped_release release;
+        KernelRelease release;
         csr_dense_product<Index>(g.indptr, g.indices, data ? data->data() : nullptr, g.n, x.data(), width,
                                  out.mutable_data());
     }

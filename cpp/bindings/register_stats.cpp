@@ -13,7 +13,7 @@ py::tuple count_triangles_py(const carray<std::int64_t>& indptr, const carray<In
     TriangleCounts counts;
     {
         // Safe: reads only the numpy buffers kept alive by the arguments.
-        py::gil_scoped_release release;
+        KernelRelease release;
         counts = count_triangles<Index>(g.indptr, g.indices, g.n, threads);
     }
     return py::make_tuple(counts.triangles, counts.triples);
@@ -27,7 +27,7 @@ py::array_t<std::int64_t> distance_histogram_py(const carray<std::int64_t>& indp
     std::vector<std::int64_t> hist;
     {
         // Safe: reads only the numpy buffers kept alive by the arguments.
-        py::gil_scoped_release release;
+        KernelRelease release;
         hist = distance_histogram<Index>(g.indptr, g.indices, g.n, sources.data(), sources.shape(0), threads);
     }
     return to_numpy(std::move(hist));
@@ -40,7 +40,7 @@ py::array_t<double> hyperball_py(const carray<std::int64_t>& indptr, const carra
     std::vector<double> nf;
     {
         // Safe: reads only the numpy buffers kept alive by the arguments.
-        py::gil_scoped_release release;
+        KernelRelease release;
         nf = hyperball<Index>(g.indptr, g.indices, g.n, log2m, seed, max_iterations, threads);
     }
     return to_numpy(std::move(nf));
@@ -53,7 +53,7 @@ py::tuple diameter_ifub_py(const carray<std::int64_t>& indptr, const carray<Inde
     DiameterResult result;
     {
         // Safe: reads only the numpy buffers kept alive by the arguments.
-        py::gil_scoped_release release;
+        KernelRelease release;
         result = diameter_ifub<Index>(g.indptr, g.indices, g.n, max_bfs, known);
     }
     return py::make_tuple(result.diameter, result.exact, result.bfs);

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "graphveil/parallel.hpp"
+#include "graphveil/interrupt.hpp"
 
 namespace graphveil {
 namespace {
@@ -300,6 +301,7 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
     PropagationStats stats;
     while (stats.rounds < max_rounds) {
         ++stats.rounds;
+        interrupt::check();  // a round scans the target graph before its parallel parts
         // Unmapped target nodes with a mapped neighbour: the only ones that can score.
         frontier.clear();
         rescore.clear();

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "graphveil/edge_table.hpp"
+#include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/rng.hpp"
 
@@ -47,7 +48,9 @@ PairRelease release_pairs(const std::int64_t* edge_keys, std::int64_t m, std::in
         for (std::int64_t e = 0; e < m; ++e) edges.insert(static_cast<std::uint64_t>(edge_keys[e]));
         EdgeTable chosen(added, false);
         const auto un = static_cast<std::uint64_t>(n);
+        std::uint64_t draws = 0;
         while (static_cast<std::int64_t>(out.added.size()) < added) {
+            if ((++draws & 4095) == 0) interrupt::check();
             const std::uint64_t a = rng.below(un), b = rng.below(un);
             if (a == b) continue;  // ordered pairs a != b: every unordered pair equally likely
             const std::uint64_t key = std::min(a, b) * un + std::max(a, b);
@@ -61,13 +64,15 @@ PairRelease release_pairs(const std::int64_t* edge_keys, std::int64_t m, std::in
     std::vector<std::int64_t> pool;
     pool.reserve(static_cast<std::size_t>(free));
     std::int64_t e = 0;
-    for (std::int64_t u = 0; u < n; ++u)
+    for (std::int64_t u = 0; u < n; ++u) {
+        if ((u & 255) == 0) interrupt::check();
         for (std::int64_t v = u + 1; v < n; ++v) {
             const std::int64_t key = u * n + v;
             while (e < m && edge_keys[e] < key) ++e;
             if (e < m && edge_keys[e] == key) continue;
             pool.push_back(key);
         }
+    }
     for (std::int64_t i = 0; i < added; ++i) {
         const auto j = i + static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(free - i)));
         std::swap(pool[i], pool[j]);

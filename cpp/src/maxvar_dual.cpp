@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "graphveil/interrupt.hpp"
+
 namespace graphveil {
 
 namespace {
@@ -48,6 +50,7 @@ std::int64_t pcg(const std::vector<Index>& fu, const std::vector<Index>& fv, dou
     std::int64_t it = 0;
     while (it < max_iter) {
         ++it;
+        interrupt::check();  // an iteration is O(pairs)
         apply(fu, fv, w, shift, dir, q);
         const double dq = dot(dir, q);
         if (!(dq > 0.0)) break;  // breakdown: keep the iterate found so far
@@ -135,6 +138,7 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
     std::int64_t iterations = 0;
     while (worst > options.tol && iterations < options.max_newton) {
         ++iterations;
+        interrupt::check();
         fu.clear();
         fv.clear();
         std::fill(free_degree.begin(), free_degree.end(), 0.0);

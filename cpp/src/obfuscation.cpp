@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "graphveil/edge_table.hpp"
+#include "graphveil/interrupt.hpp"
 #include "graphveil/rng.hpp"
 
 namespace graphveil {
@@ -63,7 +64,9 @@ CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std
     // batch is dropped). The tables outgrow the cache on large graphs: the fetches overlap.
     std::uint64_t batch[kDrawAhead];
     constexpr std::uint64_t kLoop = EdgeTable::kEmpty;  // a == b: no pair
+    interrupt::Every<256> tick;  // one batch of kDrawAhead draws a step
     while (size < target) {
+        tick.step();
         for (auto& key : batch) {
             const std::int64_t a = pick(), b = pick();
             key = a == b ? kLoop : static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));

@@ -5,6 +5,7 @@
 
 #include "graphveil/parallel.hpp"
 #include "graphveil/rng.hpp"
+#include "graphveil/interrupt.hpp"
 
 namespace graphveil {
 
@@ -170,8 +171,10 @@ Proposals<Index> propose_friend_of_friend(std::int64_t parts, const std::int64_t
             Rng rng(seed, static_cast<std::uint64_t>(part));
             const std::int64_t budget = attempts_per_request * target + 1024;
             const auto n_starts = static_cast<std::uint64_t>(starts.size());
+            interrupt::Every<> tick;
             while (c.found < c.requested && c.attempts < budget) {
                 ++c.attempts;
+                tick.step();
                 const std::int64_t u = starts[rng.below(n_starts)];
                 const auto deg = static_cast<std::uint64_t>(rows[u + 1] - rows[u]);
                 Index v = local_indices[rows[u] + static_cast<std::int64_t>(rng.below(deg))];

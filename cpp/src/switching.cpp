@@ -7,6 +7,7 @@
 
 #include "graphveil/bits.hpp"
 #include "graphveil/edge_table.hpp"
+#include "graphveil/interrupt.hpp"
 #include "graphveil/rng.hpp"
 
 namespace graphveil {
@@ -48,7 +49,9 @@ SwitchResult<Index> switch_uniform(const std::int64_t* indptr, const Index* indi
             bits::prefetch(&edges[p.j]);
         };
         for (std::int64_t a = 0; a < std::min(kAhead, attempts); ++a) draw(ring[a]);
+        interrupt::Every<> tick;  // s can be 10**13: stop on a signal
         for (std::int64_t a = 0; a < attempts; ++a) {
+            tick.step();
             const Pick pick = ring[a % kAhead];
             if (a + kAhead < attempts) draw(ring[a % kAhead]);
             if (pick.i == pick.j) continue;
@@ -97,7 +100,9 @@ SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indic
         }
     SwitchResult<Index> out;
     if (slots > 0) {
+        interrupt::Every<> tick;
         for (std::int64_t a = 0; a < attempts; ++a) {
+            tick.step();
             const auto s = static_cast<std::int64_t>(rng.below(static_cast<std::uint64_t>(slots)));
             const Index w = owner[static_cast<std::size_t>(s)], v = adj[s];
             const std::int64_t su =

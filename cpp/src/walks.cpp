@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "graphveil/bits.hpp"
+#include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/rng.hpp"
 
@@ -288,7 +289,9 @@ void product_rows(const std::int64_t* indptr, const Index* indices, const double
     std::vector<double> wide(W > 0 ? 0 : static_cast<std::size_t>(w));
     double fixed[W > 0 ? W : 1];
     double* acc = W > 0 ? fixed : wide.data();
+    interrupt::Every<1024> tick;
     for (std::int64_t r = 0; r < n_rows; ++r) {
+        tick.step();
         for (std::int64_t c = 0; c < w; ++c) acc[c] = 0.0;
         for (std::int64_t k = indptr[r]; k < indptr[r + 1]; ++k) {
             if (k + kProductLookahead < arcs) {

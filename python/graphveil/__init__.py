@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphveil import attack, datasets, generators
 from graphveil._common import PACKAGE_VERSION as __version__
-from graphveil._common import default_threads
+from graphveil._common import NotApplicable, default_threads
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, write_edgelist, write_parquet
 from graphveil.record import RunRecord, load_record
@@ -36,6 +36,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "Graph",
+    "NotApplicable",
     "RunRecord",
     "UncertainGraph",
     "__version__",

@@ -29,6 +29,16 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     PACKAGE_VERSION = "0.0.0+unknown"
 
+
+class NotApplicable(ValueError):
+    """The graph cannot take this scheme, attack or setting (too few nodes, pairs or edges).
+
+    Not a bug: the study records the point as "not applicable: <reason>" and goes on, and the
+    command line prints the one-line reason and exits 2. Raised by schemes and attacks where a
+    graph, not a mistake in the code, stops them; any other exception is a bug and surfaces.
+    """
+
+
 #: Node ids are stored as int32 while n < 2**31, int64 above.
 INT32_LIMIT = 2**31 - 1
 

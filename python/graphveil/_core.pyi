@@ -12,6 +12,9 @@ def default_threads() -> int: ...
 
 portable_fallbacks: bool
 
+# --- stopping kernels (module.cpp, interrupt.hpp)
+def stop_kernels() -> None: ...
+
 # --- graph (register_graph.cpp)
 def build_csr(
     n: int,

@@ -33,6 +33,7 @@ import numpy as np
 
 from graphveil._common import (
     PACKAGE_VERSION,
+    NotApplicable,
     atomic_path,
     check_int,
     check_output_path,
@@ -247,8 +248,11 @@ class Study:
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
         parts += ["", *self._findings_markdown()]
-        if self.not_applicable:
+        control = self.original.get("attack_not_applicable")
+        if self.not_applicable or control:
             parts += ["", "## Not applicable", ""]
+            if control:
+                parts.append(f"- {self.graph_name} as published (the control): attack: {control}")
             parts += [
                 f"- {registry.scheme(r['scheme']).title} {r['label']}: {r['reason']}"
                 for r in self.not_applicable
@@ -649,14 +653,14 @@ def _study_rows(
         if "tv_model" not in cached:
             _add_model_tv(graph, point, cached)
         rows.append(cached)
+        if "attack_not_applicable" in cached:  # the row stands, without its attack columns
+            reason = f"attack: {cached['attack_not_applicable']}"
+            say(f"{prefix}not applicable: {reason}")
+            skipped.append({**_pick(cached, ("scheme", "value", "label")), "reason": reason})
     return rows, skipped
 
 
 # ---------------------------------------------------------------------------- one point
-class NotApplicable(Exception):
-    """A grid point its scheme cannot run on this graph; the study records why and goes on."""
-
-
 def point_seed(master: int, key: str) -> int:
     """The seed of one grid point: a hash of the master seed and the point's key."""
     return derived_seed(master, key)
@@ -780,6 +784,7 @@ def _run_points(
             side = ThreadPoolExecutor(workers, thread_name_prefix="graphveil")
             for local in (pool, side):  # interrupted: drop the queued tasks, wait for the running
                 stack.callback(local.shutdown, wait=True, cancel_futures=True)
+            stack.push(_stop_kernels_on_exit)  # runs first: the running tasks' kernels stop
             task_config = replace(config, threads=per_task)
             # The next point is anonymized while this one's samples run, on a task's share of
             # the threads: on all of them it would compete with the samples and hold more memory.
@@ -922,6 +927,18 @@ def _run_points(
         for scheme, (task, _shared) in prepared.items():
             if preparations is not None:
                 preparations[scheme] = task.result()[1]
+
+
+def _stop_kernels_on_exit(exc_type: type[BaseException] | None, *_: Any) -> None:
+    """On Ctrl-C or SIGTERM (not an error), stop the kernels running on the study's pools.
+
+    The signal stops the main thread, not the pool threads: their tasks' kernels are told to
+    stop (``_core.stop_kernels``), so the pools' shutdown does not wait for them to finish.
+    """
+    if exc_type is not None and not issubclass(exc_type, (Exception, GeneratorExit)):
+        from graphveil import _core
+
+        _core.stop_kernels()
 
 
 def _point_id(point: GridPoint) -> dict[str, Any]:
@@ -1080,10 +1097,17 @@ def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
 
 
 def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) -> dict[str, Any]:
+    """The attack columns of a row, empty on a graph the attacks cannot take.
+
+    E.g. a sampled world without edges: ``attack_not_applicable`` then says why.
+    """
     from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 
     samples = min(config.samples, ATTACK_SAMPLES)
-    return attack_scores(graph, published, samples, seed, threads=config.threads)
+    try:
+        return attack_scores(graph, published, samples, seed, threads=config.threads)
+    except NotApplicable as err:
+        return {**dict.fromkeys(ATTACK_COLUMNS), "attack_not_applicable": str(err)}
 
 
 def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:

@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "graphveil/interrupt.hpp"
+
 namespace graphveil {
 
 // The thread count used when a caller asks for 0 ("the machine's share"): GRAPHVEIL_NUM_THREADS
@@ -22,23 +24,31 @@ int default_threads();
 inline int resolve_threads(int requested) { return requested > 0 ? requested : default_threads(); }
 
 // Calls body(block) for block in [0, n_blocks) on up to `threads` threads. Blocks are
-// handed out dynamically (good for skewed work); the first exception is rethrown.
+// handed out dynamically (good for skewed work); the first exception is rethrown. Each block
+// starts with interrupt::check(), and the workers adopt the caller's interrupt::Scope, so a
+// kernel made of short blocks stops within a block of a stop request (interrupt.hpp).
 template <class Body>
 void parallel_blocks(std::int64_t n_blocks, int threads, Body&& body) {
     if (n_blocks <= 0) return;
     const int workers = static_cast<int>(std::min<std::int64_t>(resolve_threads(threads), n_blocks));
     if (workers <= 1) {
-        for (std::int64_t b = 0; b < n_blocks; ++b) body(b);
+        for (std::int64_t b = 0; b < n_blocks; ++b) {
+            interrupt::check();
+            body(b);
+        }
         return;
     }
+    const std::uint64_t begun_under = interrupt::entry();
     std::atomic<std::int64_t> next{0};
     std::exception_ptr error;
     std::mutex error_mutex;
     auto run = [&]() {
+        interrupt::Scope scope(begun_under);
         for (;;) {
             const std::int64_t b = next.fetch_add(1);
             if (b >= n_blocks) return;
             try {
+                interrupt::check();
                 body(b);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(error_mutex);

@@ -74,7 +74,7 @@ def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
 def maxvar(
     g: Graph,
     n_potential: int,
-    parts: int = 20,
+    parts: int | None = None,
     seed: SeedLike = None,
     solver: str = "dual",
     threads: int | None = None,
@@ -104,9 +104,11 @@ def maxvar(
         Number of potential edges (non-edges that may appear) to propose in total: ``n_p`` in
         the paper. Part ``i`` receives ``n_potential // parts`` of them, the first
         ``n_potential % parts`` parts one more.
-    parts : int
-        Number of METIS parts, ``1 <= parts <= g.n``. ``parts=1`` solves the whole graph as one
-        QP (no cut edges, so no variance lost on them).
+    parts : int, optional
+        Number of METIS parts, ``1 <= parts <= g.n``; by default the study's rule,
+        :func:`graphveil.anonymize.registry.maxvar_parts` (about 16,000 nodes a part, at least
+        50 nodes a part, at least one part: 20 parts on dblp, 1 on ca-GrQc). ``parts=1``
+        solves the whole graph as one QP (no cut edges, so no variance lost on them).
     seed : int, numpy.random.Generator or None
         Seeds METIS and the proposals (one random stream per part). The output does not depend
         on ``threads`` or on the executor. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
@@ -234,6 +236,10 @@ def _check_arguments(
     """MaxVar's input checks in one place: the counts as ints and the solver options as a dict."""
     check_graph(g, "g")
     n_potential = check_int(n_potential, "n_potential")
+    if parts is None:
+        from graphveil.anonymize.registry import maxvar_parts  # the registry imports maxvar
+
+        parts = maxvar_parts(g.n)
     parts = check_int(parts, "parts")
     if g.n == 0 or g.m == 0:
         raise ValueError(f"MaxVar needs a graph with edges, got {g!r}")

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
@@ -197,8 +197,8 @@ def _draw_candidates(
             100 * prep.target + 1_000_000,
             int(rng.integers(0, 2**63)),
         )
-    except RuntimeError as err:
-        raise RuntimeError(
+    except RuntimeError as err:  # the graph has too few pairs to draw from, not a bug
+        raise NotApplicable(
             f"{err}: the {excluded:,} excluded nodes leave too few pairs for {prep.target:,} candidates "
             "(lower c or eps)"
         ) from None

@@ -38,7 +38,14 @@ import numpy as np
 from scipy.sparse import csgraph
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_int, check_real, check_threads, seed_to_u64
+from graphveil._common import (
+    NotApplicable,
+    SeedLike,
+    check_int,
+    check_real,
+    check_threads,
+    seed_to_u64,
+)
 from graphveil.attack.link import release_on
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -165,8 +172,9 @@ def propagation(
     TypeError
         If a graph is not a :class:`~graphveil.Graph` or the seeds are not integers.
     ValueError
-        If a graph is empty, a seed is out of range or repeats a node, or ``theta``,
-        ``degree_ratio``, ``eccentricity`` or ``max_rounds`` are invalid.
+        If a graph is empty (:class:`~graphveil.NotApplicable`), a seed is out of range or
+        repeats a node, or ``theta``, ``degree_ratio``, ``eccentricity`` or ``max_rounds`` are
+        invalid.
 
     References
     ----------
@@ -183,7 +191,7 @@ def propagation(
     _check_graph(target, "target")
     for g, name in ((aux, "aux"), (target, "target")):
         if g.n == 0 or g.m == 0:
-            raise ValueError(
+            raise NotApplicable(
                 f"the {name} graph is empty ({g.n} nodes, {g.m} edges): propagation needs edges"
             )
     theta = check_real(theta, "theta", 0.0, float("inf"))
