@@ -11,6 +11,7 @@ import numbers
 import os
 import secrets
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
@@ -343,7 +344,7 @@ def _alive(pid: int) -> bool:
     """
     if pid == os.getpid():
         return True
-    if os.name == "nt":
+    if sys.platform == "win32":
         return _alive_windows(pid)
     try:
         os.kill(pid, 0)

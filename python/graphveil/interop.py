@@ -226,7 +226,9 @@ def graph_to_networkit(graph: Graph) -> Any:
     return out
 
 
-def pairs_from_networkit(graph: Any, as_undirected: bool) -> tuple[np.ndarray, np.ndarray, int, Any]:
+def pairs_from_networkit(
+    graph: Any, as_undirected: bool
+) -> tuple[np.ndarray, np.ndarray, int, Any]:
     """The edges ``(u, v)``, node count and labels of a networkit graph: :meth:`Graph.from_networkit`.
 
     Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
@@ -269,11 +271,15 @@ def graph_to_pandas(graph: Graph, use_labels: bool) -> Any:
     if use_labels:
         lab = graph.labels
         return pd.DataFrame({"source": lab[u], "target": lab[v]})
-    return pd.DataFrame({"source": np.array(u, dtype=np.int64), "target": np.array(v, dtype=np.int64)})
+    return pd.DataFrame(
+        {"source": np.array(u, dtype=np.int64), "target": np.array(v, dtype=np.int64)}
+    )
 
 
 # ---------------------------------------------------------------------- -> UncertainGraph
-def uncertain_pairs_from_networkx(graph: Any, p: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def uncertain_pairs_from_networkx(
+    graph: Any, p: Any
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """``(n, u, v, p)`` of a networkx graph with probability attribute ``p``.
 
     The nodes become ``0..n-1`` in iteration order (an uncertain graph holds no labels); every
@@ -297,10 +303,17 @@ def uncertain_pairs_from_networkx(graph: Any, p: Any) -> tuple[int, np.ndarray, 
         u.append(index[a])
         v.append(index[b])
         q.append(data[p])
-    return len(index), np.array(u, dtype=np.int64), np.array(v, dtype=np.int64), _probabilities(q, p)
+    return (
+        len(index),
+        np.array(u, dtype=np.int64),
+        np.array(v, dtype=np.int64),
+        _probabilities(q, p),
+    )
 
 
-def uncertain_pairs_from_igraph(graph: Any, p: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def uncertain_pairs_from_igraph(
+    graph: Any, p: Any
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p`` (vertex ids as they are)."""
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):

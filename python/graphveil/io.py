@@ -1344,7 +1344,9 @@ def _written_labels(graph: Graph, text: bool) -> tuple[str, np.ndarray | None]:
     else:  # e.g. tuples of a networkx grid graph: written as (permuted) positions
         return "positions", None
     if np.unique(ids).size != ids.size:
-        raise ValueError(f"the labels are not distinct, so nodes would merge when read back; {_NO_LABELS}")
+        raise ValueError(
+            f"the labels are not distinct, so nodes would merge when read back; {_NO_LABELS}"
+        )
     return kind, ids
 
 
