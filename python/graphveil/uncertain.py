@@ -994,9 +994,11 @@ def read_parquet(
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
     >>> from graphveil.io import write_parquet
-    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
-    >>> read_parquet(path)
-    Graph(n=3, m=1)
+    >>> write_parquet(Graph.from_edges([0], [1], 3, labels=["a", "b", "c"]), path) is None
+    True
+    >>> back = read_parquet(path)
+    >>> back, back.labels.tolist()
+    (Graph(n=3, m=1), ['a', 'b', 'c'])
     """
     contents = parquet_contents(path, threads=threads)
     if isinstance(contents, Graph):
