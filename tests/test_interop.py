@@ -211,7 +211,9 @@ def test_cli_header_flag(tmp_path, capsys):
 def test_parquet_graph_round_trip_keeps_isolated_nodes(tmp_path):
     for name, g in ZOO.items():
         path = tmp_path / f"{name}.parquet"
-        assert gv.write_parquet(g, path) is None
+        # positions 0..n-1 are written as they are only when asked (else permuted, as
+        # write_edgelist does): test_roundtrip.py covers the default
+        assert gv.write_parquet(g, path, keep_ids=True) is None
         back = gv.read_parquet(path)
         assert isinstance(back, gv.Graph) and back == g
         table = pq.read_table(path)  # pyarrow's own reading
@@ -220,7 +222,8 @@ def test_parquet_graph_round_trip_keeps_isolated_nodes(tmp_path):
         assert np.array_equal(table["u"].to_numpy(), u) and np.array_equal(table["v"].to_numpy(), v)
         fields = json.loads(table.schema.metadata[b"graphveil"])
         assert fields["n"] == g.n and fields["format"] == "graphveil.graph"
-        assert fields["format_version"] == gv.io.FORMAT_VERSION
+        assert fields["format_version"] == gv.io._GRAPH_TABLE_VERSION
+        assert fields["labels"] == "positions" and fields["ids_permuted"] is False
 
 
 @pytest.mark.parametrize("relaxed", [False, True])

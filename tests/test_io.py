@@ -402,10 +402,15 @@ def test_without_header_isolated_nodes_are_lost(tmp_path):
 def test_networkx_labels_that_are_not_integers(tmp_path):
     nx = pytest.importorskip("networkx")
     g = gv.Graph.from_networkx(nx.path_graph(["a", "b", "c"]))
-    # names cannot be read back as ids: positions are written, permuted unless kept
-    assert gv.write_edgelist(g, tmp_path / "g.txt").permutation is not None
-    gv.write_edgelist(g, tmp_path / "g.txt", keep_ids=True)
-    assert gv.read_edgelist(tmp_path / "g.txt") == g
+    # string names are written as they are (the header says labels=str) and read back
+    assert gv.write_edgelist(g, tmp_path / "g.txt").permutation is None
+    back = gv.read_edgelist(tmp_path / "g.txt")
+    assert back == g and back.labels.tolist() == ["a", "b", "c"]
+    # names that are no ids and no strings cannot be written: positions, permuted unless kept
+    grid = gv.Graph.from_networkx(nx.grid_2d_graph(2, 2))
+    assert gv.write_edgelist(grid, tmp_path / "g.txt").permutation is not None
+    gv.write_edgelist(grid, tmp_path / "g.txt", keep_ids=True)
+    assert gv.read_edgelist(tmp_path / "g.txt") == grid
 
 
 def test_duplicate_labels_are_refused(tmp_path):

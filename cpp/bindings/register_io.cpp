@@ -19,6 +19,21 @@ py::tuple parse_edgelist_py(const py::buffer& text, int threads) {
     return py::make_tuple(to_numpy(std::move(pairs.u)), to_numpy(std::move(pairs.v)), pairs.lines);
 }
 
+py::tuple parse_weighted_edgelist_py(const py::buffer& text, int threads) {
+    const py::buffer_info info = text.request();
+    if (info.ndim != 1 || info.itemsize != 1)
+        throw std::invalid_argument("parse_weighted_edgelist expects a 1-d byte buffer");
+    WeightedPairs pairs;
+    {
+        // Safe: as parse_edgelist_py, reads only the caller's buffer.
+        py::gil_scoped_release release;
+        pairs = parse_weighted_edgelist(static_cast<const char*>(info.ptr), static_cast<std::size_t>(info.size),
+                                        threads);
+    }
+    return py::make_tuple(to_numpy(std::move(pairs.pairs.u)), to_numpy(std::move(pairs.pairs.v)),
+                          to_numpy(std::move(pairs.p)), pairs.pairs.lines);
+}
+
 py::array_t<std::int64_t> relabel_ascending_py(carray<std::int64_t>& u, carray<std::int64_t>& v,
                                                const carray<std::int64_t>& extra, int threads) {
     if (u.ndim() != 1 || v.ndim() != 1 || extra.ndim() != 1 || u.shape(0) != v.shape(0))
@@ -61,6 +76,8 @@ py::array_t<std::uint8_t> format_edgelist_py(const carray<std::int64_t>& u, cons
 void register_io(py::module_& m) {
     m.def("parse_edgelist", &parse_edgelist_py, py::arg("text"), py::arg("threads") = 0,
           "Parse SNAP-style edge lines; returns (u, v, lines) with the original int64 ids");
+    m.def("parse_weighted_edgelist", &parse_weighted_edgelist_py, py::arg("text"), py::arg("threads") = 0,
+          "Parse 'u v p' lines; returns (u, v, p, lines): int64 ids, float64 p");
     m.def("relabel_ascending", &relabel_ascending_py, py::arg("u").noconvert(), py::arg("v").noconvert(),
           py::arg("extra").noconvert(), py::arg("threads") = 0,
           "Replace ids in u, v (in place) by their rank among the distinct ids of u, v, extra; returns those ids");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -76,6 +77,28 @@ inline bool read_id(const char*& p, const char* end, std::int64_t& out, std::str
     return true;
 }
 
+// Reads the float token at p (p is not at a separator or line end) and moves p past it. The
+// value is the correctly rounded double of the decimal text (std::from_chars), the same double
+// Python's float() and numpy.loadtxt give; an optional leading '+' is accepted as they accept it.
+inline bool read_float(const char*& p, const char* end, double& out, std::string& error) {
+    const char* q = p;
+    while (!ends_token(q, end)) ++q;
+    const char* start = p;
+    if (q - start >= 2 && *start == '+' && start[1] != '-' && start[1] != '+') ++start;
+    const auto [ptr, ec] = std::from_chars(start, q, out, std::chars_format::general);
+    if (ptr != q || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
+        error = "non-numeric probability " + quote(p, q) + " (the third column must be a number)";
+        return false;
+    }
+    if (ec == std::errc::result_out_of_range) {
+        // from_chars leaves `out` unchanged here; strtod's answer (+-inf, or a denormal/zero) is
+        // what float() gives
+        out = std::strtod(std::string(start, q).c_str(), nullptr);
+    }
+    p = q;
+    return true;
+}
+
 inline const char* skip_blanks(const char* p, const char* end) {
     while (p < end && is_blank(*p)) ++p;
     return p;
@@ -111,7 +134,11 @@ int digits10(std::int64_t x) {
 
 }  // namespace
 
-EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
+namespace {
+
+// The parser of both formats: with a std::vector<double> for `p`, every line must hold exactly a
+// third column, a number; with nullptr, further columns are ignored.
+EdgeListPairs parse_pairs(const char* data, std::size_t size, int threads, std::vector<double>* weights) {
     // Chunk boundaries: the first byte after the first '\n' at or after each multiple of the
     // nominal chunk size. They depend on the content only, never on the thread count.
     std::vector<std::size_t> bounds{0};
@@ -142,6 +169,7 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
     out.lines = first_line[n_chunks];
     out.u.resize(static_cast<std::size_t>(out.lines));
     out.v.resize(static_cast<std::size_t>(out.lines));
+    if (weights != nullptr) weights->resize(static_cast<std::size_t>(out.lines));
 
     // Pass 2: parse. Errors are recorded, not thrown, so the first one in file order wins.
     parallel_blocks(n_chunks, threads, [&](std::int64_t c) {
@@ -150,6 +178,7 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
         const char* end = data + bounds[c + 1];
         std::int64_t* u = out.u.data() + first_line[c];
         std::int64_t* v = out.v.data() + first_line[c];
+        double* w = weights != nullptr ? weights->data() + first_line[c] : nullptr;
         std::int64_t line = 0;
         auto fail = [&](std::string what) {
             if (!what.empty()) res.error = std::move(what);
@@ -176,10 +205,22 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
             if (*p == ',')
                 return fail(comma ? "an empty second column (two commas in a row)" : "an empty second column");
             if (!read_id(p, end, b, res.error)) return fail({});
+            if (w != nullptr) {
+                p = skip_blanks(p, end);
+                if (p < end && *p == ',') p = skip_blanks(p + 1, end);
+                if (p == end || *p == '\n' || *p == ',')
+                    return fail("no third column; a line needs two node ids and a probability");
+                double q = 0.0;
+                if (!read_float(p, end, q, res.error)) return fail({});
+                p = skip_blanks(p, end);
+                if (p < end && *p != '\n' && *p != '#')  // a trailing '# comment' is fine
+                    return fail("more than three columns (expected 'u v p')");
+                w[res.pairs] = q;
+            }
             u[res.pairs] = a;
             v[res.pairs] = b;
             ++res.pairs;
-            p = next_line(p, end);  // further columns are ignored
+            p = next_line(p, end);  // further columns are ignored (weighted: none are left)
             ++line;
         }
     });
@@ -196,6 +237,8 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
         if (kept != first_line[c] && pairs > 0) {
             std::memmove(out.u.data() + kept, out.u.data() + first_line[c], sizeof(std::int64_t) * pairs);
             std::memmove(out.v.data() + kept, out.v.data() + first_line[c], sizeof(std::int64_t) * pairs);
+            if (weights != nullptr)
+                std::memmove(weights->data() + kept, weights->data() + first_line[c], sizeof(double) * pairs);
         }
         kept += pairs;
     }
@@ -203,6 +246,22 @@ EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
     out.v.resize(static_cast<std::size_t>(kept));
     shrink_if_wasteful(out.u);
     shrink_if_wasteful(out.v);
+    if (weights != nullptr) {
+        weights->resize(static_cast<std::size_t>(kept));
+        shrink_if_wasteful(*weights);
+    }
+    return out;
+}
+
+}  // namespace
+
+EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads) {
+    return parse_pairs(data, size, threads, nullptr);
+}
+
+WeightedPairs parse_weighted_edgelist(const char* data, std::size_t size, int threads) {
+    WeightedPairs out;
+    out.pairs = parse_pairs(data, size, threads, &out.p);
     return out;
 }
 

@@ -11,6 +11,7 @@ import numbers
 import os
 import secrets
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from importlib.metadata import PackageNotFoundError, version
@@ -153,7 +154,8 @@ def atomic_path(path: str | os.PathLike[str], *, private: bool = False) -> Itera
     can be renamed into place and, should the process be killed (SIGKILL) before it can remove
     it, nobody else can read it; the next write into that folder removes such leftovers (their
     process is gone). It is created with mode 0666 less the umask (0644 under umask 022), or
-    0600 when ``private``; the rename keeps that mode. Its name ends with the suffix of
+    0600 when ``private``; the rename keeps that mode. The modes are POSIX's: on Windows they
+    are ignored (but for read-only) and the file takes the access rules (ACL) of its folder. Its name ends with the suffix of
     ``path``, so tools choosing a format by extension still work. Errors name ``path``.
 
     Inside :func:`atomic_group` the rename waits for the group: every file of the group is
@@ -342,15 +344,53 @@ def clean_stale_temporaries(directory: str | os.PathLike[str]) -> int:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be running (then its temporaries are kept).
+
+    POSIX: signal 0 tests the process without touching it. Windows has no such test: there
+    ``0`` is ``signal.CTRL_C_EVENT`` and ``os.kill(pid, 0)`` *sends Ctrl-C* to the process group,
+    so the process is opened and its exit code read through the Win32 API
+    (:func:`_alive_windows`). When the answer cannot be had, the process counts as alive: a
+    temporary wrongly kept costs disk, one wrongly removed breaks a running write.
+    """
     if pid == os.getpid():
         return True
+    if sys.platform == "win32":
+        return _alive_windows(pid)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # another user's live process
+    except OSError:  # PermissionError: another user's live process; anything else: unsure
         return True
     return True
+
+
+#: Win32 constants of :func:`_alive_windows` (winnt.h, winerror.h, minwinbase.h).
+_PROCESS_QUERY_LIMITED_INFORMATION = 0x1000
+_ERROR_INVALID_PARAMETER = 87  # OpenProcess on a pid no process has
+_STILL_ACTIVE = 259
+
+
+def _alive_windows(pid: int) -> bool:
+    """:func:`_alive` on Windows: ``OpenProcess`` then ``GetExitCodeProcess`` (no signal sent)."""
+    import ctypes
+    from ctypes import wintypes
+
+    try:
+        kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(_PROCESS_QUERY_LIMITED_INFORMATION, False, pid)
+        if not handle:
+            # no such process; any other failure (access denied: another user's) is alive
+            return ctypes.get_last_error() != _ERROR_INVALID_PARAMETER  # type: ignore[attr-defined]
+        try:
+            code = wintypes.DWORD()
+            if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+                return True
+            return code.value == _STILL_ACTIVE
+        finally:
+            kernel32.CloseHandle(handle)
+    except (AttributeError, OSError):  # no kernel32 to ask: keep the file
+        return True
 
 
 def _create_temporary(target: Path, directory: Path, mode: int) -> Path:

@@ -301,6 +301,10 @@ def parse_edgelist(
     text: bytes | bytearray | memoryview,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
+def parse_weighted_edgelist(
+    text: bytes | bytearray | memoryview,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64], int]: ...
 def relabel_ascending(
     u: npt.NDArray[np.int64],
     v: npt.NDArray[np.int64],

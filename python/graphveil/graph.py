@@ -13,9 +13,12 @@ from graphveil._common import aligned, check_threads, index_dtype
 from graphveil.interop import (
     graph_to_igraph,
     graph_to_networkit,
+    graph_to_networkx,
+    graph_to_pandas,
     labels_array,
     pairs_from_arrow,
     pairs_from_igraph,
+    pairs_from_networkit,
     pairs_from_pandas,
     square_coo,
 )
@@ -53,7 +56,7 @@ class Graph:
     kept for the caller and never written into a published output unless asked for.
 
     Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,
-    :meth:`from_igraph`, :meth:`from_pandas`, :meth:`from_arrow`,
+    :meth:`from_igraph`, :meth:`from_networkit`, :meth:`from_pandas`, :meth:`from_arrow`,
     :func:`graphveil.read_edgelist` or :func:`graphveil.read_parquet`.
 
     Examples
@@ -279,6 +282,31 @@ class Graph:
         u, v, n, labels = pairs_from_igraph(graph, as_undirected)
         return cls.from_edges(u, v, n, labels=labels)
 
+    @classmethod
+    def from_networkit(cls, graph: Any, *, as_undirected: bool = False) -> Graph:
+        """Build from a ``networkit.Graph``; edge weights are ignored.
+
+        Node ids are kept when they are ``0..n-1``. After node deletions (ids with gaps), the
+        present nodes are numbered in ascending id order and their networkit ids kept as
+        :attr:`labels`. Directed graphs are refused unless ``as_undirected=True``; multi-edges
+        are merged and self-loops dropped (both counted).
+
+        Raises
+        ------
+        TypeError
+            If ``graph`` is not a networkit graph.
+        ImportError
+            If networkit is not installed (``pip install "networkit>=11"``).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2], 4)
+        >>> Graph.from_networkit(g.to_networkit()) == g
+        True
+        """
+        u, v, n, labels = pairs_from_networkit(graph, as_undirected)
+        return cls.from_edges(u, v, n, labels=labels)
+
     # ------------------------------------------------------------------ properties
     @property
     def n(self) -> int:
@@ -347,19 +375,43 @@ class Graph:
         return cls((data, self._indices, self._indptr), shape=(self.n, self.n))
 
     def to_networkx(self, *, use_labels: bool = False) -> nx.Graph:
-        """A ``networkx.Graph``; nodes are ``0..n-1``, or the original labels if asked."""
-        import networkx as nx
+        """A ``networkx.Graph``; nodes are ``0..n-1``, or the original labels if asked.
 
-        graph = nx.Graph()
-        names = self.labels.tolist() if use_labels else range(self.n)
-        graph.add_nodes_from(names)
-        u, v = self.edges()
-        if use_labels:
-            lab = self.labels
-            graph.add_edges_from(zip(lab[u].tolist(), lab[v].tolist()))
-        else:
-            graph.add_edges_from(zip(u.tolist(), v.tolist()))
-        return graph
+        Raises
+        ------
+        ImportError
+            If networkx is not installed (``pip install networkx``).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0], [1], 3, labels=["a", "b", "c"])
+        >>> sorted(g.to_networkx(use_labels=True).nodes())
+        ['a', 'b', 'c']
+        """
+        return graph_to_networkx(self, use_labels)
+
+    def to_pandas(self, *, use_labels: bool = False) -> Any:
+        """A ``pandas.DataFrame`` with one row per edge, columns ``source`` and ``target``.
+
+        Ids are ``0..n-1`` (``u < v``, sorted), or the original labels if asked; the table
+        :meth:`from_pandas` reads. An edge table has no row for an isolated node, so those are
+        lost: keep ``n`` (and the labels) beside it, or use :func:`graphveil.write_parquet`,
+        which keeps both.
+
+        Raises
+        ------
+        ImportError
+            If pandas is not installed (``pip install pandas``).
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2], labels=[10, 20, 30])
+        >>> g.to_pandas(use_labels=True).values.tolist()
+        [[10, 20], [20, 30]]
+        >>> Graph.from_pandas(g.to_pandas(use_labels=True)).labels.tolist()
+        [10, 20, 30]
+        """
+        return graph_to_pandas(self, use_labels)
 
     def to_igraph(self, *, use_labels: bool = False) -> Any:
         """An undirected ``igraph.Graph`` on vertices ``0..n-1``.

@@ -1,9 +1,11 @@
 """Bridges to the libraries users hold: pandas, pyarrow, networkx, igraph, networkit, scipy.
 
 The conversion code behind :meth:`Graph.from_pandas`, :meth:`Graph.from_arrow`,
-:meth:`Graph.from_igraph`, :meth:`Graph.to_igraph`, :meth:`Graph.to_networkit`,
+:meth:`Graph.from_igraph`, :meth:`Graph.from_networkit`, :meth:`Graph.to_igraph`,
+:meth:`Graph.to_networkit`, :meth:`Graph.to_networkx`, :meth:`Graph.to_pandas`,
 :meth:`UncertainGraph.to_pandas`, :meth:`UncertainGraph.to_networkx`,
-:meth:`UncertainGraph.to_igraph` and :meth:`UncertainGraph.from_scipy`; the classes delegate
+:meth:`UncertainGraph.to_igraph`, :meth:`UncertainGraph.from_networkx`,
+:meth:`UncertainGraph.from_igraph` and :meth:`UncertainGraph.from_scipy`; the classes delegate
 here. Every library is imported lazily, when a conversion needs it; a missing one raises an
 ImportError naming the pip install that brings it.
 
@@ -36,7 +38,7 @@ _INSTALL = {
     "pyarrow": '"graphveil[parquet]"',
     "networkx": "networkx",
     "igraph": "igraph",
-    "networkit": "networkit",
+    "networkit": '"networkit>=11"',
 }
 
 
@@ -213,10 +215,130 @@ def graph_to_networkit(graph: Graph) -> Any:
     """:meth:`Graph.to_networkit`."""
     nk = require("networkit")
     out = nk.Graph(graph.n, weighted=False, directed=False)
+    if not hasattr(out, "addEdges"):  # added in networkit 11
+        raise ImportError(
+            f"this needs networkit 11 or newer (found {getattr(nk, '__version__', '?')}): "
+            f"pip install --upgrade {_INSTALL['networkit']}"
+        )
     u, v = graph.edges()
     if u.size:
         out.addEdges((u.astype(np.uint64), v.astype(np.uint64)))
     return out
+
+
+def pairs_from_networkit(
+    graph: Any, as_undirected: bool
+) -> tuple[np.ndarray, np.ndarray, int, Any]:
+    """The edges ``(u, v)``, node count and labels of a networkit graph: :meth:`Graph.from_networkit`.
+
+    Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
+    present nodes are numbered ``0..n-1`` in ascending id order and their networkit ids become
+    the labels (None otherwise). Edge weights are ignored.
+    """
+    nk = require("networkit")
+    if not isinstance(graph, nk.Graph):
+        raise TypeError(f"expected a networkit.Graph, got {type(graph).__name__}")
+    if graph.isDirected() and not as_undirected:
+        raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
+    pairs = np.array(list(graph.iterEdges()), dtype=np.int64).reshape(-1, 2)
+    n = graph.numberOfNodes()
+    if n == graph.upperNodeIdBound():
+        return pairs[:, 0], pairs[:, 1], n, None
+    present = np.array(sorted(graph.iterNodes()), dtype=np.int64)
+    rank = np.searchsorted(present, pairs)
+    return rank[:, 0], rank[:, 1], n, present
+
+
+def graph_to_networkx(graph: Graph, use_labels: bool) -> Any:
+    """:meth:`Graph.to_networkx`."""
+    nx = require("networkx")
+    out = nx.Graph()
+    u, v = graph.edges()
+    if use_labels:
+        lab = graph.labels
+        out.add_nodes_from(lab.tolist())
+        out.add_edges_from(zip(lab[u].tolist(), lab[v].tolist()))
+    else:
+        out.add_nodes_from(range(graph.n))
+        out.add_edges_from(zip(u.tolist(), v.tolist()))
+    return out
+
+
+def graph_to_pandas(graph: Graph, use_labels: bool) -> Any:
+    """:meth:`Graph.to_pandas`."""
+    pd = require("pandas")
+    u, v = graph.edges()
+    if use_labels:
+        lab = graph.labels
+        return pd.DataFrame({"source": lab[u], "target": lab[v]})
+    return pd.DataFrame(
+        {"source": np.array(u, dtype=np.int64), "target": np.array(v, dtype=np.int64)}
+    )
+
+
+# ---------------------------------------------------------------------- -> UncertainGraph
+def uncertain_pairs_from_networkx(
+    graph: Any, p: Any
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, u, v, p)`` of a networkx graph with probability attribute ``p``.
+
+    The nodes become ``0..n-1`` in iteration order (an uncertain graph holds no labels); every
+    edge (each copy of a multigraph's) is a pair, its attribute ``p`` the probability.
+    """
+    if not (hasattr(graph, "is_directed") and hasattr(graph, "edges")):
+        raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
+    if graph.is_directed():
+        raise ValueError(
+            "graph is directed; an uncertain graph is undirected: pass graph.to_undirected() "
+            "(and decide which direction's p to keep)"
+        )
+    index = {node: i for i, node in enumerate(graph.nodes())}
+    u, v, q = [], [], []
+    for a, b, data in graph.edges(data=True):
+        if p not in data:
+            raise ValueError(
+                f"edge ({a!r}, {b!r}) has no attribute {p!r}; pass p= naming the edge attribute "
+                f"that holds the probability (its attributes: {sorted(map(str, data))})"
+            )
+        u.append(index[a])
+        v.append(index[b])
+        q.append(data[p])
+    return (
+        len(index),
+        np.array(u, dtype=np.int64),
+        np.array(v, dtype=np.int64),
+        _probabilities(q, p),
+    )
+
+
+def uncertain_pairs_from_igraph(
+    graph: Any, p: Any
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p`` (vertex ids as they are)."""
+    ig = require("igraph")
+    if not isinstance(graph, ig.Graph):
+        raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
+    if graph.is_directed():
+        raise ValueError(
+            "graph is directed; an uncertain graph is undirected: pass "
+            "graph.as_undirected(mode='each') (and decide which direction's p to keep)"
+        )
+    if graph.ecount() and p not in graph.es.attributes():
+        raise ValueError(
+            f"the graph has no edge attribute {p!r}; pass p= naming the edge attribute that holds "
+            f"the probability (its edge attributes: {graph.es.attributes()})"
+        )
+    pairs = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
+    q = graph.es[p] if graph.ecount() else []
+    return graph.vcount(), pairs[:, 0], pairs[:, 1], _probabilities(q, p)
+
+
+def _probabilities(values: list[Any], name: Any) -> np.ndarray:
+    try:
+        return np.array(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        bad = next(x for x in values if not isinstance(x, (int, float, np.number)))
+        raise TypeError(f"edge attribute {name!r} must hold numbers, found {bad!r}") from None
 
 
 # ---------------------------------------------------------------------- UncertainGraph out

@@ -9,9 +9,11 @@ a comma; further columns (weights, timestamps) are ignored; lines whose first no
 character is ``#`` or ``%`` are comments; blank lines and CRLF line ends are fine. A file may be
 plain or gzip, bzip2 or xz compressed (recognised by its magic bytes, whatever its suffix).
 Files written by :func:`write_edgelist` start with graphveil's own header line,
-``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|no>``, which records the node count so that
-isolated nodes survive a round trip. Only that exact first line is interpreted; every other
-comment is ignored.
+``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|str|no>``, which records the node count so
+that isolated nodes survive a round trip (``# graphveil isolated ...`` lines list a labelled
+graph's isolated nodes). Only those lines are interpreted; every other comment is ignored. With
+``labels=str`` the ids are string labels (one token each), which :func:`read_edgelist` reads back
+as strings; without that header every id must be an integer.
 
 Uncertain graphs are written as *releases*, all through one path, :func:`write_release`
 (:meth:`UncertainGraph.save <graphveil.UncertainGraph.save>`, :func:`write_parquet` and
@@ -28,7 +30,9 @@ for each of the four formats (:data:`RELEASE_FORMATS`):
 - ``parquet`` (``pip install "graphveil[parquet]"``): columns ``u``, ``v`` (int32 or int64) and
   ``p`` (float64); the schema metadata holds one key, ``graphveil``, a JSON object of the same
   header, version :data:`FORMAT_VERSION`. A graph's table has no ``p``, the format tag
-  ``"graphveil.graph"`` and ``n`` (so isolated nodes survive);
+  ``"graphveil.graph"`` (version 2), ``n``, ``labels`` (what ``u``, ``v`` hold: ``"int"`` or
+  ``"str"`` labels, or ``"positions"`` ``0..n-1``) and ``isolated`` (the isolated nodes' labels),
+  so labels and isolated nodes survive;
 - ``graphml`` (write only): nodes ``0..n-1``, the edge attribute ``p``, the same header as JSON in
   the graph attribute ``graphveil``, version :data:`FORMAT_VERSION`.
 
@@ -47,7 +51,6 @@ import json
 import lzma
 import os
 import re
-import warnings
 import zipfile
 import zlib
 from pathlib import Path
@@ -85,11 +88,12 @@ __all__ = [
     "write_edgelist",
     "write_parquet",
     "write_release",
+    "written_ids",
 ]
 
 PathLike = str | os.PathLike[str]
 
-_HEADER = re.compile(rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|no)[ \t\r]*")
+_HEADER = re.compile(rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|str|no)[ \t\r]*")
 _ISOLATED_PREFIX = b"# graphveil isolated "
 _ISOLATED_PER_LINE = 32
 _DELIMITERS = ("\t", " ", ",")
@@ -98,6 +102,9 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 # ---------------------------------------------------------------------- release constants
 #: Version of the parquet layout and of the GraphML header. Readers refuse newer.
 FORMAT_VERSION = 1
+#: Version of a graph's parquet table. Version 2 added ``labels`` (``"int"``, ``"str"`` or
+#: ``"positions"``: what ``u`` and ``v`` hold) and ``isolated`` (the isolated nodes' labels).
+_GRAPH_TABLE_VERSION = 2
 #: Version of the .npz and TSV uncertain-graph layout. Readers refuse newer versions.
 #: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release.
 UNCERTAIN_FORMAT_VERSION = 2
@@ -160,7 +167,9 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
     order of the original id (the smallest id becomes node 0), and the original ids are kept as
     ``graph.labels`` (int64, ascending). The nodes are exactly the ids that occur on edge lines,
     self-loops included: a node that appears only in a self-loop stays, isolated. In a file
-    written by :func:`write_edgelist`, the graphveil header line also restores isolated nodes.
+    written by :func:`write_edgelist`, the graphveil header line also restores isolated nodes,
+    and ``labels=str`` in it says the ids are strings: they are then kept as ``str`` labels
+    (ascending order), read by a plain Python tokenizer rather than the C++ parser.
 
     Self-loops are dropped and duplicate or reversed pairs merged; nothing is dropped silently:
     ``graph.build_counts`` reports the edge lines read, the self-loops dropped, and the merged
@@ -230,11 +239,13 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
         # a view, not a copy: the parser reads the rest of the buffer in place
         body = memoryview(text)[len(text) if end < 0 else end + 1 :]
         skipped = 1
+    own = _read_header(source, text)  # a skipped first line may be graphveil's own header
+    if own is not None and own.kind == "str":
+        return _read_string_edgelist(source, text, own, nthreads)
     try:
         u, v, lines = _core.parse_edgelist(body, nthreads)
     except ValueError as exc:
         raise ValueError(f"{source}: {_shift_line(str(exc), skipped)}") from None
-    own = _read_header(source, text)  # a skipped first line may be graphveil's own header
     del text, body  # the pairs are parsed; free the text before building
     if u.size == 0 and own is None:
         lines += skipped
@@ -249,7 +260,7 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
 
     extra = np.zeros(0, dtype=np.int64)
     if own is not None:
-        extra = np.arange(own.n, dtype=np.int64) if not own.labelled else own.isolated
+        extra = np.arange(own.n, dtype=np.int64) if own.kind == "no" else _int_tokens(source, own)
     labels = _core.relabel_ascending(u, v, extra, nthreads)
     if own is not None:
         _check_header(source, own, labels)
@@ -277,9 +288,11 @@ def write_edgelist(
 
     Which ids are written:
 
-    - A graph with integer ``labels`` (read from a file, built with labels, or sampled from a
-      release whose ids are already permuted) is written under its labels, so
-      ``read_edgelist`` gives it back exactly.
+    - A graph with integer or string ``labels`` (read from a file, built with labels, from a
+      networkx graph with named nodes, or sampled from a release whose ids are already
+      permuted) is written under its labels, so ``read_edgelist`` gives it back exactly (nodes
+      numbered in ascending label order). A string label must be one token: no blank or
+      comma, not empty, no leading ``#`` or ``%`` (else ValueError; parquet keeps any string).
     - Any other graph (a sample of an anonymized graph, whose ids ``0..n-1`` follow the true
       graph's order) is written under a uniformly random permutation of ``0..n-1``, drawn from
       fresh entropy: node ``i`` becomes ``record.permutation[i]``. ``keep_ids=True`` writes
@@ -290,7 +303,7 @@ def write_edgelist(
     permutation; it is written to ``record`` (mode 0600) only when asked. Never publish it.
 
     With ``header=True`` (the default) the first line is graphveil's header,
-    ``# graphveil edgelist n=<n> m=<m> labels=<yes|no>``; with labels, every isolated node's
+    ``# graphveil edgelist n=<n> m=<m> labels=<yes|str|no>``; with labels, every isolated node's
     label follows on ``# graphveil isolated ...`` lines. :func:`read_edgelist` uses them to
     restore isolated nodes. Other tools see only comments. Without the header, isolated nodes
     are lost.
@@ -354,29 +367,29 @@ def write_edgelist(
     target = check_output_path(path)
     if record is not None:
         _check_record_path(record, target)
+    ids, perm, kind = written_ids(graph, keep_ids, seed, text=True)
     eu, ev = graph.edges()
-    ids = _integer_labels(graph)
-    use_labels = ids is not None
-    perm: np.ndarray | None = None
-    if ids is None and not keep_ids:
-        perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
-        ids = perm
-    if ids is not None:
+    if kind == "str":  # string labels: formatted here (C++ formats integers)
         u, v = ids[eu], ids[ev]
+        rank = np.empty(graph.n, dtype=np.int64)  # digest over the ids as read back: ranks
+        rank[np.argsort(ids, kind="stable")] = np.arange(graph.n, dtype=np.int64)
+        digest = release_digest(graph.n, *_canonical(rank[eu], rank[ev]))
+        body = memoryview(
+            "".join(f"{a}{delimiter}{b}\n" for a, b in zip(u.tolist(), v.tolist())).encode()
+        )
     else:
-        u, v = eu.astype(np.int64), ev.astype(np.int64)
-    digest = release_digest(graph.n, *_canonical(u, v))
-    body = _core.format_edgelist(u, v, delimiter, nthreads)
+        u, v = ids[eu], ids[ev]
+        digest = release_digest(graph.n, *_canonical(u, v))
+        body = _core.format_edgelist(u, v, delimiter, nthreads).data
     del u, v
     head = b""
     if header:
-        flag = "yes" if use_labels else "no"
+        flag = {"int": "yes", "str": "str", "positions": "no"}[kind]
         head = f"# graphveil edgelist n={graph.n} m={graph.m} labels={flag}\n".encode()
-        if use_labels:
-            assert ids is not None
-            isolated = ids[graph.degrees == 0]
-            for start in range(0, isolated.size, _ISOLATED_PER_LINE):
-                chunk = " ".join(map(str, isolated[start : start + _ISOLATED_PER_LINE].tolist()))
+        if flag != "no":
+            isolated = ids[graph.degrees == 0].tolist()
+            for start in range(0, len(isolated), _ISOLATED_PER_LINE):
+                chunk = " ".join(map(str, isolated[start : start + _ISOLATED_PER_LINE]))
                 head += _ISOLATED_PREFIX + chunk.encode() + b"\n"
     result = RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
     with atomic_group():  # the edge list and its record: both in place, or neither
@@ -386,7 +399,7 @@ def write_edgelist(
             _compressor(target, raw, "edgelist") as out,
         ):
             out.write(head)
-            out.write(body.data)
+            out.write(body)
         if record is not None:
             result.save(record)
     return result
@@ -852,25 +865,14 @@ def _keys_of_version(version: int) -> tuple[str, ...]:
 
 
 def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray]:
-    fields: dict[str, str] = {}
     try:
         raw = _decompress(path, path.read_bytes())
     except OSError as err:
         raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
-    try:
-        # universal newlines, as text mode reads: CRLF and CR lines are lines
-        text = io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8").read()
-    except UnicodeDecodeError as err:
-        raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
-    del raw
-    for line in text.splitlines():  # '# key: value' lines: the body header of older releases
-        if not line.startswith("#"):
-            if line.strip():
-                break
-            continue
-        key, sep, value = line[1:].partition(":")
-        if sep:
-            fields.setdefault(key.strip(), value.strip())
+    raw = raw.removeprefix(_UTF8_BOM)
+    if b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"):
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # CR-only lines are lines
+    fields = _comment_fields(path, raw)
     fields.update(_sidecar_fields(path))
 
     def loads(key: str) -> Any:
@@ -896,18 +898,14 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     if not isinstance(header["relaxed"], (bool, type(None))):
         raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
     header["meta"] = _public_of(texts, path)
-    dtype = np.dtype([("u", np.int64), ("v", np.int64), ("p", np.float64)])
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter(
-                "ignore", UserWarning
-            )  # "input contained no data": an empty graph
-            table = np.loadtxt(io.StringIO(text), dtype=dtype, comments=["#", "%"], ndmin=1)
+        # the C++ reader: parallel, exact (p is the double float() gives for its text)
+        u, v, p, _ = _core.parse_weighted_edgelist(raw, check_threads(None))
     except ValueError as err:
         raise ValueError(
             f"{path}: expected lines 'u v p' (two integer ids, one probability): {err}"
         ) from None
-    u, v, p = table["u"], table["v"], table["p"]
+    del raw
     if header["n"] is None:
         header["n"] = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
     if header["relaxed"] is None:  # no header: a self-loop can only come from a relaxed model
@@ -915,6 +913,29 @@ def _read_tsv(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.nd
     if isinstance(header["n"], bool) or not isinstance(header["n"], int):
         raise ValueError(f"{path}: header 'n' must be an integer, got {header['n']!r}")  # noqa: TRY004 (bad file content)
     return header, u, v, p
+
+
+def _comment_fields(path: Path, raw: bytes) -> dict[str, str]:
+    """The ``# key: value`` lines at the top: the body header of releases before the sidecar."""
+    fields: dict[str, str] = {}
+    pos = 0
+    while pos < len(raw):
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end < 0 else end
+        line = raw[pos:end].strip()
+        pos = end + 1
+        if not line:
+            continue
+        if not line.startswith(b"#"):
+            break
+        try:
+            text = line[1:].decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{path}: cannot read as text: {type(err).__name__}: {err}") from None
+        key, sep, value = text.partition(":")
+        if sep:
+            fields.setdefault(key.strip(), value.strip())
+    return fields
 
 
 def _sidecar_fields(path: Path) -> dict[str, str]:
@@ -975,8 +996,13 @@ def write_parquet(
     exactly as ``UncertainGraph.save(path, format="parquet")``: node ids randomly permuted
     unless ``keep_ids=True`` (the same draw as ``save`` for the same ``seed``), only the public
     header (the scalar keys of :data:`RELEASE_KEYS`) in the schema metadata, secret
-    parameters refused. A :class:`~graphveil.Graph` is written with ids ``0..n-1`` (its labels
-    never), ``n`` in the metadata. The write is atomic.
+    parameters refused. A :class:`~graphveil.Graph` is written under the ids
+    :func:`write_edgelist` writes (:func:`written_ids`, the one rule): its integer or string
+    labels as they are, else ``0..n-1`` randomly permuted unless ``keep_ids=True``; the
+    metadata holds ``n``, what the ids are (``labels``: ``"int"``, ``"str"`` or
+    ``"positions"``) and the isolated nodes' labels, so :func:`graphveil.read_parquet` gives
+    the labelled graph back with every node (numbered in ascending label order, as
+    :func:`read_edgelist` numbers them). The write is atomic.
 
     Parameters
     ----------
@@ -985,16 +1011,16 @@ def write_parquet(
     path : str or os.PathLike
         Destination.
     keep_ids : bool, default False
-        Uncertain graphs only: write node ids as they are.
+        Write node ids as they are (for a graph: ``0..n-1`` of an unlabelled graph).
     seed : int, numpy.random.Generator or None
-        Uncertain graphs only: randomness of the permutation (None, fresh entropy, for
-        anything published).
+        Randomness of the permutation (None, fresh entropy, for anything published).
 
     Returns
     -------
     numpy.ndarray or None
         For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``, the identity
-        when the ids were kept); None for a graph. ``UncertainGraph.save(path,
+        when the ids were kept). For a graph the permutation of its positions, None when its
+        labels or ``0..n-1`` were written as they are. ``UncertainGraph.save(path,
         format="parquet", record=...)`` returns and writes the whole private record.
 
     Raises
@@ -1004,7 +1030,8 @@ def write_parquet(
     TypeError
         If ``graph`` is neither a Graph nor an UncertainGraph.
     ValueError
-        If the public parameters of an uncertain graph name a secret (``seed``, ...).
+        If the public parameters of an uncertain graph name a secret (``seed``, ...), or a
+        graph's labels are not distinct.
 
     Examples
     --------
@@ -1026,17 +1053,21 @@ def write_parquet(
         rec = write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
         return np.arange(graph.n, dtype=np.int64) if rec.permutation is None else rec.permutation
     require("pyarrow")
+    target = check_output_path(path)
+    ids, perm, kind = written_ids(graph, keep_ids, seed, text=False)
     fields = {
         "format": _GRAPH_TAG,
-        "format_version": FORMAT_VERSION,
+        "format_version": _GRAPH_TABLE_VERSION,
         "graphveil_version": PACKAGE_VERSION,
         "n": int(graph.n),
         "relaxed": False,
-        "ids_permuted": False,
+        "ids_permuted": perm is not None,
+        "labels": kind,
+        "isolated": [] if kind == "positions" else ids[graph.degrees == 0].tolist(),
     }
     u, v = graph.edges()
-    _write_parquet_table(Path(os.fspath(path)), fields, {"u": u, "v": v})
-    return None
+    _write_parquet_table(target, fields, {"u": ids[u], "v": ids[v]})
+    return perm
 
 
 def parquet_contents(path: PathLike, *, threads: int | None = None) -> Graph | Release:
@@ -1059,10 +1090,31 @@ def parquet_contents(path: PathLike, *, threads: int | None = None) -> Graph | R
     if fields is not None and fields["format"] == _GRAPH_TAG:
         cols = _parquet_columns(source, table, ["u", "v"])
         try:
-            return Graph.from_edges(cols["u"], cols["v"], fields["n"], threads=threads)
+            return _graph_table(cols["u"], cols["v"], fields, check_threads(threads))
         except (TypeError, ValueError, KeyError) as err:
             raise ValueError(f"{source}: invalid graph: {err}") from None
     return _release(source, *_uncertain_table(source, table, fields))
+
+
+def _graph_table(u: np.ndarray, v: np.ndarray, fields: dict[str, Any], nthreads: int) -> Graph:
+    """The graph of a graph table: ids ``0..n-1``, or labels (then numbered ascending)."""
+    n, kind = fields["n"], fields.get("labels", "positions")
+    if kind == "positions":
+        return Graph.from_edges(u, v, n, threads=nthreads)
+    isolated = fields.get("isolated")
+    if kind not in ("int", "str") or not isinstance(isolated, list):
+        raise ValueError(f"unknown labels {kind!r} or isolated nodes {type(isolated).__name__}")
+    if kind == "int":
+        a, b = np.array(u, dtype=np.int64), np.array(v, dtype=np.int64)
+        extra = np.array(isolated, dtype=np.int64)
+        labels = _core.relabel_ascending(a, b, extra, nthreads)
+    else:
+        names = np.concatenate([u.astype(str), v.astype(str), np.array(isolated, dtype=str)])
+        labels, codes = np.unique(names, return_inverse=True)
+        a, b = codes[: u.size].astype(np.int64), codes[u.size : 2 * u.size].astype(np.int64)
+    if labels.size != n:
+        raise ValueError(f"the metadata says n={n:,} but the table holds {labels.size:,} labels")
+    return Graph.from_edges(a, b, n, labels=labels, threads=nthreads)
 
 
 def _write_parquet_table(target: Path, fields: dict[str, Any], columns: dict[str, Any]) -> None:
@@ -1095,10 +1147,11 @@ def _read_parquet_table(source: Path) -> tuple[Any, dict[str, Any] | None]:
     version = fields.get("format_version")
     if not isinstance(version, int) or version < 1:
         raise ValueError(f"{source}: invalid format version {version!r}")
-    if version > FORMAT_VERSION:
+    newest = _GRAPH_TABLE_VERSION if kind == _GRAPH_TAG else FORMAT_VERSION
+    if version > newest:
         raise ValueError(
             f"{source}: written in parquet format version {version}, newer than this graphveil "
-            f"reads (up to {FORMAT_VERSION}); upgrade graphveil"
+            f"reads (up to {newest}); upgrade graphveil"
         )
     return table, fields
 
@@ -1117,8 +1170,8 @@ def _parquet_columns(source: Path, table: Any, want: list[str]) -> dict[str, np.
 class _Header(NamedTuple):
     n: int
     m: int
-    labelled: bool
-    isolated: np.ndarray
+    kind: str  # labels=: "yes" (integer labels), "str" (string labels) or "no"
+    isolated: list[str]  # the labels of the isolated nodes, as written
 
 
 def _shift_line(message: str, skipped: int) -> str:
@@ -1160,32 +1213,73 @@ def _read_header(path: Path, text: bytes) -> _Header | None:
     match = _HEADER.fullmatch(first)
     if match is None:
         return None
-    isolated: list[int] = []
+    isolated: list[str] = []
     pos = end + 1
     while end >= 0 and text.startswith(_ISOLATED_PREFIX, pos):
         end = text.find(b"\n", pos)
         line = text[pos + len(_ISOLATED_PREFIX) : None if end < 0 else end]
         try:
-            isolated.extend(int(tok) for tok in line.split())
-        except ValueError:
-            raise ValueError(
-                f"{path}: a '# graphveil isolated' header line holds a non-integer label"
-            ) from None
+            isolated.extend(line.decode("utf-8").split())
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}: a '# graphveil isolated' header line is not UTF-8") from None
         pos = end + 1
+    return _Header(int(match[1]), int(match[2]), match[3].decode(), isolated)
+
+
+def _int_tokens(path: Path, header: _Header) -> np.ndarray:
+    """The isolated nodes' integer labels of a ``labels=yes`` header."""
     try:
-        iso = np.array(isolated, dtype=np.int64)
+        return np.array([int(tok) for tok in header.isolated], dtype=np.int64)
+    except ValueError:
+        raise ValueError(
+            f"{path}: a '# graphveil isolated' header line holds a non-integer label"
+        ) from None
     except OverflowError:
         raise ValueError(
             f"{path}: a '# graphveil isolated' label is beyond the signed 64-bit range"
         ) from None
-    return _Header(int(match[1]), int(match[2]), match[3] == b"yes", iso)
+
+
+_TOKEN_SPLIT = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
+
+
+def _read_string_edgelist(path: Path, text: bytes, header: _Header, nthreads: int) -> Graph:
+    """An edge list written with string labels (``labels=str``): tokenised in Python."""
+    try:
+        lines = text.decode("utf-8").split("\n")
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: string labels must be UTF-8 ({err})") from None
+    src: list[str] = []
+    dst: list[str] = []
+    for number, line in enumerate(lines, 1):
+        stripped = line.strip(" \t\r")
+        if not stripped or stripped[0] in "#%":
+            continue
+        tokens = _TOKEN_SPLIT.split(stripped, maxsplit=2)
+        if len(tokens) < 2 or not tokens[0] or not tokens[1]:
+            raise ValueError(f"{path}: line {number}: an edge line needs two node labels")
+        src.append(tokens[0])
+        dst.append(tokens[1])
+    names = np.array(src + dst + header.isolated, dtype=str)
+    labels, codes = np.unique(names, return_inverse=True)
+    k = len(src)
+    u = np.ascontiguousarray(codes[:k], dtype=np.int64)
+    v = np.ascontiguousarray(codes[k : 2 * k], dtype=np.int64)
+    _check_header(path, header, labels)
+    graph = build_counted(u, v, labels, nthreads)
+    if graph.m != header.m:
+        raise ValueError(
+            f"{path}: the graphveil header says m={header.m:,} but the file holds {graph.m:,} edges "
+            "(edited or truncated?)"
+        )
+    return graph
 
 
 def _check_header(path: Path, header: _Header, labels: np.ndarray) -> None:
     if labels.size != header.n:
         what = (
             f"node ids outside 0..{header.n - 1}"
-            if not header.labelled
+            if header.kind == "no"
             else f"{labels.size:,} distinct node ids"
         )
         raise ValueError(
@@ -1194,24 +1288,66 @@ def _check_header(path: Path, header: _Header, labels: np.ndarray) -> None:
         )
 
 
-def _integer_labels(graph: Graph) -> np.ndarray | None:
-    """The labels to write as ids, or None for a graph without integer labels."""
+def written_ids(
+    graph: Graph, keep_ids: bool, seed: SeedLike, *, text: bool
+) -> tuple[np.ndarray, np.ndarray | None, str]:
+    """The ids a graph is written under, in a file of any format: the one rule for graphs.
+
+    Returns ``(ids, perm, kind)``: node ``i`` is written as ``ids[i]``. ``kind`` is ``"int"`` or
+    ``"str"`` for a graph with integer or string labels (its labels, written as they are), else
+    ``"positions"``: ``0..n-1`` under a uniformly random permutation ``perm`` (None with
+    ``keep_ids``), since a sample of an anonymized graph has ids in the true graph's order.
+    ``text``: the labels go into a delimited text file, so a string label must be one token.
+
+    Raises
+    ------
+    ValueError
+        If the labels are not distinct, exceed the int64 range, or (``text``) a string label
+        is empty, holds a blank or comma, or starts with ``#`` or ``%``.
+    """
+    kind, ids = _written_labels(graph, text)
+    if ids is not None:
+        return ids, None, kind
+    if keep_ids:
+        return np.arange(graph.n, dtype=np.int64), None, kind
+    perm = np.random.default_rng(seed_to_u64(seed)).permutation(graph.n).astype(np.int64)
+    return perm, perm, kind
+
+
+_UNSAFE_TOKEN = re.compile(r"[\s,]|^[#%]|^$")
+_NO_LABELS = "build the graph without labels to write (permuted) positions 0..n-1"
+
+
+def _written_labels(graph: Graph, text: bool) -> tuple[str, np.ndarray | None]:
+    """``("int", int64 labels)``, ``("str", str labels)``, or ``("positions", None)``."""
     if not graph.has_labels:
-        return None
+        return "positions", None
     labels = graph.labels
-    if labels.dtype.kind not in "iu":
-        return None  # e.g. the names of a networkx graph: written as (permuted) positions
-    if labels.dtype == np.uint64 and labels.size and labels.max() > np.iinfo(np.int64).max:
+    if labels.dtype.kind in "iu":
+        if labels.dtype == np.uint64 and labels.size and labels.max() > np.iinfo(np.int64).max:
+            raise ValueError(
+                f"some labels exceed 2**63-1, which no reader can read back; {_NO_LABELS}"
+            )
+        kind, ids = "int", labels.astype(np.int64, copy=False)
+    elif labels.dtype.kind == "U" or (
+        labels.dtype.kind == "O" and all(type(x) is str for x in labels.tolist())
+    ):
+        kind, ids = "str", labels.astype(str)
+        if text:
+            bad = next((s for s in ids.tolist() if _UNSAFE_TOKEN.search(s)), None)
+            if bad is not None:
+                raise ValueError(
+                    f"the label {bad!r} cannot be one token of a text edge list (empty, a blank "
+                    "or comma inside, or a leading # or %); write parquet, which keeps any "
+                    f"string, or {_NO_LABELS}"
+                )
+    else:  # e.g. tuples of a networkx grid graph: written as (permuted) positions
+        return "positions", None
+    if np.unique(ids).size != ids.size:
         raise ValueError(
-            "some labels exceed 2**63-1, which read_edgelist cannot read back; "
-            "build the graph without labels to write (permuted) positions 0..n-1"
+            f"the labels are not distinct, so nodes would merge when read back; {_NO_LABELS}"
         )
-    if np.unique(labels).size != labels.size:
-        raise ValueError(
-            "the labels are not distinct, so nodes would merge when read back; "
-            "build the graph without labels to write (permuted) positions 0..n-1"
-        )
-    return labels.astype(np.int64, copy=False)
+    return kind, ids
 
 
 def _magic(path: Path) -> bytes:

@@ -5,7 +5,13 @@ A published file (:meth:`UncertainGraph.save`, :func:`graphveil.write_edgelist`,
 Everything derived from the true graph or from the randomness (the scheme's seed, the node-id
 permutation, the sigma-search history, eps-hat, solver statistics, timings, the number of
 potential edges actually found) goes into a :class:`RunRecord`: returned to the caller, and
-written to disk only on request (``record=`` / ``--record FILE``), with mode 0600.
+written to disk only on request (``record=`` / ``--record FILE``), with mode 0600 on POSIX
+systems (Linux, macOS): readable by its owner only.
+
+On Windows file modes mean nothing (Python honours only the read-only bit): the record takes the
+access rules (ACL) of the folder it is written to, which graphveil does not change. Write records
+into a folder only you can read, such as one under your user profile (``%USERPROFILE%``, by
+default not readable by other users), never into a shared or published folder.
 
 **Never publish a run record.** The permutation maps the release back to the true ids and the
 seed regenerates every random draw of the scheme; anyone holding either undoes the anonymization.
@@ -105,7 +111,12 @@ class RunRecord:
         return any(r.get("digest") == digest for r in self.releases)
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the record as JSON with mode 0600 (atomically): **never publish the file**."""
+        """Write the record as JSON (atomically): **never publish the file**.
+
+        On POSIX the file gets mode 0600 (its owner only). On Windows modes are ignored: the
+        file inherits the access rules of its folder, so write it into a folder only you can
+        read (e.g. under your user profile), as the module documentation says.
+        """
         target = check_output_path(path)
         body = {
             "format": _RECORD_TAG,

@@ -20,6 +20,8 @@ from graphveil._common import (
 from graphveil.graph import Graph
 from graphveil.interop import (
     pairs_from_scipy,
+    uncertain_pairs_from_igraph,
+    uncertain_pairs_from_networkx,
     uncertain_to_igraph,
     uncertain_to_networkx,
     uncertain_to_pandas,
@@ -360,6 +362,69 @@ class UncertainGraph:
         """
         n, u, v, p = pairs_from_scipy(matrix, relaxed)
         return cls(n, u, v, p, relaxed=relaxed)
+
+    @classmethod
+    def from_networkx(cls, graph: Any, *, p: Any = "p", relaxed: bool = False) -> UncertainGraph:
+        """Build from an undirected networkx graph whose edge attribute ``p`` holds probabilities.
+
+        The nodes become ``0..n-1`` in the graph's node order (an uncertain graph carries no
+        labels: node ``i`` is ``list(graph.nodes())[i]``), so
+        ``UncertainGraph.from_networkx(ug.to_networkx()) == ug``. Every edge is a pair, each copy
+        of a multigraph's edge too; a ``MultiGraph`` or a graph with self-loops needs
+        ``relaxed=True``.
+
+        Parameters
+        ----------
+        graph : networkx.Graph or networkx.MultiGraph
+        p : hashable, default "p"
+            The edge attribute holding each edge's probability.
+        relaxed : bool
+            Allow self-loops and repeated pairs (see the class).
+
+        Raises
+        ------
+        ValueError
+            If the graph is directed, an edge lacks the attribute, or a probability lies
+            outside ``[0, 1]``, as the constructor says.
+        TypeError
+            If an attribute value is not a number.
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = nx.Graph()
+        >>> g.add_edge("a", "b", p=0.5)
+        >>> g.add_node("c")
+        >>> ug = UncertainGraph.from_networkx(g)
+        >>> ug.n, ug.u.tolist(), ug.v.tolist(), ug.p.tolist()
+        (3, [0], [1], [0.5])
+        """
+        n, u, v, q = uncertain_pairs_from_networkx(graph, p)
+        return cls(n, u, v, q, relaxed=relaxed)
+
+    @classmethod
+    def from_igraph(cls, graph: Any, *, p: Any = "p", relaxed: bool = False) -> UncertainGraph:
+        """Build from an undirected ``igraph.Graph`` whose edge attribute ``p`` holds probabilities.
+
+        Vertex ids are kept (``0..n-1``), so ``UncertainGraph.from_igraph(ug.to_igraph()) == ug``;
+        otherwise as :meth:`from_networkx`.
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :meth:`from_networkx`.
+        ImportError
+            If igraph is not installed (``pip install igraph``).
+
+        Examples
+        --------
+        >>> import igraph as ig
+        >>> g = ig.Graph(n=3, edges=[(0, 1)], edge_attrs={"prob": [0.25]})
+        >>> UncertainGraph.from_igraph(g, p="prob").p.tolist()
+        [0.25]
+        """
+        n, u, v, q = uncertain_pairs_from_igraph(graph, p)
+        return cls(n, u, v, q, relaxed=relaxed)
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` with columns ``u``, ``v``, ``p``, one row per pair.
@@ -929,9 +994,11 @@ def read_parquet(
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
     >>> from graphveil.io import write_parquet
-    >>> write_parquet(Graph.from_edges([0], [1], 3), path)
-    >>> read_parquet(path)
-    Graph(n=3, m=1)
+    >>> write_parquet(Graph.from_edges([0], [1], 3, labels=["a", "b", "c"]), path) is None
+    True
+    >>> back = read_parquet(path)
+    >>> back, back.labels.tolist()
+    (Graph(n=3, m=1), ['a', 'b', 'c'])
     """
     contents = parquet_contents(path, threads=threads)
     if isinstance(contents, Graph):

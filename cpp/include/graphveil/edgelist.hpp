@@ -22,6 +22,16 @@ struct EdgeListPairs {
 // order for any thread count. O(size).
 EdgeListPairs parse_edgelist(const char* data, std::size_t size, int threads);
 
+struct WeightedPairs {
+    EdgeListPairs pairs;    // ids and physical line count, as parse_edgelist
+    std::vector<double> p;  // third column of every edge line
+};
+
+// Parses "u v p" lines (a TSV release): as parse_edgelist, but every edge line holds exactly
+// three columns, the third a decimal number read as the correctly rounded double (the value of
+// Python's float(), numpy.loadtxt; "inf" and "nan" included, left to the caller to refuse).
+WeightedPairs parse_weighted_edgelist(const char* data, std::size_t size, int threads);
+
 // Replaces every id in u, v by its rank among the distinct ids of u, v and `extra` (ascending
 // order of the original id) and returns those distinct ids, sorted. Dense id ranges use a
 // bitmap with rank counts (O(count + range)); others a sort (O(count log count)) and a hash
