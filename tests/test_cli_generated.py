@@ -32,7 +32,9 @@ OLD_OPTIONS = {
     "partition": (["--parts", "--scheme", "--params"], {"params": "{}"}),
     "maxvar": (
         ["--n-potential", "--parts", "--solver", "--allow-fewer"],
-        {"parts": 20, "solver": "dual", "allow_fewer": False},
+        # parts: None, the study's rule max(1, round(n / 16,000)) (it was 20, which a graph of
+        # fewer than 20 nodes could not take: issue 24)
+        {"parts": None, "solver": "dual", "allow_fewer": False},
     ),
 }
 COMMON = {"--seed", "-o", "--output", "--keep-ids", "--record", "-q", "-v", "--json", "--dataset"}
