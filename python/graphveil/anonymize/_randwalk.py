@@ -38,6 +38,7 @@ from graphveil.anonymize._report import (
     check_real,
     finish,
     finish_graph,
+    graph_first,
     sorted_pairs,
 )
 from graphveil.graph import Graph
@@ -152,10 +153,11 @@ def _retry_walk(
     )
 
 
+@graph_first("graph", "t")
 def randwalk(
     graph: Graph,
-    t: int,
     *,
+    t: int,
     variant: WalkVariant = "authors",
     max_tries: int = 10,
     routing: Routing = "random",
@@ -254,10 +256,11 @@ def randwalk(
     )
 
 
+@graph_first("graph", "t")
 def randwalk_mod(
     graph: Graph,
-    t: int,
     *,
+    t: int,
     alpha: float = 0.5,
     variant: Variant = "printed",
     max_tries: int | None = None,

@@ -6,15 +6,23 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._common import SeedLike, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish, sorted_pairs
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    finish,
+    graph_first,
+    sorted_pairs,
+)
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["edge_switch"]
 
 
+@graph_first("graph", "switches")
 def edge_switch(
-    graph: Graph, switches: int, *, nearby: bool = False, seed: SeedLike = None
+    graph: Graph, *, switches: int, nearby: bool = False, seed: SeedLike = None
 ) -> Anonymized:
     """EdgeSwitch: ``switches`` attempted degree-preserving switches; a deterministic output.
 
