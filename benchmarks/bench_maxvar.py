@@ -87,7 +87,7 @@ def test_maxvar_notredame_one_part(benchmark, notre_dame):
 
 
 def _race_parts(g: gv.Graph, n_parts: int) -> list[tuple]:
-    """The first n_parts QPs of maxvar(g, 200_000, parts=20, seed=1), as the solvers see them."""
+    """The first n_parts QPs of maxvar(g, n_potential=200_000, parts=20, seed=1), as the solvers see them."""
     labels = metis_parts(g, 20, seed=1)
     layout = _core.split_parts(g.indptr, g.indices, labels, 20, 0)
     requested = np.full(20, 10_000, dtype=np.int64)

@@ -75,7 +75,9 @@ def test_randwalk_mod_t5(benchmark, notre_dame):
 
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_t5(benchmark, notre_dame):
-    ug, report = benchmark.pedantic(lambda: randwalk(notre_dame, t=5, seed=1), rounds=3, iterations=1)
+    ug, report = benchmark.pedantic(
+        lambda: randwalk(notre_dame, t=5, seed=1), rounds=3, iterations=1
+    )
     assert not ug.relaxed and np.all(ug.u < ug.v)
     _edges_plus_lost_close_to_m(report, notre_dame)
 
@@ -128,7 +130,9 @@ def test_randwalk_mod_t5_grqc_python_peer(benchmark, grqc):
 @pytest.mark.parametrize("nearby", [False, True], ids=["uniform", "nearby"])
 def test_switch_500k(benchmark, notre_dame, nearby):
     ug, report = benchmark.pedantic(
-        lambda: edge_switch(notre_dame, switches=500_000, nearby=nearby, seed=1), rounds=3, iterations=1
+        lambda: edge_switch(notre_dame, switches=500_000, nearby=nearby, seed=1),
+        rounds=3,
+        iterations=1,
     )
     assert report["performed"] > 0
     deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=notre_dame.n)

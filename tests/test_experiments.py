@@ -676,7 +676,14 @@ def test_maxvar_partitions_g0_once_per_study(clustered, monkeypatch, tmp_path):
     # every point ran on those parts: the same as maxvar given them
     labels = metis_parts(clustered, 3, seed=prep["seed"] % 2**31, options=METIS_OPTIONS)
     for row in study.rows:
-        ug, report = gv.anonymize.maxvar(clustered, n_potential=round(row["value"] * clustered.m), parts=3, seed=row["seed"], allow_fewer=True, labels=labels)
+        ug, report = gv.anonymize.maxvar(
+            clustered,
+            n_potential=round(row["value"] * clustered.m),
+            parts=3,
+            seed=row["seed"],
+            allow_fewer=True,
+            labels=labels,
+        )
         assert row["tv"] == ug.total_variance() and row["pairs"] == ug.num_pairs
         assert row["scheme_report"]["cut_edges"] == report["cut_edges"]
     # resumed: nothing to run, no partition, and its record kept

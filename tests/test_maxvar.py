@@ -724,7 +724,9 @@ class TestGivenParts:
         ug, report = gv.anonymize.maxvar(grqc, n_potential=3000, parts=4, seed=seed)
         labels = metis_parts(grqc, 4, seed=seed % 2**31, options=METIS_OPTIONS)
         assert np.unique(labels).size == 4
-        ug2, report2 = gv.anonymize.maxvar(grqc, n_potential=3000, parts=4, seed=seed, labels=labels)
+        ug2, report2 = gv.anonymize.maxvar(
+            grqc, n_potential=3000, parts=4, seed=seed, labels=labels
+        )
         for a, b in ((ug.u, ug2.u), (ug.v, ug2.v), (ug.p, ug2.p), (report["labels"], labels)):
             assert np.array_equal(a, b)
         assert report2["params"]["metis_options"] is None  # METIS did not run

@@ -60,11 +60,15 @@ def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
 
 def test_obfuscation_on_parts_and_error_names_the_part():
     g = load_shared("ca-GrQc")
-    ug, report = partition(g, scheme="obfuscation", parts=4, k=5, eps=0.2, sigma=0.1, attempts=1, seed=2)
+    ug, report = partition(
+        g, scheme="obfuscation", parts=4, k=5, eps=0.2, sigma=0.1, attempts=1, seed=2
+    )
     assert all(r["eps_hat"] <= 0.2 for r in report["part_reports"])
     assert not ug.relaxed
     with pytest.raises(ObfuscationError, match="part 0"):
-        partition(g, scheme="obfuscation", parts=4, k=10_000, eps=0.0, sigma=0.001, attempts=1, seed=2)
+        partition(
+            g, scheme="obfuscation", parts=4, k=10_000, eps=0.0, sigma=0.001, attempts=1, seed=2
+        )
 
 
 def test_seed_and_callable():

@@ -182,7 +182,9 @@ def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries
         if alpha == 1.0:
             ug, rep = randwalk(g, t=t, variant=variant, max_tries=max_tries, seed=i)
         else:
-            ug, rep = randwalk_mod(g, t=t, alpha=alpha, variant="retry", max_tries=max_tries, seed=i)
+            ug, rep = randwalk_mod(
+                g, t=t, alpha=alpha, variant="retry", max_tries=max_tries, seed=i
+            )
         assert (
             np.all(ug.u < ug.v) and not ug.relaxed
         )  # no loops; the strict model has no duplicates

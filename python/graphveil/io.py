@@ -968,7 +968,7 @@ def write_parquet(
     *,
     keep_ids: bool = False,
     seed: SeedLike = None,
-) -> np.ndarray | None:
+) -> RunRecord | None:
     """Write a graph or an uncertain graph as a parquet table (columns ``u``, ``v`` [, ``p``]).
 
     An :class:`~graphveil.UncertainGraph` is a release, written by :func:`write_release`
@@ -992,10 +992,11 @@ def write_parquet(
 
     Returns
     -------
-    numpy.ndarray or None
-        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``, the identity
-        when the ids were kept); None for a graph. ``UncertainGraph.save(path,
-        format="parquet", record=...)`` returns and writes the whole private record.
+    RunRecord or None
+        For an uncertain graph, as every release writer, the private
+        :class:`~graphveil.RunRecord` (node ``i`` is written as ``record.permutation[i]``;
+        None when the ids were kept); None for a graph, which is written as it is.
+        ``UncertainGraph.save(path, format="parquet", record=...)`` also writes the record.
 
     Raises
     ------
@@ -1012,7 +1013,7 @@ def write_parquet(
     >>> from graphveil import UncertainGraph
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.parquet"
     >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
-    >>> perm = write_parquet(ug, path, seed=1)
+    >>> record = write_parquet(ug, path, seed=1)
     >>> from graphveil import read_parquet
     >>> back = read_parquet(path)
     >>> sorted(back.p.tolist()), back.n, back.ids_permuted, "seed" in back.meta
@@ -1023,8 +1024,7 @@ def write_parquet(
             raise TypeError(
                 f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}"
             )
-        rec = write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
-        return np.arange(graph.n, dtype=np.int64) if rec.permutation is None else rec.permutation
+        return write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
     require("pyarrow")
     fields = {
         "format": _GRAPH_TAG,

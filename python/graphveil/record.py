@@ -104,7 +104,7 @@ class RunRecord:
         """Whether a release with this :func:`release_digest` is one of this record's files."""
         return any(r.get("digest") == digest for r in self.releases)
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as JSON with mode 0600 (atomically): **never publish the file**."""
         target = check_output_path(path)
         body = {
@@ -119,7 +119,6 @@ class RunRecord:
         text = json.dumps(body, default=_json_default, sort_keys=True)
         with atomic_path(target, private=True) as tmp:
             tmp.write_text(text + "\n", encoding="utf-8")
-        return target
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> RunRecord:

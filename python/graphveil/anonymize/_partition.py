@@ -212,9 +212,7 @@ def _run_parts(
     pool: Executor = executor or ThreadPoolExecutor(max_workers=pool_workers(nthreads))
     try:
         futures = [
-            pool.submit(
-                _run_part, run, i, layout.subgraph(i), part_seed(seed64, i), part_kwargs
-            )
+            pool.submit(_run_part, run, i, layout.subgraph(i), part_seed(seed64, i), part_kwargs)
             for i in busy
         ]
         return [future.result() for future in futures]

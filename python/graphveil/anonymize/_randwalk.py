@@ -232,7 +232,7 @@ def randwalk(
     --------
     >>> import graphveil as gv
     >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
-    >>> ug, report = randwalk(g, 2, seed=1)
+    >>> ug, report = randwalk(g, t=2, seed=1)
     >>> bool((ug.u < ug.v).all()), report["walks"]
     (True, 8)
     """
@@ -345,9 +345,9 @@ def randwalk_mod(
     --------
     >>> import graphveil as gv
     >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
-    >>> randwalk_mod(g, 3, seed=1).graph.relaxed
+    >>> randwalk_mod(g, t=3, seed=1).graph.relaxed
     True
-    >>> randwalk_mod(g, 3, variant="retry", seed=1).graph.relaxed
+    >>> randwalk_mod(g, t=3, variant="retry", seed=1).graph.relaxed
     False
     """
     check_graph(graph)

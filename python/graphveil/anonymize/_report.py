@@ -57,7 +57,9 @@ def graph_first(
                     if "graph" in kwargs:
                         raise TypeError(f"{name}() got the graph twice: as graph= and as {old}=")
                     kwargs["graph"] = kwargs.pop(old)
-                    _deprecated(f"{name}({old}=...) is deprecated; pass the graph first: {name}(graph, ...)")
+                    _deprecated(
+                        f"{name}({old}=...) is deprecated; pass the graph first: {name}(graph, ...)"
+                    )
             new_form = not args or (
                 len(args) == 1 and (legacy[0] == "graph" or isinstance(args[0], Graph))
             )
@@ -89,7 +91,9 @@ def graph_first(
 def _deprecated(message: str) -> None:
     # As the registry's old scheme names: a DeprecationWarning attributed to the caller's line
     # (stacklevel), so Python shows it when that line is in a script or a notebook.
-    warnings.warn(message + " (the old form goes in the next release)", DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        message + " (the old form goes in the next release)", DeprecationWarning, stacklevel=3
+    )
 
 
 def sorted_pairs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -69,7 +69,7 @@ def edge_switch(
     >>> import graphveil as gv
     >>> from graphveil.anonymize import edge_switch
     >>> g = gv.datasets.load("karate_club")
-    >>> ug, report = edge_switch(g, 10, seed=1)
+    >>> ug, report = edge_switch(g, switches=10, seed=1)
     >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
     (True, True)
     """
