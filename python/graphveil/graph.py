@@ -332,7 +332,7 @@ class Graph:
 
     @property
     def edges(self) -> EdgeView:
-        """The edges: call it for arrays, iterate it for pairs (see :class:`EdgeView`).
+        """The edges: call it for arrays, iterate it for pairs (see :class:`~graphveil.graph.EdgeView`).
 
         ``u, v = g.edges()`` gives the canonical edge arrays (``u < v``, sorted by ``(u, v)``,
         read-only, computed once); ``for u, v in g.edges:`` yields the same edges as pairs of

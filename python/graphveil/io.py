@@ -994,7 +994,7 @@ def write_parquet(
     -------
     RunRecord or None
         For an uncertain graph, as every release writer, the private
-        :class:`~graphveil.RunRecord` (node ``i`` is written as ``record.permutation[i]``;
+        :class:`~graphveil.record.RunRecord` (node ``i`` is written as ``record.permutation[i]``;
         None when the ids were kept); None for a graph, which is written as it is.
         ``UncertainGraph.save(path, format="parquet", record=...)`` also writes the record.
 

@@ -401,7 +401,7 @@ class UncertainGraph:
 
         ``save(path, format="graphml", keep_ids=keep_ids, seed=seed)``: the same release path
         (:func:`graphveil.io.write_release`), returning the same private
-        :class:`~graphveil.RunRecord` (``record.permutation``: None when the ids were kept). The graph-level attribute ``graphveil`` holds the release
+        :class:`~graphveil.record.RunRecord` (``record.permutation``: None when the ids were kept). The graph-level attribute ``graphveil`` holds the release
         header as JSON (the scalar keys of :data:`RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
         suffixes compress. Read by ``networkx.read_graphml(path, node_type=int)`` and
         ``igraph.Graph.Read_GraphML``.

@@ -54,7 +54,10 @@ def graph_first(
         def call(*args: Any, **kwargs: Any) -> Any:
             for old in OLD_GRAPH_NAMES:
                 if old in kwargs:
-                    if "graph" in kwargs:
+                    positional = len(args) > legacy.index("graph") or (
+                        bool(args) and isinstance(args[0], Graph)
+                    )
+                    if "graph" in kwargs or positional:
                         raise TypeError(f"{name}() got the graph twice: as graph= and as {old}=")
                     kwargs["graph"] = kwargs.pop(old)
                     _deprecated(
