@@ -487,12 +487,16 @@ class EdgeView:
         return self._graph.m
 
     def __contains__(self, edge: object) -> bool:
+        a: object
+        b: object
         try:
             a, b = edge  # type: ignore[misc]
         except (TypeError, ValueError):
             return False
         graph = self._graph
-        if a not in graph or b not in graph:
+        if not isinstance(a, numbers.Integral) or not isinstance(b, numbers.Integral):
+            return False
+        if a not in graph or b not in graph:  # also refuses bools
             return False
         row = graph.neighbors(int(a))
         i = int(np.searchsorted(row, int(b)))
