@@ -70,6 +70,8 @@ def _resolve_reexport(app, env, node, contnode):  # type: ignore[no-untyped-def]
     candidates = [f"graphveil.{target}"]
     if node.get("py:module"):
         candidates.append(f"{node['py:module']}.{target}")
+    if node.get("py:class"):  # an attribute named inside its class's docstring
+        candidates.append(f"graphveil.{node['py:class']}.{target}")
     for name in list(candidates) + [target]:
         obj = _lookup(name) if name.startswith("graphveil") else None
         module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
