@@ -41,8 +41,8 @@ def main() -> int:
         np.savetxt(path, pairs, fmt="%d")
         read = gv.read_edgelist(path)
         add("read_edgelist", read.indptr, read.indices, np.asarray(read.labels))
-    add("edge_switch", *_pairs(anonymize.edge_switch(g, 5000, seed=3).graph))
-    add("randwalk", *_pairs(anonymize.randwalk(g, 2, seed=3).graph))
+    add("edge_switch", *_pairs(anonymize.edge_switch(g, switches=5000, seed=3).graph))
+    add("randwalk", *_pairs(anonymize.randwalk(g, t=2, seed=3).graph))
     ug = anonymize.maxvar(g, n_potential=4000, parts=4, seed=3).graph
     add("maxvar", *_pairs(ug))
     for k, world in enumerate(ug.sample(3, seed=9)):

@@ -32,10 +32,12 @@ def schemes(g: gv.Graph, seed: int):
             ug, _ = err.best
         yield f"(k,eps)-obf sigma={sigma}", ug
     for ratio in (0.19, 0.95):
-        ug, _ = anonymize.maxvar(g, round(ratio * g.m), parts=20, seed=seed, allow_fewer=True)
+        ug, _ = anonymize.maxvar(
+            g, n_potential=round(ratio * g.m), parts=20, seed=seed, allow_fewer=True
+        )
         yield f"MaxVar n_p/m={ratio}", ug
-    yield "RandWalk t=2", anonymize.randwalk(g, 2, seed=seed)[0]
-    yield "EdgeSwitch s/m=0.5", anonymize.edge_switch(g, round(0.5 * g.m), seed=seed)[0]
+    yield "RandWalk t=2", anonymize.randwalk(g, t=2, seed=seed)[0]
+    yield "EdgeSwitch s/m=0.5", anonymize.edge_switch(g, switches=round(0.5 * g.m), seed=seed)[0]
 
 
 def main() -> None:

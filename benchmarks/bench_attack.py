@@ -115,7 +115,7 @@ def test_propagation_notre_dame_maxvar_sample(benchmark, request, notre_dame):
         pytest.skip(
             "MaxVar on web-NotreDame plus propagation: about 30 s, --benchmark-only runs it"
         )
-    ug, _ = maxvar(notre_dame, round(0.19 * notre_dame.m), parts=20, seed=1)
+    ug, _ = maxvar(notre_dame, n_potential=round(0.19 * notre_dame.m), parts=20, seed=1)
     core, every = _run(benchmark, notre_dame, ug.sample(seed=1))
     assert 0.0 <= core.correct <= 1.0
     print(f"\nweb-NotreDame MaxVar 0.19 m sample: core {core}, all {every}")

@@ -57,7 +57,7 @@ def notre_dame(notre_dame_path) -> gv.Graph:
 @pytest.mark.benchmark(group="maxvar-notredame-end-to-end")
 def test_maxvar_notredame(benchmark, notre_dame):
     ug, report = benchmark.pedantic(
-        lambda: maxvar(notre_dame, 200_000, parts=20, seed=1), rounds=3, iterations=1
+        lambda: maxvar(notre_dame, n_potential=200_000, parts=20, seed=1), rounds=3, iterations=1
     )
     _check(notre_dame, ug, report)
     benchmark.extra_info.update(
@@ -72,10 +72,10 @@ def test_maxvar_notredame(benchmark, notre_dame):
 def test_maxvar_notredame_one_part(benchmark, notre_dame):
     """parts = 1: no cut edges pinned at p = 1, so more variance; one QP of 1.29M pairs."""
     ug, report = benchmark.pedantic(
-        lambda: maxvar(notre_dame, 200_000, parts=1, seed=1), rounds=1, iterations=1
+        lambda: maxvar(notre_dame, n_potential=200_000, parts=1, seed=1), rounds=1, iterations=1
     )
     _check(notre_dame, ug, report)
-    partitioned = maxvar(notre_dame, 200_000, parts=20, seed=1)[1]
+    partitioned = maxvar(notre_dame, n_potential=200_000, parts=20, seed=1)[1]
     assert report["tv"] > partitioned["tv"]
     benchmark.extra_info.update(
         timings=report["timings"],
@@ -87,7 +87,7 @@ def test_maxvar_notredame_one_part(benchmark, notre_dame):
 
 
 def _race_parts(g: gv.Graph, n_parts: int) -> list[tuple]:
-    """The first n_parts QPs of maxvar(g, 200_000, parts=20, seed=1), as the solvers see them."""
+    """The first n_parts QPs of maxvar(g, n_potential=200_000, parts=20, seed=1), as the solvers see them."""
     labels = metis_parts(g, 20, seed=1)
     layout = _core.split_parts(g.indptr, g.indices, labels, 20, 0)
     requested = np.full(20, 10_000, dtype=np.int64)

@@ -18,7 +18,7 @@ def test_evaluate_maxvar_notredame(benchmark, request):
     if request.config.getoption("benchmark_disable"):
         pytest.skip("40 s to 2 min: --benchmark-only runs it")
     g0 = load_shared("web-NotreDame")
-    ug, _ = maxvar(g0, 200_000, parts=20, seed=1)
+    ug, _ = maxvar(g0, n_potential=200_000, parts=20, seed=1)
     ev = benchmark.pedantic(lambda: evaluate(g0, ug, samples=20, seed=2), rounds=1, iterations=1)
     assert ev.samples == 20
     assert ev.mean["H2_open"] < ev.original["H2_open"] / 10  # MaxVar hides most signatures

@@ -66,7 +66,7 @@ def _edges_plus_lost_close_to_m(report: dict, g: gv.Graph) -> None:
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_mod_t5(benchmark, notre_dame):
     ug, report = benchmark.pedantic(
-        lambda: randwalk_mod(notre_dame, 5, seed=1), rounds=3, iterations=1
+        lambda: randwalk_mod(notre_dame, t=5, seed=1), rounds=3, iterations=1
     )
     assert not ug.relaxed and np.all(ug.u < ug.v) and report["params"]["t"] == 5
     _edges_plus_lost_close_to_m(report, notre_dame)
@@ -75,7 +75,9 @@ def test_randwalk_mod_t5(benchmark, notre_dame):
 
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_t5(benchmark, notre_dame):
-    ug, report = benchmark.pedantic(lambda: randwalk(notre_dame, 5, seed=1), rounds=3, iterations=1)
+    ug, report = benchmark.pedantic(
+        lambda: randwalk(notre_dame, t=5, seed=1), rounds=3, iterations=1
+    )
     assert not ug.relaxed and np.all(ug.u < ug.v)
     _edges_plus_lost_close_to_m(report, notre_dame)
 
@@ -83,7 +85,7 @@ def test_randwalk_t5(benchmark, notre_dame):
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_mod_printed_t5(benchmark, notre_dame):
     ug, report = benchmark.pedantic(
-        lambda: randwalk_mod(notre_dame, 5, variant="printed", seed=1), rounds=3, iterations=1
+        lambda: randwalk_mod(notre_dame, t=5, variant="printed", seed=1), rounds=3, iterations=1
     )
     _pairs_close_to_m(ug.num_pairs, notre_dame)
     assert ug.relaxed and report["params"]["variant"] == "printed"
@@ -92,7 +94,7 @@ def test_randwalk_mod_printed_t5(benchmark, notre_dame):
 @pytest.mark.benchmark(group="randwalk t=5 web-NotreDame")
 def test_randwalk_mod_printed_t5_fixed_routing(benchmark, notre_dame):
     ug, _ = benchmark.pedantic(
-        lambda: randwalk_mod(notre_dame, 5, variant="printed", routing="fixed", seed=1),
+        lambda: randwalk_mod(notre_dame, t=5, variant="printed", routing="fixed", seed=1),
         rounds=3,
         iterations=1,
     )
@@ -109,7 +111,7 @@ def test_randwalk_mod_printed_t5_numpy_peer(benchmark, notre_dame):
 
 @pytest.mark.benchmark(group="randwalk-mod t=5 ca-GrQc")
 def test_randwalk_mod_t5_grqc(benchmark, grqc):
-    _, report = benchmark.pedantic(lambda: randwalk_mod(grqc, 5, seed=1), rounds=3, iterations=1)
+    _, report = benchmark.pedantic(lambda: randwalk_mod(grqc, t=5, seed=1), rounds=3, iterations=1)
     _edges_plus_lost_close_to_m(report, grqc)
 
 
@@ -128,7 +130,9 @@ def test_randwalk_mod_t5_grqc_python_peer(benchmark, grqc):
 @pytest.mark.parametrize("nearby", [False, True], ids=["uniform", "nearby"])
 def test_switch_500k(benchmark, notre_dame, nearby):
     ug, report = benchmark.pedantic(
-        lambda: edge_switch(notre_dame, 500_000, nearby=nearby, seed=1), rounds=3, iterations=1
+        lambda: edge_switch(notre_dame, switches=500_000, nearby=nearby, seed=1),
+        rounds=3,
+        iterations=1,
     )
     assert report["performed"] > 0
     deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=notre_dame.n)
@@ -137,7 +141,7 @@ def test_switch_500k(benchmark, notre_dame, nearby):
 
 @pytest.mark.benchmark(group="switch 20k ca-GrQc")
 def test_switch_grqc(benchmark, grqc):
-    ug, _ = benchmark(lambda: edge_switch(grqc, 20_000, seed=1))
+    ug, _ = benchmark(lambda: edge_switch(grqc, switches=20_000, seed=1))
     deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=grqc.n)
     np.testing.assert_array_equal(deg, grqc.degrees)
 
@@ -158,7 +162,7 @@ def test_switch_grqc_networkx(benchmark, grqc):
 @pytest.mark.benchmark(group="obfuscation fixed sigma web-NotreDame")
 def test_obfuscation_fixed_sigma(benchmark, notre_dame):
     ug, report = benchmark.pedantic(
-        lambda: obfuscation(notre_dame, 50, 0.1, sigma=0.01, c=2.0, attempts=1, seed=1),
+        lambda: obfuscation(notre_dame, k=50, eps=0.1, sigma=0.01, c=2.0, attempts=1, seed=1),
         rounds=1,
         iterations=1,
     )
@@ -173,7 +177,7 @@ def test_obfuscation_sigma_search(benchmark, request, notre_dame):
     if request.config.getoption("benchmark_disable"):
         pytest.skip("the full sigma search takes about a minute: --benchmark-only runs it")
     _, report = benchmark.pedantic(
-        lambda: obfuscation(notre_dame, 50, 0.1, seed=1), rounds=1, iterations=1
+        lambda: obfuscation(notre_dame, k=50, eps=0.1, seed=1), rounds=1, iterations=1
     )
     assert report["eps_hat"] <= 0.1
     sigmas = [h["sigma"] for h in report["history"]]
@@ -182,7 +186,7 @@ def test_obfuscation_sigma_search(benchmark, request, notre_dame):
 
 
 def test_obfuscation_sigma_search_grqc(grqc):
-    _, report = obfuscation(grqc, 50, 0.1, seed=1, attempts=2)
+    _, report = obfuscation(grqc, k=50, eps=0.1, seed=1, attempts=2)
     assert report["eps_hat"] <= 0.1
     assert len(report["history"]) <= 8  # doubling/bisection stops within tol, not at sigma_min
 

@@ -25,7 +25,7 @@ def main() -> None:
     g0 = gv.datasets.load(name, data_dir=["../shared/data", "/work/shared/data"])
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     t0 = time.perf_counter()
-    ug, report = obfuscation(g0, 50, 0.1, sigma=sigma, c=2.0, seed=1, threads=threads)
+    ug, report = obfuscation(g0, k=50, eps=0.1, sigma=sigma, c=2.0, seed=1, threads=threads)
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     digest = hashlib.sha1(ug.u.tobytes() + ug.v.tobytes() + ug.p.tobytes()).hexdigest()[:12]

@@ -39,3 +39,52 @@ numpydoc_xref_param_type = False
 html_theme = "pydata_sphinx_theme"
 html_title = f"graphveil {release}"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
+
+
+def _lookup(dotted: str) -> object | None:
+    """The object named ``dotted`` (a module, then attributes), or None."""
+    import importlib
+
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr, None)
+            if obj is None:
+                return None
+        return obj
+    return None
+
+
+def _resolve_reexport(app, env, node, contnode):  # type: ignore[no-untyped-def]
+    """Resolve a Python reference the domain missed: a short name inside graphveil, or a name
+    re-exported by a package (``graphveil.RunRecord`` is documented as ``graphveil.record.RunRecord``).
+    """
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"]
+    domain = env.get_domain("py")
+    candidates = [f"graphveil.{target}"]
+    if node.get("py:module"):
+        candidates.append(f"{node['py:module']}.{target}")
+    if node.get("py:class"):  # an attribute named inside its class's docstring
+        candidates.append(f"graphveil.{node['py:class']}.{target}")
+    for name in list(candidates) + [target]:
+        obj = _lookup(name) if name.startswith("graphveil") else None
+        module, qualname = getattr(obj, "__module__", None), getattr(obj, "__qualname__", None)
+        if module and qualname:
+            candidates.append(f"{module}.{qualname}")
+    for name in candidates:
+        found = domain.resolve_xref(
+            env, node["refdoc"], app.builder, "obj", name, node, contnode
+        )
+        if found is not None:
+            return found
+    return None
+
+
+def setup(app):  # type: ignore[no-untyped-def]
+    app.connect("missing-reference", _resolve_reexport)

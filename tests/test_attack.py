@@ -73,7 +73,7 @@ def test_link_inference_against_sklearn(seed, ties):
 
 def test_link_inference_deterministic_release():
     g0 = karate_graph()
-    ug, _ = edge_switch(g0, 30, seed=1)
+    ug, _ = edge_switch(g0, switches=30, seed=1)
     r = link_inference(g0, ug)
     assert r.deterministic and r.auc is None and r.precision_at_m is None
     kept = len(set(zip(*map(list, g0.edges()))) & set(zip(ug.u.tolist(), ug.v.tolist())))
@@ -85,7 +85,7 @@ def test_link_inference_deterministic_release():
 
 def test_link_inference_maxvar_ranks_true_edges_high():
     g0 = gv.datasets.load("karate_club")
-    ug, _ = maxvar(g0, 40, parts=1, seed=1)
+    ug, _ = maxvar(g0, n_potential=40, parts=1, seed=1)
     r = link_inference(g0, ug)
     assert 0.5 < r.auc <= 1.0 and r.recall_at_m <= 1.0
     assert "auc=" in repr(r)
@@ -434,8 +434,8 @@ def test_control_reidentifies_the_identifiable_core(grqc):
 
 def test_control_beats_edge_switch_and_randwalk(grqc):
     control = propagation_attack(grqc, grqc, seeds=50, seed=4).sampled.correct
-    switched, _ = edge_switch(grqc, grqc.m // 2, seed=4)
-    walked, _ = randwalk(grqc, 2, seed=4)
+    switched, _ = edge_switch(grqc, switches=grqc.m // 2, seed=4)
+    walked, _ = randwalk(grqc, t=2, seed=4)
     s = propagation_attack(grqc, switched, seeds=50, seed=4).sampled.correct
     w = propagation_attack(grqc, walked, seeds=50, seed=4).sampled.correct
     assert control > s + 0.2 and control > w + 0.2
@@ -459,7 +459,7 @@ def test_cli_attack_link_and_propagation(tmp_path, capsys):
     from graphveil.cli import main
 
     g0 = gv.datasets.load("karate_club")
-    ug, _ = maxvar(g0, 40, parts=1, seed=1)
+    ug, _ = maxvar(g0, n_potential=40, parts=1, seed=1)
     path = tmp_path / "ug.npz"
     ug.save(path, keep_ids=True)
     out_json = tmp_path / "link.json"
@@ -497,7 +497,7 @@ def test_cli_attack_errors(tmp_path, capsys):
     gv.UncertainGraph(5, [0], [1], [0.5]).save(path, keep_ids=True)
     assert main(["attack", "link", "--dataset", "karate_club", str(path)]) == 2
     assert "same nodes" in capsys.readouterr().err
-    ug, _ = maxvar(g0, 40, parts=1, seed=1)
+    ug, _ = maxvar(g0, n_potential=40, parts=1, seed=1)
     ug.save(path, record=tmp_path / "private.json")  # ids permuted by default
     assert main(["attack", "propagation", "--dataset", "karate_club", str(path)]) == 2
     err = capsys.readouterr().err
@@ -535,7 +535,7 @@ def test_attack_scores_control_and_an_uncertain_release(grqc):
     assert scores["reid_twin_share"] == pytest.approx(control["reid_twin_share"], abs=0.02)
     old = attack_scores(grqc, ug, samples=3, seed=5, eccentricity="scored")
     assert old["link_auc"] == scores["link_auc"] and old["reid_rate"] != scores["reid_rate"]
-    walked, _ = randwalk(grqc, 2, seed=5)
+    walked, _ = randwalk(grqc, t=2, seed=5)
     assert attack_scores(grqc, walked, samples=1, seed=5)["reid_rate"] < scores["reid_rate"]
 
 
@@ -562,7 +562,7 @@ def test_evaluate_with_attacks_adds_the_attack_scores(grqc):
     direct = attack_scores(grqc, ug, samples=2, seed=attacked.seed)
     assert attacked.extra["attack_reid_rate"] == direct["reid_rate"]
     assert attacked.extra["attack_link_auc"] == direct["link_auc"]
-    walked, _ = randwalk(grqc, 2, seed=6)
+    walked, _ = randwalk(grqc, t=2, seed=6)
     assert math.isnan(
         evaluate(grqc, walked, samples=1, seed=6, k=30, attacks=True).extra["attack_link_auc"]
     )

@@ -110,7 +110,7 @@ def _toy(graph: gv.Graph, level: int, *, mode: Literal["a", "b"] = "b", seed=Non
     seed : int or None
         The seed.
     """
-    return gv.anonymize.edge_switch(graph, level, seed=seed)
+    return gv.anonymize.edge_switch(graph, switches=level, seed=seed)
 
 
 def test_a_toy_scheme_gets_typed_options_from_its_signature(capsys):
@@ -147,21 +147,25 @@ def test_progress_lines_go_through_the_logger(capsys):
     assert "seed=" not in err  # a seed is never logged
     assert "graphveil anonymize: timings (s): " in err
     # the handler goes when the command ends: a later library call prints nothing
-    gv.anonymize.obfuscation(datasets.load("karate_club"), 2, 0.5, sigma=0.5, seed=1, progress=True)
+    gv.anonymize.obfuscation(
+        datasets.load("karate_club"), k=2, eps=0.5, sigma=0.5, seed=1, progress=True
+    )
     assert capsys.readouterr().err == ""
 
 
 def test_obfuscation_search_logs_instead_of_printing(capsys, caplog):
     g = datasets.load("karate_club")
     with caplog.at_level(logging.INFO, logger="graphveil"):
-        gv.anonymize.obfuscation(g, 3, 0.3, attempts=1, tol=0.3, seed=2, progress=True)
+        gv.anonymize.obfuscation(g, k=3, eps=0.3, attempts=1, tol=0.3, seed=2, progress=True)
     assert capsys.readouterr().err == ""
     lines = [r.getMessage() for r in caplog.records if r.name == "graphveil.anonymize._obfuscation"]
     assert lines and all(line.startswith("obfuscation: sigma=") for line in lines)
     assert all(r.levelno == logging.INFO for r in caplog.records if r.message in lines)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="graphveil"):
-        gv.anonymize.obfuscation(g, 3, 0.3, attempts=1, tol=0.3, seed=2)  # progress off: DEBUG
+        gv.anonymize.obfuscation(
+            g, k=3, eps=0.3, attempts=1, tol=0.3, seed=2
+        )  # progress off: DEBUG
     assert not [r for r in caplog.records if r.name == "graphveil.anonymize._obfuscation"]
 
 

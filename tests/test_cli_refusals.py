@@ -163,8 +163,8 @@ def test_the_no_op_rules_match_what_the_schemes_publish():
 
     runs = {
         "maxvar": (maxvar(g, n_potential=0, parts=1, seed=1), {"n_potential": 0}),
-        "edge_switch": (edge_switch(g, 0, seed=1), {"switches": 0}),
-        "mixture": (mixture(g, g, p=0.0), {"p": 0.0}),
+        "edge_switch": (edge_switch(g, switches=0, seed=1), {"switches": 0}),
+        "mixture": (mixture(g, anonymized=g, p=0.0), {"p": 0.0}),
         "randwalk": (randwalk(g, t=1, seed=1), {"t": 1}),
         "randwalk_mod": (randwalk_mod(g, t=1, seed=1), {"t": 1}),
     }

@@ -678,7 +678,7 @@ def test_maxvar_partitions_g0_once_per_study(clustered, monkeypatch, tmp_path):
     for row in study.rows:
         ug, report = gv.anonymize.maxvar(
             clustered,
-            round(row["value"] * clustered.m),
+            n_potential=round(row["value"] * clustered.m),
             parts=3,
             seed=row["seed"],
             allow_fewer=True,

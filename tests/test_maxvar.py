@@ -257,8 +257,8 @@ class TestQpBackends:
         from graphveil.anonymize import maxvar
 
         g = _read_shared("ca-GrQc")
-        a, ra = maxvar(g, 1500, parts=4, seed=5, solver="dual")
-        b, rb = maxvar(g, 1500, parts=4, seed=5, solver="osqp")
+        a, ra = maxvar(g, n_potential=1500, parts=4, seed=5, solver="dual")
+        b, rb = maxvar(g, n_potential=1500, parts=4, seed=5, solver="osqp")
         np.testing.assert_array_equal(a.u, b.u)
         np.testing.assert_array_equal(a.v, b.v)
         assert np.abs(a.p - b.p).max() <= 1e-4
@@ -377,7 +377,7 @@ class TestMaxVar:
         from graphveil.anonymize import maxvar
 
         g = _read_shared(name)
-        ug, report = maxvar(g, n_potential, parts=parts, seed=2)
+        ug, report = maxvar(g, n_potential=n_potential, parts=parts, seed=2)
         _check_maxvar(g, ug, report)
         assert report["potential_proposed"] == report["potential_requested"]
         assert sum(report["potential_requested"]) == n_potential
@@ -396,10 +396,10 @@ class TestMaxVar:
         from graphveil.anonymize import maxvar
 
         g = _read_shared("ca-GrQc")
-        ug1, r1 = maxvar(g, 1500, parts=1, seed=2)
+        ug1, r1 = maxvar(g, n_potential=1500, parts=1, seed=2)
         _check_maxvar(g, ug1, r1)
         assert r1["cut_edges"] == 0 and np.all(r1["labels"] == 0)
-        ug8, r8 = maxvar(g, 1500, parts=8, seed=2)
+        ug8, r8 = maxvar(g, n_potential=1500, parts=8, seed=2)
         # no cut edge is pinned at p = 1: the whole-graph QP keeps more variance
         assert r1["tv"] > r8["tv"]
 
@@ -418,15 +418,15 @@ class TestMaxVar:
 
         g = _read_shared("ca-HepTh")
         runs = [
-            maxvar(g, 4000, parts=6, seed=9, threads=1),
-            maxvar(g, 4000, parts=6, seed=9, threads=4),
-            maxvar(g, 4000, parts=6, seed=9, threads=1, executor=InlineExecutor()),
+            maxvar(g, n_potential=4000, parts=6, seed=9, threads=1),
+            maxvar(g, n_potential=4000, parts=6, seed=9, threads=4),
+            maxvar(g, n_potential=4000, parts=6, seed=9, threads=1, executor=InlineExecutor()),
         ]
         for ug, _ in runs[1:]:
             np.testing.assert_array_equal(ug.u, runs[0][0].u)
             np.testing.assert_array_equal(ug.v, runs[0][0].v)
             np.testing.assert_array_equal(ug.p, runs[0][0].p)
-        other, _ = maxvar(g, 4000, parts=6, seed=10)
+        other, _ = maxvar(g, n_potential=4000, parts=6, seed=10)
         assert not (
             other.u.size == runs[0][0].u.size
             and np.array_equal(other.u, runs[0][0].u)
@@ -439,7 +439,7 @@ class TestMaxVar:
 
         g, k = TINY[name]
         available = len(_fof_pairs(g))
-        ug, report = maxvar(g, min(k, available), parts=1, seed=4)
+        ug, report = maxvar(g, n_potential=min(k, available), parts=1, seed=4)
         _check_maxvar(g, ug, report, eq_tol=1e-9)
         reference = _slsqp(
             g.n, ug.u.astype(np.int32), ug.v.astype(np.int32), g.degrees.astype(np.float64)
@@ -451,8 +451,8 @@ class TestMaxVar:
 
         g = ZOO["star6"]  # 15 friend-of-friend pairs among the leaves
         with pytest.raises(ValueError, match=r"only 15 friend-of-friend"):
-            maxvar(g, 20, parts=1, seed=0)
-        ug, report = maxvar(g, 20, parts=1, seed=0, allow_fewer=True)
+            maxvar(g, n_potential=20, parts=1, seed=0)
+        ug, report = maxvar(g, n_potential=20, parts=1, seed=0, allow_fewer=True)
         assert report["potential_proposed"] == [15] and report["potential_available"] == [15]
         _check_maxvar(g, ug, report, eq_tol=1e-9)
 
@@ -462,8 +462,8 @@ class TestMaxVar:
         g = _read_shared("karate_club")
         exists = len(_fof_pairs(g))
         with pytest.raises(ValueError, match=f"only {exists:,} friend-of-friend"):
-            maxvar(g, 10**12, parts=1, seed=0)
-        ug, report = maxvar(g, 10**12, parts=1, seed=0, allow_fewer=True)
+            maxvar(g, n_potential=10**12, parts=1, seed=0)
+        ug, report = maxvar(g, n_potential=10**12, parts=1, seed=0, allow_fewer=True)
         assert (
             report["potential_available"] == [exists] and report["potential_proposed"][0] <= exists
         )
@@ -474,11 +474,11 @@ class TestMaxVar:
 
         g = gv.Graph.from_edges(np.arange(0, 10, 2), np.arange(1, 10, 2))
         with pytest.raises(ValueError, match="only 0 friend-of-friend"):
-            maxvar(g, 1, parts=1, seed=0)
-        ug, report = maxvar(g, 1, parts=2, seed=0, allow_fewer=True)
+            maxvar(g, n_potential=1, parts=1, seed=0)
+        ug, report = maxvar(g, n_potential=1, parts=2, seed=0, allow_fewer=True)
         np.testing.assert_array_equal(ug.p, np.ones(g.m))
         assert report["tv"] == 0.0 and report["tv_bound"] == 0.0
-        ug0, _ = maxvar(g, 0, parts=1, seed=0)  # nothing asked, nothing missing
+        ug0, _ = maxvar(g, n_potential=0, parts=1, seed=0)  # nothing asked, nothing missing
         np.testing.assert_array_equal(ug0.p, np.ones(g.m))
 
     def test_bad_input(self):
@@ -486,25 +486,25 @@ class TestMaxVar:
 
         g = ZOO["path5"]
         with pytest.raises(ValueError, match="parts must lie in 1..5"):
-            maxvar(g, 1, parts=6)
+            maxvar(g, n_potential=1, parts=6)
         with pytest.raises(ValueError, match="parts must lie"):
-            maxvar(g, 1, parts=0)
+            maxvar(g, n_potential=1, parts=0)
         with pytest.raises(ValueError, match="n_potential must be non-negative"):
-            maxvar(g, -1, parts=1)
+            maxvar(g, n_potential=-1, parts=1)
         with pytest.raises(ValueError, match="graph with edges"):
-            maxvar(ZOO["empty"], 1, parts=1)
+            maxvar(ZOO["empty"], n_potential=1, parts=1)
         with pytest.raises(ValueError, match="graph with edges"):
-            maxvar(ZOO["isolated3"], 1, parts=1)
+            maxvar(ZOO["isolated3"], n_potential=1, parts=1)
         with pytest.raises(ValueError, match="solver must be one of"):
-            maxvar(g, 1, parts=1, solver="mosek")
+            maxvar(g, n_potential=1, parts=1, solver="mosek")
         with pytest.raises(TypeError, match="graphveil.Graph"):
-            maxvar(g.to_networkx(), 1, parts=1)  # type: ignore[arg-type]
+            maxvar(g.to_networkx(), n_potential=1, parts=1)  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="n_potential must be an integer"):
-            maxvar(g, 1.5, parts=1)  # type: ignore[arg-type]
+            maxvar(g, n_potential=1.5, parts=1)  # type: ignore[arg-type]
         with pytest.raises(TypeError, match="Executor"):
-            maxvar(g, 1, parts=1, executor=object())  # type: ignore[arg-type]
+            maxvar(g, n_potential=1, parts=1, executor=object())  # type: ignore[arg-type]
         with pytest.raises(ValueError, match="threads"):
-            maxvar(g, 1, parts=1, threads=-1)
+            maxvar(g, n_potential=1, parts=1, threads=-1)
 
 
 class TestProposals:
@@ -698,7 +698,7 @@ class TestProperties:
         )
         def check(g, k, parts, seed):
             parts = min(parts, g.n)
-            ug, report = maxvar(g, k, parts=parts, seed=seed, allow_fewer=True)
+            ug, report = maxvar(g, n_potential=k, parts=parts, seed=seed, allow_fewer=True)
             _check_maxvar(g, ug, report, eq_tol=1e-9)
             if parts == 1 and ug.num_pairs <= 7:
                 reference = _kkt_enumeration(
@@ -721,10 +721,12 @@ class TestGivenParts:
         from graphveil.anonymize._maxvar import METIS_OPTIONS
 
         seed = 2**40 + 7  # above METIS's int: the internal partition takes seed % 2**31
-        ug, report = gv.anonymize.maxvar(grqc, 3000, parts=4, seed=seed)
+        ug, report = gv.anonymize.maxvar(grqc, n_potential=3000, parts=4, seed=seed)
         labels = metis_parts(grqc, 4, seed=seed % 2**31, options=METIS_OPTIONS)
         assert np.unique(labels).size == 4
-        ug2, report2 = gv.anonymize.maxvar(grqc, 3000, parts=4, seed=seed, labels=labels)
+        ug2, report2 = gv.anonymize.maxvar(
+            grqc, n_potential=3000, parts=4, seed=seed, labels=labels
+        )
         for a, b in ((ug.u, ug2.u), (ug.v, ug2.v), (ug.p, ug2.p), (report["labels"], labels)):
             assert np.array_equal(a, b)
         assert report2["params"]["metis_options"] is None  # METIS did not run
@@ -732,7 +734,7 @@ class TestGivenParts:
 
     def test_given_parts_are_used_whatever_the_seed(self, grqc):
         labels = np.arange(grqc.n) % 3  # not METIS's: a cut of most edges
-        _, report = gv.anonymize.maxvar(grqc, 1000, parts=3, seed=1, labels=labels)
+        _, report = gv.anonymize.maxvar(grqc, n_potential=1000, parts=3, seed=1, labels=labels)
         assert np.array_equal(report["labels"], labels)
         u, v = grqc.edges()
         assert report["cut_edges"] == int(np.count_nonzero(labels[u] != labels[v]))
@@ -749,4 +751,4 @@ class TestGivenParts:
     )
     def test_bad_parts_are_rejected(self, grqc, labels, error, message):
         with pytest.raises(error, match=message):
-            gv.anonymize.maxvar(grqc, 100, parts=4, seed=1, labels=labels(grqc.n))
+            gv.anonymize.maxvar(grqc, n_potential=100, parts=4, seed=1, labels=labels(grqc.n))

@@ -201,12 +201,12 @@ def test_default_matches_the_authors_multigraph_on_ca_grqc(t: int) -> None:
 
 def test_default_variant_is_the_printed_multigraph() -> None:
     g = gv.datasets.load("karate_club")
-    out = randwalk_mod(g, 3, seed=1)
+    out = randwalk_mod(g, t=3, seed=1)
     assert out.graph.relaxed and out.report["params"]["variant"] == "printed"
     assert np.all(out.graph.p == 1.0)
-    same = randwalk_mod(g, 3, variant="printed", seed=1)
+    same = randwalk_mod(g, t=3, variant="printed", seed=1)
     assert out.graph == same.graph
-    retry = randwalk_mod(g, 3, variant="retry", seed=1)
+    retry = randwalk_mod(g, t=3, variant="retry", seed=1)
     assert not retry.graph.relaxed
 
 
@@ -216,4 +216,4 @@ def test_study_mixture_mixes_g0_with_the_multigraph() -> None:
     out = scheme("mixture").study(g, 0.4, config, 5)
     rw = scheme("randwalk_mod").study(g, config.mixture_t, config, 5)
     assert out.graph.relaxed
-    assert out.graph == mixture(g, rw.graph, 0.4).graph
+    assert out.graph == mixture(g, anonymized=rw.graph, p=0.4).graph

@@ -88,7 +88,7 @@ def test_uniqueness_definition():
 def test_fixed_sigma_meets_k_eps_on_a_real_graph():
     g = load_shared("ca-GrQc")
     k, eps = 20, 0.1
-    ug, report = obfuscation(g, k, eps, sigma=0.01, attempts=2, seed=7)
+    ug, report = obfuscation(g, k=k, eps=eps, sigma=0.01, attempts=2, seed=7)
     ref = _reference_eps(g, ug, k)
     assert ref == pytest.approx(report["eps_hat"], abs=1e-12)
     assert ref <= eps
@@ -111,7 +111,7 @@ def test_fixed_sigma_meets_k_eps_on_a_real_graph():
 def test_search_finds_the_smallest_succeeding_sigma():
     g = karate_graph()
     k, eps = 3, 0.3
-    ug, report = obfuscation(g, k, eps, attempts=2, tol=0.2, sigma_min=1e-3, seed=3)
+    ug, report = obfuscation(g, k=k, eps=eps, attempts=2, tol=0.2, sigma_min=1e-3, seed=3)
     assert report["mode"] == "search"
     assert _reference_eps(g, ug, k) <= eps
     sigmas = [h["sigma"] for h in report["history"]]
@@ -127,12 +127,12 @@ def test_search_finds_the_smallest_succeeding_sigma():
 def test_failure_is_reported_not_returned():
     g = karate_graph()
     with pytest.raises(ObfuscationError, match="no attempt at sigma=0.001") as info:
-        obfuscation(g, 30, 0.0, sigma=0.001, attempts=2, seed=1)
+        obfuscation(g, k=30, eps=0.0, sigma=0.001, attempts=2, seed=1)
     err = info.value
     assert err.report["history"][0]["success"] is False
     assert err.best is not None and err.best.report["eps_hat"] > 0.0
     with pytest.raises(ObfuscationError, match="no sigma up to sigma_max=2"):
-        obfuscation(g, 30, 0.0, attempts=1, sigma_max=2.0, seed=1)
+        obfuscation(g, k=30, eps=0.0, attempts=1, sigma_max=2.0, seed=1)
 
 
 # ------------------------------------------------------------------ total variance
@@ -140,7 +140,7 @@ def test_proposition_4_3_on_a_regular_graph():
     """All degrees equal -> every sigma(e) = sigma: E[TV] is exactly Proposition 4.3."""
     n, sigma, q = 400, 0.2, 0.0
     g = gv.Graph.from_networkx(nx.circulant_graph(n, [1, 2, 3]))
-    ug, report = obfuscation(g, 10, 0.0, sigma=sigma, q=q, attempts=1, seed=2)
+    ug, report = obfuscation(g, k=10, eps=0.0, sigma=sigma, q=q, attempts=1, seed=2)
     pairs = report["candidate_pairs"]
     dist = stats.truncnorm(0.0, 1.0 / sigma, scale=sigma)
     m = [dist.moment(j) for j in range(1, 5)]
@@ -155,7 +155,7 @@ def test_proposition_4_3_on_a_regular_graph():
 def test_expected_tv_vs_measured_on_a_real_graph():
     g = load_shared("ca-GrQc")
     sigma, q = 0.1, 0.01
-    ug, report = obfuscation(g, 10, 0.1, sigma=sigma, q=q, attempts=1, seed=5)
+    ug, report = obfuscation(g, k=10, eps=0.1, sigma=sigma, q=q, attempts=1, seed=5)
     # recompute sigma(e) from the published pairs and an independent uniqueness
     deg = g.degrees
     vals, counts = np.unique(deg, return_counts=True)
@@ -173,12 +173,12 @@ def test_expected_tv_vs_measured_on_a_real_graph():
 
 def test_seed_reproducible():
     g = karate_graph()
-    a, ra = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
-    b, rb = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=11)
+    a, ra = obfuscation(g, k=3, eps=0.3, sigma=0.3, attempts=2, seed=11)
+    b, rb = obfuscation(g, k=3, eps=0.3, sigma=0.3, attempts=2, seed=11)
     np.testing.assert_array_equal(a.p, b.p)
     np.testing.assert_array_equal(a.u, b.u)
     assert ra["history"] == rb["history"]
-    c, _ = obfuscation(g, 3, 0.3, sigma=0.3, attempts=2, seed=12)
+    c, _ = obfuscation(g, k=3, eps=0.3, sigma=0.3, attempts=2, seed=12)
     assert not (c.num_pairs == a.num_pairs and np.array_equal(c.p, a.p))
 
 
@@ -186,9 +186,9 @@ def test_attempts_side_by_side_give_the_one_thread_result():
     """The T attempts run side by side on the threads and are weighed in order: same release,
     same eps-hats and the same sigma search as on one thread, for any thread count."""
     g = load_shared("ca-GrQc")
-    one, r1 = obfuscation(g, 10, 0.1, attempts=5, tol=0.3, seed=21, threads=1)
+    one, r1 = obfuscation(g, k=10, eps=0.1, attempts=5, tol=0.3, seed=21, threads=1)
     for threads in (2, 3, 8):
-        many, rn = obfuscation(g, 10, 0.1, attempts=5, tol=0.3, seed=21, threads=threads)
+        many, rn = obfuscation(g, k=10, eps=0.1, attempts=5, tol=0.3, seed=21, threads=threads)
         np.testing.assert_array_equal(one.u, many.u)
         np.testing.assert_array_equal(one.v, many.v)
         np.testing.assert_array_equal(one.p, many.p)
@@ -214,11 +214,11 @@ def test_attempts_side_by_side_give_the_one_thread_result():
 def test_bad_input(kwargs, match):
     args = {"k": 3, "eps": 0.1, "sigma": 0.1, **kwargs}
     with pytest.raises(ValueError, match=match):
-        obfuscation(karate_graph(), args.pop("k"), args.pop("eps"), seed=0, **args)
+        obfuscation(karate_graph(), k=args.pop("k"), eps=args.pop("eps"), seed=0, **args)
 
 
 def test_zoo(zoo_graph):
-    ug, report = obfuscation(zoo_graph, 1, 1.0, sigma=0.1, c=1.0, attempts=1, seed=0)
+    ug, report = obfuscation(zoo_graph, k=1, eps=1.0, sigma=0.1, c=1.0, attempts=1, seed=0)
     assert ug.num_pairs == zoo_graph.m == report["candidate_pairs"]
     assert report["added_pairs"] == report["removed_edges"] == 0
 
@@ -244,7 +244,7 @@ def test_search_reaches_the_minimum_against_a_fine_scan():
     success clearly below the search's sigma, and the search's sigma must succeed."""
     g = load_shared("ca-GrQc")
     k, eps, tol, attempts = 100, 0.05, 0.05, 2
-    _, report = obfuscation(g, k, eps, tol=tol, attempts=attempts, seed=4)
+    _, report = obfuscation(g, k=k, eps=eps, tol=tol, attempts=attempts, seed=4)
     found = report["sigma"]
     assert report["reached_sigma_min"] is False
     assert found < 1 / 32
@@ -256,7 +256,7 @@ def test_search_reaches_the_minimum_against_a_fine_scan():
     ok = []
     for s in scan:
         try:
-            obfuscation(g, k, eps, sigma=float(s), attempts=attempts, seed=4)
+            obfuscation(g, k=k, eps=eps, sigma=float(s), attempts=attempts, seed=4)
             ok.append(True)
         except gv.anonymize.ObfuscationError:
             ok.append(False)

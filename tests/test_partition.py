@@ -20,7 +20,7 @@ def _edge_set(ug) -> set[tuple[int, int]]:
 
 def test_switch_on_parts_keeps_degrees_and_cut():
     g = load_shared("ca-GrQc")
-    ug, report = partition("edge_switch", g, 8, seed=4, switches=2000)
+    ug, report = partition(g, scheme="edge_switch", parts=8, seed=4, switches=2000)
     labels = metis_parts(g, 8, seed=4)
     eu, ev = g.edges()
     cut = set(zip(eu[labels[eu] != labels[ev]].tolist(), ev[labels[eu] != labels[ev]].tolist()))
@@ -38,9 +38,9 @@ def test_switch_on_parts_keeps_degrees_and_cut():
 
 def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
     g = gv.Graph.from_networkx(nx.karate_club_graph())
-    ug, report = partition("randwalk_mod", g, 2, 3, variant="printed", seed=1)
+    ug, report = partition(g, scheme="randwalk_mod", parts=2, t=3, variant="printed", seed=1)
     assert ug.relaxed
-    assert report["params"]["args"] == [3]
+    assert report["params"]["kwargs"] == {"t": 3, "variant": "printed"}
     labels = metis_parts(g, 2, seed=1)
     # expected number of pairs = m inside the parts + the cut
     inside = sum(r["pairs"] for r in report["part_reports"])
@@ -60,26 +60,30 @@ def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
 
 def test_obfuscation_on_parts_and_error_names_the_part():
     g = load_shared("ca-GrQc")
-    ug, report = partition("obfuscation", g, 4, 5, 0.2, sigma=0.1, attempts=1, seed=2)
+    ug, report = partition(
+        g, scheme="obfuscation", parts=4, k=5, eps=0.2, sigma=0.1, attempts=1, seed=2
+    )
     assert all(r["eps_hat"] <= 0.2 for r in report["part_reports"])
     assert not ug.relaxed
     with pytest.raises(ObfuscationError, match="part 0"):
-        partition("obfuscation", g, 4, 10_000, 0.0, sigma=0.001, attempts=1, seed=2)
+        partition(
+            g, scheme="obfuscation", parts=4, k=10_000, eps=0.0, sigma=0.001, attempts=1, seed=2
+        )
 
 
 def test_seed_and_callable():
     g = load_shared("ca-GrQc")
-    a, _ = partition("randwalk", g, 4, 3, seed=9)
-    b, _ = partition("randwalk", g, 4, 3, seed=9)
+    a, _ = partition(g, scheme="randwalk", parts=4, t=3, seed=9)
+    b, _ = partition(g, scheme="randwalk", parts=4, t=3, seed=9)
     np.testing.assert_array_equal(a.u, b.u)
     np.testing.assert_array_equal(a.v, b.v)
 
     def identity(sub, *, seed):
         from graphveil.anonymize import edge_switch
 
-        return edge_switch(sub, 0, seed=seed)
+        return edge_switch(sub, switches=0, seed=seed)
 
-    ug, report = partition(identity, g, 3, seed=1)
+    ug, report = partition(g, scheme=identity, parts=3, seed=1)
     assert _edge_set(ug) == set(zip(*(x.tolist() for x in g.edges())))
     assert report["params"]["scheme"] == "identity"
 
@@ -87,13 +91,13 @@ def test_seed_and_callable():
 def test_bad_input():
     g = gv.Graph.from_networkx(nx.karate_club_graph())
     with pytest.raises(ValueError, match="unknown scheme"):
-        partition("maxvarx", g, 2)
+        partition(g, scheme="maxvarx", parts=2)
     with pytest.raises(ValueError, match="parts must be >= 1"):
-        partition("edge_switch", g, 0, switches=1)
+        partition(g, scheme="edge_switch", parts=0, switches=1)
     with pytest.raises(ValueError, match="exceeds the number of nodes"):
-        partition("edge_switch", g, 100, switches=1)
+        partition(g, scheme="edge_switch", parts=100, switches=1)
     with pytest.raises(TypeError):
-        partition(3, g, 2)
+        partition(g, scheme=3, parts=2)
 
 
 def test_parts_layout_matches_induced_subgraphs():
@@ -117,10 +121,10 @@ def test_result_does_not_depend_on_threads_or_executor():
     from concurrent.futures import ThreadPoolExecutor
 
     g = load_shared("ca-GrQc")
-    a, ra = partition("randwalk_mod", g, 5, 3, seed=8, threads=1)
-    b, _ = partition("randwalk_mod", g, 5, 3, seed=8, threads=3)
+    a, ra = partition(g, scheme="randwalk_mod", parts=5, t=3, seed=8, threads=1)
+    b, _ = partition(g, scheme="randwalk_mod", parts=5, t=3, seed=8, threads=3)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        c, rc = partition("randwalk_mod", g, 5, 3, seed=8, executor=pool)
+        c, rc = partition(g, scheme="randwalk_mod", parts=5, t=3, seed=8, executor=pool)
     for other in (b, c):
         np.testing.assert_array_equal(a.u, other.u)
         np.testing.assert_array_equal(a.v, other.v)
@@ -128,4 +132,4 @@ def test_result_does_not_depend_on_threads_or_executor():
     assert [r["seed"] for r in ra["part_reports"]] == [r["seed"] for r in rc["part_reports"]]
     assert len({r["seed"] for r in ra["part_reports"]}) == 5  # one stream per part
     with pytest.raises(TypeError, match="executor"):
-        partition("randwalk", g, 2, 3, executor=object())
+        partition(g, scheme="randwalk", parts=2, t=3, executor=object())

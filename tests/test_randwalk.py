@@ -120,7 +120,7 @@ def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
     counts: dict[tuple[int, int], float] = {}
     rng = np.random.default_rng(5)
     for _ in range(samples):
-        s, _ = randwalk_mod(g, t, alpha=alpha, variant="printed", routing=routing, seed=rng)
+        s, _ = randwalk_mod(g, t=t, alpha=alpha, variant="printed", routing=routing, seed=rng)
         for key, x in _pair_totals(g.n, s.u, s.v, s.p).items():
             counts[key] = counts.get(key, 0.0) + x
     assert set(counts) <= set(want)
@@ -137,7 +137,7 @@ def test_randwalk_mod_samples_average_to_the_uncertain_form(routing, alpha, t):
 @pytest.mark.parametrize("alpha", [0.5, 0.2])
 def test_printed_randwalk_mod_edge_count_is_m_in_expectation(alpha):
     g = load_shared("ca-GrQc")
-    ug, report = randwalk_mod(g, 3, alpha=alpha, variant="printed", seed=3)
+    ug, report = randwalk_mod(g, t=3, alpha=alpha, variant="printed", seed=3)
     q = _q_values(g, alpha)
     assert q.sum() == pytest.approx(g.m)
     assert abs(ug.num_pairs - g.m) < 5 * np.sqrt(np.sum(q * (1 - q)))
@@ -180,9 +180,11 @@ def test_retry_walk_matches_theauthors_random_walk_transform(alpha, t, max_tries
     ours = []
     for i in range(runs):
         if alpha == 1.0:
-            ug, rep = randwalk(g, t, variant=variant, max_tries=max_tries, seed=i)
+            ug, rep = randwalk(g, t=t, variant=variant, max_tries=max_tries, seed=i)
         else:
-            ug, rep = randwalk_mod(g, t, alpha=alpha, variant="retry", max_tries=max_tries, seed=i)
+            ug, rep = randwalk_mod(
+                g, t=t, alpha=alpha, variant="retry", max_tries=max_tries, seed=i
+            )
         assert (
             np.all(ug.u < ug.v) and not ug.relaxed
         )  # no loops; the strict model has no duplicates
@@ -229,7 +231,7 @@ def test_retry_walk_keeps_the_degree_sum_up_to_reported_failures(t):
     g = load_shared("ca-GrQc")
     edges, lost = [], []
     for seed in range(12):
-        ug, rep = randwalk_mod(g, t, variant="retry", seed=seed)
+        ug, rep = randwalk_mod(g, t=t, variant="retry", seed=seed)
         assert np.all(ug.u < ug.v)
         assert rep["failed"] > 0 and rep["lost"] <= rep["failed"]
         deg = np.bincount(np.concatenate([ug.u, ug.v]), minlength=g.n)
@@ -248,7 +250,7 @@ def test_retry_walk_never_loops_or_repeats_and_fills_one_shared_graph():
     g = ZOO["star6"]
     sizes = set()
     for seed in range(50):
-        ug, rep = randwalk(g, 2, max_tries=200, seed=seed)
+        ug, rep = randwalk(g, t=2, max_tries=200, seed=seed)
         assert np.all(ug.u < ug.v) and ug.num_pairs == rep["edges"]
         assert np.all(ug.u > 0)  # only leaf-leaf pairs
         # the centre's 6 walks all return to the centre and fail; they cost d / 2 = 3 edges
@@ -260,7 +262,7 @@ def test_retry_walk_never_loops_or_repeats_and_fills_one_shared_graph():
 def test_retry_walk_reports_failures_of_a_two_node_component():
     # t = 2 on one edge: the walk from v always returns to u: every walk fails, nothing kept
     g = ZOO["single_edge"]
-    ug, rep = randwalk_mod(g, 2, variant="retry", seed=0)
+    ug, rep = randwalk_mod(g, t=2, variant="retry", seed=0)
     assert ug.num_pairs == 0 and rep["failed"] == 2 and rep["lost"] == pytest.approx(1.0)
 
 
@@ -270,8 +272,8 @@ def test_mixture_with_the_retry_component_keeps_constraint_3():
     p = 0.4
     sums, lost = [], []
     for seed in range(12):
-        rw, rep = randwalk_mod(g, 2, variant="retry", seed=seed)
-        mix, _ = gv.anonymize.mixture(g, rw, p)
+        rw, rep = randwalk_mod(g, t=2, variant="retry", seed=seed)
+        mix, _ = gv.anonymize.mixture(g, anonymized=rw, p=p)
         sums.append(mix.expected_degrees().sum())
         assert sums[-1] == pytest.approx(2 * ((1 - p) * g.m + p * rep["edges"]))
         lost.append(rep["lost"])
@@ -285,10 +287,10 @@ def test_threads_do_not_change_the_output(scheme):
 
     def run(threads):
         if scheme == "randwalk":
-            return randwalk(g, 4, seed=9, threads=threads).graph
+            return randwalk(g, t=4, seed=9, threads=threads).graph
         routing = scheme.rsplit("_", 1)[1]
         variant = "printed" if routing == "fixed" else "retry"
-        return randwalk_mod(g, 4, routing=routing, variant=variant, seed=9, threads=threads).graph
+        return randwalk_mod(g, t=4, routing=routing, variant=variant, seed=9, threads=threads).graph
 
     a, b = run(1), run(2)
     np.testing.assert_array_equal(a.u, b.u)
@@ -299,9 +301,9 @@ def test_threads_do_not_change_the_output(scheme):
 
 def test_seed_reproducible_and_varies():
     g = karate_graph()
-    a = randwalk_mod(g, 3, seed=1).graph
-    b = randwalk_mod(g, 3, seed=1).graph
-    c = randwalk_mod(g, 3, seed=2).graph
+    a = randwalk_mod(g, t=3, seed=1).graph
+    b = randwalk_mod(g, t=3, seed=1).graph
+    c = randwalk_mod(g, t=3, seed=2).graph
     assert np.array_equal(a.u, b.u) and np.array_equal(a.v, b.v)
     assert not (
         a.num_pairs == c.num_pairs and np.array_equal(a.u, c.u) and np.array_equal(a.v, c.v)
@@ -314,7 +316,7 @@ def test_fixed_routing_walk_one_hop_is_a_permutation():
     g = ZOO["star6"]
     seen = set()
     for seed in range(40):
-        ug, _ = randwalk_mod(g, 2, routing="fixed", variant="printed", seed=seed)
+        ug, _ = randwalk_mod(g, t=2, routing="fixed", variant="printed", seed=seed)
         assert ug.num_pairs <= 7 + 6
         seen.add(ug.num_pairs)
     assert len(seen) > 1
@@ -323,11 +325,11 @@ def test_fixed_routing_walk_one_hop_is_a_permutation():
 def test_zoo_runs(zoo_graph):
     for t in (1, 2, 3):
         for ug in (
-            randwalk(zoo_graph, t, seed=0).graph,
-            randwalk_mod(zoo_graph, t, seed=0).graph,
-            randwalk_mod(zoo_graph, t, variant="retry", seed=0).graph,
-            randwalk_mod(zoo_graph, t, routing="fixed", seed=0).graph,
-            randwalk_mod(zoo_graph, t, variant="printed", seed=0).graph,
+            randwalk(zoo_graph, t=t, seed=0).graph,
+            randwalk_mod(zoo_graph, t=t, seed=0).graph,
+            randwalk_mod(zoo_graph, t=t, variant="retry", seed=0).graph,
+            randwalk_mod(zoo_graph, t=t, routing="fixed", seed=0).graph,
+            randwalk_mod(zoo_graph, t=t, variant="printed", seed=0).graph,
             randwalk_mod_uncertain(zoo_graph, t).graph,
         ):
             assert ug.n == zoo_graph.n
@@ -338,19 +340,19 @@ def test_zoo_runs(zoo_graph):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda g: randwalk(g, 0), "t must be >= 1"),
-        (lambda g: randwalk_mod(g, 0), "t must be >= 1"),
+        (lambda g: randwalk(g, t=0), "t must be >= 1"),
+        (lambda g: randwalk_mod(g, t=0), "t must be >= 1"),
         (lambda g: randwalk_mod_uncertain(g, 0), "t must be >= 1"),
-        (lambda g: randwalk(g, 2, max_tries=0), "max_tries"),
-        (lambda g: randwalk_mod(g, 2, alpha=-0.1), "alpha"),
-        (lambda g: randwalk_mod(g, 2, alpha=1.5), "alpha"),
+        (lambda g: randwalk(g, t=2, max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, t=2, alpha=-0.1), "alpha"),
+        (lambda g: randwalk_mod(g, t=2, alpha=1.5), "alpha"),
         (lambda g: randwalk_mod_uncertain(g, 2, alpha=2), "alpha"),
-        (lambda g: randwalk_mod(g, 2, alpha=float("nan")), "alpha"),
-        (lambda g: randwalk_mod(g, 2, routing="sybil"), "routing"),
-        (lambda g: randwalk_mod(g, 2, variant="authors"), "variant"),
-        (lambda g: randwalk_mod(g, 2, variant="retry", max_tries=0), "max_tries"),
-        (lambda g: randwalk_mod(g, 2, max_tries=5), "max_tries applies"),
-        (lambda g: randwalk_mod(g, 2, variant="printed", max_tries=5), "max_tries applies"),
+        (lambda g: randwalk_mod(g, t=2, alpha=float("nan")), "alpha"),
+        (lambda g: randwalk_mod(g, t=2, routing="sybil"), "routing"),
+        (lambda g: randwalk_mod(g, t=2, variant="authors"), "variant"),
+        (lambda g: randwalk_mod(g, t=2, variant="retry", max_tries=0), "max_tries"),
+        (lambda g: randwalk_mod(g, t=2, max_tries=5), "max_tries applies"),
+        (lambda g: randwalk_mod(g, t=2, variant="printed", max_tries=5), "max_tries applies"),
         (lambda g: walk_ends(g, [99], 2), "start nodes"),
     ],
 )
@@ -361,19 +363,19 @@ def test_bad_input(call, match):
 
 def test_type_errors():
     with pytest.raises(TypeError):
-        randwalk_mod(nx.karate_club_graph(), 2)
+        randwalk_mod(nx.karate_club_graph(), t=2)
     with pytest.raises(TypeError):
-        randwalk_mod(karate_graph(), 2.5)
+        randwalk_mod(karate_graph(), t=2.5)
 
 
 def test_report_is_json_and_in_meta():
     import json
 
-    ug, report = randwalk_mod(karate_graph(), 3, seed=4)
+    ug, report = randwalk_mod(karate_graph(), t=3, seed=4)
     json.dumps(report)
     assert ug.meta["scheme"] == "randwalk_mod" and ug.meta["seed"] == 4
     assert report["params"] == {"t": 3, "alpha": 0.5, "variant": "printed", "routing": "random"}
-    _, report = randwalk_mod(karate_graph(), 3, variant="retry", seed=4)
+    _, report = randwalk_mod(karate_graph(), t=3, variant="retry", seed=4)
     assert report["params"] == {
         "t": 3,
         "alpha": 0.5,
@@ -413,7 +415,7 @@ def test_printed_randwalk_keeps_every_degree_one_walk():
     for variant, extra in (("authors", 0.0), ("printed", 0.5 * leaves)):
         totals = []
         for i in range(runs):
-            ug, rep = randwalk(g, 3, variant=variant, seed=i)
+            ug, rep = randwalk(g, t=3, variant=variant, seed=i)
             totals.append(ug.num_pairs + rep["lost"])
         totals = np.array(totals)
         assert abs(totals.mean() - (g.m + extra)) < 5 * totals.std() / np.sqrt(runs) + 1e-9
@@ -425,7 +427,7 @@ def test_printed_randwalk_keeps_every_degree_one_walk():
         ref_totals = np.array([len(e) + lost for e, _, lost in ref])
         assert stats.ks_2samp(totals, ref_totals).pvalue > 1e-3
     with pytest.raises(ValueError, match="variant must be 'authors' or 'printed'"):
-        randwalk(g, 3, variant="retry")
+        randwalk(g, t=3, variant="retry")
 
 
 def test_tv_estimate_is_unbiased_and_its_error_honest():

@@ -69,16 +69,16 @@ def test_partition_lists_the_registry_and_warns_on_old_spellings():
     assert partition_module.SCHEMES == ("obfuscation", "randwalk", "randwalk_mod", "edge_switch")
     g = datasets.load("karate_club")
     with pytest.warns(DeprecationWarning, match="now spelled 'edge_switch'"):
-        _, old = gv.anonymize.partition("switch", g, 2, switches=10, seed=1)
-    _, new = gv.anonymize.partition("edge_switch", g, 2, switches=10, seed=1)
+        _, old = gv.anonymize.partition(g, scheme="switch", parts=2, switches=10, seed=1)
+    _, new = gv.anonymize.partition(g, scheme="edge_switch", parts=2, switches=10, seed=1)
     assert old["params"]["scheme"] == new["params"]["scheme"] == "edge_switch"
     with pytest.raises(ValueError, match="Partition cannot run maxvar"):
-        gv.anonymize.partition("maxvar", g, 2, 10)
+        gv.anonymize.partition(g, scheme="maxvar", parts=2, n_potential=10)
 
 
 def _double_switch(graph, switches, *, seed=None):
     """A fake scheme: EdgeSwitch run twice as long."""
-    return gv.anonymize.edge_switch(graph, 2 * switches, seed=seed)
+    return gv.anonymize.edge_switch(graph, switches=2 * switches, seed=seed)
 
 
 @pytest.fixture

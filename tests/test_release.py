@@ -86,7 +86,7 @@ def test_attacker_cannot_regenerate_the_white_noise_of_a_default_release(tmp_pat
     # q raised from 0.01 so that karate's 156 candidate pairs hold a few dozen white-noise pairs
     q = 0.25
     g0 = datasets.load("karate_club")
-    ug, report = obfuscation(g0, 5, 0.3, q=q)  # the defaults: fresh entropy, sigma searched
+    ug, report = obfuscation(g0, k=5, eps=0.3, q=q)  # the defaults: fresh entropy, sigma searched
     path = tmp_path / "published.npz"
     ug.save(path)  # the default release
     with np.load(path, allow_pickle=False) as data:
@@ -130,12 +130,12 @@ WHITELIST = (
 
 def _schemes(g0, seed, threads=None):
     return {
-        "maxvar": lambda: maxvar(g0, 60, parts=2, seed=seed, threads=threads),
-        "obfuscation": lambda: obfuscation(g0, 3, 0.3, sigma=0.5, seed=seed, threads=threads),
-        "randwalk": lambda: randwalk(g0, 3, seed=seed, threads=threads),
-        "randwalk_mod": lambda: randwalk_mod(g0, 3, seed=seed, threads=threads),
-        "edge_switch": lambda: edge_switch(g0, 100, seed=seed),
-        "partition": lambda: partition("randwalk", g0, 2, 3, seed=seed),
+        "maxvar": lambda: maxvar(g0, n_potential=60, parts=2, seed=seed, threads=threads),
+        "obfuscation": lambda: obfuscation(g0, k=3, eps=0.3, sigma=0.5, seed=seed, threads=threads),
+        "randwalk": lambda: randwalk(g0, t=3, seed=seed, threads=threads),
+        "randwalk_mod": lambda: randwalk_mod(g0, t=3, seed=seed, threads=threads),
+        "edge_switch": lambda: edge_switch(g0, switches=100, seed=seed),
+        "partition": lambda: partition(g0, scheme="randwalk", parts=2, t=3, seed=seed),
     }
 
 
@@ -146,7 +146,7 @@ def test_release_keys_are_the_whitelist(tmp_path):
     from graphveil.uncertain import RELEASE_KEYS
 
     assert RELEASE_KEYS == WHITELIST
-    ug, _ = obfuscation(datasets.load("karate_club"), 3, 0.3, sigma=0.5)
+    ug, _ = obfuscation(datasets.load("karate_club"), k=3, eps=0.3, sigma=0.5)
     ug.save(tmp_path / "a.npz")
     with np.load(tmp_path / "a.npz") as data:
         assert tuple(data.files) == WHITELIST
@@ -203,7 +203,7 @@ def test_same_inputs_and_seed_give_the_same_bytes_for_any_thread_count(tmp_path,
 
 def test_the_record_keeps_what_the_release_must_not(tmp_path):
     g0 = datasets.load("karate_club")
-    ug, report = obfuscation(g0, 3, 0.3, seed=4)
+    ug, report = obfuscation(g0, k=3, eps=0.3, seed=4)
     rec = ug.save(tmp_path / "pub.npz", record=tmp_path / "private.json")
     back = gv.load_record(tmp_path / "private.json")
     assert back.report["seed"] == report["seed"] == 4
@@ -256,7 +256,7 @@ def test_modes_follow_the_umask_and_the_record_is_private(tmp_path, umask, relea
 
 def test_evaluate_refuses_a_permuted_release_and_maps_it_back_exactly(tmp_path):
     g0 = datasets.load("karate_club")
-    ug, _ = maxvar(g0, 60, parts=2, seed=3)
+    ug, _ = maxvar(g0, n_potential=60, parts=2, seed=3)
     rec = ug.save(tmp_path / "pub.npz", record=tmp_path / "private.json")
     published = gv.load_uncertain(tmp_path / "pub.npz")
     assert published.ids_permuted
@@ -279,7 +279,7 @@ def test_evaluate_refuses_a_permuted_release_and_maps_it_back_exactly(tmp_path):
 
 def test_worlds_of_a_permuted_release_keep_its_ids(tmp_path):
     g0 = datasets.load("karate_club")
-    ug, _ = maxvar(g0, 60, parts=2, seed=3)
+    ug, _ = maxvar(g0, n_potential=60, parts=2, seed=3)
     rec = ug.save(tmp_path / "pub.npz")
     published = gv.load_uncertain(tmp_path / "pub.npz")
     world = published.sample(seed=5)
@@ -363,7 +363,7 @@ def test_cli_help_warns_about_seeds(capsys):
 
 def test_cli_sample(capsys, tmp_path):
     g0 = datasets.load("karate_club")
-    ug, _ = maxvar(g0, 60, parts=2, seed=3)
+    ug, _ = maxvar(g0, n_potential=60, parts=2, seed=3)
     rec = ug.save(tmp_path / "pub.npz")
     ug.save(tmp_path / "kept.npz", keep_ids=True)
     # a permuted release: worlds in its ids, all of them
@@ -646,7 +646,7 @@ def _pairs_of(path, fmt):
 @pytest.mark.parametrize("fmt", ["npz", "tsv", "parquet", "graphml"])
 def test_every_format_is_the_same_release(tmp_path, fmt):
     g0 = datasets.load("karate_club")
-    ug, report = obfuscation(g0, 3, 0.3, sigma=0.5, seed=8675309)
+    ug, report = obfuscation(g0, k=3, eps=0.3, sigma=0.5, seed=8675309)
     path = tmp_path / f"pub.{fmt}"
     rec = ug.save(path, seed=9, record=tmp_path / "private.json")
     # the private record: the whole report and the same permutation for every format
@@ -681,12 +681,12 @@ def test_every_format_refuses_secret_parameters(tmp_path, fmt):
 def test_the_format_functions_are_the_release_path(tmp_path):
     # write_parquet and to_graphml write the bytes save writes, and return its permutation
     g0 = datasets.load("karate_club")
-    ug, _ = randwalk(g0, 2, seed=3)
+    ug, _ = randwalk(g0, t=2, seed=3)
     for fmt, write in (
         ("parquet", lambda path: gv.write_parquet(ug, path, seed=4)),
         ("graphml.gz", lambda path: ug.to_graphml(path, seed=4)),
     ):
-        perm = write(tmp_path / f"a.{fmt}")
+        perm = write(tmp_path / f"a.{fmt}").permutation
         rec = ug.save(tmp_path / f"b.{fmt}", seed=4)
         assert np.array_equal(perm, rec.permutation)
         assert (tmp_path / f"a.{fmt}").read_bytes() == (tmp_path / f"b.{fmt}").read_bytes()
@@ -694,7 +694,7 @@ def test_the_format_functions_are_the_release_path(tmp_path):
 
 def test_a_parquet_release_reads_back_as_a_permuted_release(tmp_path):
     g0 = datasets.load("karate_club")
-    ug, _ = maxvar(g0, 60, parts=2, seed=3)
+    ug, _ = maxvar(g0, n_potential=60, parts=2, seed=3)
     rec = ug.save(tmp_path / "pub.parquet", record=tmp_path / "private.json")
     for back in (
         gv.read_parquet(tmp_path / "pub.parquet"),

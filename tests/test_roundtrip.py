@@ -43,9 +43,8 @@ def _labelled_edges(g: gv.Graph) -> set[frozenset]:
 
 
 def _write_graph(g: gv.Graph, path, **kw):
-    if path.name.endswith(".parquet"):
-        return gv.write_parquet(g, path, **kw)
-    return gv.write_edgelist(g, path, **kw).permutation
+    writer = gv.write_parquet if path.name.endswith(".parquet") else gv.write_edgelist
+    return writer(g, path, **kw).permutation
 
 
 def _read_graph(path) -> gv.Graph:

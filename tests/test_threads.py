@@ -21,7 +21,7 @@ PRINT_DEFAULT = "import graphveil; print(graphveil.default_threads())"
 
 
 def _default_in_subprocess(prefix: list[str], env: dict[str, str] | None = None) -> int:
-    child_env = {k: v for k, v in os.environ.items() if k != ENV}
+    child_env = {k: v for k, v in os.environ.items() if k not in (ENV, "OMP_NUM_THREADS")}
     child_env.update(env or {})
     out = subprocess.run(
         [*prefix, sys.executable, "-c", PRINT_DEFAULT],
@@ -36,6 +36,7 @@ def _default_in_subprocess(prefix: list[str], env: dict[str, str] | None = None)
 @pytest.fixture(autouse=True)
 def _no_override(monkeypatch):
     monkeypatch.delenv(ENV, raising=False)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)  # a runner's limit would win too
 
 
 def test_default_is_positive_and_within_affinity():

@@ -73,7 +73,7 @@ PYBIND11_MODULE(_core, m) {
     graphveil::bind::register_attack(m);
     // Machine facts, not kernels: one line each, so they live here rather than in an area file.
     m.def("default_threads", &graphveil::default_threads,
-          "Threads used for threads=0: GRAPHVEIL_NUM_THREADS, else the CPUs affinity and cgroup quotas allow");
+          "Threads used for threads=0: GRAPHVEIL_NUM_THREADS, else OMP_NUM_THREADS, else the CPUs affinity and cgroup quotas allow");
     m.attr("portable_fallbacks") = graphveil::bits::kPortableFallbacks;
     // Stopping kernels (interrupt.hpp): signals on the main thread, and a stop asked by Python.
     g_main_thread = py::module_::import("threading").attr("main_thread")().attr("ident").cast<unsigned long>();

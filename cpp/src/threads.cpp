@@ -1,4 +1,5 @@
-// The default thread count: the CPUs this process may really use, not the machine's count.
+// The default thread count: GRAPHVEIL_NUM_THREADS, else OMP_NUM_THREADS (the limit Dask and
+// joblib workers set), else the CPUs this process may really use, not the machine's count.
 // A Dask worker pinned with taskset, or a container given 2 CPUs of a 64-core host, must not
 // start 64 threads. The environment and the affinity mask are read on every call (a changed
 // GRAPHVEIL_NUM_THREADS or taskset -p is seen at once); the cgroup quota is read once per
@@ -154,10 +155,28 @@ int cgroup_cpus() {
 
 #endif  // __linux__
 
+// OMP_NUM_THREADS as the OpenMP runtimes read it: the first entry of the list ("4" or "4,2",
+// the outermost level), 0 when unset, empty or not a positive count (they ignore it too).
+// Dask's nanny and joblib's loky workers set it (to 1, or to their share of the CPUs) so that
+// the libraries a worker calls do not each start one thread per CPU.
+int omp_threads() {
+    const char* raw = std::getenv("OMP_NUM_THREADS");
+    if (raw == nullptr) return 0;
+    std::string text(raw);
+    text = text.substr(0, text.find(','));
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string::npos) return 0;
+    text = text.substr(first, text.find_last_not_of(" \t") - first + 1);
+    const bool digits = std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const long value = digits && text.size() <= 6 ? std::strtol(text.c_str(), nullptr, 10) : 0;
+    return value >= 1 && value <= kMaxThreads ? static_cast<int>(value) : 0;
+}
+
 }  // namespace
 
 int default_threads() {
     if (const int forced = env_threads(); forced > 0) return forced;
+    if (const int omp = omp_threads(); omp > 0) return omp;
     const unsigned hw = std::thread::hardware_concurrency();
     int cpus = hw == 0 ? 1 : static_cast<int>(std::min<unsigned>(hw, kMaxThreads));
 #if defined(__linux__)

@@ -49,6 +49,8 @@ from graphveil._common import SeedLike, atomic_path
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.graph import Graph
 
+# ``list`` is left out of ``__all__`` on purpose: ``from graphveil.datasets import *`` must not
+# shadow the builtin. Call it as ``graphveil.datasets.list()``.
 __all__ = [
     "DEFAULT",
     "EMBEDDED_DIR",
@@ -58,7 +60,6 @@ __all__ = [
     "cache_dir",
     "fetch",
     "info",
-    "list",
     "load",
     "locate",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -356,8 +358,26 @@ class Graph:
             raise IndexError(f"node {node} out of range for a graph on {self.n} nodes")
         return self._indices[self._indptr[node] : self._indptr[node + 1]]
 
-    def edges(self) -> tuple[np.ndarray, np.ndarray]:
-        """Canonical edge arrays ``(u, v)`` with ``u < v``, sorted by ``(u, v)``."""
+    @property
+    def edges(self) -> EdgeView:
+        """The edges: call it for arrays, iterate it for pairs (see :class:`~graphveil.graph.EdgeView`).
+
+        ``u, v = g.edges()`` gives the canonical edge arrays (``u < v``, sorted by ``(u, v)``,
+        read-only, computed once); ``for u, v in g.edges:`` yields the same edges as pairs of
+        ints, as networkx's ``G.edges`` does; ``len(g.edges) == g.m``; ``(u, v) in g.edges``.
+
+        Examples
+        --------
+        >>> g = Graph.from_edges([0, 1], [1, 2])
+        >>> u, v = g.edges()
+        >>> u.tolist(), v.tolist()
+        ([0, 1], [1, 2])
+        >>> [(a, b) for a, b in g.edges], len(g.edges), (2, 1) in g.edges
+        ([(0, 1), (1, 2)], 2, True)
+        """
+        return EdgeView(self)
+
+    def _edge_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         if self._edges is None:
             u, v = _core.csr_edges(self._indptr, self._indices)
             u.setflags(write=False)
@@ -448,6 +468,22 @@ class Graph:
         return Graph(a.indptr, a.indices, labels, validate=False)
 
     # ------------------------------------------------------------------ dunder
+    # The container conventions of networkx: a graph is the collection of its nodes, which are
+    # the ids 0..n-1 (labels are the caller's names for them, looked up through g.labels).
+    def __len__(self) -> int:
+        """The number of nodes, ``n`` (so an empty graph is falsy, as in networkx)."""
+        return self.n
+
+    def __iter__(self) -> Iterator[int]:
+        """The nodes ``0, 1, ..., n - 1`` as ints."""
+        return iter(range(self.n))
+
+    def __contains__(self, node: object) -> bool:
+        """Whether ``node`` is a node id ``0 <= node < n`` (an integer, not a label)."""
+        if isinstance(node, (bool, np.bool_)) or not isinstance(node, numbers.Integral):
+            return False
+        return 0 <= int(node) < self.n
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Graph):
             return NotImplemented
@@ -470,6 +506,56 @@ class Graph:
 
     def __repr__(self) -> str:
         return f"Graph(n={self.n:,}, m={self.m:,})"
+
+
+class EdgeView:
+    """A graph's edges, as arrays for numpy users and as pairs for networkx users.
+
+    ``view()`` returns the canonical edge arrays ``(u, v)`` (``u < v``, sorted by ``(u, v)``,
+    read-only; cached on the graph), so ``u, v = g.edges()`` costs nothing after the first call.
+    Iterating the view itself yields every edge once as a pair of ints in the same order:
+    ``for u, v in g.edges:`` (no call), networkx's spelling. ``for u, v in g.edges():`` does not
+    work: the call returns the two arrays, so the loop would unpack each array; one object
+    cannot be unpacked both as two arrays and as m pairs. ``len(view)`` is ``m``;
+    ``(u, v) in view`` tests an edge in ``O(log degree)``.
+    """
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph: Graph) -> None:
+        self._graph = graph
+
+    def __call__(self) -> tuple[np.ndarray, np.ndarray]:
+        """The edge arrays ``(u, v)``."""
+        return self._graph._edge_arrays()
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        u, v = self._graph._edge_arrays()
+        block = 1 << 16  # pairs converted to Python ints a block at a time, not all at once
+        for start in range(0, u.size, block):
+            yield from zip(u[start : start + block].tolist(), v[start : start + block].tolist())
+
+    def __len__(self) -> int:
+        return self._graph.m
+
+    def __contains__(self, edge: object) -> bool:
+        a: object
+        b: object
+        try:
+            a, b = edge  # type: ignore[misc]
+        except (TypeError, ValueError):
+            return False
+        graph = self._graph
+        if not isinstance(a, numbers.Integral) or not isinstance(b, numbers.Integral):
+            return False
+        if a not in graph or b not in graph:  # also refuses bools
+            return False
+        row = graph.neighbors(int(a))
+        i = int(np.searchsorted(row, int(b)))
+        return i < row.size and int(row[i]) == int(b)
+
+    def __repr__(self) -> str:
+        return f"EdgeView(m={self._graph.m:,})"
 
 
 def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:

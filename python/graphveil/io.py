@@ -989,7 +989,7 @@ def write_parquet(
     *,
     keep_ids: bool = False,
     seed: SeedLike = None,
-) -> np.ndarray | None:
+) -> RunRecord | None:
     """Write a graph or an uncertain graph as a parquet table (columns ``u``, ``v`` [, ``p``]).
 
     An :class:`~graphveil.UncertainGraph` is a release, written by :func:`write_release`
@@ -1017,11 +1017,12 @@ def write_parquet(
 
     Returns
     -------
-    numpy.ndarray or None
-        For an uncertain graph ``perm`` (node ``i`` is written as ``perm[i]``, the identity
-        when the ids were kept). For a graph the permutation of its positions, None when its
-        labels or ``0..n-1`` were written as they are. ``UncertainGraph.save(path,
-        format="parquet", record=...)`` returns and writes the whole private record.
+    RunRecord or None
+        The private :class:`~graphveil.record.RunRecord`, as every writer that produces one
+        (:func:`write_edgelist` too): node ``i`` is written as ``record.permutation[i]``
+        (``permutation`` None when the ids were written as they are); None only for an
+        uncertain graph whose ids were kept. ``UncertainGraph.save(path, format="parquet",
+        record=...)`` also writes the record.
 
     Raises
     ------
@@ -1039,7 +1040,7 @@ def write_parquet(
     >>> from graphveil import UncertainGraph
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "release.parquet"
     >>> ug = UncertainGraph(4, [0, 1], [1, 2], [0.5, 0.25], meta={"scheme": "maxvar", "seed": 7})
-    >>> perm = write_parquet(ug, path, seed=1)
+    >>> record = write_parquet(ug, path, seed=1)
     >>> from graphveil import read_parquet
     >>> back = read_parquet(path)
     >>> sorted(back.p.tolist()), back.n, back.ids_permuted, "seed" in back.meta
@@ -1050,8 +1051,7 @@ def write_parquet(
             raise TypeError(
                 f"expected a graphveil Graph or UncertainGraph, got {type(graph).__name__}"
             )
-        rec = write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
-        return np.arange(graph.n, dtype=np.int64) if rec.permutation is None else rec.permutation
+        return write_release(graph, path, format="parquet", keep_ids=keep_ids, seed=seed)
     require("pyarrow")
     target = check_output_path(path)
     ids, perm, kind = written_ids(graph, keep_ids, seed, text=False)
@@ -1067,7 +1067,13 @@ def write_parquet(
     }
     u, v = graph.edges()
     _write_parquet_table(target, fields, {"u": ids[u], "v": ids[v]})
-    return perm
+    if kind == "str":  # the digest is over the ids as read back (ascending labels)
+        rank = np.empty(graph.n, dtype=np.int64)
+        rank[np.argsort(ids, kind="stable")] = np.arange(graph.n, dtype=np.int64)
+        digest = release_digest(graph.n, *_canonical(rank[u], rank[v]))
+    else:
+        digest = release_digest(graph.n, *_canonical(ids[u], ids[v]))
+    return RunRecord(perm, {}, [{"file": target.name, "digest": digest}])
 
 
 def parquet_contents(path: PathLike, *, threads: int | None = None) -> Graph | Release:

@@ -110,7 +110,7 @@ class RunRecord:
         """Whether a release with this :func:`release_digest` is one of this record's files."""
         return any(r.get("digest") == digest for r in self.releases)
 
-    def save(self, path: str | os.PathLike[str]) -> Path:
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Write the record as JSON (atomically): **never publish the file**.
 
         On POSIX the file gets mode 0600 (its owner only). On Windows modes are ignored: the
@@ -130,7 +130,6 @@ class RunRecord:
         text = json.dumps(body, default=_json_default, sort_keys=True)
         with atomic_path(target, private=True) as tmp:
             tmp.write_text(text + "\n", encoding="utf-8")
-        return target
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> RunRecord:

@@ -461,12 +461,12 @@ class UncertainGraph:
 
     def to_graphml(
         self, path: str | os.PathLike[str], *, keep_ids: bool = False, seed: SeedLike = None
-    ) -> np.ndarray:
+    ) -> RunRecord:
         """Write GraphML (edge attribute ``p``), by default under randomly permuted node ids.
 
         ``save(path, format="graphml", keep_ids=keep_ids, seed=seed)``: the same release path
-        (:func:`graphveil.io.write_release`), returning only ``perm`` (the identity when the ids
-        were kept), never written. The graph-level attribute ``graphveil`` holds the release
+        (:func:`graphveil.io.write_release`), returning the same private
+        :class:`~graphveil.record.RunRecord` (``record.permutation``: None when the ids were kept). The graph-level attribute ``graphveil`` holds the release
         header as JSON (the scalar keys of :data:`RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
         suffixes compress. Read by ``networkx.read_graphml(path, node_type=int)`` and
         ``igraph.Graph.Read_GraphML``.
@@ -479,8 +479,7 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        rec = write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
-        return np.arange(self._n, dtype=np.int64) if rec.permutation is None else rec.permutation
+        return write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -994,7 +993,7 @@ def read_parquet(
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
     >>> from graphveil.io import write_parquet
-    >>> write_parquet(Graph.from_edges([0], [1], 3, labels=["a", "b", "c"]), path) is None
+    >>> write_parquet(Graph.from_edges([0], [1], 3, labels=["a", "b", "c"]), path).permutation is None
     True
     >>> back = read_parquet(path)
     >>> back, back.labels.tolist()

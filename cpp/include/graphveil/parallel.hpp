@@ -15,7 +15,8 @@
 namespace graphveil {
 
 // The thread count used when a caller asks for 0 ("the machine's share"): GRAPHVEIL_NUM_THREADS
-// if set (std::invalid_argument unless it is a whole number from 1 to 65536), else the CPUs
+// if set (std::invalid_argument unless it is a whole number from 1 to 65536), else
+// OMP_NUM_THREADS if it is a positive count (its first entry; ignored otherwise), else the CPUs
 // this process may run on (Linux: the affinity mask, capped by cgroup v1/v2 CPU quotas rounded
 // up; elsewhere std::thread::hardware_concurrency). Never below 1. See src/threads.cpp.
 int default_threads();

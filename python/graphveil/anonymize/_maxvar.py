@@ -18,7 +18,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
-from graphveil.anonymize._report import Timer, check_graph, finish_graph
+from graphveil.anonymize._report import Timer, check_graph, finish_graph, graph_first
 from graphveil.anonymize.parts import PartLayout, metis_parts, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
@@ -71,8 +71,23 @@ def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
     return tqdm(total=total, desc=desc, unit="part" if total > 1 else "step", leave=True)
 
 
+@graph_first(
+    "graph",
+    "n_potential",
+    "parts",
+    "seed",
+    "solver",
+    "threads",
+    "executor",
+    "allow_fewer",
+    "solver_options",
+    "metis_options",
+    "progress",
+    "labels",
+)
 def maxvar(
-    g: Graph,
+    graph: Graph,
+    *,
     n_potential: int,
     parts: int | None = None,
     seed: SeedLike = None,
@@ -87,25 +102,25 @@ def maxvar(
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
-    Three phases (Section 4.2 of the paper): METIS splits ``g`` into ``parts`` parts; each part
+    Three phases (Section 4.2 of the paper): METIS splits ``graph`` into ``parts`` parts; each part
     (its induced subgraph) receives ``n_potential / parts`` friend-of-friend potential edges;
     each part's quadratic program
 
         minimise sum p_e^2  s.t.  0 <= p_e <= 1,  sum of p_e at u = degree of u inside the part
 
     is solved over the part's edges and potential edges. Edges between parts keep ``p = 1``,
-    so every node's expected degree equals its degree in ``g``.
+    so every node's expected degree equals its degree in ``graph``.
 
     Parameters
     ----------
-    g : Graph
+    graph : Graph
         The graph to anonymize (at least one edge).
     n_potential : int
         Number of potential edges (non-edges that may appear) to propose in total: ``n_p`` in
         the paper. Part ``i`` receives ``n_potential // parts`` of them, the first
         ``n_potential % parts`` parts one more.
     parts : int, optional
-        Number of METIS parts, ``1 <= parts <= g.n``; by default the study's rule,
+        Number of METIS parts, ``1 <= parts <= graph.n``; by default the study's rule,
         :func:`graphveil.anonymize.registry.maxvar_parts` (about 16,000 nodes a part, at least
         50 nodes a part, at least one part: 20 parts on dblp, 1 on ca-GrQc). ``parts=1``
         solves the whole graph as one QP (no cut edges, so no variance lost on them).
@@ -141,10 +156,10 @@ def maxvar(
     progress : bool
         Show a progress bar per phase (tqdm).
     labels : numpy.ndarray, optional
-        Precomputed parts: the part ``0..parts-1`` of every node (length ``g.n``), as
+        Precomputed parts: the part ``0..parts-1`` of every node (length ``graph.n``), as
         :func:`~graphveil.anonymize.parts.metis_parts` returns them. METIS is then not run
         (``metis_options`` is unused and recorded as None) and ``seed`` seeds the proposals
-        only. ``maxvar(g, n_p, parts=k, seed=s)`` equals ``maxvar(g, n_p, parts=k, seed=s,
+        only. ``maxvar(g, n_potential=n_p, parts=k, seed=s)`` equals ``maxvar(g, n_potential=n_p, parts=k, seed=s,
         labels=metis_parts(g, k, seed=s % 2**31, options=METIS_OPTIONS))``. The study
         partitions G0 once and passes the same labels to every grid point, as the authors'
         scripts read one part file per graph for every n_p.
@@ -169,9 +184,9 @@ def maxvar(
     ValueError
         Empty graph or no edges; ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
         solver; too few friend-of-friend pairs for the request (unless ``allow_fewer``);
-        ``labels`` not of length ``g.n`` or outside ``0..parts-1``.
+        ``labels`` not of length ``graph.n`` or outside ``0..parts-1``.
     TypeError
-        ``g`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor;
+        ``graph`` is not a :class:`Graph`; non-integer counts; ``executor`` is not an Executor;
         ``labels`` not an integer array.
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
@@ -199,15 +214,15 @@ def maxvar(
     True
     """
     n_potential, parts, options = _check_arguments(
-        g, n_potential, parts, solver, solver_options, executor
+        graph, n_potential, parts, solver, solver_options, executor
     )
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
-    given = None if labels is None else check_labels(labels, g.n, parts)
+    given = None if labels is None else check_labels(labels, graph.n, parts)
     metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
     timer = Timer()
     proposal = _propose(
-        g,
+        graph,
         n_potential,
         parts,
         seed_u64,
@@ -227,7 +242,7 @@ def maxvar(
         "metis_options": None if given is not None else metis,
         "allow_fewer": bool(allow_fewer),
     }
-    return _assemble(g, proposal, solution, params, seed_u64, timer, progress)
+    return _assemble(graph, proposal, solution, params, seed_u64, timer, progress)
 
 
 def _check_arguments(

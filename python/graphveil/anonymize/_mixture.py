@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from graphveil._common import in_sorted
-from graphveil.anonymize._report import Timer, check_graph, check_real, finish
+from graphveil.anonymize._report import Timer, check_graph, check_real, finish, graph_first
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = ["mixture"]
 
 
-def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymized:
+@graph_first("graph", "anonymized", "p")
+def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> Anonymized:
     """Mixture(G0, G, p): pairs in both graphs get 1, pairs only in G0 ``1 - p``, only in G ``p``.
 
     That is the uncertain adjacency matrix ``(1 - p) A(G0) + p A(G)``. ``G`` is an anonymized
@@ -23,8 +24,8 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
 
     Parameters
     ----------
-    g0 : Graph
-        The true graph.
+    graph : Graph
+        The true graph G0.
     anonymized : Graph or UncertainGraph
         The anonymized graph G on the same nodes.
     p : float
@@ -52,11 +53,12 @@ def mixture(g0: Graph, anonymized: Graph | UncertainGraph, p: float) -> Anonymiz
     >>> from graphveil.anonymize import mixture
     >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 3])
     >>> g = gv.Graph.from_edges([0, 1, 0], [1, 2, 3])
-    >>> ug, report = mixture(g0, g, p=0.5)
+    >>> ug, report = mixture(g0, anonymized=g, p=0.5)
     >>> list(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()))
     [(0, 1, 1.0), (0, 3, 0.5), (1, 2, 1.0), (2, 3, 0.5)]
     """
-    check_graph(g0, "g0")
+    check_graph(graph)
+    g0 = graph
     p = check_real(p, "p", 0.0, 1.0)
     if isinstance(anonymized, Graph):
         ga = UncertainGraph.from_graph(anonymized)

@@ -22,7 +22,14 @@ from scipy import special
 
 from graphveil import _core
 from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, check_real, finish_graph
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    check_real,
+    finish_graph,
+    graph_first,
+)
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.uncertain import Anonymized, UncertainGraph
@@ -352,11 +359,12 @@ def _generate(
 
 
 # ------------------------------------------------------------------ the scheme
+@graph_first("graph", "k", "eps")
 def obfuscation(
     graph: Graph,
+    *,
     k: int,
     eps: float,
-    *,
     sigma: float | None = None,
     c: float = 2.0,
     q: float = 0.01,

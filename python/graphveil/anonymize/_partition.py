@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import warnings
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.anonymize import registry
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish
+from graphveil.anonymize._report import Timer, check_graph, check_int, finish, graph_first
 from graphveil.anonymize.parts import PartLayout, metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
@@ -36,13 +37,12 @@ def _run_part(
     run: Callable[..., Anonymized],
     part: int,
     sub: Graph,
-    args: tuple[Any, ...],
     seed: int,
     kwargs: dict[str, Any],
 ) -> Anonymized:
     """One part's scheme; a module-level function so that process pools can pickle it."""
     try:
-        return run(sub, *args, seed=seed, **kwargs)
+        return run(sub, seed=seed, **kwargs)
     except Exception as err:
         err.args = (
             f"part {part} ({sub.n} nodes, {sub.m} edges): {err.args[0] if err.args else err}",
@@ -57,11 +57,35 @@ def _takes_threads(run: Callable[..., Any]) -> bool:
         return False
 
 
+def _inner_positional(kwargs: dict[str, Any], values: tuple[Any, ...]) -> None:
+    """The old form's positional arguments of the inner scheme, named for it (one warning)."""
+    scheme = kwargs.get("scheme")
+    if isinstance(scheme, str):
+        with contextlib.suppress(ValueError):  # an unknown name: partition() says so
+            scheme = registry.resolve(scheme)[0].function
+    names: tuple[str, ...] = getattr(scheme, "legacy_positional", ())[1:]
+    if not names and callable(scheme):
+        with contextlib.suppress(TypeError, ValueError):
+            params = list(inspect.signature(scheme).parameters.values())[1:]
+            kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+            names = tuple(p.name for p in params if p.kind in kinds)
+    if len(values) > len(names):
+        raise TypeError(
+            "pass the inner scheme's arguments to partition() as keywords, e.g. "
+            "partition(graph, scheme='randwalk', parts=4, t=3)"
+        )
+    twice = sorted(set(names[: len(values)]) & kwargs.keys())
+    if twice:
+        raise TypeError(f"partition() got multiple values for {', '.join(twice)}")
+    kwargs.update(zip(names, values))
+
+
+@graph_first("scheme", "graph", "parts", extra=_inner_positional)
 def partition(
-    scheme: str | Callable[..., Anonymized],
     graph: Graph,
+    *,
+    scheme: str | Callable[..., Anonymized],
     parts: int,
-    *args: Any,
     seed: SeedLike = None,
     threads: int | None = None,
     executor: Executor | None = None,
@@ -70,7 +94,7 @@ def partition(
     """Partition(scheme, G0, parts): split G0 with METIS, anonymize every induced part, copy the cut.
 
     Each part ``V_i`` is the induced subgraph ``G0[V_i]`` (nodes relabelled ``0..|V_i|-1`` in
-    ascending id order); the scheme runs on it with ``*args`` and ``**kwargs`` (so ``switches=s``
+    ascending id order); the scheme runs on it with ``**kwargs`` (so ``switches=s``
     means s switches *per part*) and its own seed, :func:`~graphveil.anonymize.parts.part_seed`
     of ``seed`` and the part number; its pairs are mapped back to the original ids. Edges
     between parts enter no scheme and are copied with p = 1, so a degree-preserving scheme stays
@@ -78,16 +102,16 @@ def partition(
 
     Parameters
     ----------
+    graph : Graph
+        The true graph G0.
     scheme : str or callable
         A registered scheme that Partition can run
         (:func:`graphveil.anonymize.registry.partitionable`: ``"obfuscation"``, ``"randwalk"``,
-        ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, *args, seed=..., **kwargs) -> Anonymized``.
-    graph : Graph
-        The true graph G0.
+        ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, seed=..., **kwargs) -> Anonymized``.
     parts : int
         Number of METIS parts (1 <= parts <= n).
-    *args, **kwargs
-        Passed to the scheme for every part (e.g. ``t`` for RandWalk, ``k, eps`` for
+    **kwargs
+        Passed to the scheme for every part (e.g. ``t`` for RandWalk, ``k`` and ``eps`` for
         obfuscation).
     seed : int, numpy.random.Generator or None
         Seeds METIS and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
@@ -124,7 +148,7 @@ def partition(
     >>> import graphveil as gv
     >>> from graphveil.anonymize import partition, randwalk_mod
     >>> g = gv.datasets.load("karate_club")
-    >>> ug, report = partition(randwalk_mod, g, 2, t=2, seed=1)
+    >>> ug, report = partition(g, scheme=randwalk_mod, parts=2, t=2, seed=1)
     >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
     (34, 2, 34)
     """
@@ -146,8 +170,8 @@ def partition(
     with timer.phase("parts"):
         layout = split_parts(graph, labels, parts, threads=nthreads)
         busy = [i for i in range(parts) if layout.sizes()[i] > 0]
-        results = _run_parts(run, layout, busy, args, part_kwargs, seed64, nthreads, executor)
-    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, args, kwargs)
+        results = _run_parts(run, layout, busy, part_kwargs, seed64, nthreads, executor)
+    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, kwargs)
 
 
 def _resolve_scheme(scheme: str | Callable[..., Anonymized]) -> tuple[Callable[..., Any], str]:
@@ -179,7 +203,6 @@ def _run_parts(
     run: Callable[..., Any],
     layout: PartLayout,
     busy: list[int],
-    args: tuple[Any, ...],
     part_kwargs: dict[str, Any],
     seed64: int,
     nthreads: int,
@@ -189,9 +212,7 @@ def _run_parts(
     pool: Executor = executor or ThreadPoolExecutor(max_workers=pool_workers(nthreads))
     try:
         futures = [
-            pool.submit(
-                _run_part, run, i, layout.subgraph(i), args, part_seed(seed64, i), part_kwargs
-            )
+            pool.submit(_run_part, run, i, layout.subgraph(i), part_seed(seed64, i), part_kwargs)
             for i in busy
         ]
         return [future.result() for future in futures]
@@ -209,7 +230,6 @@ def _assemble(
     seed64: int,
     name: str,
     parts: int,
-    args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Anonymized:
     """The parts' pairs mapped back to original ids, plus the cut edges with p = 1."""
@@ -223,7 +243,7 @@ def _assemble(
         np.concatenate([ug.p for ug, _ in results] + [np.ones(cut)]),
         relaxed=relaxed,
         scheme="partition",
-        params={"scheme": name, "parts": parts, "args": list(args), "kwargs": dict(kwargs)},
+        params={"scheme": name, "parts": parts, "kwargs": dict(kwargs)},
         seed=seed64,
         timer=timer,
         cut_edges=cut,

@@ -38,6 +38,7 @@ from graphveil.anonymize._report import (
     check_real,
     finish,
     finish_graph,
+    graph_first,
     sorted_pairs,
 )
 from graphveil.graph import Graph
@@ -152,10 +153,11 @@ def _retry_walk(
     )
 
 
+@graph_first("graph", "t")
 def randwalk(
     graph: Graph,
-    t: int,
     *,
+    t: int,
     variant: WalkVariant = "authors",
     max_tries: int = 10,
     routing: Routing = "random",
@@ -230,7 +232,7 @@ def randwalk(
     --------
     >>> import graphveil as gv
     >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
-    >>> ug, report = randwalk(g, 2, seed=1)
+    >>> ug, report = randwalk(g, t=2, seed=1)
     >>> bool((ug.u < ug.v).all()), report["walks"]
     (True, 8)
     """
@@ -254,10 +256,11 @@ def randwalk(
     )
 
 
+@graph_first("graph", "t")
 def randwalk_mod(
     graph: Graph,
-    t: int,
     *,
+    t: int,
     alpha: float = 0.5,
     variant: Variant = "printed",
     max_tries: int | None = None,
@@ -342,9 +345,9 @@ def randwalk_mod(
     --------
     >>> import graphveil as gv
     >>> g = gv.Graph.from_edges([0, 0, 0, 1], [1, 2, 3, 2], 4)
-    >>> randwalk_mod(g, 3, seed=1).graph.relaxed
+    >>> randwalk_mod(g, t=3, seed=1).graph.relaxed
     True
-    >>> randwalk_mod(g, 3, variant="retry", seed=1).graph.relaxed
+    >>> randwalk_mod(g, t=3, variant="retry", seed=1).graph.relaxed
     False
     """
     check_graph(graph)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import copy
+import functools
 import time
-from collections.abc import Iterator
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -22,6 +24,79 @@ def check_graph(graph: Any, name: str = "graph") -> Graph:
             "Graph.from_edges / from_scipy / from_networkx"
         )
     return graph
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Old keyword names of a scheme's input graph, accepted with a warning for one release.
+OLD_GRAPH_NAMES = ("g", "g0")
+
+
+def graph_first(
+    *legacy: str, extra: Callable[[dict[str, Any], tuple[Any, ...]], None] | None = None
+) -> Callable[[F], F]:
+    """Accept, with a DeprecationWarning, a scheme's old call forms (one release, then removed).
+
+    Every scheme is ``scheme(graph, *, option=...)``: the graph first and positional, the rest
+    keyword-only. The old forms this keeps working: the graph passed as ``g=`` or ``g0=``, and
+    positional arguments in the old order ``legacy`` (the names, ``"graph"`` among them: for
+    Partition the old order began with the scheme). Positional arguments beyond ``legacy`` go
+    to ``extra(kwargs, rest)`` if given (Partition's arguments of its inner scheme), else are a
+    TypeError. The decorated function keeps its own signature (``inspect.signature`` follows
+    ``__wrapped__``), so the command line still builds its options from it; ``legacy`` is kept
+    as the function's ``legacy_positional`` attribute.
+    """
+
+    def decorate(function: F) -> F:
+        name = function.__name__
+
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            for old in OLD_GRAPH_NAMES:
+                if old in kwargs:
+                    positional = len(args) > legacy.index("graph") or (
+                        bool(args) and isinstance(args[0], Graph)
+                    )
+                    if "graph" in kwargs or positional:
+                        raise TypeError(f"{name}() got the graph twice: as graph= and as {old}=")
+                    kwargs["graph"] = kwargs.pop(old)
+                    _deprecated(
+                        f"{name}({old}=...) is deprecated; pass the graph first: {name}(graph, ...)"
+                    )
+            new_form = not args or (
+                len(args) == 1 and (legacy[0] == "graph" or isinstance(args[0], Graph))
+            )
+            if new_form:
+                return function(*args, **kwargs)
+            if len(args) > len(legacy) and extra is None:
+                raise TypeError(
+                    f"{name}() takes the graph and keyword arguments; got {len(args)} positional"
+                )
+            named = dict(zip(legacy, args))
+            twice = sorted(named.keys() & kwargs.keys())
+            if twice:
+                raise TypeError(f"{name}() got multiple values for {', '.join(twice)}")
+            kwargs.update(named)
+            if len(args) > len(legacy) and extra is not None:
+                extra(kwargs, args[len(legacy) :])
+            spelled = ", ".join(f"{key}=..." for key in named if key != "graph")
+            _deprecated(
+                f"positional arguments of {name}() are deprecated; call {name}(graph, {spelled})"
+            )
+            return function(**kwargs)
+
+        call.legacy_positional = legacy  # type: ignore[attr-defined]
+        return call  # type: ignore[return-value]
+
+    return decorate
+
+
+def _deprecated(message: str) -> None:
+    # As the registry's old scheme names: a DeprecationWarning attributed to the caller's line
+    # (stacklevel), so Python shows it when that line is in a script or a notebook.
+    warnings.warn(
+        message + " (the old form goes in the next release)", DeprecationWarning, stacklevel=3
+    )
 
 
 def sorted_pairs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

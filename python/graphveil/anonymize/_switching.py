@@ -6,15 +6,23 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._common import SeedLike, seed_to_u64
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish, sorted_pairs
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    finish,
+    graph_first,
+    sorted_pairs,
+)
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["edge_switch"]
 
 
+@graph_first("graph", "switches")
 def edge_switch(
-    graph: Graph, switches: int, *, nearby: bool = False, seed: SeedLike = None
+    graph: Graph, *, switches: int, nearby: bool = False, seed: SeedLike = None
 ) -> Anonymized:
     """EdgeSwitch: ``switches`` attempted degree-preserving switches; a deterministic output.
 
@@ -61,7 +69,7 @@ def edge_switch(
     >>> import graphveil as gv
     >>> from graphveil.anonymize import edge_switch
     >>> g = gv.datasets.load("karate_club")
-    >>> ug, report = edge_switch(g, 10, seed=1)
+    >>> ug, report = edge_switch(g, switches=10, seed=1)
     >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
     (True, True)
     """

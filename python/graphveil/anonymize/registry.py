@@ -288,14 +288,14 @@ def _study_maxvar(
 
 
 def _study_edge_switch(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
-    return edge_switch(graph, round(v * graph.m), seed=seed)
+    return edge_switch(graph, switches=round(v * graph.m), seed=seed)
 
 
 def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
     # G is the study's RandWalk-mod output itself, a multigraph (every p = 1): its loops and
     # copies stay in the (relaxed) mixture, whose worlds are measured as multigraphs.
     rw, _ = _study_randwalk_mod(graph, config.mixture_t, config, seed)
-    return mixture(graph, rw, p=v)
+    return mixture(graph, anonymized=rw, p=v)
 
 
 def _integer_at_least_one(v: float) -> bool:

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csgraph
 
 from graphveil import _core
 from graphveil._common import (
@@ -431,6 +430,10 @@ def core_nodes(graph: Graph, min_degree: int = 5) -> np.ndarray:
     min_degree = check_int(min_degree, "min_degree", low=0)
     if graph.n == 0:
         return np.zeros(0, dtype=np.int64)
+    # Imported here: scipy.sparse.csgraph loads scipy.sparse.linalg and scipy.linalg (about
+    # 0.1 s), which nothing else needs when graphveil is imported.
+    from scipy.sparse import csgraph
+
     _, label = csgraph.connected_components(graph.to_scipy(), directed=False)
     largest = np.argmax(np.bincount(label))
     return np.flatnonzero((label == largest) & (graph.degrees >= min_degree)).astype(np.int64)
