@@ -21,6 +21,7 @@ from graphveil.cli._common import (
     write_json,
 )
 from graphveil.cli.anonymize import ALLOW_IDENTITY
+from graphveil.experiments.config import _fmt_value
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 
@@ -48,7 +49,7 @@ def add_reproduce(subparsers: Any) -> None:
             f"family dp: {', '.join(registry.names(family='dp'))}, only when asked for); "
             "default grid: "
             + "; ".join(
-                f"{r.name} {r.grid_parameter} in {{{', '.join(map(ex._fmt_value, r.default_grid))}}}"
+                f"{r.name} {r.grid_parameter} in {{{', '.join(map(_fmt_value, r.default_grid))}}}"
                 for r in registry.REGISTRY.values()
             )
         ),
@@ -218,7 +219,7 @@ def _refuse_no_op(points: list[ex.GridPoint], allowed: bool) -> None:
         reason = record.no_op_reason({record.grid_parameter: point.value})
         if reason is not None:
             raise ValueError(
-                f"--grid {point.scheme}={ex._fmt_value(point.value)}: {reason}; drop the value, "
+                f"--grid {point.scheme}={_fmt_value(point.value)}: {reason}; drop the value, "
                 f"or add {ALLOW_IDENTITY} to run it as a baseline row"
             )
 

@@ -10,7 +10,7 @@ from graphveil.anonymize import registry
 from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.experiments import Study
+    from graphveil.experiments.tables import Study
 
 
 def _pyplot() -> Any:
