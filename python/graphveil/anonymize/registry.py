@@ -191,6 +191,10 @@ class Scheme:
     #: published graph is one realisation of it (RandWalk-mod: TV 0); None: the published graph
     #: is the model. The study runs it as a task beside the point's samples.
     model_tv: StudyModelTV | None = None
+    #: The paper's figures of the scheme alone, its H1, H2_open and rel.err against the ratio of
+    #: replaced edges (MaxVar: ``"Figs. 3-5"``), which the study draws into ``<name>.png``;
+    #: empty: none.
+    figures: str = ""
     #: What its command line needs beyond the signature (see :class:`Cli`).
     cli: Cli = field(default_factory=Cli)
     #: ``no_op(params)``: why these parameters leave G0 unchanged or publish only true edges,
@@ -530,6 +534,7 @@ REGISTRY: dict[str, Scheme] = {
             study=_study_maxvar,
             prepare=_prepare_maxvar,
             found=Found(_maxvar_found, _maxvar_short),
+            figures="Figs. 3-5",
             marker="o",
             partitionable=False,
             deterministic=False,

@@ -55,6 +55,14 @@ def add_reproduce(subparsers: Any) -> None:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_input_options(parser)
+    _add_grid_options(parser)
+    _add_run_options(parser)
+    parser.set_defaults(run=run_reproduce)
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    """The graph to study and the output folder."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "graph", nargs="?", metavar="GRAPH", help="edge-list file (default: --dataset ca-GrQc)"
@@ -74,6 +82,10 @@ def add_reproduce(subparsers: Any) -> None:
         metavar="DIR",
         help="output folder (default: graphveil-out/<graph name>)",
     )
+
+
+def _add_grid_options(parser: argparse.ArgumentParser) -> None:
+    """The schemes, their grid and the study's settings."""
     parser.add_argument(
         "--schemes",
         nargs="+",
@@ -115,6 +127,10 @@ def add_reproduce(subparsers: Any) -> None:
         help="MaxVar's parts (default: the paper's count for its datasets, 20 for com-dblp and "
         "com-amazon and 60 for com-youtube; max(1, round(n / 16000)) for any other graph)",
     )
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """How the study runs (threads, resume, a cluster) and what it writes."""
     parser.add_argument(
         "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
     )
@@ -148,7 +164,6 @@ def add_reproduce(subparsers: Any) -> None:
     )
     add_json_argument(parser, "the study")
     add_verbosity(parser)
-    parser.set_defaults(run=run_reproduce)
 
 
 def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:

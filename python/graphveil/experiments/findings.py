@@ -84,7 +84,7 @@ RANDWALK_T2_MISS = 0.02
 #: The random walks' rel.err is "lower-bounded around 8 to 10%": graphveil checks the lower end.
 RANDWALK_MIN_REL_ERR = 0.08
 
-#: |E0 \ E| ~ |E \ E0| when they differ by at most this fraction of the larger (the paper's
+#: ``|E0 \ E| ~ |E \ E0|`` when they differ by at most this fraction of the larger (the paper's
 #: Table 7 rows differ by at most 0.2%, RandWalk at t = 2 apart).
 EDGE_BALANCE = 0.05
 

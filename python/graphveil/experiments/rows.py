@@ -25,6 +25,7 @@ from graphveil.experiments.tables import _pick
 from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
+from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
 from graphveil.measure.utility import statistic_names, utility_statistics
 
 
@@ -71,8 +72,6 @@ def _point_row(
     tasks: PointTasks,
 ) -> dict[str, Any]:
     """A point's table row from its done tasks: samples of one output, or independent runs."""
-    from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
-
     ug, report = tasks.ug, tasks.report
     results = [f.result() for f in tasks.futures]
     runs = 1

@@ -24,6 +24,7 @@ from graphveil.experiments.config import GridPoint, StudyConfig, point_seed
 from graphveil.experiments.rows import _point_id, _point_row
 from graphveil.experiments.tasks import PointTasks
 from graphveil.measure.original import Original
+from graphveil.measure.report import _seeds, measure_sample, side_by_side
 
 
 class Scheduler:
@@ -94,8 +95,6 @@ class Scheduler:
     # ------------------------------------------------------------------ pools
     def _open(self, stack: contextlib.ExitStack) -> int:
         """Set up the pools (closed by ``stack``); return how many points run ahead."""
-        from graphveil.measure.report import side_by_side
-
         config = self.config
         if self.executor is not None:
             self._pool = self._side = sharing(self.executor) or self.executor
@@ -176,8 +175,6 @@ class Scheduler:
 
     def _queue(self, i: int, point: GridPoint) -> PointTasks:
         """The point's tasks, submitted once its anonymization is done."""
-        from graphveil.measure.report import _seeds
-
         config = self.config
         anonymized = self._anon.pop(point.key)  # dropped after this point's tasks take its graph
         result = anonymized.result()
@@ -221,8 +218,6 @@ class Scheduler:
         self, anonymized: Future[Any], rank: int, sample_seed: int, stat_seed: int
     ) -> list[Future[Any]]:
         """The tasks of a sampled point: one per sample, then its eps."""
-        from graphveil.measure.report import measure_sample
-
         threads = self._task_config.threads
         published = result_item(self._pool, anonymized, 0)
         futures = [

@@ -19,6 +19,8 @@ from graphveil.anonymize import registry
 from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
+from graphveil.measure.privacy import eps
+from graphveil.measure.report import measure_sample, task_threads
 from graphveil.uncertain import Anonymized
 
 
@@ -79,8 +81,6 @@ def _anonymize_task(
     reference: Original, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
 ) -> Any:
     """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
-    from graphveil.measure.report import task_threads
-
     t0 = time.perf_counter()
     local = replace(config, threads=task_threads(config.threads))
     try:
@@ -91,9 +91,6 @@ def _anonymize_task(
 
 
 def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
-    from graphveil.measure.privacy import eps
-    from graphveil.measure.report import task_threads
-
     return eps(reference.graph, ug, list(ks), threads=task_threads(threads))
 
 
@@ -110,8 +107,6 @@ def _independent_run(
 
     ``published`` is the run's output when it is already made (run 0: the point's release).
     """
-    from graphveil.measure.report import measure_sample
-
     ug = published
     if ug is None:
         result = _anonymize_task(reference, point, config, run_seed)
@@ -139,8 +134,6 @@ def _model_tv_task(
     reference: Original, point: GridPoint, threads: int | None
 ) -> tuple[float, float]:
     """:func:`_model_tv` of a point with a model (:func:`_has_model`), as a task."""
-    from graphveil.measure.report import task_threads
-
     return _model_tv(reference.graph, point, math.nan, task_threads(threads))
 
 
