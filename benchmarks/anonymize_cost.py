@@ -17,7 +17,7 @@ from typing import Any
 import graphveil as gv
 from graphveil.anonymize import randwalk
 from graphveil.anonymize.registry import scheme
-from graphveil.experiments import GridPoint, StudyConfig, _model_tv
+from graphveil.experiments import StudyConfig
 
 
 def main() -> None:
@@ -38,8 +38,9 @@ def main() -> None:
         print(f"  {'':28s} output {digest}")
     timed("Mixture p=0.4 (t=2)", lambda: scheme("mixture").study(g0, 0.4, config, 7))
     for t in (2, 10):
-        point = GridPoint("randwalk_mod", float(t))
-        tv, se = timed(f"model TV t={t}", lambda point=point: _model_tv(g0, point, 0.0, 1))
+        model_tv = scheme("randwalk_mod").model_tv
+        assert model_tv is not None
+        tv, se = timed(f"model TV t={t}", lambda t=t: model_tv(g0, float(t), 1))
         print(f"  {'':28s} TV {tv!r}, standard error {se!r}")
 
 

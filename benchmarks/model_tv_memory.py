@@ -2,8 +2,9 @@
 
 python benchmarks/model_tv_memory.py [GRAPH] [T]: on GRAPH (default ca-GrQc) at walk length T
 (default 10), on 2 threads, each in its own process (ru_maxrss is per process): the TV a study
-computes (``experiments._model_tv``: exact up to ``EXACT_TV_WORK`` multiply-adds, else the
-estimate with its standard error, as on synthetic-youtube), then :func:`graphveil.anonymize.randwalk_mod_tv` (exact) with blocks of 32
+computes (RandWalk-mod's ``model_tv`` hook in the registry, ``randwalk_mod_model_tv``: exact up
+to ``EXACT_TV_WORK`` multiply-adds, else the estimate with its standard error, as on
+synthetic-youtube), then :func:`graphveil.anonymize.randwalk_mod_tv` (exact) with blocks of 32
 to 381 rows (capped by ``_MAX_BLOCK`` unless raised here) where the study computes it exactly.
 Prints the TV (the same for every width), seconds, and the peak resident memory above the
 loaded graph.
@@ -17,18 +18,17 @@ import sys
 RUN = """
 import resource, sys, time
 import graphveil as gv
-from graphveil.anonymize import _randwalk
-from graphveil.experiments import GridPoint, _model_tv
+from graphveil.anonymize import _model_tv
 g = gv.datasets.load(sys.argv[1], data_dir=["../shared/data", "/work/shared/data"])
 t, width = int(sys.argv[2]), int(sys.argv[3])
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 start = time.perf_counter()
 if width == 0:
-    tv = _model_tv(g, GridPoint("randwalk_mod", float(t)), 0.0, 2)
+    tv = _model_tv.randwalk_mod_model_tv(g, t, threads=2)
     what = "as a study computes it"
 else:
-    _randwalk._MAX_BLOCK = width
-    tv = _randwalk.randwalk_mod_tv(g, t, block_entries=width * g.n, threads=2)
+    _model_tv._MAX_BLOCK = width
+    tv = _model_tv.randwalk_mod_tv(g, t, block_entries=width * g.n, threads=2)
     what = f"{width:4d} rows a block"
 took = time.perf_counter() - start
 grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024

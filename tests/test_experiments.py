@@ -11,6 +11,10 @@ import pytest
 import graphveil as gv
 from graphveil import experiments as ex
 from graphveil.anonymize import registry
+from graphveil.experiments import rows as ex_rows
+from graphveil.experiments import run as ex_run
+from graphveil.experiments import schedule as ex_schedule
+from graphveil.experiments import tasks as ex_tasks
 from graphveil.measure import STATISTICS
 
 SMALL_GRID = {
@@ -429,7 +433,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
     grid = {"randwalk": [2], "maxvar": [0.19]}
     out = tmp_path / "run"
     record = out / "points" / "randwalk_2.json"
-    anonymize = ex._anonymize_task
+    anonymize = ex_tasks._anonymize_task
 
     def held(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":
@@ -443,7 +447,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
                 )
         return anonymize(reference, point, config, seed, *prepared)
 
-    monkeypatch.setattr(ex, "_anonymize_task", held)
+    monkeypatch.setattr(ex_tasks, "_anonymize_task", held)
     with ThreadPoolExecutor(2) as pool:
         study = _small_study(karate, grid, out_dir=out, executor=pool if on_executor else None)
     assert [row["scheme"] for row in study.rows] == ["randwalk", "maxvar"]
@@ -538,8 +542,8 @@ def test_the_diameter_method_is_chosen_once_and_recorded(study_dir, bfs_graph, m
         methods.append(kwargs["diameter_method"])
         return statistics(graph, **kwargs)
 
-    monkeypatch.setattr(ex, "diameter_choice", lambda graph: "lower_bound")
-    monkeypatch.setattr(ex, "utility_statistics", recorded)
+    monkeypatch.setattr(ex_run, "diameter_choice", lambda graph: "lower_bound")
+    monkeypatch.setattr(ex_rows, "utility_statistics", recorded)
     bound = _sourced_study(g)
     assert methods == ["lower_bound"] * 5  # G0, two samples of MaxVar, two runs of RandWalk
     assert bound.diameter_method == "lower_bound" and bound.to_json()["diameter_method"] == (
@@ -561,7 +565,7 @@ def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatc
 
     lock = threading.Lock()
     live = {"now": 0, "most": 0}
-    anonymize, run, save = ex._anonymize_task, ex._independent_run, ex._save_point
+    anonymize, run, save = ex_tasks._anonymize_task, ex_tasks._independent_run, ex_run._save_point
 
     started: set[str] = set()
 
@@ -583,9 +587,9 @@ def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatc
                 live["now"] -= 1
         return save(state_dir, key, fingerprint, row)
 
-    monkeypatch.setattr(ex, "_anonymize_task", counted)
-    monkeypatch.setattr(ex, "_independent_run", slow)
-    monkeypatch.setattr(ex, "_save_point", saved)
+    monkeypatch.setattr(ex_tasks, "_anonymize_task", counted)
+    monkeypatch.setattr(ex_tasks, "_independent_run", slow)
+    monkeypatch.setattr(ex_run, "_save_point", saved)
     grid = {"randwalk": [2, 3, 5, 10, 20]}
     study = _small_study(karate, grid, threads=2)
     assert len(study.rows) == 5 and live["now"] == 0
@@ -598,7 +602,7 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    anonymize, waited = ex._anonymize_task, ex.wait
+    anonymize, waited = ex_tasks._anonymize_task, ex_schedule.wait
     calls = {"wait": 0}
 
     def late(reference, point, config, seed, *prepared):
@@ -610,8 +614,8 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
         calls["wait"] += 1
         return waited(*args, **kwargs)
 
-    monkeypatch.setattr(ex, "_anonymize_task", late)
-    monkeypatch.setattr(ex, "wait", counted)
+    monkeypatch.setattr(ex_tasks, "_anonymize_task", late)
+    monkeypatch.setattr(ex_schedule, "wait", counted)
     grid = {"maxvar": [0.19], "randwalk": [2]}
     with ThreadPoolExecutor(2) as pool:
         study = _small_study(karate, grid, executor=pool)

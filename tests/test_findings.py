@@ -1,4 +1,4 @@
-"""graphveil.findings: the paper's claims against verdicts worked out by hand, and the interpolation.
+"""graphveil.experiments.findings (and .checks): the paper's claims against verdicts worked out by hand, and the interpolation.
 
 The study below is small enough to check by hand: G0 has m = 1000 edges, each row's S_NE is
 1000 - (removed - added), and every verdict asserted here is worked out in the comment beside it.
@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from graphveil.findings import (
+from graphveil.experiments.checks import attack_disagreements
+from graphveil.experiments.findings import (
     HOLDS,
     NOT_APPLICABLE,
     NOT_CHECKED,
     NOT_HOLDS,
-    attack_disagreements,
     claims_markdown,
     compare_tradeoffs,
     interpolate,

@@ -476,15 +476,15 @@ def test_model_tv_columns_do_not_depend_on_the_block_or_its_form(monkeypatch):
     """A column's TV share is the same to the bit whether its block is dense from the start,
     sparse to the end or switches on the way, and whatever the block width; and its sum over
     all columns is the exact streamed TV of the materialised form."""
-    from graphveil.anonymize import _randwalk, randwalk_mod_uncertain
+    from graphveil.anonymize import _model_tv, randwalk_mod_uncertain
 
     g = load_shared("ca-GrQc")
     cols = np.arange(g.n, dtype=np.int64)
     shares = {}
     for cost in (0, 32, 10**12):  # never dense, the default switch, dense from the first step
-        monkeypatch.setattr(_randwalk, "_SPARSE_COST", cost)
+        monkeypatch.setattr(_model_tv, "_SPARSE_COST", cost)
         for step in (16, 700):
-            shares[cost, step] = _randwalk._columns_tv(g, 4, cols, step, threads=2)
+            shares[cost, step] = _model_tv._columns_tv(g, 4, cols, step, threads=2)
     first = shares[0, 16]
     for key, value in shares.items():
         np.testing.assert_array_equal(value, first, err_msg=str(key))

@@ -403,7 +403,7 @@ def test_fuzzed_releases_and_records_raise_only_input_errors(tmp_path, data, kin
 
 # ---------------------------------------------------------------------- study files
 def test_the_study_points_and_json_are_private(tmp_path):
-    from graphveil import experiments
+    from graphveil.experiments import state as experiments
 
     old = os.umask(0o022)
     try:

@@ -11,6 +11,7 @@ from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import maxvar
 from graphveil.anonymize._mixture import mixture
+from graphveil.anonymize._model_tv import randwalk_mod_tv, randwalk_mod_tv_estimate
 from graphveil.anonymize._obfuscation import (
     ObfuscationError,
     obfuscation,
@@ -21,9 +22,7 @@ from graphveil.anonymize._partition import partition
 from graphveil.anonymize._randwalk import (
     randwalk,
     randwalk_mod,
-    randwalk_mod_tv,
     randwalk_mod_tv_bound,
-    randwalk_mod_tv_estimate,
     randwalk_mod_uncertain,
     walk_ends,
 )

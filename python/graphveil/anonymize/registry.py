@@ -50,6 +50,7 @@ from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar
 from graphveil.anonymize._mixture import mixture
+from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
 from graphveil.anonymize._qp import SOLVERS
 from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
@@ -65,6 +66,7 @@ __all__ = [
     "REGISTRY",
     "Alternative",
     "Cli",
+    "Found",
     "Scheme",
     "derived_seed",
     "dp_scheme",
@@ -86,6 +88,25 @@ StudyRun = Callable[..., Anonymized]
 #: ``prepare(graph, config, seed)``: work a scheme does once per study on G0 and shares among
 #: all its grid points (MaxVar's METIS parts); ``seed`` is the study's, derived for this use.
 StudyPrepare = Callable[[Graph, Any, int], Any]
+
+#: ``model_tv(graph, value, threads)``: the total variance of a scheme's uncertain model at a
+#: grid value and its standard error, where the published graph is one realisation of the model.
+StudyModelTV = Callable[[Graph, float, int | None], tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class Found:
+    """How the study labels the rows of a scheme that may reach less than its grid value asks.
+
+    MaxVar may find fewer friend-of-friend pairs than the n_p asked (``allow_fewer``): its rows
+    name the n_p / m found, and its table shows the request where a row fell short.
+    """
+
+    #: ``fields(graph, value, report)``: the row fields read off the scheme's report at a grid
+    #: value, ``requested`` (the value asked) and ``found`` (the value reached) among them.
+    fields: Callable[[Graph, float, Mapping[str, Any]], dict[str, Any]]
+    #: ``short(row)``: whether a row with those fields fell short of its request.
+    short: Callable[[Mapping[str, Any]], bool]
 
 
 @dataclass(frozen=True)
@@ -163,6 +184,17 @@ class Scheme:
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
     #: (None: nothing shared). The study runs it lazily, only when a point of the scheme runs.
     prepare: StudyPrepare | None = None
+    #: What the study's rows say the scheme reached where it may reach less than asked (MaxVar's
+    #: n_p found); None: every point reaches its grid value.
+    found: Found | None = None
+    #: The TV of the scheme's uncertain model, the bar of the paper's Fig. 10, where the
+    #: published graph is one realisation of it (RandWalk-mod: TV 0); None: the published graph
+    #: is the model. The study runs it as a task beside the point's samples.
+    model_tv: StudyModelTV | None = None
+    #: The paper's figures of the scheme alone, its H1, H2_open and rel.err against the ratio of
+    #: replaced edges (MaxVar: ``"Figs. 3-5"``), which the study draws into ``<name>.png``;
+    #: empty: none.
+    figures: str = ""
     #: What its command line needs beyond the signature (see :class:`Cli`).
     cli: Cli = field(default_factory=Cli)
     #: ``no_op(params)``: why these parameters leave G0 unchanged or publish only true edges,
@@ -285,6 +317,28 @@ def _study_maxvar(
         allow_fewer=True,
         labels=prepared,
     )
+
+
+def _maxvar_found(graph: Graph, v: float, report: Mapping[str, Any]) -> dict[str, Any]:
+    """MaxVar's row fields: its parts, the n_p asked and found, and both as n_p / m."""
+    requested = round(v * graph.m)
+    found = int(sum(report["potential_proposed"]))
+    return {
+        "parts": int(report["params"]["parts"]),
+        "n_p_requested": requested,
+        "n_p_found": found,
+        "requested": v,
+        "found": found / graph.m,
+    }
+
+
+def _maxvar_short(row: Mapping[str, Any]) -> bool:
+    """Whether MaxVar found fewer friend-of-friend pairs than asked."""
+    return bool(row.get("n_p_found", 0) < row.get("n_p_requested", 0))
+
+
+def _study_randwalk_mod_tv(graph: Graph, v: float, threads: int | None) -> tuple[float, float]:
+    return randwalk_mod_model_tv(graph, int(v), threads=threads)
 
 
 def _study_edge_switch(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
@@ -447,6 +501,7 @@ REGISTRY: dict[str, Scheme] = {
             valid=_integer_at_least_one,
             requirement="t must be an integer >= 1",
             study=_study_randwalk_mod,
+            model_tv=_study_randwalk_mod_tv,
             marker="v",
             partitionable=True,
             deterministic=True,
@@ -478,6 +533,8 @@ REGISTRY: dict[str, Scheme] = {
             requirement="n_p/m must be > 0",
             study=_study_maxvar,
             prepare=_prepare_maxvar,
+            found=Found(_maxvar_found, _maxvar_short),
+            figures="Figs. 3-5",
             marker="o",
             partitionable=False,
             deterministic=False,

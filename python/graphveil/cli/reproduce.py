@@ -21,6 +21,7 @@ from graphveil.cli._common import (
     write_json,
 )
 from graphveil.cli.anonymize import ALLOW_IDENTITY
+from graphveil.experiments.config import _fmt_value
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 
@@ -48,12 +49,20 @@ def add_reproduce(subparsers: Any) -> None:
             f"family dp: {', '.join(registry.names(family='dp'))}, only when asked for); "
             "default grid: "
             + "; ".join(
-                f"{r.name} {r.grid_parameter} in {{{', '.join(map(ex._fmt_value, r.default_grid))}}}"
+                f"{r.name} {r.grid_parameter} in {{{', '.join(map(_fmt_value, r.default_grid))}}}"
                 for r in registry.REGISTRY.values()
             )
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    _add_input_options(parser)
+    _add_grid_options(parser)
+    _add_run_options(parser)
+    parser.set_defaults(run=run_reproduce)
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
+    """The graph to study and the output folder."""
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "graph", nargs="?", metavar="GRAPH", help="edge-list file (default: --dataset ca-GrQc)"
@@ -73,6 +82,10 @@ def add_reproduce(subparsers: Any) -> None:
         metavar="DIR",
         help="output folder (default: graphveil-out/<graph name>)",
     )
+
+
+def _add_grid_options(parser: argparse.ArgumentParser) -> None:
+    """The schemes, their grid and the study's settings."""
     parser.add_argument(
         "--schemes",
         nargs="+",
@@ -114,6 +127,10 @@ def add_reproduce(subparsers: Any) -> None:
         help="MaxVar's parts (default: the paper's count for its datasets, 20 for com-dblp and "
         "com-amazon and 60 for com-youtube; max(1, round(n / 16000)) for any other graph)",
     )
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """How the study runs (threads, resume, a cluster) and what it writes."""
     parser.add_argument(
         "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
     )
@@ -147,7 +164,6 @@ def add_reproduce(subparsers: Any) -> None:
     )
     add_json_argument(parser, "the study")
     add_verbosity(parser)
-    parser.set_defaults(run=run_reproduce)
 
 
 def _parse_grid(items: list[str] | None) -> dict[str, list[float]]:
@@ -218,7 +234,7 @@ def _refuse_no_op(points: list[ex.GridPoint], allowed: bool) -> None:
         reason = record.no_op_reason({record.grid_parameter: point.value})
         if reason is not None:
             raise ValueError(
-                f"--grid {point.scheme}={ex._fmt_value(point.value)}: {reason}; drop the value, "
+                f"--grid {point.scheme}={_fmt_value(point.value)}: {reason}; drop the value, "
                 f"or add {ALLOW_IDENTITY} to run it as a baseline row"
             )
 

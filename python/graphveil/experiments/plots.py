@@ -10,7 +10,7 @@ from graphveil.anonymize import registry
 from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.experiments import Study
+    from graphveil.experiments.tables import Study
 
 
 def _pyplot() -> Any:
@@ -38,8 +38,9 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
     out = Path(out_dir)
     written = []
     try:
-        if study.scheme_rows("maxvar"):
-            written.append(maxvar_figure(study, out / "maxvar.png", plt))
+        for record in registry.REGISTRY.values():
+            if record.figures and study.scheme_rows(record.name):
+                written.append(scheme_figure(study, record, out / f"{record.name}.png", plt))
         written.append(tradeoff_figure(study, out / "tradeoff.png", plt))
         if any(r.get("reid_rate") is not None for r in study.rows):
             written.append(attack_figure(study, out / "attack.png", plt))
@@ -49,9 +50,13 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
     return written
 
 
-def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
-    """MaxVar's H1, H2_open and rel.err against the ratio of replaced edges (Figs. 3-5 of the paper)."""
-    rows = sorted(study.scheme_rows("maxvar"), key=lambda r: r["removed_edges"])
+def scheme_figure(study: Study, record: registry.Scheme, path: Path, plt: Any) -> Path:
+    """A scheme's H1, H2_open and rel.err against the ratio of replaced edges.
+
+    The paper's figures of one scheme (:attr:`~graphveil.anonymize.registry.Scheme.figures`:
+    MaxVar's Figs. 3-5).
+    """
+    rows = sorted(study.scheme_rows(record.name), key=lambda r: r["removed_edges"])
     ratio = [r["removed_edges"] / study.m for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for ax, key, title in zip(
@@ -59,7 +64,7 @@ def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
         ("H1", "H2_open", "rel_err"),
         ("H1 score (nodes re-identified)", "H2_open score", "rel.err"),
     ):
-        ax.plot(ratio, [r[key] for r in rows], marker="o", label=registry.scheme("maxvar").title)
+        ax.plot(ratio, [r[key] for r in rows], marker="o", label=record.title)
         for r, x in zip(rows, ratio):
             ax.annotate(
                 r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3)
@@ -69,7 +74,7 @@ def maxvar_figure(study: Study, path: Path, plt: Any) -> Path:
         ax.grid(alpha=0.3)
         ax.legend()
     fig.suptitle(
-        f"MaxVar on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)"
+        f"{record.title} on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)"
     )
     return _save(fig, path)
 
@@ -152,10 +157,11 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
 
 
 def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
-    """Total degree variance of each scheme's uncertain model divided by |E_G0| (Fig. 10 of the paper).
+    """Total degree variance of each scheme's uncertain model divided by ``|E_G0|`` (Fig. 10 of the paper).
 
     RandWalk, RandWalk-mod samples and EdgeSwitch publish deterministic graphs; RandWalk-mod's bar is
-    the TV of its uncertain form (n/a where too large to build), RandWalk's and EdgeSwitch's are 0.
+    the TV of its uncertain form (n/a where too large to build: a scheme's
+    :attr:`~graphveil.anonymize.registry.Scheme.model_tv`), RandWalk's and EdgeSwitch's are 0.
     """
     fig, ax = plt.subplots(figsize=(8, 4))
     x = 0
@@ -176,15 +182,21 @@ def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
     ax.set_xticks(ticks)
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylabel("TV / |E_G0| (normalised total degree variance)")
-    ax.text(
-        0.99,
-        0.97,
-        "RandWalk, EdgeSwitch: deterministic (TV = 0)",
-        transform=ax.transAxes,
-        ha="right",
-        va="top",
-        fontsize=7,
-    )
+    zero = [
+        record.title
+        for record in registry.REGISTRY.values()
+        if record.deterministic and record.model_tv is None and study.scheme_rows(record.name)
+    ]
+    if zero:
+        ax.text(
+            0.99,
+            0.97,
+            f"{', '.join(zero)}: deterministic (TV = 0)",
+            transform=ax.transAxes,
+            ha="right",
+            va="top",
+            fontsize=7,
+        )
     ax.set_xlabel("scheme and grid point")
     ax.set_title(f"Normalised total variance on {study.graph_name}")
     ax.grid(alpha=0.3, axis="y")

@@ -1,13 +1,12 @@
-"""The paper's own claims, each quoted and checked on a study's rows; and the attacks against the scores.
+"""The paper's own claims, each quoted and checked on a study's rows.
 
 :func:`paper_claims` takes each claim of the paper's evaluation (Section 6: 6.1 "(k,eps)-obf and
 RandWalk", 6.2 "Effectiveness of MaxVar", 6.3 "Comparative Evaluation"), quoted from its text,
 and marks it as holding, not holding, not applicable or not checked on one graph, with the
 numbers; :func:`claims_markdown` writes them for ``study.md``. Tradeoffs are compared at matched
 rel.err by :func:`compare_tradeoffs`, over each scheme's piecewise-linear rel.err -> tradeoff
-curve (:func:`tradeoff_curve`, :func:`interpolate`). :func:`attack_disagreements`, graphveil's
-own check and not the paper's, says per scheme where the propagation attack and the H1 /
-H2_open scores order the grid points differently. All read plain rows (the dicts of
+curve (:func:`tradeoff_curve`, :func:`interpolate`). graphveil's own checks, not the paper's, are in
+:mod:`graphveil.experiments.checks`. All read plain rows (the dicts of
 :attr:`graphveil.experiments.Study.rows`), so they run on every study and on synthetic rows.
 
 References
@@ -20,15 +19,14 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from itertools import pairwise
 from typing import Any
 
 from graphveil.anonymize import registry
 
 __all__ = [
-    "ATTACK_LEVELS",
     "EDGE_BALANCE",
     "HOLDS",
     "NOT_APPLICABLE",
@@ -38,14 +36,10 @@ __all__ = [
     "RANDWALK_ALIKE",
     "RANDWALK_MIN_REL_ERR",
     "RANDWALK_T2_MISS",
-    "REID_TIE",
     "Claim",
     "Matched",
-    "attack_disagreements",
     "claims_markdown",
     "compare_tradeoffs",
-    "family_comparison",
-    "family_markdown",
     "interpolate",
     "paper_claims",
     "tradeoff_curve",
@@ -90,13 +84,9 @@ RANDWALK_T2_MISS = 0.02
 #: The random walks' rel.err is "lower-bounded around 8 to 10%": graphveil checks the lower end.
 RANDWALK_MIN_REL_ERR = 0.08
 
-#: |E0 \ E| ~ |E \ E0| when they differ by at most this fraction of the larger (the paper's
+#: ``|E0 \ E| ~ |E \ E0|`` when they differ by at most this fraction of the larger (the paper's
 #: Table 7 rows differ by at most 0.2%, RandWalk at t = 2 apart).
 EDGE_BALANCE = 0.05
-
-#: Re-identification rates closer than this (a fraction of the core) count as a tie when the
-#: attack's order is compared with the scores': a few nodes either way is sampling noise.
-REID_TIE = 0.01
 
 # The description of the matched-rel.err comparison, in study.md and :func:`compare_tradeoffs`.
 _MATCHED = (
@@ -726,7 +716,7 @@ def claims_markdown(claims: Sequence[Claim]) -> list[str]:
         "",
         (
             "Each claim of the paper's evaluation (Section 6), quoted from its text (LaTeX as "
-            "plain text), checked on this study's rows by graphveil.findings: *holds*, *does not "
+            "plain text), checked on this study's rows by graphveil.experiments.findings: *holds*, *does not "
             "hold*, *not applicable* (the paper excepts this graph) or *not checked* (the rows "
             "it needs are missing). How graphveil reads each claim follows its quote. " + _MATCHED
         ),
@@ -747,184 +737,4 @@ def claims_markdown(claims: Sequence[Claim]) -> list[str]:
             "",
             f"Checked as: {c.reading}. {_found(c)}: {c.evidence}.",
         ]
-    return lines
-
-
-def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str) -> list[str]:
-    """One sentence per attacked scheme: where the attack and the H1 / H2_open scores disagree.
-
-    Two rows are *discordant* when H1 or H2_open orders them one way and the propagation
-    re-identification rate (``reid_rate``, rates within :data:`REID_TIE` tie) the other way: the
-    score calls one row more private while the attack recovers more of it. Each sentence covers
-    the scheme's own grid points, then its rows against every other scheme's.
-
-    Parameters
-    ----------
-    rows : sequence of dict
-        Study rows with ``scheme``, ``label``, ``H1``, ``H2_open`` and ``reid_rate``.
-    title : callable
-        The printed name of a scheme.
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> rows = [
-    ...     {"scheme": "maxvar", "label": "a", "H1": 9.0, "H2_open": 90.0, "reid_rate": 0.5},
-    ...     {"scheme": "maxvar", "label": "b", "H1": 5.0, "H2_open": 40.0, "reid_rate": 0.6},
-    ... ]
-    >>> attack_disagreements(rows)[0]
-    'maxvar: the attack and the scores disagree on 1 of its one pair of grid points, e.g. a → b: H1 9 → 5 and H2_open 90 → 40, but re-identified 0.5 → 0.6.'
-    """
-    attacked = [r for r in rows if r.get("reid_rate") is not None]
-    out = []
-    for scheme in dict.fromkeys(r["scheme"] for r in attacked):
-        own = _rows(attacked, scheme)
-        name = title(scheme)
-        if len(own) == 1:
-            r = own[0]
-            inside = (
-                f"{name}: one grid point ({r['label']}: H1 {_g(r['H1'])}, H2_open "
-                f"{_g(r['H2_open'])}, re-identified {_g(r['reid_rate'])})"
-            )
-        else:
-            pairs = list(combinations(own, 2))
-            bad = [(a, b) for a, b in pairs if _discordant(a, b)]
-            if not bad:
-                lo = min(own, key=lambda r: r["H2_open"])
-                hi = max(own, key=lambda r: r["H2_open"])
-                inside = (
-                    f"{name}: the attack agrees with H1 and H2_open on the order of its "
-                    f"{_pairs(len(pairs))} (H2_open {_g(hi['H2_open'])} → {_g(lo['H2_open'])}, "
-                    f"re-identified {_g(hi['reid_rate'])} → {_g(lo['reid_rate'])})"
-                )
-            else:
-                inside = f"{name}: the attack and the scores disagree on {len(bad)} of its " + (
-                    f"{_pairs(len(pairs))}, e.g. {_example(bad)}"
-                )
-        cross = [(a, b) for a in own for b in attacked if b["scheme"] != scheme]
-        bad = [(a, b) for a, b in cross if _discordant(a, b)]
-        if not cross:
-            tail = ""
-        elif not bad:
-            tail = f"; against the other schemes' rows they agree on all {len(cross)} pairs"
-        else:
-            tail = (
-                f"; against the other schemes they disagree on {len(bad)} of {len(cross)} pairs, "
-                f"e.g. {_example(bad, title)}"
-            )
-        out.append(inside + tail + ".")
-    return out
-
-
-def _pairs(count: int) -> str:
-    return "one pair of grid points" if count == 1 else f"{count} pairs of grid points"
-
-
-def _sign(x: float) -> int:
-    return (x > 0) - (x < 0)
-
-
-def _discordant(a: Row, b: Row) -> bool:
-    """H1 or H2_open orders a and b one way, the re-identification rate the other."""
-    gap = b["reid_rate"] - a["reid_rate"]
-    attack = 0 if abs(gap) < REID_TIE else _sign(gap)
-    return any(_sign(b[s] - a[s]) * attack < 0 for s in ("H1", "H2_open"))
-
-
-def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = None) -> str:
-    """The discordant pair with the largest gap in re-identification, in words."""
-    a, b = max(pairs, key=lambda pair: abs(pair[1]["reid_rate"] - pair[0]["reid_rate"]))
-
-    def name(r: Row) -> str:
-        return r["label"] if title is None else f"{title(r['scheme'])} {r['label']}"
-
-    return (
-        f"{name(a)} → {name(b)}: H1 {_g(a['H1'])} → {_g(b['H1'])} and H2_open "
-        f"{_g(a['H2_open'])} → {_g(b['H2_open'])}, but re-identified {_g(a['reid_rate'])} → "
-        f"{_g(b['reid_rate'])}"
-    )
-
-
-# ---------------------------------------------------------------------------- families
-#: Attack levels X of :func:`family_comparison`: at most this share of G0's core re-identified.
-ATTACK_LEVELS: tuple[float, ...] = (0.05, 0.1, 0.25, 0.5)
-
-
-def family_comparison(
-    rows: Sequence[Row], levels: Sequence[float] = ATTACK_LEVELS
-) -> list[dict[str, Any]]:
-    """Each family's best utility at equal attack success: graphveil's own check, not the paper's.
-
-    The rule: for every level X and every family of the registry (``"uncertainty"``, ``"dp"``),
-    the row of lowest rel.err among the family's rows whose propagation re-identification rate
-    (``reid_rate``) is at most X; the family of the lower rel.err gives the better utility at
-    that attack success (``better`` is None when a family has no such row, or on a tie). The
-    re-identification rate is the attack defined for every release; link AUC is not defined on
-    a published graph (every p = 1), so it does not enter the rule.
-
-    Examples
-    --------
-    >>> rows = [
-    ...     {"scheme": "maxvar", "label": "n_p/m=0.19", "rel_err": 0.02, "reid_rate": 0.43},
-    ...     {"scheme": "tmf", "label": "epsilon=10", "rel_err": 0.05, "reid_rate": 0.54},
-    ...     {"scheme": "tmf", "label": "epsilon=1", "rel_err": 0.37, "reid_rate": 0.0},
-    ... ]
-    >>> [(c["level"], c["better"]) for c in family_comparison(rows, (0.1, 0.5, 0.6))]
-    [(0.1, None), (0.5, 'uncertainty'), (0.6, 'uncertainty')]
-    """
-    out = []
-    for level in levels:
-        best: dict[str, Row | None] = {}
-        for family in registry.FAMILIES:
-            members = set(registry.names(family=family))
-            candidates = [
-                r
-                for r in rows
-                if r["scheme"] in members
-                and r.get("reid_rate") is not None
-                and r["reid_rate"] <= level
-                and r.get("rel_err") is not None
-            ]
-            best[family] = min(candidates, key=lambda r: r["rel_err"], default=None)
-        found = {f: r for f, r in best.items() if r is not None}
-        better = None
-        if len(found) == len(registry.FAMILIES):
-            errs = sorted((r["rel_err"], f) for f, r in found.items())
-            better = errs[0][1] if errs[0][0] < errs[1][0] else None
-        out.append({"level": level, "best": best, "better": better})
-    return out
-
-
-def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
-    """The Markdown section of :func:`family_comparison`; empty unless both families have rows."""
-    have = {registry.scheme(r["scheme"]).family for r in rows if r.get("reid_rate") is not None}
-    if not set(registry.FAMILIES) <= have:
-        return []
-
-    def cell(row: Row | None) -> str:
-        if row is None:
-            return "none"
-        return f"{_g(row['rel_err'])} ({_title(row['scheme'])} {row['label']}, reid {_g(row['reid_rate'])})"
-
-    lines = [
-        "## Uncertainty against edge DP",
-        "",
-        (
-            f"graphveil's own check, not the paper's. For each level X, the lowest rel.err of each "
-            f"family among its rows whose propagation re-identification rate is at most X "
-            f"(graphveil.findings.family_comparison); the lower one gives the better utility at "
-            f"that attack success on {graph}."
-        ),
-        "",
-        "| reid_rate <= | uncertainty schemes | edge-DP schemes | better utility |",
-        "|---|---|---|---|",
-    ]
-    for c in family_comparison(rows):
-        lines.append(
-            f"| {_g(c['level'])} | {cell(c['best']['uncertainty'])} | {cell(c['best']['dp'])} "
-            f"| {c['better'] or 'undecided'} |"
-        )
     return lines

@@ -1,0 +1,165 @@
+"""The study's settings and grid: :class:`StudyConfig`, :class:`GridPoint`, :func:`paper_grid`.
+
+Also the derived seeds and keys of a study (:func:`point_seed`) and the columns of its attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graphveil._common import check_int, check_threads, seed_to_u64
+from graphveil.anonymize import registry
+from graphveil.anonymize.registry import derived_seed
+from graphveil.graph import Graph
+from graphveil.measure.utility import DISTANCE_SOURCES
+
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`):
+#: ``reid_rate`` (correct over the scored core) splits into ``reid_accuracy`` (correct among
+#: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
+#: core with a structural twin, which no structural attack matches but by guessing.
+ATTACK_COLUMNS = (
+    "link_auc",
+    "precision_at_m",
+    "reid_rate",
+    "reid_accuracy",
+    "reid_coverage",
+    "reid_twin_share",
+)
+
+
+@dataclass(frozen=True)
+class StudyConfig:
+    """Fixed settings of one study; a recorded point is reused only under an equal config."""
+
+    samples: int = 20
+    seed: int = 1
+    k: tuple[int, ...] = (30, 50, 100)
+    obf_k: int = 50
+    obf_eps: float = 0.1
+    #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`.
+    maxvar_parts: int | None = None
+    mixture_t: int = 2
+    threads: int = 0
+    #: Attack every release (:func:`graphveil.attack.attack_scores`): link AUC, precision@m and
+    #: the propagation re-identification rate over at most ``ATTACK_SAMPLES`` sampled worlds.
+    attacks: bool = True
+    #: BFS sources of the distance statistics above the exact threshold (G0 and every sample).
+    distance_sources: int = DISTANCE_SOURCES
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as a JSON-ready dict."""
+        return {
+            "samples": self.samples,
+            "seed": self.seed,
+            "k": list(self.k),
+            "obf_k": self.obf_k,
+            "obf_eps": self.obf_eps,
+            "maxvar_parts": self.maxvar_parts,
+            "mixture_t": self.mixture_t,
+            "attacks": self.attacks,
+            "distance_sources": self.distance_sources,
+        }
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    """One cell of the grid: a scheme at one value of its parameter."""
+
+    scheme: str
+    value: float
+
+    @property
+    def key(self) -> str:
+        """The point's study key, ``scheme=value``."""
+        return f"{self.scheme}={_fmt_value(self.value)}"
+
+    @property
+    def label(self) -> str:
+        """The point's label in tables, ``parameter=value``."""
+        return f"{registry.scheme(self.scheme).grid_parameter}={_fmt_value(self.value)}"
+
+
+def paper_grid(
+    schemes: Iterable[str] | None = None, grid: Mapping[str, Sequence[float]] | None = None
+) -> list[GridPoint]:
+    """The grid points of ``schemes`` (default: the paper's study), grids optionally overridden.
+
+    The default is the ``"uncertainty"`` family; the edge-DP schemes run only when named.
+    """
+    known = registry.names()
+    chosen = list(registry.names(family="uncertainty") if schemes is None else schemes)
+    unknown = [s for s in chosen if s not in known]
+    if unknown:
+        raise ValueError(f"unknown scheme(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    values = {name: registry.scheme(name).default_grid for name in known}
+    for scheme, vals in (grid or {}).items():
+        if scheme not in known:
+            raise ValueError(f"unknown scheme {scheme!r} in grid; choose from {', '.join(known)}")
+        if scheme not in chosen:  # a grid nobody runs: a silent default would mislead
+            raise ValueError(
+                f"a grid is given for {scheme}, which is not among the schemes run "
+                f"({', '.join(chosen)}): add {scheme} to the schemes or drop its grid"
+            )
+        vals = tuple(vals)
+        if not vals:
+            raise ValueError(f"grid for {scheme} is empty")
+        values[scheme] = vals
+    points = [GridPoint(s, float(v)) for s in chosen for v in values[s]]
+    for point in points:
+        _check_value(point)
+    return points
+
+
+def _study_config(
+    graph: Graph,
+    samples: int,
+    seed: int,
+    k: Sequence[int],
+    threads: int | None,
+    attacks: bool,
+    maxvar_parts: int | None,
+    distance_sources: int,
+) -> StudyConfig:
+    """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    if graph.m == 0:
+        raise ValueError("the graph has no edges: nothing to anonymize")
+    if int(samples) < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    ks = tuple(int(x) for x in k)
+    if not ks or min(ks) < 1:
+        raise ValueError(f"every k must be at least 1, got {list(ks)}")
+    return StudyConfig(
+        samples=int(samples),
+        seed=seed_to_u64(seed),
+        k=ks,
+        threads=check_threads(threads),
+        attacks=bool(attacks),
+        maxvar_parts=None
+        if maxvar_parts is None
+        else check_int(maxvar_parts, "maxvar_parts", low=1),
+        distance_sources=check_int(distance_sources, "distance_sources", low=1),
+    )
+
+
+def point_seed(master: int, key: str) -> int:
+    """The seed of one grid point: a hash of the master seed and the point's key."""
+    return derived_seed(master, key)
+
+
+def _prepare_key(scheme: str) -> str:
+    """The study key (and record name) of a scheme's once-per-study preparation."""
+    return f"{scheme}.prepare"
+
+
+def _fmt_value(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _check_value(point: GridPoint) -> None:
+    problem = registry.scheme(point.scheme).check_value(point.value)
+    if problem is not None:
+        raise ValueError(f"invalid grid value {point.value:g} for {point.scheme}: {problem}")

@@ -1,0 +1,220 @@
+"""The study's rows: G0's own row and each grid point's, made from its tasks' results.
+
+A row is a plain dict (the scheme, its grid value and label, the privacy scores, the utility
+statistics, rel.err, tradeoff, the attack columns and the timings), recorded per point in the
+study's folder and read by the tables (:mod:`graphveil.experiments.tables`), the paper's claims
+(:mod:`graphveil.experiments.findings`) and the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import NotApplicable
+from graphveil.anonymize import registry
+from graphveil.experiments.config import ATTACK_COLUMNS, GridPoint, StudyConfig, point_seed
+from graphveil.experiments.state import _json_default
+from graphveil.experiments.tables import _pick
+from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
+from graphveil.graph import Graph
+from graphveil.measure.original import Original
+from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
+from graphveil.measure.utility import statistic_names, utility_statistics
+
+
+def _study_rows(
+    graph: Graph,
+    points: Sequence[GridPoint],
+    records: dict[str, dict[str, Any]],
+    say: Callable[[str], None],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The recorded points in grid order: rows to tabulate, and the points found not applicable."""
+    rows = []
+    skipped = []
+    for i, point in enumerate(points, 1):
+        prefix = f"[{i}/{len(points)}] {point.key}: "
+        cached = records[point.key]
+        if "not_applicable" in cached:
+            say(
+                f"{prefix}not applicable: {registry.scheme(point.scheme).title}: "
+                f"{cached['not_applicable']}"
+            )
+            skipped.append(
+                {**_pick(cached, ("scheme", "value", "label")), "reason": cached["not_applicable"]}
+            )
+            continue
+        if "tv_model" not in cached:
+            _add_model_tv(graph, point, cached)
+        rows.append(cached)
+        if "attack_not_applicable" in cached:  # the row stands, without its attack columns
+            reason = f"attack: {cached['attack_not_applicable']}"
+            say(f"{prefix}not applicable: {reason}")
+            skipped.append({**_pick(cached, ("scheme", "value", "label")), "reason": reason})
+    return rows, skipped
+
+
+def _point_id(point: GridPoint) -> dict[str, Any]:
+    return {"scheme": point.scheme, "value": point.value, "label": point.label}
+
+
+def _point_row(
+    graph: Graph,
+    point: GridPoint,
+    config: StudyConfig,
+    original: dict[str, Any],
+    tasks: PointTasks,
+) -> dict[str, Any]:
+    """A point's table row from its done tasks: samples of one output, or independent runs."""
+    ug, report = tasks.ug, tasks.report
+    results = [f.result() for f in tasks.futures]
+    runs = 1
+    if _deterministic(ug):
+        runs = len(results)
+        per_sample = [r[0] for r in results]
+        hists = [r[1] for r in results]
+        eps = {k: math.fsum(r[2][k] for r in results) / runs for k in config.k}
+        pairs: float = math.fsum(r[3] for r in results) / runs
+    else:
+        per_sample = [r[0] for r in results[:-1]]
+        hists = [r[1] for r in results[:-1]]
+        eps = {k: float(results[-1][k]) for k in config.k}
+        pairs = ug.num_pairs
+    histogram = _sum_histograms(hists)
+    ev = Report(
+        original={key: original[key] for key in ("H1", "H2_open", *statistic_names())},
+        per_sample=per_sample,
+        eps=eps,
+        eps_original={k: original[f"eps_k{k}"] for k in config.k},
+        n=graph.n,
+        m=graph.m,
+        seed=tasks.root,
+        sample_seed=tasks.sample_seed,
+        extra={"S_PL_pooled": _pooled_exponent(histogram)},
+        degree_histogram=histogram,
+    )
+    row: dict[str, Any] = {
+        **_point_id(point),
+        "seed": point_seed(config.seed, point.key),
+        "runs": runs,
+        "pairs": pairs,
+        "tv": ug.total_variance(),
+        "tv_normalized": ug.total_variance() / graph.m,
+    }
+    _add_model_tv(graph, point, row, None if tasks.model_tv is None else tasks.model_tv.result())
+    _add_found(graph, point, report, row)
+    row.update(_report_row(ev, config))
+    if config.attacks:  # on the point's one release (run 0 for a deterministic scheme)
+        t3 = time.perf_counter()
+        row.update(_attack_row(graph, ug, config, point_seed(row["seed"], "attack")))
+        row["time_attack_s"] = time.perf_counter() - t3
+    row["scheme_report"] = _jsonable(report)
+    return row
+
+
+def _add_found(graph: Graph, point: GridPoint, report: dict[str, Any], row: dict[str, Any]) -> None:
+    """Label the row with the grid value the scheme reached, where it may reach less than asked.
+
+    A scheme with a :attr:`~graphveil.anonymize.registry.Scheme.found` (MaxVar, which may find
+    fewer friend-of-friend pairs than requested) adds its fields (``found`` and ``requested``
+    among them) from its report; the row's ``label`` (used by every table and figure) then
+    names the found value, with the request in brackets when it fell short.
+    """
+    record = registry.scheme(point.scheme)
+    if record.found is None:
+        return
+    row.update(record.found.fields(graph, point.value, report))
+    label = f"{record.grid_parameter}={row['found']:.3g}"
+    short = record.found.short(row)
+    row["label"] = f"{label} (found; asked {point.value:g})" if short else label
+
+
+def _add_model_tv(
+    graph: Graph,
+    point: GridPoint,
+    row: dict[str, Any],
+    computed: tuple[float, float] | None = None,
+) -> None:
+    """Set ``tv_model``, its normalised value and standard error (also for older records).
+
+    ``computed`` is :func:`_model_tv_task`'s result when a task already ran it.
+    """
+    tv, se = computed if computed is not None else _model_tv(graph, point, row["tv"])
+    row["tv_model"] = tv
+    row["tv_model_normalized"] = None if tv is None else tv / graph.m
+    row["tv_model_se"] = se
+
+
+def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
+    mean, std = ev.mean, ev.std
+    row: dict[str, Any] = {key: mean[key] for key in ("H1", "H2_open", *statistic_names())}
+    row["removed_edges"] = mean["edges_removed"]
+    row["added_edges"] = mean["edges_added"]
+    for k in config.k:
+        row[f"eps_k{k}"] = float(ev.eps[k])
+    row["rel_err"] = ev.rel_err
+    row["tradeoff"] = ev.tradeoff
+    row["std"] = {key: std[key] for key in ("H1", "H2_open", *statistic_names())}
+    row.update({f"extra_{key}": value for key, value in ev.extra.items()})
+    return row
+
+
+def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) -> dict[str, Any]:
+    """The attack columns of a row, empty on a graph the attacks cannot take.
+
+    E.g. a sampled world without edges: ``attack_not_applicable`` then says why.
+    """
+    from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
+
+    samples = min(config.samples, ATTACK_SAMPLES)
+    try:
+        return attack_scores(graph, published, samples, seed, threads=config.threads)
+    except NotApplicable as err:
+        return {**dict.fromkeys(ATTACK_COLUMNS), "attack_not_applicable": str(err)}
+
+
+def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:
+    """G0 measured once per study; its sample tasks reuse its signatures and edge keys."""
+    # The same statistics seed as every grid point's evaluation, which reuses G0's row: it is
+    # then exactly the one their rel.err is measured against.
+    return Original(
+        graph,
+        config.k,
+        statistics_seed=point_seed(config.seed, "statistics"),
+        threads=config.threads,
+        statistics=partial(
+            utility_statistics,
+            sources=config.distance_sources,
+            diameter_method=diameter_method,
+        ),
+    )
+
+
+def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
+    graph = reference.graph
+    row = dict(reference.row)
+    eps = row.pop("eps")
+    row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
+    if config.attacks:  # the un-anonymized control: G0 published as is
+        row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))
+    return row
+
+
+def _jsonable(report: dict[str, Any]) -> dict[str, Any]:
+    """The scheme report without bulky arrays (partition labels and the like)."""
+    out = {}
+    for key, value in report.items():
+        if isinstance(value, np.ndarray) and value.size > 64:
+            continue
+        try:
+            json.dumps(value, default=_json_default)
+        except TypeError:
+            continue
+        out[key] = value
+    return out

@@ -1,0 +1,238 @@
+"""The study's result, :class:`Study`: its rows, and its tables as data, Markdown and CSV.
+
+The tables are the paper's (Tables 3, 4, 6 per scheme and Table 7, the comparison); ``study.md``
+adds the paper's claims checked on the rows (:mod:`graphveil.experiments.findings`) and
+graphveil's own checks (:mod:`graphveil.experiments.checks`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from graphveil.anonymize import registry
+from graphveil.experiments.checks import attack_disagreements, family_markdown
+from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
+from graphveil.experiments.findings import claims_markdown, paper_claims
+from graphveil.experiments.state import _json_default, _write_text
+from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
+
+
+@dataclass
+class Study:
+    """The result of :func:`~graphveil.experiments.reproduce`: one row per grid point plus the true graph's own row."""
+
+    graph_name: str
+    n: int
+    m: int
+    config: StudyConfig
+    original: dict[str, Any]
+    rows: list[dict[str, Any]]
+    version: str
+    timings: dict[str, float] = field(default_factory=dict)
+    #: Grid points the scheme cannot run on this graph: ``scheme``, ``value``, ``label``, ``reason``.
+    not_applicable: list[dict[str, Any]] = field(default_factory=list)
+    #: How ``S_Diam`` was found for G0 and every sample
+    #: (:func:`~graphveil.measure.utility.diameter_choice`).
+    diameter_method: str = "ifub"
+    #: :func:`graph_digest` of G0, in ``study.json``: a folder holding another graph's study is
+    #: told apart before a run writes beside its tables.
+    graph_digest: str = ""
+    #: Per scheme with a :attr:`~graphveil.anonymize.registry.Scheme.prepare` (MaxVar's one
+    #: partition of G0): its ``seed`` and ``time_s``. Private, like every seed of the study.
+    preparations: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
+        """The study's rows of one scheme."""
+        return [r for r in self.rows if r["scheme"] == scheme]
+
+    # -------------------------------------------------------------- tables as data
+    def scheme_table(self, scheme: str) -> list[dict[str, Any]]:
+        """The paper's per-scheme table (Tables 3, 4, 6): H1, H2_open, the utility statistics, rel.err."""
+        record = registry.scheme(scheme)
+        header = record.grid_parameter
+        rows = self.scheme_rows(scheme)
+        # rows that name the value found (MaxVar's n_p / m): the request shows where one fell short
+        found = record.found
+        short = found is not None and any(found.short(r) for r in rows)
+
+        def requested(value: Any) -> dict[str, Any]:
+            return {"requested": value} if short else {}
+
+        table = [
+            {
+                header: self.graph_name,
+                **requested(None),
+                **_pick(self.original, ("H1", "H2_open", *statistic_names())),
+                "rel_err": None,
+            }
+        ]
+        for row in rows:
+            table.append(
+                {
+                    header: row.get("found", row["value"]),
+                    **requested(row["value"]),
+                    **_pick(row, ("H1", "H2_open", *statistic_names(), "rel_err")),
+                }
+            )
+        return table
+
+    def comparison_table(self) -> list[dict[str, Any]]:
+        """The paper's Table 7: privacy (H1, H2_open, edge differences, eps for each k) and utility."""
+        eps_cols = [f"eps_k{k}" for k in self.config.k]
+        cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
+        if self.config.attacks:
+            cols += ATTACK_COLUMNS
+        table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
+        for row in self.rows:
+            table.append(
+                {
+                    "case": f"{registry.scheme(row['scheme']).title} {row['label']}",
+                    **_pick(row, cols),
+                }
+            )
+        return table
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        """The study's tables by name."""
+        out = {
+            scheme: self.scheme_table(scheme)
+            for scheme in registry.names()
+            if self.scheme_rows(scheme)
+        }
+        out["comparison"] = self.comparison_table()
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The study as a JSON-ready dict."""
+        return {
+            "graph": self.graph_name,
+            "n": self.n,
+            "m": self.m,
+            "graphveil_version": self.version,
+            "config": self.config.to_dict(),
+            "original": self.original,
+            "rows": self.rows,
+            "tables": self.tables(),
+            "not_applicable": self.not_applicable,
+            "diameter_method": self.diameter_method,
+            "graph_digest": self.graph_digest,
+            "timings": self.timings,
+            "preparations": self.preparations,
+        }
+
+    def to_markdown(self) -> str:
+        """The study's tables as Markdown."""
+        parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
+        header = (
+            f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+        )
+        if self.diameter_method == "lower_bound":
+            header += (
+                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
+                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
+                f"{DIAMETER_MAX_BFS} BFS."
+            )
+        parts.append(header)
+        for name, table in self.tables().items():
+            title = (
+                "Comparison (the paper's Table 7)"
+                if name == "comparison"
+                else registry.scheme(name).title
+            )
+            parts += ["", f"## {title}", "", _markdown_table(table)]
+        parts += ["", *self._findings_markdown()]
+        control = self.original.get("attack_not_applicable")
+        if self.not_applicable or control:
+            parts += ["", "## Not applicable", ""]
+            if control:
+                parts.append(f"- {self.graph_name} as published (the control): attack: {control}")
+            parts += [
+                f"- {registry.scheme(r['scheme']).title} {r['label']}: {r['reason']}"
+                for r in self.not_applicable
+            ]
+        return "\n".join(parts) + "\n"
+
+    def _findings_markdown(self) -> list[str]:
+        """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
+        lines = claims_markdown(
+            paper_claims(self.rows, self.config.k, original=self.original, graph=self.graph_name)
+        )
+        sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
+        if sentences:
+            lines += [
+                "",
+                "## The attacks against the scores",
+                "",
+                (
+                    "graphveil's own check, not the paper's. Re-identified: the fraction of G0's "
+                    "core nodes (degree >= 5, largest component) that propagation re-identifies "
+                    "in a sampled world; a pair of rows disagrees when H1 or H2_open orders it "
+                    "one way and the attack the other."
+                ),
+                "",
+                *(f"- {s}" for s in sentences),
+            ]
+        families = family_markdown(self.rows, self.graph_name)
+        return lines + ["", *families] if families else lines
+
+    def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
+        """Write every table as Markdown, CSV and JSON (and the figures as PNG) into ``out_dir``."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written: list[Path] = []
+        for name, table in self.tables().items():
+            written.append(_write_text(out / f"table_{name}.csv", _csv_table(table)))
+            written.append(_write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
+        written.append(
+            _write_text(
+                out / "study.json",
+                json.dumps(self.to_json(), indent=2, default=_json_default),
+                private=True,  # per-point seeds and scheme reports: like a run record
+            )
+        )
+        written.append(_write_text(out / "study.md", self.to_markdown()))
+        if figures:
+            from graphveil.experiments import plots
+
+            written += plots.study_figures(self, out)
+        return written
+
+
+def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:
+    return {c: row.get(c) for c in cols}
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if value == 0 or 1e-3 <= abs(value) < 1e7:
+            return f"{value:.4g}" if abs(value) < 1 else f"{value:,.2f}".rstrip("0").rstrip(".")
+        return f"{value:.3e}"
+    return str(value)
+
+
+def _markdown_table(table: list[dict[str, Any]]) -> str:
+    cols = list(table[0])
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    lines += ["| " + " | ".join(_cell(r.get(c)) for c in cols) + " |" for r in table]
+    return "\n".join(lines)
+
+
+def _csv_table(table: list[dict[str, Any]]) -> str:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=list(table[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in table:
+        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+    return buf.getvalue()

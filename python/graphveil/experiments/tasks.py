@@ -1,0 +1,152 @@
+"""The study's tasks: the units of work it hands to a pool or an executor, and a point's state.
+
+Each task is a plain function of G0's :class:`~graphveil.measure.original.Original`, a grid
+point and seeds, so it runs alike on a local pool and on a cluster (:mod:`graphveil.cluster`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import NotApplicable
+from graphveil.anonymize import registry
+from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
+from graphveil.graph import Graph
+from graphveil.measure.original import Original
+from graphveil.measure.privacy import eps
+from graphveil.measure.report import measure_sample, task_threads
+from graphveil.uncertain import Anonymized
+
+
+@dataclass
+class PointTasks:
+    """A grid point whose tasks are submitted: what its row is made of, once they are done.
+
+    A point its scheme cannot take has ``not_applicable`` set and no tasks.
+    """
+
+    #: The point's place in the whole grid (1-based), for progress messages.
+    index: int
+    point: GridPoint
+    #: Why the scheme cannot run this point on G0 (its anonymization raised), else None.
+    not_applicable: NotApplicable | None = None
+    #: The published graph (run 0's for a deterministic scheme) and the scheme's report.
+    ug: Any = None
+    report: dict[str, Any] = field(default_factory=dict)
+    #: Seconds of the anonymization.
+    t_anon: float = 0.0
+    #: The evaluation's root seed and the samples' seed (:func:`~graphveil.measure.report._seeds`).
+    root: int = 0
+    sample_seed: int = 0
+    #: The samples' tasks and then the eps task, or the independent runs' tasks.
+    futures: list[Future[Any]] = field(default_factory=list)
+    #: The model TV task of a scheme with a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`.
+    model_tv: Future[Any] | None = None
+
+    def running(self) -> list[Future[Any]]:
+        """The point's tasks still running."""
+        return [f for f in [*self.futures, self.model_tv] if f is not None and not f.done()]
+
+
+def _anonymize(
+    graph: Graph, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
+) -> Anonymized:
+    record = registry.scheme(point.scheme)
+    if record.prepare is None:
+        return record.study(graph, point.value, config, seed)
+    return record.study(graph, point.value, config, seed, prepared=prepared)
+
+
+def _prepare_task(reference: Original, scheme: str, config: StudyConfig) -> tuple[Any, dict]:
+    """A scheme's :attr:`~graphveil.anonymize.registry.Scheme.prepare` on G0 as a task.
+
+    Returns ``(prepared, info)``: what every grid point of the scheme is given, and its
+    ``seed`` (derived from the study's) and ``time_s`` for the private record.
+    """
+    prepare = registry.scheme(scheme).prepare
+    assert prepare is not None
+    seed = point_seed(config.seed, _prepare_key(scheme))
+    t0 = time.perf_counter()
+    prepared = prepare(reference.graph, config, seed)
+    return prepared, {"seed": seed, "time_s": time.perf_counter() - t0}
+
+
+def _anonymize_task(
+    reference: Original, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
+) -> Any:
+    """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
+    t0 = time.perf_counter()
+    local = replace(config, threads=task_threads(config.threads))
+    try:
+        ug, report = _anonymize(reference.graph, point, local, seed, prepared)
+    except ValueError as err:  # the scheme's own checks: this graph cannot take this point
+        return NotApplicable(str(err))
+    return ug, report, time.perf_counter() - t0
+
+
+def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
+    return eps(reference.graph, ug, list(ks), threads=task_threads(threads))
+
+
+def _independent_run(
+    reference: Original,
+    point: GridPoint,
+    config: StudyConfig,
+    run_seed: int,
+    sample_seed: int,
+    stat_seed: int,
+    published: Any = None,
+) -> tuple[dict[str, float], np.ndarray, dict[int, float], float]:
+    """One independent run of a deterministic scheme, measured once: row, degrees, eps, pairs.
+
+    ``published`` is the run's output when it is already made (run 0: the point's release).
+    """
+    ug = published
+    if ug is None:
+        result = _anonymize_task(reference, point, config, run_seed)
+        if isinstance(result, NotApplicable):
+            raise result  # run 0 of this point ran, so another seed should too: say why not
+        ug = result[0]
+    row, hist = measure_sample(reference, ug, 0, sample_seed, stat_seed, config.threads)
+    return row, hist, _eps_task(reference, ug, config.k, config.threads), float(ug.num_pairs)
+
+
+def _deterministic(ug: Any) -> bool:
+    """Whether every possible world of ``ug`` is the same graph (all probabilities 0 or 1)."""
+    return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
+
+
+def _has_model(point: GridPoint) -> bool:
+    """Whether the point's Fig. 10 bar is a model's TV, not its published graph's.
+
+    That is, whether its scheme has a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`.
+    """
+    return registry.scheme(point.scheme).model_tv is not None
+
+
+def _model_tv_task(
+    reference: Original, point: GridPoint, threads: int | None
+) -> tuple[float, float]:
+    """:func:`_model_tv` of a point with a model (:func:`_has_model`), as a task."""
+    return _model_tv(reference.graph, point, math.nan, task_threads(threads))
+
+
+def _model_tv(
+    graph: Graph, point: GridPoint, published_tv: float, threads: int | None = None
+) -> tuple[float, float]:
+    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10, and its error.
+
+    A scheme whose published graph is one realisation of an uncertain model (RandWalk-mod) has
+    a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`, which gives it. For every other
+    scheme the model is the published uncertain graph itself: ``published_tv``, error 0.
+    """
+    model_tv = registry.scheme(point.scheme).model_tv
+    if model_tv is None:
+        return published_tv, 0.0
+    return model_tv(graph, point.value, threads)
