@@ -5,8 +5,12 @@
 - :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
   :func:`reidentification_rate` (accuracy and coverage apart, and the share of nodes with a
   structural twin, :func:`structural_twins`); :func:`propagation_attack` runs it against a release.
-- :func:`attack_scores`: both, as the few numbers a study row carries.
+- :func:`attack_scores`: every attack, as the few numbers a study row carries.
+- :mod:`~graphveil.attack.registry`: one record per attack (function, study columns, command),
+  read by :func:`attack_scores`, the study and the CLI.
 """
+
+from graphveil.attack import registry
 
 from graphveil.attack.link import LinkInference, link_inference
 from graphveil.attack.propagation import (
@@ -31,6 +35,7 @@ __all__ = [
     "link_inference",
     "propagation",
     "propagation_attack",
+    "registry",
     "reidentification_rate",
     "structural_twins",
 ]

@@ -56,6 +56,7 @@ __all__ = [
     "high_degree_seeds",
     "propagation",
     "propagation_attack",
+    "propagation_table",
     "reidentification_rate",
     "structural_twins",
 ]
@@ -520,6 +521,29 @@ class PropagationAttack:
             "theta": self.theta,
             "eccentricity": self.eccentricity,
         }
+
+
+def propagation_table(result: PropagationAttack) -> str:
+    """The printed result of ``graphveil attack propagation``: one line of rates per world."""
+    columns = ("correct", "wrong", "unmapped", "accuracy", "coverage", "twins")
+    rows = [
+        ("sampled (core)", result.sampled),
+        ("most likely (core)", result.most_likely),
+        ("sampled (all)", result.sampled_all),
+        ("most likely (all)", result.most_likely_all),
+    ]
+    width = max(len(n) for n, _ in rows)
+    lines = [f"{'world':<{width}}  {'nodes':>9}  " + "  ".join(f"{c:>8}" for c in columns)]
+    for name, rate in rows:
+        values = rate.as_dict()
+        lines.append(
+            f"{name:<{width}}  {rate.nodes:>9,}  "
+            + "  ".join(f"{values[c]:>8.4f}" for c in columns)
+        )
+    lines.append(
+        f"seeds {result.seeds}, theta {result.theta:g}, eccentricity {result.eccentricity}"
+    )
+    return "\n".join(lines)
 
 
 def _most_likely_world(ug: UncertainGraph) -> Graph:

@@ -1,8 +1,9 @@
-"""Both attacks on one release, as a few numbers per grid point of a study.
+"""Every registered attack on one release, as a few numbers per grid point of a study.
 
-:func:`attack_scores` runs :func:`~graphveil.attack.link_inference` once and
-:func:`~graphveil.attack.propagation_attack` against a few sampled worlds, and returns flat
-numbers for a table row. The cost is bounded: propagation runs against ``samples`` worlds (the
+:func:`attack_scores` runs each attack of :data:`graphveil.attack.registry.REGISTRY` (its
+:attr:`~graphveil.attack.registry.Attack.score`): :func:`~graphveil.attack.link_inference`
+once and :func:`~graphveil.attack.propagation_attack` against a few sampled worlds, and returns
+flat numbers for a table row. The cost is bounded: propagation runs against ``samples`` worlds (the
 study passes at most :data:`ATTACK_SAMPLES`), each attack also against the most-likely world, so
 ``2 * samples`` propagations in all.
 """
@@ -11,11 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from graphveil._common import SeedLike, check_int, seed_to_u64
-from graphveil.attack.link import link_inference
-from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, propagation_attack
+from graphveil._common import SeedLike, check_int
+from graphveil.attack.propagation import DEFAULT_ECCENTRICITY
+from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -39,7 +38,9 @@ def attack_scores(
     eccentricity: str = DEFAULT_ECCENTRICITY,
     threads: int | None = None,
 ) -> dict[str, Any]:
-    """Link inference and Narayanan-Shmatikov re-identification of one release, as flat numbers.
+    """Every registered attack on one release, as flat numbers.
+
+    Link inference and Narayanan-Shmatikov re-identification (:mod:`graphveil.attack.registry`).
 
     Parameters
     ----------
@@ -71,7 +72,8 @@ def attack_scores(
         when nothing is mapped), ``reid_twin_share`` (mean share of the core with a structural
         twin in ``g0``, :func:`~graphveil.attack.structural_twins`: matched only by guessing),
         ``reid_rate_most_likely`` (against the most-likely world), ``attack_samples`` and
-        ``attack_seeds``.
+        ``attack_seeds``: each attack's :attr:`~graphveil.attack.registry.Attack.columns`, in
+        registry order, then the two counts.
 
     Raises
     ------
@@ -88,28 +90,8 @@ def attack_scores(
     """
     samples = check_int(samples, "samples", low=1)
     seeds = min(ATTACK_SEEDS, max(1, g0.n // 10)) if seeds is None else seeds
-    link = link_inference(g0, published)
-    rng = np.random.default_rng(seed_to_u64(seed))
-    runs = [
-        propagation_attack(
-            g0, published, seeds=seeds, eccentricity=eccentricity, seed=int(s), threads=threads
-        )
-        for s in rng.integers(0, 2**63, size=samples)
-    ]
-    correct = np.array([r.sampled.correct for r in runs])
-    coverage = float(np.mean([r.sampled.coverage for r in runs]))
-    return {
-        "link_auc": link.auc,
-        "precision_at_m": link.precision_at_m,
-        "link_precision": link.precision,
-        "link_recall": link.recall,
-        "reid_rate": float(correct.mean()),
-        "reid_rate_std": float(correct.std()),
-        "reid_wrong": float(np.mean([r.sampled.wrong for r in runs])),
-        "reid_coverage": coverage,
-        "reid_accuracy": float(correct.mean()) / coverage if coverage > 0 else None,
-        "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
-        "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
-        "attack_samples": samples,
-        "attack_seeds": seeds,
-    }
+    request = ScoreRequest(samples, seed, seeds, eccentricity, threads)
+    scores: dict[str, Any] = {}
+    for attack in REGISTRY.values():  # each draws its own randomness from `seed`
+        scores.update(attack.score(g0, published, request))
+    return {**scores, "attack_samples": samples, "attack_seeds": seeds}

@@ -5,12 +5,14 @@
 - ``graphveil attack propagation GRAPH PUBLISHED``: Narayanan-Shmatikov propagation with the
   true graph as auxiliary graph, against a sampled world and the most-likely world.
 
-Both print a small table and can write ``--json FILE``. Thin shells over :mod:`graphveil.attack`.
+One action per record of :mod:`graphveil.attack.registry` (its help, description and options).
+Each prints a small table and can write ``--json FILE``. Thin shells over :mod:`graphveil.attack`.
 """
 
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,8 +33,8 @@ from graphveil.cli._common import (
 
 
 def add_attack(subparsers: Any) -> None:
-    """Register ``graphveil attack`` and its two actions."""
-    from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, ECCENTRICITIES
+    """Register ``graphveil attack`` and one action per registered attack."""
+    from graphveil.attack import registry
 
     parser = subparsers.add_parser(
         "attack",
@@ -40,48 +42,19 @@ def add_attack(subparsers: Any) -> None:
         description="Measure what an adversary recovers from a release, next to H1 / H2_open.",
     )
     sub = parser.add_subparsers(title="attacks", metavar="ATTACK", required=True)
-    link = sub.add_parser(
-        "link",
-        help="rank the published pairs by p against the true edges",
-        description=(
-            "AUC of p for the true edges against the other published pairs, precision and recall of "
-            "the top-m pairs and of the most-likely world (p >= 0.5)."
-        ),
-    )
-    _add_inputs(link)
-    link.set_defaults(run=_run_link)
-    prop = sub.add_parser(
-        "propagation",
-        help="Narayanan-Shmatikov seed-and-extend de-anonymization",
-        description=(
-            "Hide the release's ids, give the attacker the true graph and --seeds high-degree true "
-            "pairs, and propagate against one sampled world and the most-likely world. Rates are over "
-            "the nodes of degree >= --min-degree in the largest component (core) and over all nodes: "
-            "correct, wrong, unmapped, accuracy (correct among mapped), coverage (mapped share) and "
-            "twins (share with a structural twin in the true graph, N(u)=N(v) or N[u]=N[v]: matched "
-            "only by guessing)."
-        ),
-    )
-    _add_inputs(prop)
-    prop.add_argument("--seeds", type=int, default=50, help="known seed pairs (default 50)")
-    prop.add_argument("--theta", type=float, default=None, help="eccentricity threshold")
-    prop.add_argument(
-        "--degree-ratio",
-        type=float,
-        default=None,
-        help="candidate degree window factor (default 2; 0 turns it off, as the paper)",
-    )
-    prop.add_argument(
-        "--eccentricity",
-        choices=ECCENTRICITIES,
-        default=DEFAULT_ECCENTRICITY,
-        help="std of the eccentricity over every node as Narayanan-Shmatikov (ns, the default) "
-        "or over the scored candidates only (scored: stricter at one theta)",
-    )
-    prop.add_argument("--min-degree", type=int, default=5, help="core degree bound (default 5)")
-    prop.add_argument("--seed", type=seed_value, default=None, help="randomness (default: fresh)")
-    prop.add_argument("--threads", type=int, default=None, help="worker threads (default: all)")
-    prop.set_defaults(run=_run_propagation)
+    for record in registry.REGISTRY.values():
+        command = sub.add_parser(record.name, help=record.help, description=record.description)
+        _add_inputs(command)
+        for option in record.options:
+            command.add_argument(
+                option.flag,
+                dest=option.keyword,
+                type=seed_value if option.type == "seed" else option.type,
+                default=option.default,
+                choices=option.choices,
+                help=option.help,
+            )
+        command.set_defaults(run=partial(_run, record))
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
@@ -142,62 +115,26 @@ def _fmt(x: Any) -> str:
     return f"{x:,}"
 
 
-def _clean(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: (None if isinstance(v, float) and not np.isfinite(v) else v) for k, v in d.items()}
+def _clean(value: Any) -> Any:
+    """``value`` with every non-finite float (nested too) as None, for JSON."""
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    return None if isinstance(value, float) and not np.isfinite(value) else value
 
 
-def _run_link(args: argparse.Namespace) -> int:
-    from graphveil.attack import link_inference
-
+def _run(record: Any, args: argparse.Namespace) -> int:
+    """Run attack ``record`` with the command's options; print its table or write its JSON."""
     g0, ug = _inputs(args)
-    r = link_inference(g0, ug)
-    write_json(args.json, _clean(r.as_dict()))
+    options = {}
+    for option in record.options:
+        value = getattr(args, option.keyword)
+        options[option.keyword] = value if option.convert is None else option.convert(value)
+    result = record.function(g0, ug, **options)
+    write_json(args.json, _clean(result.as_dict()))
     if json_to_stdout(args):
         return 0
-    _print_table([(k.replace("_", " "), _fmt(v)) for k, v in r.as_dict().items()])
-    return 0
-
-
-def _run_propagation(args: argparse.Namespace) -> int:
-    from graphveil.attack import propagation_attack
-    from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO, DEFAULT_THETA
-
-    g0, ug = _inputs(args)
-    ratio = DEFAULT_DEGREE_RATIO if args.degree_ratio is None else args.degree_ratio
-    r = propagation_attack(
-        g0,
-        ug,
-        seeds=args.seeds,
-        theta=DEFAULT_THETA if args.theta is None else args.theta,
-        degree_ratio=None if ratio == 0 else ratio,
-        eccentricity=args.eccentricity,
-        min_degree=args.min_degree,
-        seed=args.seed,
-        threads=args.threads,
-    )
-    payload = r.as_dict()
-    for key in ("sampled", "most_likely", "sampled_all", "most_likely_all"):
-        payload[key] = _clean(payload[key])
-    write_json(args.json, payload)
-    if json_to_stdout(args):
-        return 0
-    columns = ("correct", "wrong", "unmapped", "accuracy", "coverage", "twins")
-    rows = [
-        (name, rate)
-        for name, rate in (
-            ("sampled (core)", r.sampled),
-            ("most likely (core)", r.most_likely),
-            ("sampled (all)", r.sampled_all),
-            ("most likely (all)", r.most_likely_all),
-        )
-    ]
-    width = max(len(n) for n, _ in rows)
-    print(f"{'world':<{width}}  {'nodes':>9}  " + "  ".join(f"{c:>8}" for c in columns))
-    for name, rate in rows:
-        values = rate.as_dict()
-        print(
-            f"{name:<{width}}  {rate.nodes:>9,}  "
-            + "  ".join(f"{values[c]:>8.4f}" for c in columns)
-        )
-    print(f"seeds {r.seeds}, theta {r.theta:g}, eccentricity {r.eccentricity}")
+    if record.text is not None:
+        print(record.text(result))
+    else:
+        _print_table([(k.replace("_", " "), _fmt(v)) for k, v in result.as_dict().items()])
     return 0

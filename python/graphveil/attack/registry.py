@@ -1,0 +1,360 @@
+"""The attack registry: one record per attack, read by every layer.
+
+Each :class:`Attack` holds what the rest of the package needs to know about an attack: its one
+name (the ``graphveil attack <name>`` command), the function, the few numbers it contributes to
+a study row (:class:`Column`: name, title, meaning, range, whether a deterministic release has
+it, whether the comparison table shows it), how to compute them (:attr:`Attack.score`, run by
+:func:`~graphveil.attack.attack_scores`) and its command line (:class:`Option` and the help
+texts; :mod:`graphveil.cli.attack` builds one subcommand per record).
+
+:func:`~graphveil.attack.attack_scores` (and so the study's rows), the study's attack columns
+(:data:`graphveil.experiments.ATTACK_COLUMNS`), its attack figure and checks (the
+re-identification column, :func:`reidentification_column`) and the CLI are all read from
+:data:`REGISTRY`. Adding an attack means writing its module ``attack/<name>.py`` (and tests) and
+adding its record here.
+
+Examples
+--------
+>>> from graphveil.attack.registry import attack, names, reidentification_column
+>>> names()
+('link', 'propagation')
+>>> reidentification_column().name
+'reid_rate'
+>>> [c.name for c in attack("link").columns if c.table]
+['link_auc', 'precision_at_m']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from graphveil._common import SeedLike, seed_to_u64
+from graphveil.attack.link import link_inference
+from graphveil.attack.propagation import (
+    DEFAULT_DEGREE_RATIO,
+    DEFAULT_ECCENTRICITY,
+    DEFAULT_THETA,
+    ECCENTRICITIES,
+    propagation_attack,
+    propagation_table,
+)
+from graphveil.graph import Graph
+from graphveil.uncertain import UncertainGraph
+
+__all__ = [
+    "REGISTRY",
+    "Attack",
+    "Column",
+    "Option",
+    "ScoreRequest",
+    "attack",
+    "columns",
+    "in_range",
+    "names",
+    "reidentification_column",
+    "table_columns",
+]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One number an attack contributes to a study row (and to ``attack_scores``)."""
+
+    #: Key in :func:`~graphveil.attack.attack_scores`' dict and the study's rows.
+    name: str
+    #: Short title (axis labels, tables).
+    title: str
+    #: What it means, one sentence.
+    meaning: str
+    #: Its range: every value is in ``[low, high]`` (or None where undefined).
+    low: float = 0.0
+    high: float = 1.0
+    #: Defined on a deterministic release (every p in {0, 1}); None there when False.
+    deterministic: bool = True
+    #: Shown in the study's comparison table (:data:`graphveil.experiments.ATTACK_COLUMNS`).
+    table: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """What :func:`~graphveil.attack.attack_scores` asks of every attack's :attr:`Attack.score`."""
+
+    #: Sampled worlds to attack (rates are means over them).
+    samples: int
+    #: Randomness of the attack: each attack draws its own stream from it.
+    seed: SeedLike
+    #: Seed pairs known to an attacker that needs them.
+    seeds: int
+    #: The propagation's eccentricity rule.
+    eccentricity: str
+    #: Threads of the kernels; numbers do not depend on them.
+    threads: int | None
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of the attack's command (``graphveil attack <name> --flag``).
+
+    The CLI adds ``flag`` with ``type``, ``default``, ``choices`` and ``help`` and passes its
+    value, through ``convert`` if given, as the function's keyword ``keyword``. ``type`` is a
+    callable or ``"seed"`` (the CLI's checked seed type).
+    """
+
+    flag: str
+    keyword: str
+    help: str
+    type: Callable[[str], Any] | str = int
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    convert: Callable[[Any], Any] | None = None
+
+
+@dataclass(frozen=True)
+class Attack:
+    """One attack: its function, its study columns and its command."""
+
+    #: One name: ``graphveil attack <name>`` and the key of :data:`REGISTRY`.
+    name: str
+    #: Title of tables and figures.
+    title: str
+    #: The attack itself, ``function(g0, published, **options) -> result with as_dict()``.
+    function: Callable[..., Any]
+    #: Its numbers of a study row, ``score(g0, published, request) -> {column: value}`` with
+    #: exactly :attr:`columns`' names, in that order.
+    score: Callable[[Graph, UncertainGraph | Graph, ScoreRequest], dict[str, Any]]
+    #: The numbers :attr:`score` returns.
+    columns: tuple[Column, ...]
+    #: Its headline column (the attack figure's metric when :attr:`reidentifies`).
+    headline: str
+    #: Applies to a deterministic release (a Graph, or every p in {0, 1}).
+    deterministic: bool = True
+    #: Its headline is the fraction of nodes re-identified: the study's attack figure and checks.
+    reidentifies: bool = False
+    #: The command's one-line help and its description.
+    help: str = ""
+    description: str = ""
+    #: The command's own options (beyond the inputs, --json and verbosity).
+    options: tuple[Option, ...] = ()
+    #: The printed result, ``text(result) -> str``; None prints ``result.as_dict()`` as a table.
+    text: Callable[[Any], str] | None = field(default=None)
+
+    def column(self, name: str) -> Column:
+        """Its column ``name``."""
+        for c in self.columns:
+            if c.name == name:
+                return c
+        raise ValueError(f"attack {self.name!r} has no column {name!r}: one of {self.names()}")
+
+    def names(self) -> tuple[str, ...]:
+        """Its columns' names."""
+        return tuple(c.name for c in self.columns)
+
+
+def _link_score(
+    g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
+) -> dict[str, Any]:
+    link = link_inference(g0, published)
+    return {
+        "link_auc": link.auc,
+        "precision_at_m": link.precision_at_m,
+        "link_precision": link.precision,
+        "link_recall": link.recall,
+    }
+
+
+def _propagation_score(
+    g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
+) -> dict[str, Any]:
+    rng = np.random.default_rng(seed_to_u64(request.seed))
+    runs = [
+        propagation_attack(
+            g0,
+            published,
+            seeds=request.seeds,
+            eccentricity=request.eccentricity,
+            seed=int(s),
+            threads=request.threads,
+        )
+        for s in rng.integers(0, 2**63, size=request.samples)
+    ]
+    correct = np.array([r.sampled.correct for r in runs])
+    coverage = float(np.mean([r.sampled.coverage for r in runs]))
+    return {
+        "reid_rate": float(correct.mean()),
+        "reid_rate_std": float(correct.std()),
+        "reid_wrong": float(np.mean([r.sampled.wrong for r in runs])),
+        "reid_coverage": coverage,
+        "reid_accuracy": float(correct.mean()) / coverage if coverage > 0 else None,
+        "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
+        "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
+    }
+
+
+_LINK = Attack(
+    name="link",
+    title="Link inference",
+    function=link_inference,
+    score=_link_score,
+    columns=(
+        Column(
+            "link_auc",
+            "link AUC",
+            "AUC of p ranking the true edges above the other published pairs",
+            deterministic=False,
+            table=True,
+        ),
+        Column(
+            "precision_at_m",
+            "precision@m",
+            "true edges among the m published pairs of highest p",
+            deterministic=False,
+            table=True,
+        ),
+        Column(
+            "link_precision",
+            "likely-world precision",
+            "true edges among the pairs of p >= 0.5 (NaN when there is none)",
+        ),
+        Column("link_recall", "likely-world recall", "edges of G0 with p >= 0.5"),
+    ),
+    headline="link_auc",
+    help="rank the published pairs by p against the true edges",
+    description=(
+        "AUC of p for the true edges against the other published pairs, precision and recall of "
+        "the top-m pairs and of the most-likely world (p >= 0.5)."
+    ),
+)
+
+_PROPAGATION = Attack(
+    name="propagation",
+    title="Propagation (Narayanan-Shmatikov)",
+    function=propagation_attack,
+    score=_propagation_score,
+    columns=(
+        Column(
+            "reid_rate",
+            "nodes re-identified by propagation (fraction of the core)",
+            "mean fraction of G0's core nodes (degree >= 5, largest component) re-identified "
+            "in a sampled world",
+            table=True,
+        ),
+        Column(
+            "reid_rate_std",
+            "spread of reid_rate",
+            "standard deviation of reid_rate over the attacks",
+            high=0.5,
+        ),
+        Column("reid_wrong", "wrongly matched", "mean wrongly matched fraction of the core"),
+        Column(
+            "reid_coverage",
+            "coverage",
+            "mean mapped fraction of the core, right or wrong",
+            table=True,
+        ),
+        Column(
+            "reid_accuracy",
+            "accuracy",
+            "correct among the mapped: reid_rate / reid_coverage (None when nothing is mapped)",
+            table=True,
+        ),
+        Column(
+            "reid_twin_share",
+            "twin share",
+            "share of the core with a structural twin in G0: matched only by guessing",
+            table=True,
+        ),
+        Column(
+            "reid_rate_most_likely",
+            "re-identified in the most-likely world",
+            "fraction of the core re-identified in the most-likely world",
+        ),
+    ),
+    headline="reid_rate",
+    reidentifies=True,
+    help="Narayanan-Shmatikov seed-and-extend de-anonymization",
+    description=(
+        "Hide the release's ids, give the attacker the true graph and --seeds high-degree true "
+        "pairs, and propagate against one sampled world and the most-likely world. Rates are over "
+        "the nodes of degree >= --min-degree in the largest component (core) and over all nodes: "
+        "correct, wrong, unmapped, accuracy (correct among mapped), coverage (mapped share) and "
+        "twins (share with a structural twin in the true graph, N(u)=N(v) or N[u]=N[v]: matched "
+        "only by guessing)."
+    ),
+    options=(
+        Option("--seeds", "seeds", "known seed pairs (default 50)", default=50),
+        Option(
+            "--theta",
+            "theta",
+            "eccentricity threshold",
+            type=float,
+            convert=lambda x: DEFAULT_THETA if x is None else x,
+        ),
+        Option(
+            "--degree-ratio",
+            "degree_ratio",
+            "candidate degree window factor (default 2; 0 turns it off, as the paper)",
+            type=float,
+            convert=lambda x: DEFAULT_DEGREE_RATIO if x is None else (None if x == 0 else x),
+        ),
+        Option(
+            "--eccentricity",
+            "eccentricity",
+            "std of the eccentricity over every node as Narayanan-Shmatikov (ns, the default) "
+            "or over the scored candidates only (scored: stricter at one theta)",
+            type=str,
+            default=DEFAULT_ECCENTRICITY,
+            choices=ECCENTRICITIES,
+        ),
+        Option("--min-degree", "min_degree", "core degree bound (default 5)", default=5),
+        Option("--seed", "seed", "randomness (default: fresh)", type="seed"),
+        Option("--threads", "threads", "worker threads (default: all)"),
+    ),
+    text=propagation_table,
+)
+
+#: Every attack, in the order of the study's columns.
+REGISTRY: Mapping[str, Attack] = {a.name: a for a in (_LINK, _PROPAGATION)}
+
+
+def names() -> tuple[str, ...]:
+    """The registered attacks' names."""
+    return tuple(REGISTRY)
+
+
+def attack(name: str) -> Attack:
+    """The record of attack ``name``; ValueError naming the attacks otherwise."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown attack {name!r}: one of {', '.join(REGISTRY)}") from None
+
+
+def columns() -> tuple[Column, ...]:
+    """Every attack's columns, in registry order (the keys of ``attack_scores`` but its counts)."""
+    return tuple(c for a in REGISTRY.values() for c in a.columns)
+
+
+def table_columns() -> tuple[str, ...]:
+    """The columns the study's comparison table shows."""
+    return tuple(c.name for c in columns() if c.table)
+
+
+def reidentification_column() -> Column:
+    """The re-identification rate: the headline of the attack that re-identifies nodes."""
+    for a in REGISTRY.values():
+        if a.reidentifies:
+            return a.column(a.headline)
+    raise LookupError("no registered attack re-identifies nodes")  # pragma: no cover
+
+
+def in_range(column: Column, value: Any) -> bool:
+    """``value`` is None (undefined), NaN where allowed, or within the column's range."""
+    if value is None:
+        return True
+    value = float(value)
+    return math.isnan(value) or column.low <= value <= column.high
