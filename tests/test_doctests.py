@@ -41,7 +41,7 @@ def test_examples_exist():
         "graphveil.anonymize._switching.edge_switch",
         "graphveil.anonymize._mixture.mixture",
         "graphveil.anonymize._partition.partition",
-        "graphveil.measure.report.evaluate",
+        "graphveil.evaluation.evaluate",
         "graphveil.experiments.reproduce",
     ],
 )

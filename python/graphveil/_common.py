@@ -151,6 +151,24 @@ def default_threads() -> int:
     return int(_core.default_threads())
 
 
+def task_threads(threads: int | None) -> int:
+    """Threads of one task: ``threads`` if given, else a Dask worker's own share, else the machine's.
+
+    Inside a ``dask.distributed`` worker the share is its ``nthreads``; elsewhere
+    :func:`default_threads`. Results never depend on it. The one thread policy of a task, here
+    beside :func:`default_threads`, so that every layer (anonymize, measure, the study) can ask
+    it; it names ``distributed`` only to ask a worker for its share.
+    """
+    if threads:
+        return int(threads)
+    try:
+        from distributed import get_worker
+
+        return max(1, int(get_worker().state.nthreads))
+    except (ImportError, ValueError, AttributeError):
+        return default_threads()
+
+
 def pool_workers(threads: int | None) -> int:
     """Workers of a graphveil thread pool: ``threads`` if positive, else :func:`default_threads`."""
     return check_threads(threads) or default_threads()

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64
+from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64, task_threads
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -334,8 +334,6 @@ def _generate(
     threads, at most that many held at once; they are weighed in order, so the result does not
     depend on the thread count.
     """
-    from graphveil.measure.report import task_threads
-
     unique = uniqueness(prep.degrees, sigma) if prep.graph.n else np.zeros(0)
     total = task_threads(prep.threads or None)
     workers = max(1, min(attempts, total))

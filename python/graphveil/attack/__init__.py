@@ -11,7 +11,6 @@
 """
 
 from graphveil.attack import registry
-
 from graphveil.attack.link import LinkInference, link_inference
 from graphveil.attack.propagation import (
     PropagationAttack,

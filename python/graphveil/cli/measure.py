@@ -143,7 +143,7 @@ def add_evaluate(subparsers: Any) -> None:
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
-    from graphveil.measure import evaluate
+    from graphveil.evaluation import evaluate
     from graphveil.measure.report import _scheme_label
 
     expected = 1 if args.dataset is not None else 2

@@ -14,10 +14,12 @@ from itertools import combinations
 from typing import Any
 
 from graphveil.anonymize import registry
+from graphveil.attack.registry import reidentification_column
 from graphveil.experiments.findings import Row, _g, _rows, _title
 
 __all__ = [
     "ATTACK_LEVELS",
+    "REID",
     "REID_TIE",
     "attack_disagreements",
     "family_comparison",
@@ -27,6 +29,9 @@ __all__ = [
 #: Re-identification rates closer than this (a fraction of the core) count as a tie when the
 #: attack's order is compared with the scores': a few nodes either way is sampling noise.
 REID_TIE = 0.01
+
+#: The re-identification rate's column in a row (the attack registry's).
+REID = reidentification_column().name
 
 
 def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str) -> list[str]:
@@ -57,7 +62,7 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
     >>> attack_disagreements(rows)[0]
     'maxvar: the attack and the scores disagree on 1 of its one pair of grid points, e.g. a → b: H1 9 → 5 and H2_open 90 → 40, but re-identified 0.5 → 0.6.'
     """
-    attacked = [r for r in rows if r.get("reid_rate") is not None]
+    attacked = [r for r in rows if r.get(REID) is not None]
     out = []
     for scheme in dict.fromkeys(r["scheme"] for r in attacked):
         own = _rows(attacked, scheme)
@@ -66,7 +71,7 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
             r = own[0]
             inside = (
                 f"{name}: one grid point ({r['label']}: H1 {_g(r['H1'])}, H2_open "
-                f"{_g(r['H2_open'])}, re-identified {_g(r['reid_rate'])})"
+                f"{_g(r['H2_open'])}, re-identified {_g(r[REID])})"
             )
         else:
             pairs = list(combinations(own, 2))
@@ -77,7 +82,7 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
                 inside = (
                     f"{name}: the attack agrees with H1 and H2_open on the order of its "
                     f"{_pairs(len(pairs))} (H2_open {_g(hi['H2_open'])} → {_g(lo['H2_open'])}, "
-                    f"re-identified {_g(hi['reid_rate'])} → {_g(lo['reid_rate'])})"
+                    f"re-identified {_g(hi[REID])} → {_g(lo[REID])})"
                 )
             else:
                 inside = f"{name}: the attack and the scores disagree on {len(bad)} of its " + (
@@ -108,22 +113,22 @@ def _sign(x: float) -> int:
 
 def _discordant(a: Row, b: Row) -> bool:
     """H1 or H2_open orders a and b one way, the re-identification rate the other."""
-    gap = b["reid_rate"] - a["reid_rate"]
+    gap = b[REID] - a[REID]
     attack = 0 if abs(gap) < REID_TIE else _sign(gap)
     return any(_sign(b[s] - a[s]) * attack < 0 for s in ("H1", "H2_open"))
 
 
 def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = None) -> str:
     """The discordant pair with the largest gap in re-identification, in words."""
-    a, b = max(pairs, key=lambda pair: abs(pair[1]["reid_rate"] - pair[0]["reid_rate"]))
+    a, b = max(pairs, key=lambda pair: abs(pair[1][REID] - pair[0][REID]))
 
     def name(r: Row) -> str:
         return r["label"] if title is None else f"{title(r['scheme'])} {r['label']}"
 
     return (
         f"{name(a)} → {name(b)}: H1 {_g(a['H1'])} → {_g(b['H1'])} and H2_open "
-        f"{_g(a['H2_open'])} → {_g(b['H2_open'])}, but re-identified {_g(a['reid_rate'])} → "
-        f"{_g(b['reid_rate'])}"
+        f"{_g(a['H2_open'])} → {_g(b['H2_open'])}, but re-identified {_g(a[REID])} → "
+        f"{_g(b[REID])}"
     )
 
 
@@ -163,8 +168,8 @@ def family_comparison(
                 r
                 for r in rows
                 if r["scheme"] in members
-                and r.get("reid_rate") is not None
-                and r["reid_rate"] <= level
+                and r.get(REID) is not None
+                and r[REID] <= level
                 and r.get("rel_err") is not None
             ]
             best[family] = min(candidates, key=lambda r: r["rel_err"], default=None)
@@ -179,14 +184,16 @@ def family_comparison(
 
 def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
     """The Markdown section of :func:`family_comparison`; empty unless both families have rows."""
-    have = {registry.scheme(r["scheme"]).family for r in rows if r.get("reid_rate") is not None}
+    have = {registry.scheme(r["scheme"]).family for r in rows if r.get(REID) is not None}
     if not set(registry.FAMILIES) <= have:
         return []
 
     def cell(row: Row | None) -> str:
         if row is None:
             return "none"
-        return f"{_g(row['rel_err'])} ({_title(row['scheme'])} {row['label']}, reid {_g(row['reid_rate'])})"
+        return (
+            f"{_g(row['rel_err'])} ({_title(row['scheme'])} {row['label']}, reid {_g(row[REID])})"
+        )
 
     lines = [
         "## Uncertainty against edge DP",
@@ -198,7 +205,7 @@ def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
             f"that attack success on {graph}."
         ),
         "",
-        "| reid_rate <= | uncertainty schemes | edge-DP schemes | better utility |",
+        f"| {REID} <= | uncertainty schemes | edge-DP schemes | better utility |",
         "|---|---|---|---|",
     ]
     for c in family_comparison(rows):

@@ -12,21 +12,16 @@ from typing import Any
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.anonymize.registry import derived_seed
+from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.utility import DISTANCE_SOURCES
 
-#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`):
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`), those
+#: of the attack registry marked ``table`` (:func:`graphveil.attack.registry.table_columns`):
 #: ``reid_rate`` (correct over the scored core) splits into ``reid_accuracy`` (correct among
 #: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
 #: core with a structural twin, which no structural attack matches but by guessing.
-ATTACK_COLUMNS = (
-    "link_auc",
-    "precision_at_m",
-    "reid_rate",
-    "reid_accuracy",
-    "reid_coverage",
-    "reid_twin_share",
-)
+ATTACK_COLUMNS: tuple[str, ...] = table_columns()
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphveil._common import atomic_path
 from graphveil.anonymize import registry
+from graphveil.attack.registry import reidentification_column
 from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,7 +43,7 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
             if record.figures and study.scheme_rows(record.name):
                 written.append(scheme_figure(study, record, out / f"{record.name}.png", plt))
         written.append(tradeoff_figure(study, out / "tradeoff.png", plt))
-        if any(r.get("reid_rate") is not None for r in study.rows):
+        if any(r.get(reidentification_column().name) is not None for r in study.rows):
             written.append(attack_figure(study, out / "attack.png", plt))
         written.append(total_variance_figure(study, out / "total_variance.png", plt))
     finally:
@@ -124,23 +125,27 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
 
     The attacker's view of the tradeoff figure: the fraction of G0's core nodes (degree >= 5, in
     the largest component) that Narayanan-Shmatikov propagation re-identifies in a sampled world
-    (:func:`graphveil.attack.attack_scores`), with the un-anonymized control as a line.
+    (:func:`graphveil.attack.attack_scores`), with the un-anonymized control as a line. The
+    metric is the attack registry's re-identification column
+    (:func:`graphveil.attack.registry.reidentification_column`).
     """
+    column = reidentification_column()
+    metric = column.name
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     for scheme in registry.names():
         record = registry.scheme(scheme)
-        rows = [r for r in study.scheme_rows(scheme) if r.get("reid_rate") is not None]
+        rows = [r for r in study.scheme_rows(scheme) if r.get(metric) is not None]
         if not rows:
             continue
         rows = sorted(rows, key=lambda r: r["rel_err"])
         ax.plot(
             [r["rel_err"] for r in rows],
-            [r["reid_rate"] for r in rows],
+            [r[metric] for r in rows],
             marker=record.marker,
             label=_label(record),
             linestyle=_LINESTYLE[record.family],
         )
-    control = study.original.get("reid_rate")
+    control = study.original.get(metric)
     if control is not None:
         ax.axhline(
             control, color="grey", linestyle="--", label=f"{study.graph_name} (no anonymization)"
@@ -149,7 +154,7 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
     ax.set_xlabel(
         f"rel.err (mean relative error of the {len(statistic_names())} utility statistics)"
     )
-    ax.set_ylabel("nodes re-identified by propagation (fraction of the core)")
+    ax.set_ylabel(column.title)
     ax.set_title(f"Attack against utility on {study.graph_name} (lower-left is better)")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)

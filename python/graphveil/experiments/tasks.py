@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import NotApplicable
+from graphveil._common import NotApplicable, task_threads
 from graphveil.anonymize import registry
 from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.privacy import eps
-from graphveil.measure.report import measure_sample, task_threads
+from graphveil.measure.report import measure_sample
 from graphveil.uncertain import Anonymized
 
 

@@ -1,4 +1,11 @@
-"""Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports."""
+"""Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports.
+
+:func:`evaluate` composes these measures with the attacks and the cluster one layer up
+(:mod:`graphveil.evaluation`); it is loaded from there on first use, so that ``measure``
+imports neither :mod:`graphveil.attack` nor :mod:`graphveil.cluster`.
+"""
+
+from typing import Any
 
 from graphveil.measure.original import Original
 from graphveil.measure.privacy import (
@@ -13,7 +20,7 @@ from graphveil.measure.privacy import (
     signature_classes,
     signature_index,
 )
-from graphveil.measure.report import Report, evaluate, relative_error
+from graphveil.measure.report import Report, relative_error
 from graphveil.measure.summary import graph_stats
 from graphveil.measure.utility import (
     STATISTIC_TABLE,
@@ -69,3 +76,15 @@ __all__ = [
     "triangle_count",
     "utility_statistics",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "evaluate":  # the composition one layer up (graphveil.evaluation)
+        from graphveil.evaluation import evaluate
+
+        return evaluate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"evaluate"})

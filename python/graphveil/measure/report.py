@@ -25,10 +25,9 @@ from graphveil._common import (
     SeedLike,
     atomic_path,
     check_threads,
-    default_threads,
     seed_to_u64,
+    task_threads,
 )
-from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
 from graphveil.measure.original import PAPER_K, Original, check_k, statistic_values
 from graphveil.measure.privacy import eps as eps_of
@@ -45,7 +44,18 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "evaluate", "relative_error"]
+__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "relative_error"]
+
+
+def __getattr__(name: str) -> Any:
+    # evaluate composes measure, attack and cluster one layer up (graphveil.evaluation); it
+    # stays importable from here, loaded on first use so that measure imports none of them.
+    if name == "evaluate":
+        from graphveil.evaluation import evaluate
+
+        return evaluate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _PRIVACY = ("H1", "H2_open")
 _EDGES = ("edges_removed", "edges_added")
@@ -187,6 +197,7 @@ class Report:
         Examples
         --------
         >>> from graphveil import generators, UncertainGraph
+        >>> from graphveil.measure import evaluate
         >>> g0 = generators.powerlaw_cluster(60, 2, 0.3, seed=1)
         >>> u, v = g0.edges()
         >>> ug = UncertainGraph(g0.n, u, v, [0.8] * g0.m)
@@ -468,145 +479,6 @@ def true_graph_row(
     ).row
 
 
-def evaluate(
-    g0: Graph,
-    ug: UncertainGraph | Graph,
-    samples: int = 20,
-    seed: SeedLike = None,
-    k: int | Iterable[int] = PAPER_K,
-    threads: int | None = None,
-    *,
-    label: str = "published",
-    statistics: Callable[..., dict[str, float]] | None = None,
-    statistics_seed: SeedLike = None,
-    original: Original | dict[str, Any] | None = None,
-    record: RunRecord | np.ndarray | None = None,
-    attacks: bool = False,
-    executor: Executor | None = None,
-    first_sample: int = 0,
-) -> Report:
-    """Measure the privacy and utility of a published graph as the paper does (Section 5).
-
-    Parameters
-    ----------
-    g0 : Graph
-        The true graph.
-    ug : UncertainGraph, Graph or Anonymized
-        The published graph on the same nodes ``0..n-1``. A deterministic Graph is its own
-        single sample. A scheme's :class:`~graphveil.anonymize.Anonymized` output is accepted
-        as is (its scheme and parameters become the default label). A release loaded from a
-        file saved with permuted ids (:attr:`UncertainGraph.ids_permuted`) is refused unless
-        ``record`` maps its ids back: measuring it on mismatched ids would be meaningless.
-    samples : int, default 20
-        Possible worlds drawn from ``ug`` (the paper: 20).
-    seed : int, numpy.random.Generator or None
-        One seed for everything random (the samples, the BFS sources and HyperBall hashes of
-        the statistics). The report records it.
-    k : int or iterable of int, default (30, 50, 100)
-        Obfuscation levels for eps.
-    threads : int, optional
-        Worker threads for every kernel (None or 0: all cores). Results do not depend on it.
-    label : str
-        Row label in the printed tables (default: "published", or the scheme's name and
-        parameters for an Anonymized input).
-    statistics : callable, optional
-        ``f(graph, *, seed, threads) -> dict`` with the utility statistics; defaults to
-        :func:`graphveil.measure.utility.utility_statistics`.
-    statistics_seed : int, optional
-        Seed of the statistics' own randomness (BFS sources, HyperBall hashes), the same for
-        ``g0`` and every sample so that estimation errors cancel in rel.err; derived from
-        ``seed`` when not given. A study passes one value for all its grid points, so that
-        G0's row is identical across them.
-    original : Original or dict, optional
-        G0 measured once (:class:`Original` of ``g0``: its signatures, edge keys and row, with
-        ``k`` among its levels), or just its row (:func:`true_graph_row` of ``g0`` with the same
-        ``k``, ``statistics_seed`` and ``statistics``): a caller evaluating many published
-        graphs of one G0 builds it once. An Original brings its ``statistics_seed`` and
-        ``statistics``; passing different ones here is an error.
-    record : RunRecord or numpy.ndarray, optional
-        The private run record of the release (:func:`graphveil.load_record`), or its
-        ``permutation``: ids of ``ug`` are mapped back through it before anything is measured.
-        The record of an uncertain graph must be that release's own (its digest is checked);
-        a Graph (a world sampled from a release, in the release's ids) takes the release's.
-    attacks : bool
-        Also attack the release (:func:`graphveil.attack.attack_scores` on at most
-        ``ATTACK_SAMPLES`` of the worlds): its numbers go to ``report.extra`` as
-        ``attack_link_auc``, ``attack_precision_at_m``, ``attack_reid_rate``, ... (NaN where
-        undefined, e.g. the AUC of a deterministic release).
-    executor : concurrent.futures.Executor, optional
-        Run every sample as one task there (e.g. ``dask.distributed.Client.get_executor()``;
-        on Dask, G0 and ``ug`` are sent to each worker once, not with every sample).
-        Sample ``i`` is drawn from the sample seed and ``i`` alone, so the report is the same
-        for any executor and worker count. Without it samples run here, one per thread side
-        by side. Either way each sample is drawn, measured and dropped: memory is G0 plus one
-        sample per sample running (per worker).
-    first_sample : int, default 0
-        Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
-        one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
-
-    Returns
-    -------
-    Report
-        Per-sample values, means and spreads, rel.err, tradeoff, edge differences, eps and the
-        true graph's own row.
-
-    Raises
-    ------
-    TypeError
-        If ``g0`` is not a Graph or ``ug`` neither an UncertainGraph nor a Graph.
-    ValueError
-        If the node counts differ, ``samples < 1`` or some ``k < 1``; if ``ug``'s ids are
-        permuted and no ``record`` is given, or ``record`` belongs to another release.
-
-    Notes
-    -----
-    Per sample: H1 and H2_open against ``g0`` (:func:`~graphveil.measure.privacy.h1`,
-    :func:`~graphveil.measure.privacy.h2_open`), the utility statistics and the edge differences;
-    reported values are means over the samples (``S_PL`` too: the mean of the per-sample
-    exponents; the exponent of the pooled degrees, as the authors computed it, is in
-    ``report.extra["S_PL_pooled"]``). eps is computed once, on ``ug`` itself.
-
-    References
-    ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
-
-    Examples
-    --------
-    >>> import graphveil as gv
-    >>> from graphveil.anonymize import randwalk
-    >>> from graphveil.measure import evaluate
-    >>> g = gv.datasets.load("karate_club")
-    >>> ug, _ = randwalk(g, t=2, seed=1)
-    >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
-    >>> rep.samples, rep.rel_err >= 0
-    (2, True)
-
-    G0 measured once for many evaluations gives the same reports:
-
-    >>> ref = gv.measure.Original(g, k=10, statistics_seed=3)
-    >>> again = evaluate(g, ug, samples=2, seed=1, k=10, original=ref)
-    >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
-    True
-    """
-    ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
-    root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
-    reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)
-    indices, copies = _sample_plan(ug, samples, first_sample)
-    # on an executor, a task left to choose takes its worker's share (task_threads)
-    per_task = None if executor is not None and threads in (None, 0) else nthreads
-    pool = sharing(executor)  # G0 and ug go to a Dask cluster once, not with every sample
-    measured = map_samples(
-        pool, share(pool, reference), share(pool, ug), indices, sample_seed,
-        reference.statistics_seed, per_task, reference.statistics_function,
-    )  # fmt: skip
-    report = _reduce(reference, ug, ks, measured, copies, root, sample_seed, label, nthreads)
-    if attacks:
-        report.extra.update(_attack_extra(g0, ug, samples, root, nthreads))
-    if copies == 1 and not isinstance(ug, Graph):
-        report.first_sample = int(first_sample)
-    return report
-
-
 def _check_inputs(
     g0: Any,
     ug: Any,
@@ -727,32 +599,6 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
     )
-
-
-def _attack_extra(
-    g0: Graph, ug: UncertainGraph | Graph, samples: int, root: int, threads: int
-) -> dict[str, float]:
-    """The attack numbers of ``report.extra`` (NaN where undefined)."""
-    from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
-
-    scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=threads)
-    return {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
-
-
-def task_threads(threads: int | None) -> int:
-    """Threads of one task: ``threads`` if given, else a Dask worker's own share, else the machine's.
-
-    Inside a ``dask.distributed`` worker the share is its ``nthreads``; elsewhere
-    :func:`graphveil.default_threads`. Results never depend on it.
-    """
-    if threads:
-        return int(threads)
-    try:
-        from distributed import get_worker
-
-        return max(1, int(get_worker().state.nthreads))
-    except (ImportError, ValueError, AttributeError):
-        return default_threads()
 
 
 def measure_sample(
