@@ -48,7 +48,7 @@ from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
-from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar
+from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
@@ -268,30 +268,6 @@ def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anony
     return randwalk_mod(
         graph, t=int(v), alpha=0.5, variant="printed", seed=seed, threads=config.threads
     )
-
-
-#: Nodes per MaxVar part when the study scales the parts to a graph the paper did not use. A
-#: rule, not the paper's counts: the paper split dblp and amazon (317,080 and 334,863 nodes)
-#: into 20 parts and youtube (1,134,890) into 60, i.e. 15,900-16,700 nodes a part for dblp and
-#: amazon but 18,900 for youtube; the rule gives those graphs 20, 21 and 71 parts. The paper's
-#: datasets carry the paper's counts (:attr:`graphveil.datasets.Dataset.maxvar_parts`).
-MAXVAR_NODES_PER_PART = 16_000
-
-
-def maxvar_parts(n: int, parts: int | None = None) -> int:
-    """MaxVar's number of parts in the study: ``parts`` if given, else ``max(1, round(n / 16,000))``.
-
-    At most ``n // 50`` either way, so that a part keeps enough nodes for friend-of-friend
-    candidates. The paper's own graphs take the paper's counts (20, 20, 60), given as ``parts``
-    from their dataset records.
-
-    Examples
-    --------
-    >>> maxvar_parts(5_242), maxvar_parts(317_080), maxvar_parts(1_134_890), maxvar_parts(5_242, 20)
-    (1, 20, 71, 20)
-    """
-    wanted = max(1, round(n / MAXVAR_NODES_PER_PART)) if parts is None else int(parts)
-    return max(1, min(wanted, n // 50))
 
 
 def _prepare_maxvar(graph: Graph, config: Any, seed: int) -> np.ndarray:
