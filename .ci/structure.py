@@ -1,17 +1,94 @@
-"""Structure figures: import cycles (module and package level; TYPE_CHECKING imports excluded),
-function-local imports, the longest functions. Usage: python3 .ci/structure.py [PROJECT_ROOT]
+"""Structure of the package: its floors (layers), the imports between them, cycles, local imports.
+
+Prints the figures (import cycles at module and package level, TYPE_CHECKING imports excluded;
+function-local imports; the longest functions), then checks the layering of LAYERS: every
+import of a module (module level or function-local) must go to its own layer or one its layer
+may import, unless ESCAPES declares it with a reason. Exits 1 on a violation, on a runtime
+import cycle (module-level imports; a declared lazy escape does not count), or on an escape
+that no longer exists or is declared lazy but imported at module level.
+docs/architecture.rst describes the layers. Usage: python3 .ci/structure.py [PROJECT_ROOT]
 """
 
-import ast, pathlib, sys
+import ast
+import pathlib
+import sys
+
+# Floors of the house, bottom up: name -> (module prefixes, the floors it may import). A module
+# belongs to the floor of its longest matching prefix; a floor may always import itself.
+LAYERS = {
+    "core": (("graphveil._core",), ()),
+    "common": (("graphveil._common",), ("core",)),
+    "cluster": (("graphveil.cluster",), ("common",)),
+    "model": (
+        (
+            "graphveil.graph",
+            "graphveil.multigraph",
+            "graphveil.uncertain",
+            "graphveil.record",
+            "graphveil.interop",
+            "graphveil.generators",
+        ),
+        ("core", "common"),
+    ),
+    "io": (("graphveil.io", "graphveil.datasets"), ("core", "common", "model")),
+    "measure": (("graphveil.measure",), ("core", "common", "model", "io")),
+    "anonymize": (("graphveil.anonymize",), ("core", "common", "model", "io")),
+    "attack": (("graphveil.attack",), ("core", "common", "model", "io")),
+    "evaluation": (
+        ("graphveil.evaluation",),
+        ("core", "common", "model", "io", "measure", "attack", "cluster"),
+    ),
+    "experiments": (
+        ("graphveil.experiments",),
+        ("core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation", "cluster"),
+    ),
+    "package": (
+        ("graphveil",),  # graphveil/__init__.py: the top-level names (subpackages loaded lazily)
+        ("core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation"),
+    ),
+    "cli": (
+        ("graphveil.cli", "graphveil.__main__"),
+        (
+            "core", "common", "cluster", "model", "io", "measure", "anonymize", "attack",
+            "evaluation", "experiments", "package",
+        ),
+    ),
+}  # fmt: skip
+
+# Imports across the floors that are deliberate: (importer prefix, imported prefix, lazy, reason).
+# A lazy escape must be function-local (it then makes no import-time cycle).
+ESCAPES = [
+    (
+        "graphveil.measure",
+        "graphveil.evaluation",
+        True,
+        "graphveil.measure.evaluate (public API) is graphveil.evaluation.evaluate, re-exported "
+        "by the module __getattr__ of measure and measure.report on first use",
+    ),
+    (
+        "graphveil.anonymize._obfuscation",
+        "graphveil.measure.privacy",
+        False,
+        "(k, eps)-obfuscation is defined by eps: the scheme checks its own eps",
+    ),
+    (
+        "graphveil.uncertain",
+        "graphveil.io",
+        False,
+        "UncertainGraph.save / load_uncertain and the release format names sit on the formats "
+        "(io.py); the io package (its FORMATS table) is to turn this around",
+    ),
+]
 
 root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".") / "python"
 mods = {}
-for p in (root / "graphveil").rglob("*.py"):
+for p in sorted((root / "graphveil").rglob("*.py")):
     rel = p.relative_to(root).with_suffix("")
     parts = list(rel.parts)
     if parts[-1] == "__init__":
         parts = parts[:-1]
     mods[".".join(parts)] = p
+mods["graphveil._core"] = None  # the compiled core (its stub _core.pyi); imports nothing
 
 
 def resolve(name):
@@ -20,10 +97,22 @@ def resolve(name):
     return name
 
 
+def layer_of(module):
+    best = max((p for _, (ps, _) in LAYERS.items() for p in ps if _under(module, p)), key=len)
+    return next(name for name, (ps, _) in LAYERS.items() if best in ps)
+
+
+def _under(module, prefix):
+    return module == prefix or module.startswith(prefix + ".")
+
+
 edges = {m: set() for m in mods}
+sites = {}  # (importer, imported) -> [(line, local)]
 local = 0
 funcs = []
 for m, p in mods.items():
+    if p is None:
+        continue
     tree = ast.parse(p.read_text())
     tc = set()
     for node in ast.walk(tree):
@@ -61,44 +150,61 @@ for m, p in mods.items():
                     t = resolve(n)
                     if t and t != m and not m.startswith(t + "."):
                         edges[m].add(t)
-# SCCs (Tarjan)
-idx = {}
-low = {}
-st = []
-on = set()
-sccs = []
-c = [0]
-sys.setrecursionlimit(10000)
+                        sites.setdefault((m, t), []).append((node.lineno, inf))
 
 
-def sc(v):
-    idx[v] = low[v] = c[0]
-    c[0] += 1
-    st.append(v)
-    on.add(v)
-    for w in edges[v]:
-        if w not in idx:
-            sc(w)
-            low[v] = min(low[v], low[w])
-        elif w in on:
-            low[v] = min(low[v], idx[w])
-    if low[v] == idx[v]:
-        comp = []
-        while True:
-            w = st.pop()
-            on.discard(w)
-            comp.append(w)
-            if w == v:
-                break
-        if len(comp) > 1:
-            sccs.append(sorted(comp))
+def escape_of(a, b):
+    for i, (src, dst, _, _) in enumerate(ESCAPES):
+        if _under(a, src) and _under(b, dst):
+            return i
+    return None
 
 
-for v in mods:
-    if v not in idx:
-        sc(v)
+# Runtime (import-time) cycles: module-level imports only; a function-local one runs later.
+runtime = {a: {b for b in bs if any(not loc for _, loc in sites[(a, b)])} for a, bs in edges.items()}
+
+
+def sccs_of(graph):
+    idx, low, st, on, out, c = {}, {}, [], set(), [], [0]
+
+    def sc(v):
+        idx[v] = low[v] = c[0]
+        c[0] += 1
+        st.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in idx:
+                sc(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], idx[w])
+        if low[v] == idx[v]:
+            comp = []
+            while True:
+                w = st.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    sys.setrecursionlimit(10000)
+    for v in graph:
+        if v not in idx:
+            sc(v)
+    return out
+
+
+sccs = sccs_of(edges)
+runtime_sccs = sccs_of(runtime)
 pairs = sorted({(a, b) for a in edges for b in edges[a] if a in edges[b] and a < b})
-pk = lambda x: ".".join(x.split(".")[:2])
+
+
+def pk(x):
+    return ".".join(x.split(".")[:2])
+
+
 pe = {}
 for a in edges:
     for b in edges[a]:
@@ -113,3 +219,36 @@ print("mutual pairs:", pairs)
 print("function-local imports:", local)
 funcs.sort(reverse=True)
 print("longest functions:", funcs[:6])
+
+# Floors and back-arrows.
+floors = {}
+for m in mods:
+    floors.setdefault(layer_of(m), []).append(m)
+print("floors (bottom up; each may import itself and the floors listed):")
+for name, (_, allowed) in LAYERS.items():
+    print(f"  {name:<12} {len(floors.get(name, [])):>3} modules; imports {', '.join(allowed) or '-'}")
+violations, used = [], set()
+for (a, b), where in sorted(sites.items()):
+    la, lb = layer_of(a), layer_of(b)
+    if la == lb or lb in LAYERS[la][1]:
+        continue
+    i = escape_of(a, b)
+    lines = ", ".join(f"{line}{' (local)' if loc else ''}" for line, loc in sorted(set(where)))
+    if i is None:
+        violations.append(f"{a} ({la}) imports {b} ({lb}) at line {lines}")
+        continue
+    used.add(i)
+    if ESCAPES[i][2] and not all(loc for _, loc in where):
+        violations.append(f"{a} imports {b} at module level (line {lines}): declared lazy")
+    else:
+        kind = "lazy escape" if ESCAPES[i][2] else "declared"
+        print(f"back-arrow ({kind}): {a} ({la}) -> {b} ({lb}), line {lines}: {ESCAPES[i][3]}")
+for i, (src, dst, _, _) in enumerate(ESCAPES):
+    if i not in used:
+        violations.append(f"escape {src} -> {dst} is declared but no longer imported: drop it")
+for s in runtime_sccs:
+    violations.append(f"runtime import cycle: {' -> '.join(s)}")
+for v in violations:
+    print("VIOLATION:", v)
+print(f"layering: {len(violations)} violation(s), {len(used)} declared back-arrow(s)")
+sys.exit(1 if violations else 0)
