@@ -18,19 +18,8 @@ from graphveil._common import seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.measure import eps
 
-SCHEMES = (
-    "maxvar",
-    "obfuscation",
-    "randwalk",
-    "randwalk_mod",
-    "edge_switch",
-    "mixture",
-    "partition",
-    "tmf",
-    "edgeflip",
-    "dp_dk",
-    "dgg",
-)
+#: Every registered scheme and Partition (read from the registry: a new scheme is checked too).
+SCHEMES = (*registry.names(), "partition")
 
 
 @pytest.fixture(scope="module")

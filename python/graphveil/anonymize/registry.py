@@ -179,6 +179,9 @@ class Scheme:
     #: Whether every output probability is 0 or 1 (RandWalk, RandWalk-mod, EdgeSwitch): its
     #: published total variance is 0.
     deterministic: bool
+    #: Promises every node's expected degree in the output equal to its degree in the input
+    #: (MaxVar's constraint; EdgeSwitch's switches keep every degree). tests/test_api.py checks it.
+    expected_degrees: bool = False
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -514,6 +517,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="o",
             partitionable=False,
             deterministic=False,
+            expected_degrees=True,
             no_op=_no_op_maxvar,
             cli=Cli(
                 description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
@@ -539,6 +543,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="x",
             partitionable=True,
             deterministic=True,
+            expected_degrees=True,
             aliases=("switch", "edge-switch"),
             no_op=_no_op_edge_switch,
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),

@@ -188,8 +188,8 @@ def _propagation_score(
         "reid_rate": float(correct.mean()),
         "reid_rate_std": float(correct.std()),
         "reid_wrong": float(np.mean([r.sampled.wrong for r in runs])),
-        "reid_coverage": coverage,
         "reid_accuracy": float(correct.mean()) / coverage if coverage > 0 else None,
+        "reid_coverage": coverage,
         "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
         "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
     }
@@ -251,15 +251,15 @@ _PROPAGATION = Attack(
         ),
         Column("reid_wrong", "wrongly matched", "mean wrongly matched fraction of the core"),
         Column(
-            "reid_coverage",
-            "coverage",
-            "mean mapped fraction of the core, right or wrong",
-            table=True,
-        ),
-        Column(
             "reid_accuracy",
             "accuracy",
             "correct among the mapped: reid_rate / reid_coverage (None when nothing is mapped)",
+            table=True,
+        ),
+        Column(
+            "reid_coverage",
+            "coverage",
+            "mean mapped fraction of the core, right or wrong",
             table=True,
         ),
         Column(

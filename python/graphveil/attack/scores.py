@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._common import SeedLike, check_int
+from graphveil._common import NotApplicable, SeedLike, check_int
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
@@ -67,9 +67,9 @@ def attack_scores(
         ``reid_rate`` (mean fraction of the core nodes of ``g0`` re-identified in a sampled
         world; :func:`~graphveil.attack.core_nodes`), ``reid_rate_std`` (its spread over the
         attacks, each with its own world, id permutation and seed pairs), ``reid_wrong`` (mean
-        wrongly matched fraction), ``reid_coverage`` (mean mapped fraction of the core, right or
-        wrong), ``reid_accuracy`` (correct among the mapped: ``reid_rate / reid_coverage``, None
-        when nothing is mapped), ``reid_twin_share`` (mean share of the core with a structural
+        wrongly matched fraction), ``reid_accuracy`` (correct among the mapped:
+        ``reid_rate / reid_coverage``, None when nothing is mapped), ``reid_coverage`` (mean
+        mapped fraction of the core, right or wrong), ``reid_twin_share`` (mean share of the core with a structural
         twin in ``g0``, :func:`~graphveil.attack.structural_twins`: matched only by guessing),
         ``reid_rate_most_likely`` (against the most-likely world), ``attack_samples`` and
         ``attack_seeds``: each attack's :attr:`~graphveil.attack.registry.Attack.columns`, in
@@ -79,6 +79,8 @@ def attack_scores(
     ------
     ValueError
         If ``samples < 1``, or the release and ``g0`` differ in their numbers of nodes.
+    NotApplicable
+        If ``g0`` has no nodes (or the attacks cannot take it otherwise).
 
     Examples
     --------
@@ -89,6 +91,8 @@ def attack_scores(
     (True, 1.0, True)
     """
     samples = check_int(samples, "samples", low=1)
+    if g0.n == 0:
+        raise NotApplicable("the graph has no nodes: there is nothing to attack")
     seeds = min(ATTACK_SEEDS, max(1, g0.n // 10)) if seeds is None else seeds
     request = ScoreRequest(samples, seed, seeds, eccentricity, threads)
     scores: dict[str, Any] = {}
