@@ -165,7 +165,7 @@ _YOUTUBE_SCRIPT = textwrap.dedent(
     n, m, n_p, parts = {n}, {m}, {n_p}, {parts}
     g = powerlaw_cluster_sized(n, m, LIKE_P, seed=0)  # = generators.like("youtube") at full size
     start = time.perf_counter()
-    ug, report = maxvar(g, n_p, parts=parts, seed=1)
+    ug, report = maxvar(g, n_potential=n_p, parts=parts, seed=1)
     seconds = time.perf_counter() - start
     err = float(abs(ug.expected_degrees() - g.degrees).max())
     print(json.dumps(dict(seconds=seconds, timings=report["timings"], tv=report["tv"], tv_bound=report["tv_bound"],

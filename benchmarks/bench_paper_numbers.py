@@ -3,8 +3,8 @@
 The paper's Table 4 (RandWalk and RandWalk-mod, which repeats G0's rows of Tables 3 and 5) is
 transcribed once, in :data:`PAPER`. :func:`measure` computes the same rows with graphveil's
 public API: G0's H1, H2_open and ten statistics (the study's :class:`~graphveil.measure.Original`),
-and for t = 2, 3, 5, 10 the mean of ``runs`` independent outputs of ``randwalk(g, t, seed=...)``
-and ``randwalk_mod(g, t, seed=...)`` (their defaults), each measured as the study measures a run
+and for t = 2, 3, 5, 10 the mean of ``runs`` independent outputs of ``randwalk(g, t=t, seed=...)``
+and ``randwalk_mod(g, t=t, seed=...)`` (their defaults), each measured as the study measures a run
 (:func:`~graphveil.measure.report.measure_sample`). :func:`compare` lists every cell outside its
 tolerance (:data:`G0_TOLERANCE`, :data:`RUN_TOLERANCE`).
 
@@ -233,7 +233,7 @@ def measure(
             case = case_name(scheme, t)
             rows = []
             for r in range(runs):
-                published, _ = function(graph, t, seed=derived_seed(seed, f"{case} run {r}"))
+                published, _ = function(graph, t=t, seed=derived_seed(seed, f"{case} run {r}"))
                 row, _ = measure_sample(reference, published, 0, 0, stat_seed, threads)
                 rows.append(row)
             out[name, case] = {c: _mean_se([row[c] for row in rows]) for c in COLUMNS}
