@@ -50,10 +50,10 @@ class NotApplicable(ValueError):
 
 
 def require_undirected(graph: Any, what: str) -> None:
-    """Refuse a directed graph (a :class:`~graphveil.Graph` or :class:`~graphveil.UncertainGraph`
-    with ``directed=True``) at the entry of ``what``, which has no directed form yet.
+    """Refuse a directed graph at the entry of ``what``, which has no directed form yet.
 
-    The one check of every scheme, measure and attack that assumes a symmetric CSR or unordered
+    ``graph`` is a :class:`~graphveil.Graph` or :class:`~graphveil.UncertainGraph` (directed
+    when its ``directed`` is True). The one check of every scheme, measure and attack that assumes a symmetric CSR or unordered
     pairs: such code must refuse a directed graph rather than silently treat its arcs as edges.
     Raises :class:`NotApplicable` (a ValueError: the study records the point as not applicable,
     the command line prints the reason) whose message starts ``"<what> has no directed form

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import aligned, check_threads, index_dtype, require_undirected
+from graphveil._common import aligned, check_threads, index_dtype
 from graphveil.interop import (
     graph_to_igraph,
     graph_to_networkit,

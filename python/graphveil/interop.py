@@ -190,8 +190,11 @@ def _refuse_missing(name: Any, first: int, count: int) -> None:
 def pairs_from_igraph(
     graph: Any, as_undirected: bool
 ) -> tuple[np.ndarray, np.ndarray, int, Any, bool]:
-    """The edges ``(u, v)``, node count, labels (None without names) of an igraph graph, and
-    whether the graph to build is directed (a directed igraph graph, unless ``as_undirected``)."""
+    """The edges ``(u, v)``, node count, labels (None without names) of an igraph graph.
+
+    The last item says whether the graph to build is directed (a directed igraph graph, unless
+    ``as_undirected``).
+    """
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):
         raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
@@ -231,11 +234,10 @@ def graph_to_networkit(graph: Graph) -> Any:
 def pairs_from_networkit(
     graph: Any, as_undirected: bool
 ) -> tuple[np.ndarray, np.ndarray, int, Any, bool]:
-    """The edges ``(u, v)``, node count, labels of a networkit graph, and whether the graph to
-    build is directed (a directed networkit graph, unless ``as_undirected``):
-    :meth:`Graph.from_networkit`.
+    """The edges ``(u, v)``, node count, labels of a networkit graph: :meth:`Graph.from_networkit`.
 
-    Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
+    The last item says whether the graph to build is directed (a directed networkit graph,
+    unless ``as_undirected``). Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
     present nodes are numbered ``0..n-1`` in ascending id order and their networkit ids become
     the labels (None otherwise). Edge weights are ignored.
     """
@@ -313,8 +315,10 @@ def uncertain_pairs_from_networkx(
 def uncertain_pairs_from_igraph(
     graph: Any, p: Any
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p`` (vertex ids as they are;
-    an arc of a directed graph is an ordered pair)."""
+    """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p``.
+
+    Vertex ids are kept as they are; an arc of a directed graph is an ordered pair.
+    """
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):
         raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, check_int, seed_to_u64
+from graphveil._common import SeedLike, check_int, require_undirected, seed_to_u64
 from graphveil.attack.link import link_inference
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, propagation_attack
 from graphveil.graph import Graph
@@ -86,6 +86,8 @@ def attack_scores(
     >>> s["link_auc"] is None, s["link_precision"], s["reid_rate"] > 0.6
     (True, 1.0, True)
     """
+    require_undirected(g0, "attack_scores")
+    require_undirected(published, "attack_scores")
     samples = check_int(samples, "samples", low=1)
     seeds = min(ATTACK_SEEDS, max(1, g0.n // 10)) if seeds is None else seeds
     link = link_inference(g0, published)

@@ -26,6 +26,7 @@ from graphveil._common import (
     atomic_path,
     check_threads,
     default_threads,
+    require_undirected,
     seed_to_u64,
 )
 from graphveil.cluster import share, sharing
@@ -463,6 +464,7 @@ def true_graph_row(
     without recomputing it; use the same ``statistics_seed`` there. An :class:`Original` does
     this and also keeps G0's signatures: prefer it.
     """
+    require_undirected(g0, "true_graph_row")
     return Original(
         g0, k, statistics_seed=statistics_seed, threads=threads, statistics=statistics
     ).row
@@ -588,6 +590,8 @@ def evaluate(
     >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
     True
     """
+    require_undirected(g0, "evaluate")
+    require_undirected(ug, "evaluate")
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
     reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)
@@ -777,6 +781,8 @@ def measure_sample(
     measured here for this one sample. The statistics are ``statistics``, else the Original's
     (:attr:`Original.statistics_function <graphveil.measure.Original.statistics_function>`).
     """
+    require_undirected(g0, "measure_sample")
+    require_undirected(ug, "measure_sample")
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
     world: Graph | Multigraph
