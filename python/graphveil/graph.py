@@ -752,7 +752,10 @@ def _validate_csr(indptr: np.ndarray, indices: np.ndarray, directed: bool = Fals
     if indptr[0] != 0 or indptr[-1] != indices.size or np.any(np.diff(indptr) < 0):
         raise ValueError("indptr must start at 0, be non-decreasing and end at len(indices)")
     if not directed and indices.size % 2:
-        raise ValueError("an undirected CSR stores every edge twice: len(indices) must be even")
+        raise ValueError(
+            "an undirected CSR stores every edge twice: len(indices) must be even "
+            "(pass directed=True for the out-CSR of a directed graph)"
+        )
     if indices.size and (indices.min() < 0 or indices.max() >= n):
         raise ValueError(f"indices must lie in 0..{n - 1}")
     a = sp.csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(n, n))
@@ -763,4 +766,7 @@ def _validate_csr(indptr: np.ndarray, indices: np.ndarray, directed: bool = Fals
     if a.nnz != stored:
         raise ValueError("rows must not repeat a neighbour")
     if not directed and (a != a.T).nnz:
-        raise ValueError("adjacency must be symmetric: every edge stored in both rows")
+        raise ValueError(
+            "adjacency must be symmetric: every edge stored in both rows "
+            "(pass directed=True for the out-CSR of a directed graph)"
+        )
