@@ -44,10 +44,11 @@ def test_networkx_labels_kept():
     assert set(g.to_networkx(use_labels=True).edges()) == {("a", "b"), ("b", "c")}
 
 
-def test_directed_inputs_refused_unless_asked():
-    d = nx.DiGraph([(0, 1), (1, 2)])
-    with pytest.raises(ValueError, match="as_undirected=True"):
-        gv.Graph.from_networkx(d)
+def test_directed_inputs_directed_unless_asked():
+    d = nx.DiGraph([(0, 1), (1, 2), (2, 1)])
+    g = gv.Graph.from_networkx(d)
+    assert g.directed and g.m == 3
+    assert not gv.Graph.from_networkx(d, as_undirected=True).directed
     assert gv.Graph.from_networkx(d, as_undirected=True).m == 2
     a = sp.csr_array(np.array([[0, 1], [0, 0]]))
     with pytest.raises(ValueError, match="not symmetric"):

@@ -458,9 +458,8 @@ def test_igraph_labels_and_cleaning():
     assert g.labels.tolist() == ["a", "b", "c"] and g.m == 2
     assert (g.build_counts.self_loops, g.build_counts.duplicates) == (1, 1)
     assert g.to_igraph(use_labels=True).vs["name"] == ["a", "b", "c"]
-    d = ig.Graph(n=2, edges=[(0, 1)], directed=True)
-    with pytest.raises(ValueError, match="as_undirected=True"):
-        gv.Graph.from_igraph(d)
+    d = ig.Graph(n=2, edges=[(0, 1), (1, 0)], directed=True)
+    assert gv.Graph.from_igraph(d).directed and gv.Graph.from_igraph(d).m == 2
     assert gv.Graph.from_igraph(d, as_undirected=True).m == 1
     with pytest.raises(TypeError, match="igraph.Graph"):
         gv.Graph.from_igraph(nx.path_graph(3))

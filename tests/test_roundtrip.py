@@ -255,8 +255,11 @@ def test_networkit_round_trip_with_deleted_nodes():
     assert back.n == 6 and back.labels.tolist() == [0, 1, 2, 4, 5, 6]
     assert _labelled_edges(back) == {frozenset(e) for e in [(0, 1), (0, 2), (1, 2), (2, 4)]}
     directed = nk.Graph(2, directed=True)
-    with pytest.raises(ValueError, match="as_undirected=True"):
-        gv.Graph.from_networkit(directed)
+    directed.addEdge(0, 1)
+    directed.addEdge(1, 0)
+    assert gv.Graph.from_networkit(directed).directed
+    assert gv.Graph.from_networkit(directed).m == 2
+    assert gv.Graph.from_networkit(directed, as_undirected=True).m == 1
 
 
 def test_graph_to_pandas_round_trips_through_from_pandas():
@@ -273,8 +276,7 @@ def test_uncertain_from_networkx_refusals():
     with pytest.raises(ValueError, match="no attribute 'p'.*pass p="):
         gv.UncertainGraph.from_networkx(g)
     assert gv.UncertainGraph.from_networkx(g, p="weight").p.tolist() == [0.5]
-    with pytest.raises(ValueError, match="directed"):
-        gv.UncertainGraph.from_networkx(nx.DiGraph([(0, 1, {"p": 0.5})]))
+    assert gv.UncertainGraph.from_networkx(nx.DiGraph([(0, 1, {"p": 0.5})])).directed
     multi = nx.MultiGraph([(0, 1, {"p": 0.5}), (0, 1, {"p": 0.25})])
     with pytest.raises(ValueError, match="relaxed=True"):
         gv.UncertainGraph.from_networkx(multi)

@@ -60,3 +60,18 @@ TEST(build_csr_is_the_same_for_any_thread_count_and_width) {
     CHECK(sorted);
     CHECK(symmetric);
 }
+
+TEST(build_digraph_csr_keeps_reversed_arcs_and_transposes) {
+    // Arcs 0->1 (twice), 1->0 (its reverse, kept), 1->2, 3->0; a self-loop 2->2; node 4 isolated.
+    const std::vector<std::int64_t> u = {0, 1, 1, 2, 3, 0};
+    const std::vector<std::int64_t> v = {1, 0, 2, 2, 0, 1};
+    graphveil::CsrBuildCounts counts;
+    const auto out = graphveil::build_digraph_csr<std::int32_t>(5, u.data(), v.data(), 6, 1, counts);
+    CHECK((out.indptr == std::vector<std::int64_t>{0, 1, 3, 3, 4, 4}));
+    CHECK((out.indices == std::vector<std::int32_t>{1, 0, 2, 0}));
+    CHECK(counts.self_loops == 1);
+    CHECK(counts.duplicates == 1);  // the second 0->1 only
+    const auto in = graphveil::csr_transpose<std::int32_t>(out.indptr.data(), out.indices.data(), 5);
+    CHECK((in.indptr == std::vector<std::int64_t>{0, 2, 3, 4, 4, 4}));
+    CHECK((in.indices == std::vector<std::int32_t>{1, 3, 0, 1}));
+}

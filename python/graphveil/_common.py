@@ -49,6 +49,31 @@ class NotApplicable(ValueError):
     """
 
 
+def require_undirected(graph: Any, what: str) -> None:
+    """Refuse a directed graph at the entry of ``what``, which has no directed form yet.
+
+    ``graph`` is a :class:`~graphveil.Graph` or :class:`~graphveil.UncertainGraph` (directed
+    when its ``directed`` is True). The one check of every scheme, measure and attack that assumes a symmetric CSR or unordered
+    pairs: such code must refuse a directed graph rather than silently treat its arcs as edges.
+    Raises :class:`NotApplicable` (a ValueError: the study records the point as not applicable,
+    the command line prints the reason) whose message starts ``"<what> has no directed form
+    yet"``. Anything else (an undirected graph, an object without ``directed``) passes.
+
+    Examples
+    --------
+    >>> from graphveil import Graph
+    >>> require_undirected(Graph.from_edges([0], [1], directed=True), "maxvar")
+    Traceback (most recent call last):
+    ...
+    graphveil._common.NotApplicable: maxvar has no directed form yet: ...
+    """
+    if getattr(graph, "directed", False) is True:
+        raise NotApplicable(
+            f"{what} has no directed form yet: it needs an undirected graph, got a directed one "
+            f"({graph!r}); pass graph.to_undirected() to drop the arc directions"
+        )
+
+
 #: Node ids are stored as int32 while n < 2**31, int64 above.
 INT32_LIMIT = 2**31 - 1
 

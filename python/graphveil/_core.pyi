@@ -22,7 +22,18 @@ def build_csr(
     v: npt.NDArray[np.int64],
     index_dtype: np.dtype[np.int32] | np.dtype[np.int64],
     threads: int = 0,
+    directed: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+@overload
+def csr_transpose(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]: ...
+@overload
+def csr_transpose(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 @overload
 def csr_edges(
     indptr: npt.NDArray[np.int64],

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._common import SeedLike
+from graphveil._common import SeedLike, require_undirected
 from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
@@ -161,6 +161,8 @@ def evaluate(
     >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
     True
     """
+    require_undirected(g0, "evaluate")
+    require_undirected(ug, "evaluate")
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
     reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)

@@ -1,4 +1,4 @@
-"""The deterministic graph: immutable, undirected, simple, stored as CSR."""
+"""The deterministic graph: immutable, simple, undirected or directed, stored as CSR."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ class BuildCounts:
     self_loops: int = 0
     """Input pairs (u, u), dropped (the node itself is kept)."""
     duplicates: int = 0
-    """Input pairs merged into an earlier one: exact repeats and reversed pairs."""
+    """Input pairs merged into an earlier one: exact repeats and reversed pairs (for a directed
+    graph exact repeats only: an arc and its reverse are two arcs)."""
     lines: int | None = None
     """Edge lines read from a file (:func:`graphveil.read_edgelist`) or rows of a table
     (:meth:`Graph.from_pandas`, :meth:`Graph.from_arrow`); None otherwise."""
@@ -45,17 +46,34 @@ class BuildCounts:
     None unless counted (:func:`graphveil.read_edgelist` and the table readers count them)."""
     reversed_pairs: int | None = None
     """Of the duplicates: the rest, pairs ``(v, u)`` whose reverse ``(u, v)`` was already there
-    (each undirected edge of a file listing both directions counts once).
+    (each undirected edge of a file listing both directions counts once); 0 for a directed graph.
     None unless counted (:func:`graphveil.read_edgelist` and the table readers count them)."""
 
 
 class Graph:
-    """An immutable undirected simple graph on nodes ``0..n-1`` in CSR form.
+    """An immutable simple graph on nodes ``0..n-1`` in CSR form, undirected or directed.
 
-    Every edge ``{u, v}`` is stored in both rows; rows are sorted. ``indptr`` is int64 and
-    ``indices`` int32 while ``n < 2**31`` (int64 above). Arrays are read-only views.
-    ``labels[i]`` is the original id of node ``i`` (from a file, a networkx graph, ...); it is
-    kept for the caller and never written into a published output unless asked for.
+    Undirected (the default): every edge ``{u, v}`` is stored in both rows; rows are sorted.
+    ``indptr`` is int64 and ``indices`` int32 while ``n < 2**31`` (int64 above). Arrays are
+    read-only views. ``labels[i]`` is the original id of node ``i`` (from a file, a networkx
+    graph, ...); it is kept for the caller and never written into a published output unless
+    asked for.
+
+    Directed (``directed=True``): the graph is a set of *arcs* ``u -> v`` (ordered pairs,
+    ``u != v``; an arc and its reverse are two arcs, both kept). ``indptr``/``indices`` are
+    the **out-CSR**: row ``u`` holds the heads ``v`` of the arcs leaving ``u``, sorted, each
+    arc stored once, so ``len(indices) == m``. The **in-CSR** (:attr:`in_indptr`,
+    :attr:`in_indices`: row ``v`` holds the tails ``u`` of the arcs entering ``v``, sorted) is
+    the transpose, built in C++ on first use in O(n + m) and cached (never pickled).
+    ``m`` counts arcs; :attr:`out_degrees` and :attr:`in_degrees` count arcs leaving and
+    entering a node; :attr:`degrees` is their sum (``in + out``, as networkx's
+    ``DiGraph.degree``: a reciprocal pair ``u -> v``, ``v -> u`` adds 2 to both ends).
+    ``edges()`` gives the arcs sorted by ``(u, v)`` (tails ``u``, heads ``v``; ``u > v``
+    occurs). :meth:`neighbors` is :meth:`successors`. For an undirected graph
+    :attr:`out_degrees`, :attr:`in_degrees` and :attr:`degrees` are equal and the in-CSR is the
+    CSR itself. Operations with no directed form yet (the schemes, measures and attacks) refuse
+    a directed graph with a ValueError (:func:`graphveil._common.require_undirected`);
+    :meth:`to_undirected` drops the directions.
 
     Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,
     :meth:`from_igraph`, :meth:`from_networkit`, :meth:`from_pandas`, :meth:`from_arrow`,
@@ -66,9 +84,12 @@ class Graph:
     >>> g = Graph.from_edges([0, 1, 2], [1, 2, 0])
     >>> g.n, g.m, g.degrees.tolist()
     (3, 3, [2, 2, 2])
+    >>> d = Graph.from_edges([0, 1, 1], [1, 0, 2], directed=True)
+    >>> d.m, d.out_degrees.tolist(), d.in_degrees.tolist(), d.degrees.tolist()
+    (3, [1, 2, 0], [1, 1, 1], [2, 3, 1])
     """
 
-    __slots__ = ("_counts", "_edges", "_indices", "_indptr", "_labels")
+    __slots__ = ("_counts", "_directed", "_edges", "_in", "_indices", "_indptr", "_labels")
 
     def __init__(
         self,
@@ -78,6 +99,7 @@ class Graph:
         counts: BuildCounts | None = None,
         *,
         validate: bool = True,
+        directed: bool = False,
     ) -> None:
         indptr = np.ascontiguousarray(indptr, dtype=np.int64)
         if indptr.ndim != 1 or indptr.size == 0:
@@ -85,7 +107,7 @@ class Graph:
         n = indptr.size - 1
         indices = np.ascontiguousarray(indices, dtype=index_dtype(n))
         if validate:
-            _validate_csr(indptr, indices)
+            _validate_csr(indptr, indices, bool(directed))
         if labels is not None:
             labels = np.asarray(labels)
             if labels.shape != (n,):
@@ -99,7 +121,9 @@ class Graph:
         self._indices = indices
         self._labels = labels
         self._counts = counts or BuildCounts()
+        self._directed = bool(directed)
         self._edges: tuple[np.ndarray, np.ndarray] | None = None
+        self._in: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -111,11 +135,14 @@ class Graph:
         *,
         labels: Any = None,
         threads: int | None = None,
+        directed: bool = False,
     ) -> Graph:
         """Build from two arrays of node ids in ``0..n-1``.
 
         Self-loops are dropped and duplicate or reversed pairs merged; both are counted in
         :attr:`build_counts`. ``n`` defaults to ``max id + 1`` (isolated nodes need an explicit n).
+        With ``directed=True`` the pairs are arcs ``u[i] -> v[i]``: self-loops are dropped and
+        repeated arcs merged (counted), an arc and its reverse both kept.
 
         Raises
         ------
@@ -144,21 +171,30 @@ class Graph:
         if top >= n:
             raise ValueError(f"node id {top} is out of range for n={n}; pass a larger n")
         indptr, indices, loops, dups = _core.build_csr(
-            n, u_arr, v_arr, index_dtype(n), check_threads(threads)
+            n, u_arr, v_arr, index_dtype(n), check_threads(threads), bool(directed)
         )
-        return cls(indptr, indices, labels, BuildCounts(int(loops), int(dups)), validate=False)
+        counts = BuildCounts(int(loops), int(dups))
+        return cls(indptr, indices, labels, counts, validate=False, directed=directed)
 
     @classmethod
-    def from_scipy(cls, matrix: Any, *, as_undirected: bool = False) -> Graph:
+    def from_scipy(
+        cls, matrix: Any, *, as_undirected: bool = False, directed: bool = False
+    ) -> Graph:
         """Build from a square scipy.sparse matrix or array (any format); nonzeros are edges.
 
         A non-symmetric matrix is refused unless ``as_undirected=True`` (then ``a_ij`` or
-        ``a_ji`` nonzero gives edge ``{i, j}``). Diagonal entries are dropped and counted.
+        ``a_ji`` nonzero gives edge ``{i, j}``) or ``directed=True`` (then ``a_ij`` nonzero is
+        the arc ``i -> j``, the layout :meth:`to_scipy` writes). Diagonal entries are dropped
+        and counted.
         """
+        if directed and as_undirected:
+            raise ValueError("pass directed=True or as_undirected=True, not both")
         coo = square_coo(matrix)
         rows = coo.shape[0]
         coo.eliminate_zeros()
         coo.sum_duplicates()
+        if directed:
+            return cls.from_edges(coo.row, coo.col, rows, directed=True)
         if not as_undirected:
             off = coo.row != coo.col
             a = sp.csr_matrix(
@@ -167,8 +203,9 @@ class Graph:
             )
             if (a != a.T).nnz:
                 raise ValueError(
-                    "adjacency matrix is not symmetric (a directed graph); pass as_undirected=True "
-                    "to read every nonzero a_ij as the undirected edge {i, j}"
+                    "adjacency matrix is not symmetric (a directed graph); pass directed=True to "
+                    "read every nonzero a_ij as the arc i -> j, or as_undirected=True to read it "
+                    "as the undirected edge {i, j}"
                 )
             keep = coo.row <= coo.col
             return cls.from_edges(coo.row[keep], coo.col[keep], rows)
@@ -178,18 +215,25 @@ class Graph:
     def from_networkx(cls, graph: nx.Graph, *, as_undirected: bool = False) -> Graph:
         """Build from a networkx graph; its nodes become :attr:`labels` in iteration order.
 
-        Directed graphs are refused unless ``as_undirected=True``; multigraph edges are merged
-        and self-loops dropped (both counted).
+        A ``DiGraph`` (or ``MultiDiGraph``) gives a directed Graph, its edges the arcs, unless
+        ``as_undirected=True`` (then directions are ignored and reversed arcs merged);
+        multigraph edges are merged and self-loops dropped (both counted).
+
+        Examples
+        --------
+        >>> import networkx as nx
+        >>> g = Graph.from_networkx(nx.DiGraph([("a", "b"), ("b", "a"), ("b", "c")]))
+        >>> g.directed, g.m, Graph.from_networkx(nx.DiGraph([(0, 1), (1, 0)]), as_undirected=True).m
+        (True, 3, 1)
         """
-        if graph.is_directed() and not as_undirected:
-            raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
+        directed = bool(graph.is_directed()) and not as_undirected
         nodes = list(graph.nodes())
         index = {node: i for i, node in enumerate(nodes)}
         m = graph.number_of_edges()
         u = np.fromiter((index[a] for a, _ in graph.edges()), dtype=np.int64, count=m)
         v = np.fromiter((index[b] for _, b in graph.edges()), dtype=np.int64, count=m)
         labels = labels_array(nodes)
-        return cls.from_edges(u, v, len(nodes), labels=labels)
+        return cls.from_edges(u, v, len(nodes), labels=labels, directed=directed)
 
     @classmethod
     def from_pandas(
@@ -199,6 +243,7 @@ class Graph:
         target: Any = "target",
         *,
         threads: int | None = None,
+        directed: bool = False,
     ) -> Graph:
         """Build from a pandas DataFrame with one edge per row, ids of any hashable kind.
 
@@ -208,7 +253,8 @@ class Graph:
         repeated or reversed pairs merged (a directed table becomes undirected), all counted in
         :attr:`build_counts` (``lines`` is the number of rows). Integer ids take the reader's
         own C++ relabelling, so ``from_pandas(pandas.read_csv(f))`` equals
-        ``read_edgelist(f, header=True)``.
+        ``read_edgelist(f, header=True)``. With ``directed=True`` every row is the arc
+        ``source -> target``: reversed rows are kept as arcs, only exact repeats merged.
 
         Parameters
         ----------
@@ -218,6 +264,8 @@ class Graph:
             Column names of the two ends.
         threads : int, optional
             Worker threads (None or 0: all cores).
+        directed : bool, default False
+            Read the rows as arcs ``source -> target``.
 
         Raises
         ------
@@ -237,7 +285,7 @@ class Graph:
         (3, 2, ['ann', 'bob', 'cy'], 1)
         """
         u, v, labels = pairs_from_pandas(df, source, target, threads)
-        return build_counted(u, v, labels, check_threads(threads))
+        return build_counted(u, v, labels, check_threads(threads), directed=directed)
 
     @classmethod
     def from_arrow(
@@ -247,6 +295,7 @@ class Graph:
         target: Any = "target",
         *,
         threads: int | None = None,
+        directed: bool = False,
     ) -> Graph:
         """Build from a pyarrow Table or RecordBatch, one edge per row: as :meth:`from_pandas`.
 
@@ -266,23 +315,25 @@ class Graph:
         (2, [10, 20, 30])
         """
         u, v, labels = pairs_from_arrow(table, source, target, threads)
-        return build_counted(u, v, labels, check_threads(threads))
+        return build_counted(u, v, labels, check_threads(threads), directed=directed)
 
     @classmethod
     def from_igraph(cls, graph: Any, *, as_undirected: bool = False) -> Graph:
         """Build from an ``igraph.Graph``; its vertex attribute ``name``, if any, gives :attr:`labels`.
 
-        Directed graphs are refused unless ``as_undirected=True``; multi-edges are merged and
-        self-loops dropped (both counted).
+        A directed graph gives a directed Graph unless ``as_undirected=True`` (directions
+        ignored); multi-edges are merged and self-loops dropped (both counted).
 
         Examples
         --------
         >>> import igraph as ig
         >>> Graph.from_igraph(ig.Graph.Ring(5)).m
         5
+        >>> Graph.from_igraph(ig.Graph(edges=[(0, 1), (1, 0)], directed=True)).m
+        2
         """
-        u, v, n, labels = pairs_from_igraph(graph, as_undirected)
-        return cls.from_edges(u, v, n, labels=labels)
+        u, v, n, labels, directed = pairs_from_igraph(graph, as_undirected)
+        return cls.from_edges(u, v, n, labels=labels, directed=directed)
 
     @classmethod
     def from_networkit(cls, graph: Any, *, as_undirected: bool = False) -> Graph:
@@ -290,8 +341,8 @@ class Graph:
 
         Node ids are kept when they are ``0..n-1``. After node deletions (ids with gaps), the
         present nodes are numbered in ascending id order and their networkit ids kept as
-        :attr:`labels`. Directed graphs are refused unless ``as_undirected=True``; multi-edges
-        are merged and self-loops dropped (both counted).
+        :attr:`labels`. A directed graph gives a directed Graph unless ``as_undirected=True``
+        (directions ignored); multi-edges are merged and self-loops dropped (both counted).
 
         Raises
         ------
@@ -306,8 +357,8 @@ class Graph:
         >>> Graph.from_networkit(g.to_networkit()) == g
         True
         """
-        u, v, n, labels = pairs_from_networkit(graph, as_undirected)
-        return cls.from_edges(u, v, n, labels=labels)
+        u, v, n, labels, directed = pairs_from_networkit(graph, as_undirected)
+        return cls.from_edges(u, v, n, labels=labels, directed=directed)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -317,23 +368,68 @@ class Graph:
 
     @property
     def m(self) -> int:
-        """Number of (undirected) edges."""
-        return self._indices.size // 2
+        """Number of edges (undirected) or arcs (directed)."""
+        return self._indices.size if self._directed else self._indices.size // 2
+
+    @property
+    def directed(self) -> bool:
+        """Whether the graph is directed (its pairs are arcs ``u -> v``)."""
+        return self._directed
+
+    def is_directed(self) -> bool:
+        """:attr:`directed`, networkx's and igraph's spelling."""
+        return self._directed
 
     @property
     def indptr(self) -> np.ndarray:
-        """CSR row offsets, int64, length n + 1 (read-only)."""
+        """CSR row offsets, int64, length n + 1 (read-only); the out-CSR of a directed graph."""
         return self._indptr
 
     @property
     def indices(self) -> np.ndarray:
-        """CSR neighbour ids, length 2m, each row sorted (read-only)."""
+        """CSR neighbour ids, each row sorted (read-only): length 2m, or m heads (out-CSR) if directed."""
         return self._indices
 
     @property
+    def in_indptr(self) -> np.ndarray:
+        """Row offsets of the in-CSR (the transpose; :attr:`indptr` for an undirected graph)."""
+        return self._in_csr()[0]
+
+    @property
+    def in_indices(self) -> np.ndarray:
+        """Tails of the arcs entering each node, rows sorted (:attr:`indices` if undirected)."""
+        return self._in_csr()[1]
+
+    def _in_csr(self) -> tuple[np.ndarray, np.ndarray]:
+        if not self._directed:
+            return self._indptr, self._indices
+        if self._in is None:
+            indptr, indices = _core.csr_transpose(self._indptr, self._indices)
+            indptr.setflags(write=False)
+            indices.setflags(write=False)
+            self._in = (indptr, indices)
+        return self._in
+
+    @property
     def degrees(self) -> np.ndarray:
-        """Degree of every node (int64)."""
+        """Degree of every node (int64); for a directed graph in-degree + out-degree."""
+        if self._directed:
+            return self.out_degrees + self.in_degrees
         return np.diff(self._indptr)
+
+    @property
+    def out_degrees(self) -> np.ndarray:
+        """Arcs leaving every node (int64); the degrees of an undirected graph."""
+        return np.diff(self._indptr)
+
+    @property
+    def in_degrees(self) -> np.ndarray:
+        """Arcs entering every node (int64); the degrees of an undirected graph."""
+        if not self._directed:
+            return np.diff(self._indptr)
+        if self._in is not None:
+            return np.diff(self._in[0])
+        return np.bincount(self._indices, minlength=self.n).astype(np.int64, copy=False)
 
     @property
     def labels(self) -> np.ndarray:
@@ -353,17 +449,45 @@ class Graph:
         return self._counts
 
     def neighbors(self, node: int) -> np.ndarray:
-        """Sorted neighbours of ``node`` (a read-only view)."""
+        """Sorted neighbours of ``node`` (a read-only view); :meth:`successors` if directed."""
         if not 0 <= node < self.n:
             raise IndexError(f"node {node} out of range for a graph on {self.n} nodes")
         return self._indices[self._indptr[node] : self._indptr[node + 1]]
+
+    def successors(self, node: int) -> np.ndarray:
+        """Heads ``v`` of the arcs ``node -> v``, sorted (the neighbours if undirected)."""
+        return self.neighbors(node)
+
+    def predecessors(self, node: int) -> np.ndarray:
+        """Tails ``u`` of the arcs ``u -> node``, sorted (the neighbours if undirected)."""
+        if not 0 <= node < self.n:
+            raise IndexError(f"node {node} out of range for a graph on {self.n} nodes")
+        indptr, indices = self._in_csr()
+        return indices[indptr[node] : indptr[node + 1]]
+
+    def to_undirected(self) -> Graph:
+        """The undirected graph of the arcs with directions dropped (reciprocal arcs merged).
+
+        An undirected graph returns itself. Labels are kept; the merged reverse arcs are counted
+        in the result's :attr:`build_counts` (``duplicates``).
+
+        Examples
+        --------
+        >>> Graph.from_edges([0, 1, 1], [1, 0, 2], directed=True).to_undirected().m
+        2
+        """
+        if not self._directed:
+            return self
+        u, v = self._edge_arrays()
+        return Graph.from_edges(u, v, self.n, labels=self._labels)
 
     @property
     def edges(self) -> EdgeView:
         """The edges: call it for arrays, iterate it for pairs (see :class:`~graphveil.graph.EdgeView`).
 
         ``u, v = g.edges()`` gives the canonical edge arrays (``u < v``, sorted by ``(u, v)``,
-        read-only, computed once); ``for u, v in g.edges:`` yields the same edges as pairs of
+        read-only, computed once; for a directed graph the arcs ``u -> v`` sorted by ``(u, v)``,
+        ``v`` being :attr:`indices` itself); ``for u, v in g.edges:`` yields the same edges as pairs of
         ints, as networkx's ``G.edges`` does; ``len(g.edges) == g.m``; ``(u, v) in g.edges``.
 
         Examples
@@ -379,7 +503,12 @@ class Graph:
 
     def _edge_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         if self._edges is None:
-            u, v = _core.csr_edges(self._indptr, self._indices)
+            if self._directed:
+                # every out-CSR entry is one arc: tails repeat the row, heads are the entries
+                u = np.repeat(np.arange(self.n, dtype=self._indices.dtype), self.out_degrees)
+                v = self._indices
+            else:
+                u, v = _core.csr_edges(self._indptr, self._indices)
             u.setflags(write=False)
             v.setflags(write=False)
             self._edges = (u, v)
@@ -389,13 +518,17 @@ class Graph:
     def to_scipy(
         self, *, dtype: Any = np.float64, array: bool = True
     ) -> sp.csr_array | sp.csr_matrix:
-        """Symmetric adjacency as ``scipy.sparse.csr_array`` (or ``csr_matrix``), sharing indices."""
+        """Adjacency as ``scipy.sparse.csr_array`` (or ``csr_matrix``), sharing indices.
+
+        Symmetric for an undirected graph; for a directed one entry ``(u, v)`` is 1 for the arc
+        ``u -> v`` (row sums are out-degrees).
+        """
         data = np.ones(self._indices.size, dtype=dtype)
         cls = sp.csr_array if array else sp.csr_matrix
         return cls((data, self._indices, self._indptr), shape=(self.n, self.n))
 
     def to_networkx(self, *, use_labels: bool = False) -> nx.Graph:
-        """A ``networkx.Graph``; nodes are ``0..n-1``, or the original labels if asked.
+        """A ``networkx.Graph`` (``DiGraph`` if directed); nodes ``0..n-1``, or the labels if asked.
 
         Raises
         ------
@@ -413,7 +546,8 @@ class Graph:
     def to_pandas(self, *, use_labels: bool = False) -> Any:
         """A ``pandas.DataFrame`` with one row per edge, columns ``source`` and ``target``.
 
-        Ids are ``0..n-1`` (``u < v``, sorted), or the original labels if asked; the table
+        Ids are ``0..n-1`` (``u < v``, sorted; for a directed graph one row per arc
+        ``source -> target``, sorted), or the original labels if asked; the table
         :meth:`from_pandas` reads. An edge table has no row for an isolated node, so those are
         lost: keep ``n`` (and the labels) beside it, or use :func:`graphveil.write_parquet`,
         which keeps both.
@@ -434,7 +568,7 @@ class Graph:
         return graph_to_pandas(self, use_labels)
 
     def to_igraph(self, *, use_labels: bool = False) -> Any:
-        """An undirected ``igraph.Graph`` on vertices ``0..n-1``.
+        """An ``igraph.Graph`` on vertices ``0..n-1``, directed if this graph is.
 
         The labels become the vertex attribute ``name`` if asked.
 
@@ -446,7 +580,7 @@ class Graph:
         return graph_to_igraph(self, use_labels)
 
     def to_networkit(self) -> Any:
-        """An undirected, unweighted ``networkit.Graph`` on nodes ``0..n-1``.
+        """An unweighted ``networkit.Graph`` on nodes ``0..n-1``, directed if this graph is.
 
         Examples
         --------
@@ -465,7 +599,7 @@ class Graph:
         a = self.to_scipy(dtype=np.int8)[nodes][:, nodes].tocsr()
         a.sort_indices()
         labels = self.labels[nodes] if self._labels is not None else None
-        return Graph(a.indptr, a.indices, labels, validate=False)
+        return Graph(a.indptr, a.indices, labels, validate=False, directed=self._directed)
 
     # ------------------------------------------------------------------ dunder
     # The container conventions of networkx: a graph is the collection of its nodes, which are
@@ -489,6 +623,7 @@ class Graph:
             return NotImplemented
         return (
             self.n == other.n
+            and self._directed == other._directed
             and np.array_equal(self._indptr, other._indptr)
             and np.array_equal(self._indices, other._indices)
         )
@@ -496,23 +631,28 @@ class Graph:
     __hash__ = None  # type: ignore[assignment]
 
     def __getstate__(self) -> tuple[Any, ...]:
-        # The edge arrays are a cache as large as the CSR: rebuilt on demand, never shipped
-        # (a graph is an argument of every task on an executor).
-        return (self._indptr, self._indices, self._labels, self._counts)
+        # The edge arrays and the in-CSR are caches as large as the CSR: rebuilt on demand,
+        # never shipped (a graph is an argument of every task on an executor).
+        return (self._indptr, self._indices, self._labels, self._counts, self._directed)
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
-        self._indptr, self._indices, self._labels, self._counts = map(aligned, state)
+        if len(state) == 4:  # pickled before graphs had a direction
+            state = (*state, False)
+        self._indptr, self._indices, self._labels, self._counts = map(aligned, state[:4])
+        self._directed = bool(state[4])
         self._edges = None
+        self._in = None
 
     def __repr__(self) -> str:
-        return f"Graph(n={self.n:,}, m={self.m:,})"
+        kind = ", directed" if self._directed else ""
+        return f"Graph(n={self.n:,}, m={self.m:,}{kind})"
 
 
 class EdgeView:
     """A graph's edges, as arrays for numpy users and as pairs for networkx users.
 
     ``view()`` returns the canonical edge arrays ``(u, v)`` (``u < v``, sorted by ``(u, v)``,
-    read-only; cached on the graph), so ``u, v = g.edges()`` costs nothing after the first call.
+    read-only; cached on the graph; a directed graph's arcs sorted by ``(u, v)``), so ``u, v = g.edges()`` costs nothing after the first call.
     Iterating the view itself yields every edge once as a pair of ints in the same order:
     ``for u, v in g.edges:`` (no call), networkx's spelling. ``for u, v in g.edges():`` does not
     work: the call returns the two arrays, so the loop would unpack each array; one object
@@ -558,14 +698,29 @@ class EdgeView:
         return f"EdgeView(m={self._graph.m:,})"
 
 
-def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> Graph:
+def build_counted(
+    u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int, *, directed: bool = False
+) -> Graph:
     """The graph on pairs already relabelled to ``0..len(labels)-1`` (int64 arrays).
 
     Every cleaning is counted: self-loops, exact repeats, reversed pairs (the one home of these counts,
-    for files and tables alike). ``lines`` is the number of input pairs.
+    for files and tables alike). ``lines`` is the number of input pairs. With ``directed=True``
+    the pairs are arcs: the merged duplicates are all exact repeats, ``reversed_pairs`` is 0.
     """
     n = len(labels)
-    directed = _core.count_directed_pairs(n, u, v, nthreads)
+    if directed:
+        indptr, indices, loops, dups = _core.build_csr(
+            n, u, v, index_dtype(n), nthreads, directed=True
+        )
+        counts = BuildCounts(
+            self_loops=int(loops),
+            duplicates=int(dups),
+            lines=int(u.size),
+            exact_repeats=int(dups),
+            reversed_pairs=0,
+        )
+        return Graph(indptr, indices, labels, counts, validate=False, directed=True)
+    directed_pairs = _core.count_directed_pairs(n, u, v, nthreads)
     indptr, indices, loops, dups = _core.build_csr(n, u, v, index_dtype(n), nthreads)
     pairs = int(u.size)
     m = indices.size // 2
@@ -573,8 +728,8 @@ def build_counted(u: np.ndarray, v: np.ndarray, labels: Any, nthreads: int) -> G
         self_loops=int(loops),
         duplicates=int(dups),
         lines=pairs,
-        exact_repeats=pairs - int(loops) - int(directed),
-        reversed_pairs=int(directed) - m,
+        exact_repeats=pairs - int(loops) - int(directed_pairs),
+        reversed_pairs=int(directed_pairs) - m,
     )
     return Graph(indptr, indices, labels, counts, validate=False)
 
@@ -592,12 +747,15 @@ def _as_id_array(values: Any, name: str) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.int64)
 
 
-def _validate_csr(indptr: np.ndarray, indices: np.ndarray) -> None:
+def _validate_csr(indptr: np.ndarray, indices: np.ndarray, directed: bool = False) -> None:
     n = indptr.size - 1
     if indptr[0] != 0 or indptr[-1] != indices.size or np.any(np.diff(indptr) < 0):
         raise ValueError("indptr must start at 0, be non-decreasing and end at len(indices)")
-    if indices.size % 2:
-        raise ValueError("an undirected CSR stores every edge twice: len(indices) must be even")
+    if not directed and indices.size % 2:
+        raise ValueError(
+            "an undirected CSR stores every edge twice: len(indices) must be even "
+            "(pass directed=True for the out-CSR of a directed graph)"
+        )
     if indices.size and (indices.min() < 0 or indices.max() >= n):
         raise ValueError(f"indices must lie in 0..{n - 1}")
     a = sp.csr_matrix((np.ones(indices.size, dtype=np.int8), indices, indptr), shape=(n, n))
@@ -607,5 +765,8 @@ def _validate_csr(indptr: np.ndarray, indices: np.ndarray) -> None:
     a.sum_duplicates()
     if a.nnz != stored:
         raise ValueError("rows must not repeat a neighbour")
-    if (a != a.T).nnz:
-        raise ValueError("adjacency must be symmetric: every edge stored in both rows")
+    if not directed and (a != a.T).nnz:
+        raise ValueError(
+            "adjacency must be symmetric: every edge stored in both rows "
+            "(pass directed=True for the out-CSR of a directed graph)"
+        )

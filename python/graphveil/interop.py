@@ -187,25 +187,30 @@ def _refuse_missing(name: Any, first: int, count: int) -> None:
 
 
 # ---------------------------------------------------------------------- igraph, networkit
-def pairs_from_igraph(graph: Any, as_undirected: bool) -> tuple[np.ndarray, np.ndarray, int, Any]:
-    """The edges ``(u, v)``, node count and labels (None without names) of an igraph graph."""
+def pairs_from_igraph(
+    graph: Any, as_undirected: bool
+) -> tuple[np.ndarray, np.ndarray, int, Any, bool]:
+    """The edges ``(u, v)``, node count, labels (None without names) of an igraph graph.
+
+    The last item says whether the graph to build is directed (a directed igraph graph, unless
+    ``as_undirected``).
+    """
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):
         raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
-    if graph.is_directed() and not as_undirected:
-        raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
     pairs = np.array(graph.get_edgelist(), dtype=np.int64).reshape(-1, 2)
     labels = None
     if "name" in graph.vs.attributes():
         labels = labels_array(graph.vs["name"])
-    return pairs[:, 0], pairs[:, 1], graph.vcount(), labels
+    directed = bool(graph.is_directed()) and not as_undirected
+    return pairs[:, 0], pairs[:, 1], graph.vcount(), labels, directed
 
 
 def graph_to_igraph(graph: Graph, use_labels: bool) -> Any:
     """:meth:`Graph.to_igraph`."""
     ig = require("igraph")
     u, v = graph.edges()
-    out = ig.Graph(n=graph.n, edges=np.column_stack((u, v)), directed=False)
+    out = ig.Graph(n=graph.n, edges=np.column_stack((u, v)), directed=graph.directed)
     if use_labels:
         out.vs["name"] = graph.labels.tolist()
     return out
@@ -214,7 +219,7 @@ def graph_to_igraph(graph: Graph, use_labels: bool) -> Any:
 def graph_to_networkit(graph: Graph) -> Any:
     """:meth:`Graph.to_networkit`."""
     nk = require("networkit")
-    out = nk.Graph(graph.n, weighted=False, directed=False)
+    out = nk.Graph(graph.n, weighted=False, directed=graph.directed)
     if not hasattr(out, "addEdges"):  # added in networkit 11
         raise ImportError(
             f"this needs networkit 11 or newer (found {getattr(nk, '__version__', '?')}): "
@@ -228,31 +233,31 @@ def graph_to_networkit(graph: Graph) -> Any:
 
 def pairs_from_networkit(
     graph: Any, as_undirected: bool
-) -> tuple[np.ndarray, np.ndarray, int, Any]:
-    """The edges ``(u, v)``, node count and labels of a networkit graph: :meth:`Graph.from_networkit`.
+) -> tuple[np.ndarray, np.ndarray, int, Any, bool]:
+    """The edges ``(u, v)``, node count, labels of a networkit graph: :meth:`Graph.from_networkit`.
 
-    Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
+    The last item says whether the graph to build is directed (a directed networkit graph,
+    unless ``as_undirected``). Nodes keep their ids when they are ``0..n-1``; after node deletions (ids with gaps) the
     present nodes are numbered ``0..n-1`` in ascending id order and their networkit ids become
     the labels (None otherwise). Edge weights are ignored.
     """
     nk = require("networkit")
     if not isinstance(graph, nk.Graph):
         raise TypeError(f"expected a networkit.Graph, got {type(graph).__name__}")
-    if graph.isDirected() and not as_undirected:
-        raise ValueError("graph is directed; pass as_undirected=True to ignore edge directions")
+    directed = bool(graph.isDirected()) and not as_undirected
     pairs = np.array(list(graph.iterEdges()), dtype=np.int64).reshape(-1, 2)
     n = graph.numberOfNodes()
     if n == graph.upperNodeIdBound():
-        return pairs[:, 0], pairs[:, 1], n, None
+        return pairs[:, 0], pairs[:, 1], n, None, directed
     present = np.array(sorted(graph.iterNodes()), dtype=np.int64)
     rank = np.searchsorted(present, pairs)
-    return rank[:, 0], rank[:, 1], n, present
+    return rank[:, 0], rank[:, 1], n, present, directed
 
 
 def graph_to_networkx(graph: Graph, use_labels: bool) -> Any:
     """:meth:`Graph.to_networkx`."""
     nx = require("networkx")
-    out = nx.Graph()
+    out = nx.DiGraph() if graph.directed else nx.Graph()
     u, v = graph.edges()
     if use_labels:
         lab = graph.labels
@@ -283,15 +288,11 @@ def uncertain_pairs_from_networkx(
     """``(n, u, v, p)`` of a networkx graph with probability attribute ``p``.
 
     The nodes become ``0..n-1`` in iteration order (an uncertain graph holds no labels); every
-    edge (each copy of a multigraph's) is a pair, its attribute ``p`` the probability.
+    edge (each copy of a multigraph's) is a pair, its attribute ``p`` the probability; an arc
+    ``a -> b`` of a directed graph is the ordered pair ``(a, b)``.
     """
     if not (hasattr(graph, "is_directed") and hasattr(graph, "edges")):
         raise TypeError(f"expected a networkx graph, got {type(graph).__name__}")
-    if graph.is_directed():
-        raise ValueError(
-            "graph is directed; an uncertain graph is undirected: pass graph.to_undirected() "
-            "(and decide which direction's p to keep)"
-        )
     index = {node: i for i, node in enumerate(graph.nodes())}
     u, v, q = [], [], []
     for a, b, data in graph.edges(data=True):
@@ -314,15 +315,13 @@ def uncertain_pairs_from_networkx(
 def uncertain_pairs_from_igraph(
     graph: Any, p: Any
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p`` (vertex ids as they are)."""
+    """``(n, u, v, p)`` of an igraph graph with the edge attribute ``p``.
+
+    Vertex ids are kept as they are; an arc of a directed graph is an ordered pair.
+    """
     ig = require("igraph")
     if not isinstance(graph, ig.Graph):
         raise TypeError(f"expected an igraph.Graph, got {type(graph).__name__}")
-    if graph.is_directed():
-        raise ValueError(
-            "graph is directed; an uncertain graph is undirected: pass "
-            "graph.as_undirected(mode='each') (and decide which direction's p to keep)"
-        )
     if graph.ecount() and p not in graph.es.attributes():
         raise ValueError(
             f"the graph has no edge attribute {p!r}; pass p= naming the edge attribute that holds "
@@ -351,7 +350,10 @@ def uncertain_to_pandas(ug: UncertainGraph) -> Any:
 def uncertain_to_networkx(ug: UncertainGraph) -> Any:
     """:meth:`UncertainGraph.to_networkx`."""
     nx = require("networkx")
-    out = nx.MultiGraph() if ug.relaxed else nx.Graph()
+    if ug.directed:
+        out = nx.MultiDiGraph() if ug.relaxed else nx.DiGraph()
+    else:
+        out = nx.MultiGraph() if ug.relaxed else nx.Graph()
     out.add_nodes_from(range(ug.n))
     out.add_weighted_edges_from(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()), weight="p")
     return out
@@ -363,16 +365,24 @@ def uncertain_to_igraph(ug: UncertainGraph) -> Any:
     return ig.Graph(
         n=ug.n,
         edges=np.column_stack((ug.u, ug.v)),
-        directed=False,
+        directed=ug.directed,
         edge_attrs={"p": ug.p.tolist()},
     )
 
 
 # ---------------------------------------------------------------------- scipy -> UncertainGraph
-def pairs_from_scipy(matrix: Any, relaxed: bool) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """``(n, u, v, p)`` of a symmetric matrix of probabilities: :meth:`UncertainGraph.from_scipy`."""
+def pairs_from_scipy(
+    matrix: Any, relaxed: bool, directed: bool = False
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(n, u, v, p)`` of a symmetric matrix of probabilities: :meth:`UncertainGraph.from_scipy`.
+
+    With ``directed``, of any square matrix: every stored entry is an arc (the constructor checks
+    the probabilities and loops).
+    """
     coo = square_coo(matrix)
     coo.sum_duplicates()  # explicit zeros stay: a stored 0 is a pair with p = 0
+    if directed:
+        return coo.shape[0], coo.row, coo.col, np.asarray(coo.data, dtype=np.float64)
     data = np.asarray(coo.data, dtype=np.float64)
     # A self-loop adds 2p to the diagonal (UncertainGraph.to_scipy, Theorem 3.1): read p = M_ii / 2.
     data = np.where(coo.row == coo.col, data / 2.0, data)

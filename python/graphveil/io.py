@@ -160,8 +160,10 @@ _MAX_DEFLATE_RATIO = 1100
 _TEXT_CHUNK = 1 << 16
 
 
-def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None = None) -> Graph:
-    r"""Read an undirected graph from a SNAP-style text edge list.
+def read_edgelist(
+    path: PathLike, *, header: bool = False, threads: int | None = None, directed: bool = False
+) -> Graph:
+    r"""Read a graph from a SNAP-style text edge list (undirected unless ``directed=True``).
 
     Node ids may be any signed 64-bit integers. They are mapped to ``0..n-1`` in ascending
     order of the original id (the smallest id becomes node 0), and the original ids are kept as
@@ -185,6 +187,11 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
     threads : int, optional
         Worker threads for parsing and building (None or 0: all cores). The result does not
         depend on it.
+    directed : bool, default False
+        Read every line ``u v`` as the arc ``u -> v`` (SNAP's directed graphs, e.g.
+        soc-Epinions1): a directed :class:`~graphveil.Graph` in which a line and its reverse are
+        two arcs; self-loops are dropped and exact repeats merged, both counted
+        (``reversed_pairs`` is 0).
 
     Returns
     -------
@@ -241,7 +248,7 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
         skipped = 1
     own = _read_header(source, text)  # a skipped first line may be graphveil's own header
     if own is not None and own.kind == "str":
-        return _read_string_edgelist(source, text, own, nthreads)
+        return _read_string_edgelist(source, text, own, nthreads, directed=directed)
     try:
         u, v, lines = _core.parse_edgelist(body, nthreads)
     except ValueError as exc:
@@ -264,7 +271,7 @@ def read_edgelist(path: PathLike, *, header: bool = False, threads: int | None =
     labels = _core.relabel_ascending(u, v, extra, nthreads)
     if own is not None:
         _check_header(source, own, labels)
-    graph = build_counted(u, v, labels, nthreads)
+    graph = build_counted(u, v, labels, nthreads, directed=directed)
     if own is not None and graph.m != own.m:
         raise ValueError(
             f"{source}: the graphveil header says m={own.m:,} but the file holds {graph.m:,} edges "
@@ -1249,7 +1256,9 @@ def _int_tokens(path: Path, header: _Header) -> np.ndarray:
 _TOKEN_SPLIT = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
 
 
-def _read_string_edgelist(path: Path, text: bytes, header: _Header, nthreads: int) -> Graph:
+def _read_string_edgelist(
+    path: Path, text: bytes, header: _Header, nthreads: int, *, directed: bool = False
+) -> Graph:
     """An edge list written with string labels (``labels=str``): tokenised in Python."""
     try:
         lines = text.decode("utf-8").split("\n")
@@ -1272,7 +1281,7 @@ def _read_string_edgelist(path: Path, text: bytes, header: _Header, nthreads: in
     u = np.ascontiguousarray(codes[:k], dtype=np.int64)
     v = np.ascontiguousarray(codes[k : 2 * k], dtype=np.int64)
     _check_header(path, header, labels)
-    graph = build_counted(u, v, labels, nthreads)
+    graph = build_counted(u, v, labels, nthreads, directed=directed)
     if graph.m != header.m:
         raise ValueError(
             f"{path}: the graphveil header says m={header.m:,} but the file holds {graph.m:,} edges "

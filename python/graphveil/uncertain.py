@@ -15,6 +15,7 @@ from graphveil._common import (
     check_threads,
     in_sorted,
     index_dtype,
+    require_undirected,
     seed_to_u64,
 )
 from graphveil.graph import Graph
@@ -79,6 +80,18 @@ class UncertainGraph:
     (:func:`graphveil.measure.evaluate`, the study) read a relaxed graph's worlds that way, as
     the authors measured the printed RandWalk-mod (see :mod:`graphveil.multigraph`).
 
+    Directed (``directed=True``): the pairs are *ordered*, ``(u, v)`` the arc ``u -> v``, kept
+    as given (no swap to ``u < v``; ``(u, v)`` and ``(v, u)`` are two pairs with their own
+    probabilities), sorted by ``(u, v)`` and unique; ``u != v`` unless relaxed (a relaxed loop
+    ``(u, u)`` adds 1 to ``u``'s out-degree and 1 to its in-degree). A sample is a directed
+    :class:`Graph`. :meth:`expected_out_degrees` (sums of ``p`` by tail) and
+    :meth:`expected_in_degrees` (by head) split :meth:`expected_degrees` (their sum, the total
+    degree of :attr:`Graph.degrees`); :meth:`out_degree_variance` and :meth:`in_degree_variance`
+    are sums of ``p(1-p)`` by tail and by head, so both degree sequences have the same total
+    variance ``TV_out = TV_in = sum p(1-p) =`` :meth:`total_variance`. The edit distance
+    (:meth:`expected_edit_distance`) counts ordered pairs against a directed graph. Saving a
+    directed release is not supported yet (refused).
+
     Parameters
     ----------
     n : int
@@ -89,6 +102,8 @@ class UncertainGraph:
         Existence probabilities, each in ``[0, 1]``.
     relaxed : bool
         Allow self-loops and multi-edges.
+    directed : bool
+        The pairs are ordered (arcs ``u -> v``).
     meta : dict, optional
         Provenance: a scheme's report (scheme, parameters, seed, timings, ...), for the caller.
         Only ``meta["scheme"]`` and ``meta["params"]`` are published by :meth:`save`; the
@@ -107,9 +122,23 @@ class UncertainGraph:
     >>> ug = UncertainGraph(3, [0, 1], [1, 2], [0.5, 1.0])
     >>> ug.expected_degrees().tolist(), ug.total_variance()
     ([0.5, 1.5, 1.0], 0.25)
+    >>> dg = UncertainGraph(3, [1, 0], [0, 1], [0.5, 1.0], directed=True)
+    >>> dg.u.tolist(), dg.expected_out_degrees().tolist(), dg.expected_in_degrees().tolist()
+    ([0, 1], [1.0, 0.5, 0.0], [0.5, 1.0, 0.0])
     """
 
-    __slots__ = ("_ids_permuted", "_n", "_p", "_record", "_relaxed", "_simple", "_u", "_v", "meta")
+    __slots__ = (
+        "_directed",
+        "_ids_permuted",
+        "_n",
+        "_p",
+        "_record",
+        "_relaxed",
+        "_simple",
+        "_u",
+        "_v",
+        "meta",
+    )
 
     def __init__(
         self,
@@ -119,6 +148,7 @@ class UncertainGraph:
         p: Any,
         *,
         relaxed: bool = False,
+        directed: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
         if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
@@ -162,8 +192,11 @@ class UncertainGraph:
         # cast first: mixing e.g. uint64 and int64 would promote to float64
         u_arr = u_arr.astype(dtype, copy=False)
         v_arr = v_arr.astype(dtype, copy=False)
-        a = np.minimum(u_arr, v_arr)
-        b = np.maximum(u_arr, v_arr)
+        if directed:  # ordered pairs stay as given
+            a, b = u_arr.copy(), v_arr.copy()
+        else:
+            a = np.minimum(u_arr, v_arr)
+            b = np.maximum(u_arr, v_arr)
         if not relaxed and np.any(a == b):
             i = int(np.flatnonzero(a == b)[0])
             raise ValueError(
@@ -191,6 +224,7 @@ class UncertainGraph:
         self._v = b
         self._p = p_arr
         self._relaxed = bool(relaxed)
+        self._directed = bool(directed)
         self._simple: UncertainGraph | None = None
         self._ids_permuted: bool | None = False
         self._record: RunRecord | None = None
@@ -198,9 +232,9 @@ class UncertainGraph:
 
     @classmethod
     def from_graph(cls, graph: Graph, *, meta: dict[str, Any] | None = None) -> UncertainGraph:
-        """The deterministic graph as an uncertain graph with every edge at p = 1."""
+        """The deterministic graph as an uncertain graph with every edge (arc) at p = 1."""
         u, v = graph.edges()
-        return cls(graph.n, u, v, np.ones(u.size), meta=meta)
+        return cls(graph.n, u, v, np.ones(u.size), directed=graph.directed, meta=meta)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -210,13 +244,18 @@ class UncertainGraph:
 
     @property
     def u(self) -> np.ndarray:
-        """First pair ends (``u <= v``), read-only."""
+        """First pair ends (``u <= v``; the tails if directed), read-only."""
         return self._u
 
     @property
     def v(self) -> np.ndarray:
-        """Second pair ends, read-only."""
+        """Second pair ends (the heads if directed), read-only."""
         return self._v
+
+    @property
+    def directed(self) -> bool:
+        """Whether the pairs are ordered (arcs ``u -> v``)."""
+        return self._directed
 
     @property
     def p(self) -> np.ndarray:
@@ -258,6 +297,7 @@ class UncertainGraph:
         """Expected degree of every node: the row sums of the uncertain adjacency matrix.
 
         A self-loop with probability ``p`` adds ``2 p`` (a loop adds 2 to its node's degree).
+        For a directed graph the expected total degree, in + out (:attr:`Graph.degrees`).
 
         Examples
         --------
@@ -269,10 +309,50 @@ class UncertainGraph:
         deg += np.bincount(self._v, weights=self._p, minlength=self._n)
         return deg
 
+    def expected_out_degrees(self) -> np.ndarray:
+        """Expected out-degree of every node, the sum of ``p`` over the pairs it is the tail of.
+
+        For an undirected graph: :meth:`expected_degrees`.
+        """
+        if not self._directed:
+            return self.expected_degrees()
+        return np.bincount(self._u, weights=self._p, minlength=self._n)
+
+    def expected_in_degrees(self) -> np.ndarray:
+        """Expected in-degree of every node, the sum of ``p`` over the pairs it is the head of.
+
+        For an undirected graph: :meth:`expected_degrees`.
+        """
+        if not self._directed:
+            return self.expected_degrees()
+        return np.bincount(self._v, weights=self._p, minlength=self._n)
+
+    def out_degree_variance(self) -> np.ndarray:
+        """Variance of every node's out-degree: sum of ``p(1-p)`` over the pairs it is the tail of.
+
+        Summed over the nodes it is :meth:`total_variance` (``TV_out = TV``). For an undirected
+        graph: :meth:`degree_variance`.
+        """
+        if not self._directed:
+            return self.degree_variance()
+        return np.bincount(self._u, weights=self._p * (1.0 - self._p), minlength=self._n)
+
+    def in_degree_variance(self) -> np.ndarray:
+        """Variance of every node's in-degree: sum of ``p(1-p)`` over the pairs it is the head of.
+
+        Summed over the nodes it is :meth:`total_variance` (``TV_in = TV``). For an undirected
+        graph: :meth:`degree_variance`.
+        """
+        if not self._directed:
+            return self.degree_variance()
+        return np.bincount(self._v, weights=self._p * (1.0 - self._p), minlength=self._n)
+
     def degree_variance(self) -> np.ndarray:
         """Variance of every node's degree: sum of p(1-p) over its pairs, 4 p(1-p) for a self-loop.
 
-        (A loop adds 2 to the degree with probability p, so its variance is 4 p(1-p).)
+        (A loop adds 2 to the degree with probability p, so its variance is 4 p(1-p).) For a
+        directed graph the variance of the total degree, in + out (the arcs ``u -> v`` and
+        ``v -> u`` are independent, so their variances add).
         """
         q = self._p * (1.0 - self._p)
         loops = self._u == self._v
@@ -284,7 +364,9 @@ class UncertainGraph:
         """TV = sum over pairs of p(1 - p) (Section 4.1).
 
         In the strict model this is half the sum of the degree variances, and the variance of
-        the edit distance between a sample and any graph (Theorem 4.1).
+        the edit distance between a sample and any graph (Theorem 4.1). For a directed graph it
+        is the total variance of either degree sequence: ``TV_out = TV_in = sum p(1-p)``, the
+        sum of :meth:`out_degree_variance` and of :meth:`in_degree_variance`.
         """
         return float(np.sum(self._p * (1.0 - self._p)))
 
@@ -315,7 +397,7 @@ class UncertainGraph:
                 a, b = a[start], b[start]
             else:
                 q = p
-            self._simple = UncertainGraph(self._n, a, b, q, meta=self.meta)
+            self._simple = UncertainGraph(self._n, a, b, q, directed=self._directed, meta=self.meta)
             self._simple._ids_permuted = self._ids_permuted
             self._simple._record = self._record
         return self._simple
@@ -325,8 +407,15 @@ class UncertainGraph:
 
         Entry ``(u, v)`` is the sum of ``p`` over the pairs ``(u, v)``; a self-loop contributes
         ``2 p`` to the diagonal (Theorem 3.1's adjacency matrix), so row sums are
-        :meth:`expected_degrees`.
+        :meth:`expected_degrees`. For a directed graph the matrix is not symmetric: entry
+        ``(u, v)`` sums ``p`` over the arcs ``u -> v`` (a loop adds ``p``), so row sums are
+        :meth:`expected_out_degrees` and column sums :meth:`expected_in_degrees`.
         """
+        if self._directed:
+            coo = sp.coo_matrix((self._p, (self._u, self._v)), shape=(self._n, self._n))
+            directed = coo.tocsr()
+            directed.sort_indices()
+            return sp.csr_array(directed) if array else directed
         rows = np.concatenate([self._u, self._v])
         cols = np.concatenate([self._v, self._u])
         data = np.concatenate([self._p, self._p])
@@ -336,8 +425,14 @@ class UncertainGraph:
         return sp.csr_array(out) if array else out
 
     @classmethod
-    def from_scipy(cls, matrix: Any, *, relaxed: bool = False) -> UncertainGraph:
+    def from_scipy(
+        cls, matrix: Any, *, relaxed: bool = False, directed: bool = False
+    ) -> UncertainGraph:
         """Build from a symmetric scipy.sparse matrix (or array) of probabilities.
+
+        With ``directed=True`` any square matrix: every stored entry ``(u, v)`` is the arc
+        ``u -> v`` (explicit zeros included; a diagonal entry is a loop with that ``p``, as
+        :meth:`to_scipy` writes a directed graph).
 
         Every stored entry of the upper triangle is a pair, explicit zeros included (a pair
         with p = 0), so ``from_scipy(ug.to_scipy())`` gives ``ug`` back for a strict graph.
@@ -360,12 +455,14 @@ class UncertainGraph:
         >>> ug.u.tolist(), ug.v.tolist(), ug.p.tolist()
         ([0, 1], [1, 2], [0.5, 1.0])
         """
-        n, u, v, p = pairs_from_scipy(matrix, relaxed)
-        return cls(n, u, v, p, relaxed=relaxed)
+        n, u, v, p = pairs_from_scipy(matrix, relaxed, directed)
+        return cls(n, u, v, p, relaxed=relaxed, directed=directed)
 
     @classmethod
     def from_networkx(cls, graph: Any, *, p: Any = "p", relaxed: bool = False) -> UncertainGraph:
-        """Build from an undirected networkx graph whose edge attribute ``p`` holds probabilities.
+        """Build from a networkx graph whose edge attribute ``p`` holds probabilities.
+
+        A ``DiGraph`` (``MultiDiGraph``) gives a directed uncertain graph, its arcs the pairs.
 
         The nodes become ``0..n-1`` in the graph's node order (an uncertain graph carries no
         labels: node ``i`` is ``list(graph.nodes())[i]``), so
@@ -384,8 +481,8 @@ class UncertainGraph:
         Raises
         ------
         ValueError
-            If the graph is directed, an edge lacks the attribute, or a probability lies
-            outside ``[0, 1]``, as the constructor says.
+            If an edge lacks the attribute, or a probability lies outside ``[0, 1]``, as the
+            constructor says.
         TypeError
             If an attribute value is not a number.
 
@@ -400,11 +497,11 @@ class UncertainGraph:
         (3, [0], [1], [0.5])
         """
         n, u, v, q = uncertain_pairs_from_networkx(graph, p)
-        return cls(n, u, v, q, relaxed=relaxed)
+        return cls(n, u, v, q, relaxed=relaxed, directed=bool(graph.is_directed()))
 
     @classmethod
     def from_igraph(cls, graph: Any, *, p: Any = "p", relaxed: bool = False) -> UncertainGraph:
-        """Build from an undirected ``igraph.Graph`` whose edge attribute ``p`` holds probabilities.
+        """Build from an ``igraph.Graph`` whose edge attribute ``p`` holds probabilities (directed if it is).
 
         Vertex ids are kept (``0..n-1``), so ``UncertainGraph.from_igraph(ug.to_igraph()) == ug``;
         otherwise as :meth:`from_networkx`.
@@ -424,7 +521,7 @@ class UncertainGraph:
         [0.25]
         """
         n, u, v, q = uncertain_pairs_from_igraph(graph, p)
-        return cls(n, u, v, q, relaxed=relaxed)
+        return cls(n, u, v, q, relaxed=relaxed, directed=bool(graph.is_directed()))
 
     def to_pandas(self) -> Any:
         """A ``pandas.DataFrame`` with columns ``u``, ``v``, ``p``, one row per pair.
@@ -439,7 +536,8 @@ class UncertainGraph:
     def to_networkx(self) -> Any:
         """A ``networkx.Graph`` on nodes ``0..n-1`` with the edge attribute ``p``.
 
-        (A ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs).
+        (A ``networkx.MultiGraph`` for a relaxed graph, which may repeat pairs; ``DiGraph`` and
+        ``MultiDiGraph`` for a directed one.)
 
         Examples
         --------
@@ -450,7 +548,7 @@ class UncertainGraph:
         return uncertain_to_networkx(self)
 
     def to_igraph(self) -> Any:
-        """An undirected ``igraph.Graph`` on vertices ``0..n-1`` with the edge attribute ``p``.
+        """An ``igraph.Graph`` on vertices ``0..n-1`` with the edge attribute ``p`` (directed if this is).
 
         Examples
         --------
@@ -479,6 +577,7 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
+        require_undirected(self, "a GraphML release")
         return write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
@@ -490,11 +589,14 @@ class UncertainGraph:
         + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
         here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
         Relaxed graphs are measured through their simplified samples (:meth:`simplified`).
+        A directed uncertain graph is measured against a directed graph, on ordered pairs (an
+        arc and its reverse are two pairs).
 
         Parameters
         ----------
         graph : Graph
-            A deterministic graph on the same ``n`` nodes (typically the original G0).
+            A deterministic graph on the same ``n`` nodes (typically the original G0), directed
+            exactly when this uncertain graph is.
 
         Returns
         -------
@@ -539,6 +641,13 @@ class UncertainGraph:
             raise ValueError(
                 f"graph has {graph.n} nodes but the uncertain graph has {self._n}; they must match"
             )
+        if graph.directed != self._directed:
+            kinds = ("undirected", "directed")
+            raise ValueError(
+                f"graph is {kinds[graph.directed]} but the uncertain graph is "
+                f"{kinds[self._directed]}; compare graphs of one kind (Graph.to_undirected() "
+                "drops a graph's directions)"
+            )
 
     def _match(self, graph: Graph) -> tuple[np.ndarray, int]:
         """For a strict graph: which pairs are edges of ``graph``, and how many edges are no pair."""
@@ -559,7 +668,7 @@ class UncertainGraph:
         """Draw possible worlds: every pair kept independently with its probability.
 
         Samples are simple graphs (a relaxed graph's self-loops dropped and multi-edges
-        merged, see :meth:`simplified`). A sample of a graph whose ids are a release's
+        merged, see :meth:`simplified`), directed for a directed uncertain graph. A sample of a graph whose ids are a release's
         permutation (:attr:`ids_permuted`) has those ids as its ``labels``;
         :func:`graphveil.write_edgelist` writes a labelled graph's labels and permutes the ids
         of any other. Drawn in C++ in parallel; pairs are cut into fixed
@@ -599,6 +708,9 @@ class UncertainGraph:
         count = 1 if single else _non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
         simple = self.simplified()
+        if self._directed:
+            graphs = [simple._directed_world(seed, k, nthreads) for k in range(count)]
+            return graphs[0] if single else graphs
         csrs = _core.sample_csr(
             simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), 0, int(count), nthreads
         )
@@ -612,6 +724,22 @@ class UncertainGraph:
         graphs = [Graph(indptr, indices, labels, validate=False) for indptr, indices in csrs]
         return graphs[0] if single else graphs
 
+    def _directed_world(self, seed: SeedLike, index: int, nthreads: int) -> Graph:
+        """Sample ``index`` of a strict directed graph: the kept arcs are its out-CSR as they are.
+
+        The same draws as :meth:`sample_edges` (one stream per fixed block of pairs); the kept
+        pairs are sorted and unique, so the heads are the out-CSR's indices in order.
+        """
+        u, v = _core.sample_edges(
+            self._n, self._u, self._v, self._p, seed_to_u64(seed), index, nthreads
+        )
+        indptr = np.zeros(self._n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(u, minlength=self._n), out=indptr[1:])
+        labels = np.arange(self._n, dtype=np.int64) if self._ids_permuted else None
+        if labels is not None:
+            labels.setflags(write=False)
+        return Graph(indptr, v, labels, validate=False, directed=True)
+
     def sample_edges(
         self,
         seed: SeedLike = None,
@@ -619,7 +747,7 @@ class UncertainGraph:
         index: int = 0,
         threads: int | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The edges of one sample as canonical arrays ``(u, v)``, ``u < v``, sorted.
+        """The edges of one sample as canonical arrays ``(u, v)``, ``u < v``, sorted (arcs if directed).
 
         The same world as ``sample(count, seed)[index]`` (and ``sample(seed=seed)`` for
         ``index=0``) for an int seed, without building the graph.
@@ -672,6 +800,7 @@ class UncertainGraph:
         (3, [3, 3, 0], 1)
         """
         index = _non_negative(index, "index")
+        require_undirected(self, "sample_multigraph (a Multigraph)")
         u, v = _core.sample_edges(
             self._n,
             self._u,
@@ -699,6 +828,7 @@ class UncertainGraph:
             perm[self._v],
             self._p,
             relaxed=self._relaxed,
+            directed=self._directed,
             meta={k: self.meta[k] for k in PUBLIC_META if k in self.meta},
         )
         out._ids_permuted = True
@@ -796,6 +926,7 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
+        require_undirected(self, "saving a release")
         return write_release(
             self,
             path,
@@ -882,6 +1013,7 @@ class UncertainGraph:
         return (
             self._n == other._n
             and self._relaxed == other._relaxed
+            and self._directed == other._directed
             and np.array_equal(self._u, other._u)
             and np.array_equal(self._v, other._v)
             and np.array_equal(self._p, other._p)
@@ -893,11 +1025,12 @@ class UncertainGraph:
         return {name: getattr(self, name) for name in self.__slots__ if hasattr(self, name)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        self._directed = False  # pickled before uncertain graphs had a direction
         for name, value in state.items():
             setattr(self, name, aligned(value))  # Dask may leave the arrays misaligned
 
     def __repr__(self) -> str:
-        kind = ", relaxed" if self._relaxed else ""
+        kind = (", relaxed" if self._relaxed else "") + (", directed" if self._directed else "")
         return f"UncertainGraph(n={self._n:,}, pairs={self.num_pairs:,}{kind})"
 
 

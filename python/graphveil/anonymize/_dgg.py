@@ -89,7 +89,7 @@ def dgg(
     >>> ug.n == g.n, bool((ug.p == 1).all()), report["params"]
     (True, True, {'epsilon': 2.0})
     """
-    check_graph(graph)
+    check_graph(graph, what="dgg")
     eps = check_epsilon(epsilon)
     check_small(graph, 2, "dgg")
     check_threads(threads)

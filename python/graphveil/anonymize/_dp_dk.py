@@ -118,7 +118,7 @@ def dp_dk(
     >>> ug.n == g.n, bool((ug.p == 1).all()), report["params"]
     (True, True, {'epsilon': 2.0, 'k': 1})
     """
-    check_graph(graph)
+    check_graph(graph, what="dp_dk")
     eps = check_epsilon(epsilon)
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in (1, 2):
         raise ValueError(f"k must be 1 (DP-1K) or 2 (DP-2K), got {k!r}")

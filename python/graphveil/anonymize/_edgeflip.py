@@ -117,7 +117,7 @@ def edgeflip(
     >>> report["params"]["form"], bool(((ug.p > 0) & (ug.p < 1)).all())
     ('uncertain', True)
     """
-    check_graph(graph)
+    check_graph(graph, what="edgeflip")
     epsilon = check_epsilon(epsilon)
     if form not in ("graph", "uncertain"):
         raise ValueError(f"form must be 'graph' or 'uncertain', got {form!r}")

@@ -273,7 +273,7 @@ def _check_arguments(
     g: Any, n_potential: Any, parts: Any, solver: Any, solver_options: Any, executor: Any
 ) -> tuple[int, int, dict[str, Any]]:
     """MaxVar's input checks in one place: the counts as ints and the solver options as a dict."""
-    check_graph(g, "g")
+    check_graph(g, "g", what="maxvar")
     n_potential = check_int(n_potential, "n_potential")
     if parts is None:
         parts = maxvar_parts(g.n)

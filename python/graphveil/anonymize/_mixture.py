@@ -57,7 +57,7 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
     >>> list(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()))
     [(0, 1, 1.0), (0, 3, 0.5), (1, 2, 1.0), (2, 3, 0.5)]
     """
-    check_graph(graph)
+    check_graph(graph, what="mixture")
     g0 = graph
     p = check_real(p, "p", 0.0, 1.0)
     if isinstance(anonymized, Graph):

@@ -115,7 +115,7 @@ def randwalk_mod_tv(
     >>> abs(randwalk_mod_tv(g, 3, block_entries=500) - exact) < 1e-9 * exact
     True
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk_mod_tv")
     t = check_int(t, "t", 1)
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     block_entries = check_int(block_entries, "block_entries", 1)
@@ -287,7 +287,7 @@ def randwalk_mod_tv_estimate(
     >>> randwalk_mod_tv_estimate(g, 5, columns=300)[1]
     0.0
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk_mod_tv_estimate")
     t = check_int(t, "t", 1)
     columns = check_int(columns, "columns", 2)
     block_entries = check_int(block_entries, "block_entries", 1)

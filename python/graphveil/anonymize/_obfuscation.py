@@ -461,7 +461,7 @@ def obfuscation(
     >>> ug.n, report["eps_hat"] <= 0.3
     (34, True)
     """
-    check_graph(graph)
+    check_graph(graph, what="obfuscation")
     k = check_int(k, "k", 1, " (the obfuscation level)")
     eps = check_real(eps, "eps", 0.0, 1.0)
     if sigma is not None:

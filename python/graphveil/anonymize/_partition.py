@@ -152,7 +152,7 @@ def partition(
     >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
     (34, 2, 34)
     """
-    check_graph(graph)
+    check_graph(graph, what="partition")
     parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
     nthreads = check_threads(threads)
     if executor is not None and not isinstance(executor, Executor):

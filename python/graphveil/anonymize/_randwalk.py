@@ -83,7 +83,7 @@ def walk_ends(
     numpy.ndarray
         The end node of every walk, in the order of ``starts``.
     """
-    check_graph(graph)
+    check_graph(graph, what="walk_ends")
     steps = check_int(steps, "steps", 0)
     s = np.ascontiguousarray(starts, dtype=np.int64)
     if s.ndim != 1:
@@ -231,7 +231,7 @@ def randwalk(
     >>> bool((ug.u < ug.v).all()), report["walks"]
     (True, 8)
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk")
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     max_tries = check_int(max_tries, "max_tries", 1)
     _check_routing(routing)
@@ -345,7 +345,7 @@ def randwalk_mod(
     >>> randwalk_mod(g, t=3, variant="retry", seed=1).graph.relaxed
     False
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk_mod")
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     _check_routing(routing)
@@ -395,7 +395,7 @@ def randwalk_mod(
 
 def transition_matrix(graph: Graph) -> sp.csr_array:
     """The random-walk transition matrix P_RW = D^-1 A (rows of isolated nodes are zero)."""
-    check_graph(graph)
+    check_graph(graph, what="transition_matrix")
     deg = graph.degrees.astype(np.float64)
     inv = np.divide(1.0, deg, out=np.zeros_like(deg), where=deg > 0)
     data = np.repeat(inv, graph.degrees)
@@ -462,7 +462,7 @@ def randwalk_mod_uncertain(
     ----------
     The paper, Section 3.2, Theorem 3.1 and Proposition 4.4.
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk_mod_uncertain")
     t = check_int(t, "t", 1)
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     timer = Timer()
@@ -520,7 +520,7 @@ def randwalk_mod_tv_bound(graph: Graph, t: int, *, k_t: int | None = None) -> fl
     ----------
     The paper, Proposition 4.4.
     """
-    check_graph(graph)
+    check_graph(graph, what="randwalk_mod_tv_bound")
     t = check_int(t, "t", 1)
     if k_t is None:
         k_t = _nonzero_pairs(graph, t)

@@ -73,7 +73,7 @@ def edge_switch(
     >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
     (True, True)
     """
-    check_graph(graph)
+    check_graph(graph, what="edge_switch")
     switches = check_int(switches, "switches", 0, " (the number of switch attempts s)")
     seed64 = seed_to_u64(seed)
     timer = Timer()

@@ -107,7 +107,7 @@ def tmf(
     >>> report["params"], bool((ug.p == 1).all())
     ({'epsilon': 5.0, 'count_share': 0.01}, True)
     """
-    check_graph(graph)
+    check_graph(graph, what="tmf")
     epsilon = check_epsilon(epsilon)
     count_share = check_real(count_share, "count_share", 0.0, 1.0)
     if not 0.0 < count_share < 1.0:

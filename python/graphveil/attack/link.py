@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
+from graphveil._common import require_undirected
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -132,6 +133,8 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
     >>> r.auc, r.precision_at_m, r.precision, r.recall
     (0.5, 0.5, 0.5, 0.5)
     """
+    require_undirected(g0, "link_inference")
+    require_undirected(published, "link_inference")
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     ug = release_on(g0, published).simplified()
@@ -164,6 +167,8 @@ def release_on(g0: Graph, published: UncertainGraph | Graph) -> UncertainGraph:
     The one input check of the attacks: a release must be on the same ``n`` nodes as ``g0``,
     under ``g0``'s ids (map a permuted release back with its run record first).
     """
+    require_undirected(g0, "release_on")
+    require_undirected(published, "release_on")
     if isinstance(published, Graph):
         published = UncertainGraph.from_graph(published)
     elif not isinstance(published, UncertainGraph):

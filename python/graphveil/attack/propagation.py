@@ -43,6 +43,7 @@ from graphveil._common import (
     check_int,
     check_real,
     check_threads,
+    require_undirected,
     seed_to_u64,
 )
 from graphveil.attack.link import release_on
@@ -187,6 +188,8 @@ def propagation(
     >>> propagation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, 4]
     """
+    require_undirected(aux, "propagation")
+    require_undirected(target, "propagation")
     _check_graph(aux, "aux")
     _check_graph(target, "target")
     for g, name in ((aux, "aux"), (target, "target")):
@@ -381,6 +384,7 @@ def structural_twins(graph: Graph) -> np.ndarray:
     >>> structural_twins(g).tolist()  # 0 and 1: N[0] = N[1] = {0, 1, 2}
     [True, True, False, False, False]
     """
+    require_undirected(graph, "structural_twins")
     _check_graph(graph, "graph")
     n = graph.n
     twin = np.zeros(n, dtype=bool)
@@ -427,6 +431,7 @@ def core_nodes(graph: Graph, min_degree: int = 5) -> np.ndarray:
     >>> core_nodes(g, 2).tolist()
     [0, 1, 2]
     """
+    require_undirected(graph, "core_nodes")
     _check_graph(graph, "graph")
     min_degree = check_int(min_degree, "min_degree", low=0)
     if graph.n == 0:
@@ -474,6 +479,7 @@ def high_degree_seeds(
     >>> high_degree_seeds(g, [0, 1, 2, 3], 2, pool=2, seed=1)[:, 1].tolist()
     [0, 1]
     """
+    require_undirected(aux, "high_degree_seeds")
     _check_graph(aux, "aux")
     truth = _id_array(truth, "truth")
     k = check_int(k, "k", low=0)
@@ -608,6 +614,8 @@ def propagation_attack(
     >>> r.sampled.wrong, r.sampled.correct > 0.6, round(r.sampled.twins, 2)
     (0.0, True, 0.23)
     """
+    require_undirected(g0, "propagation_attack")
+    require_undirected(published, "propagation_attack")
     _check_graph(g0, "g0")
     published = release_on(g0, published)
     seeds = check_int(seeds, "seeds", low=0)

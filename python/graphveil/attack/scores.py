@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._common import NotApplicable, SeedLike, check_int
+from graphveil._common import NotApplicable, SeedLike, check_int, require_undirected
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
@@ -90,6 +90,8 @@ def attack_scores(
     >>> s["link_auc"] is None, s["link_precision"], s["reid_rate"] > 0.6
     (True, 1.0, True)
     """
+    require_undirected(g0, "attack_scores")
+    require_undirected(published, "attack_scores")
     samples = check_int(samples, "samples", low=1)
     if g0.n == 0:
         raise NotApplicable("the graph has no nodes: there is nothing to attack")

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
+from graphveil._common import SeedLike, check_threads, in_sorted, require_undirected, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import _check_graph, signature_index
 from graphveil.measure.privacy import eps as eps_of
@@ -96,6 +96,7 @@ class Original:
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
     ) -> None:
+        require_undirected(graph, "Original")
         self.graph = _check_graph(graph, "g0")
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
@@ -184,9 +185,12 @@ def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
 
 
 def edge_keys(g: Graph) -> np.ndarray:
-    """The edges of ``g`` as keys ``u * n + v`` (``u < v``), sorted."""
+    """The edges of ``g`` as keys ``u * n + v`` (``u < v``; a directed graph's arcs), sorted."""
     # Canonical edges are sorted by (u, v), so the keys are sorted too. Built from the CSR
     # without filling the graph's edge cache, which would then travel with every pickle of it.
+    if g.directed:  # the out-CSR holds every arc once, in (u, v) order
+        u = np.repeat(np.arange(g.n, dtype=np.int64), g.out_degrees)
+        return u * g.n + g.indices.astype(np.int64)
     u, v = _core.csr_edges(g.indptr, g.indices)
     return u.astype(np.int64) * g.n + v.astype(np.int64)
 

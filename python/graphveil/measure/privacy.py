@@ -63,7 +63,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import aligned, check_threads
+from graphveil._common import aligned, check_threads, require_undirected
 from graphveil.graph import Graph
 from graphveil.multigraph import Multigraph
 from graphveil.uncertain import UncertainGraph
@@ -91,9 +91,10 @@ ENTROPY_TOLERANCE = 1e-9
 # re-identification scores
 
 
-def _check_graph(g: Any, name: str) -> Graph:
+def _check_graph(g: Any, name: str, *, what: str = "this measure") -> Graph:
     if not isinstance(g, Graph):
         raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
+    require_undirected(g, what)
     return g
 
 
@@ -168,7 +169,9 @@ def signature_index(
     >>> index.count, h2_open(index, g0) == h2_open(g0, g0)
     (2, True)
     """
-    return _signature_index(_check_graph(g0, "g0"), _check_kind(kind), threads, False)
+    return _signature_index(
+        _check_graph(g0, "g0", what="signature_index"), _check_kind(kind), threads, False
+    )
 
 
 def _signature_index(g0: Graph, kind: str, threads: int | None, weak_hash: bool) -> SignatureIndex:
@@ -189,10 +192,10 @@ def _score(
     # kernel's degree is the row length and its H2_open set dedups the repeated values, which
     # is exactly the authors' MultiGraph rule (see the module docstring).
     if not isinstance(g, Multigraph):
-        _check_graph(g, "g")
+        _check_graph(g, "g", what="the re-identification scores (H1, H2_open)")
     _check_kind(kind)
     if not isinstance(g0, SignatureIndex):
-        _check_graph(g0, "g0")
+        _check_graph(g0, "g0", what="the re-identification scores (H1, H2_open)")
     if g0.n != g.n:
         raise ValueError(
             f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1 "
@@ -283,6 +286,8 @@ def h1(g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None
     >>> h1(g0, g0)
     2.0
     """
+    require_undirected(g0, "h1")
+    require_undirected(g, "h1")
     return reidentification_score(g0, g, "h1", threads=threads)
 
 
@@ -300,6 +305,8 @@ def h2_open(
     >>> h2_open(g0, g0)
     2.0
     """
+    require_undirected(g0, "h2_open")
+    require_undirected(g, "h2_open")
     return reidentification_score(g0, g, "h2_open", threads=threads)
 
 
@@ -316,6 +323,7 @@ def num_signatures(g: Graph, kind: SignatureKind = "h1", *, threads: int | None 
     -------
     int
     """
+    require_undirected(g, "num_signatures")
     return _score(g, g, kind, threads, False)[2]
 
 
@@ -330,7 +338,7 @@ def signature_classes(
         Dense class ids ``0..classes-1``, numbered in order of the first node holding each
         signature; equal ids iff equal signatures (compared exactly, not by hash).
     """
-    _check_graph(g, "g")
+    _check_graph(g, "g", what="signature_classes")
     _check_kind(kind)
     return _core.signature_classes(g.indptr, g.indices, kind, check_threads(threads), False)
 
@@ -375,6 +383,7 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
     Poisson-binomial by exact convolution, ``O(d_v^2)`` per node; a self-loop of a relaxed
     model adds 2 to its node's degree (see the module notes).
     """
+    require_undirected(ug, "degree_distributions")
     _check_published(ug, "ug")
     if isinstance(ug, Graph):
         ug = UncertainGraph.from_graph(ug)
@@ -415,6 +424,7 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
     ----------
     Section 2.2 and Table 2 of the paper; Boldi et al. VLDB 2012.
     """
+    require_undirected(published, "degree_entropy")
     _check_published(published)
     if isinstance(published, Graph):
         counts = np.bincount(published.degrees, minlength=1).astype(np.float64)
@@ -490,7 +500,8 @@ def eps(
     Definition 2.1 of the paper; Boldi et al., "Injecting Uncertainty in Graphs for Identity
     Obfuscation", VLDB 2012.
     """
-    _check_graph(g0, "g0")
+    require_undirected(published, "eps")
+    _check_graph(g0, "g0", what="eps")
     _check_published(published)
     if g0.n != published.n:
         raise ValueError(

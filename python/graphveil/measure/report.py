@@ -25,6 +25,7 @@ from graphveil._common import (
     SeedLike,
     atomic_path,
     check_threads,
+    require_undirected,
     seed_to_u64,
     task_threads,
 )
@@ -474,6 +475,7 @@ def true_graph_row(
     without recomputing it; use the same ``statistics_seed`` there. An :class:`Original` does
     this and also keeps G0's signatures: prefer it.
     """
+    require_undirected(g0, "true_graph_row")
     return Original(
         g0, k, statistics_seed=statistics_seed, threads=threads, statistics=statistics
     ).row
@@ -623,6 +625,8 @@ def measure_sample(
     measured here for this one sample. The statistics are ``statistics``, else the Original's
     (:attr:`Original.statistics_function <graphveil.measure.Original.statistics_function>`).
     """
+    require_undirected(g0, "measure_sample")
+    require_undirected(ug, "measure_sample")
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
     world: Graph | Multigraph

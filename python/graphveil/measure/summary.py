@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._common import require_undirected
 from graphveil.graph import Graph
 from graphveil.measure.privacy import eps, num_signatures
 from graphveil.measure.utility import utility_statistics
@@ -30,6 +31,7 @@ def graph_stats(
     of distinct signatures, its score against itself), ``eps_k<k>`` of the graph itself and
     the utility statistics ``S_NE ... S_Diam`` (:data:`graphveil.measure.STATISTICS`).
     """
+    require_undirected(graph, "graph_stats")
     deg = graph.degrees
     counts = graph.build_counts
     empty = deg.size == 0

@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_threads, require_undirected, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.multigraph import Multigraph
 
@@ -112,6 +112,7 @@ def degree_statistics(graph: Graph | Multigraph) -> dict[str, float]:
     >>> degree_statistics(Multigraph(4, [0, 0, 0, 1], [1, 1, 2, 1]))["S_NE"]
     4.0
     """
+    require_undirected(graph, "degree_statistics")
     graph = _check_measured(graph)
     deg = graph.degrees
     if graph.n == 0:
@@ -154,6 +155,7 @@ def triangle_count(graph: Graph | Multigraph, *, threads: int | None = None) -> 
     >>> triangle_count(Graph.from_edges([0, 1, 2], [1, 2, 0]))
     (1, 3)
     """
+    require_undirected(graph, "triangle_count")
     graph = _simple(_check_measured(graph))
     triangles, triples = _core.count_triangles(graph.indptr, graph.indices, check_threads(threads))
     return int(triangles), int(triples)
@@ -185,6 +187,7 @@ def transitivity(graph: Graph | Multigraph, *, threads: int | None = None) -> fl
     >>> transitivity(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
     0.6
     """
+    require_undirected(graph, "transitivity")
     triangles, triples = triangle_count(graph, threads=threads)
     return 3.0 * triangles / triples if triples else 0.0
 
@@ -361,6 +364,7 @@ def distance_histogram(
     >>> distance_histogram(Graph.from_edges([0, 1], [1, 2])).tolist()
     [3, 4, 2]
     """
+    require_undirected(graph, "distance_histogram")
     graph = _check_graph(graph)
     if sources is None:
         src = np.arange(graph.n, dtype=np.int64)
@@ -410,6 +414,7 @@ def neighbourhood_function(
     graphs on a budget", WWW 2011; O. Ertl, "New cardinality estimation algorithms for HyperLogLog
     sketches", arXiv:1702.01284. The paper (Section 5.2) uses ANF for the same purpose.
     """
+    require_undirected(graph, "neighbourhood_function")
     graph = _check_graph(graph)
     log2m = _check_count(log2m, "log2m", 4)
     if log2m > 16:
@@ -474,6 +479,7 @@ def diameter_lower_bound(
     >>> diameter_lower_bound(Graph.from_edges([0, 1, 2], [1, 2, 3]), seed=1)
     3
     """
+    require_undirected(graph, "diameter_lower_bound")
     graph = _check_graph(graph)
     sources = _check_count(sources, "sources", 1)
     rng = np.random.default_rng(seed_to_u64(seed))
@@ -546,6 +552,7 @@ def diameter(
     >>> diameter(Graph.from_edges([0, 1, 2], [1, 2, 3]))
     (3.0, 'ifub')
     """
+    require_undirected(graph, "diameter")
     graph = _check_graph(graph)
     max_bfs = _check_count(max_bfs, "max_bfs", 3)
     if known is not None:
@@ -582,6 +589,7 @@ def diameter_choice(
     >>> diameter_choice(Graph.from_edges([0, 1, 2], [1, 2, 3]), exact_threshold=0)
     'ifub'
     """
+    require_undirected(g0, "diameter_choice")
     g0 = _check_graph(g0)
     if g0.n <= _check_count(exact_threshold, "exact_threshold", 0):
         return "ifub"
@@ -674,6 +682,7 @@ def distance_statistics(
     >>> distance_statistics(Graph.from_edges([0, 1], [1, 2]))
     {'S_APD': 1.3333333333333333, 'S_EDiam': 2.0, 'S_CL': 1.2, 'S_Diam': 2.0}
     """
+    require_undirected(graph, "distance_statistics")
     graph = _check_graph(graph)
     if method not in ("auto", "exact", "hyperball", "sampled"):
         raise ValueError(
@@ -872,6 +881,7 @@ def utility_statistics(
     >>> stats["S_NE"], stats["S_CC"], stats["S_Diam"]
     (4.0, 0.6, 2.0)
     """
+    require_undirected(graph, "utility_statistics")
     graph = _check_measured(graph)
     options = StatisticOptions(
         exact_threshold, sources, seed, threads, distance_method, diameter_method
