@@ -142,7 +142,7 @@ class RunRecord:
         )
 
     def check(self, graph: Any, name: str = "the release") -> RunRecord:
-        """This record, checked to map the ids of release ``graph`` exactly (else ValueError).
+        """Check that this record maps the ids of release ``graph`` exactly; return it.
 
         A record is exact or refused: it must be this release's own (:func:`release_digest`),
         the release must say whether its ids are permuted, and a permuted release needs the

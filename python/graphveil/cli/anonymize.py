@@ -35,7 +35,6 @@ import numpy as np
 
 from graphveil.anonymize import registry
 from graphveil.anonymize._result import Anonymized
-from graphveil.io.formats import usual_suffixes
 from graphveil.cli._common import (
     RECORD_HELP,
     SEED_HELP,
@@ -47,12 +46,12 @@ from graphveil.cli._common import (
     graph_inputs,
     json_to_stdout,
     load_graph,
-    release_inputs,
     require_extras,
     seed_value,
     show_progress,
     write_json,
 )
+from graphveil.io.formats import usual_suffixes
 
 
 def _load(args: argparse.Namespace) -> Any:

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from graphveil.io.formats import FORMATS, usual_suffixes
 from graphveil.cli._common import (
     RECORD_HELP,
     SEED_HELP,
@@ -19,6 +18,7 @@ from graphveil.cli._common import (
     seed_value,
     write_json,
 )
+from graphveil.io.formats import FORMATS, usual_suffixes
 
 
 # ---------------------------------------------------------------------------- sample
@@ -36,7 +36,11 @@ def add_sample(subparsers: Any) -> None:
             "--record, unless --keep-ids."
         ),
     )
-    parser.add_argument("published", metavar="PUBLISHED", help=f"the uncertain graph ({usual_suffixes('uncertain', readable=True)})")
+    parser.add_argument(
+        "published",
+        metavar="PUBLISHED",
+        help=f"the uncertain graph ({usual_suffixes('uncertain', readable=True)})",
+    )
     parser.add_argument("-n", "--count", type=int, default=1, help="worlds to draw (default 1)")
     parser.add_argument(
         "-o", "--output", "--out", dest="output", metavar="DIR", required=True, help="output folder"

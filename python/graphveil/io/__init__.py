@@ -42,9 +42,10 @@ compression from the content. Crafted files are refused before anything is alloc
 
 from graphveil.io.edgelist import read_edgelist, write_edgelist, written_ids
 from graphveil.io.formats import FORMATS as FORMATS
+from graphveil.io.formats import RELEASE_FORMATS as RELEASE_FORMATS
 from graphveil.io.formats import Format as Format
 from graphveil.io.formats import release_format
-from graphveil.io.formats import RELEASE_FORMATS as RELEASE_FORMATS
+
 # The constants stay importable from here (``X as X``: re-exported); their homes document them.
 from graphveil.io.layout import FILE_INFO_KEY as FILE_INFO_KEY
 from graphveil.io.layout import FORMAT_VERSION as FORMAT_VERSION

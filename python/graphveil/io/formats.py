@@ -188,15 +188,16 @@ def release_format(path: PathLike, format: str | None = None) -> str:
     ValueError
         If ``format`` is not one of :data:`RELEASE_FORMATS`, or no suffix tells the format.
     """
-    names = ", ".join(map(repr, RELEASE_FORMATS))
+    writable = [name for name, f in FORMATS.items() if f.write_release is not None]
+    names = ", ".join(map(repr, writable))
     if format is not None:
-        if format not in RELEASE_FORMATS:
+        if format not in writable:
             raise ValueError(f"format must be one of {names}, got {format!r}")
         return format
     found = named(path, "uncertain")
     if found is not None and found.write_release is not None:
         return found.name
-    usual = [FORMATS[name].suffixes[0] for name in RELEASE_FORMATS]
+    usual = [FORMATS[name].suffixes[0] for name in writable]
     raise ValueError(
         f"cannot tell the format of {os.fspath(path)!r} from its suffix; use "
         f"{', '.join(usual[:-1])} or {usual[-1]} (the text formats optionally "

@@ -198,6 +198,8 @@ def read_release(path: PathLike, *, format: str | None = None) -> Release:
 
 
 def read_uncertain(path: PathLike, *, format: str | None = None) -> UncertainGraph:
-    """The uncertain graph of the release at ``path``: :meth:`UncertainGraph.load
-    <graphveil.UncertainGraph.load>` (which documents it) without a record."""
+    """The uncertain graph of the release at ``path`` (:meth:`UncertainGraph.load`, no record).
+
+    :meth:`UncertainGraph.load <graphveil.UncertainGraph.load>` documents what is read and checked.
+    """
     return uncertain_of(path, read_release(path, format=format))

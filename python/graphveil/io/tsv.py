@@ -127,7 +127,9 @@ def _header(path: Path, fields: dict[str, str]) -> dict[str, Any]:
     except ValueError as err:
         raise ValueError(f"{path}: malformed header line: {err}") from None
     if fields.get("format", FORMAT_TAG) != FORMAT_TAG:
-        raise ValueError(f"{path}: header names format {fields['format']!r}, expected {FORMAT_TAG!r}")
+        raise ValueError(
+            f"{path}: header names format {fields['format']!r}, expected {FORMAT_TAG!r}"
+        )
     check_version(version, path)
     if not isinstance(header["relaxed"], (bool, type(None))):
         raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
