@@ -40,13 +40,12 @@ compression from the content. Crafted files are refused before anything is alloc
 (:mod:`graphveil.io.safety`).
 """
 
+# ``X as X``: re-exported, importable from here (documented in their home modules).
 from graphveil.io.edgelist import read_edgelist, write_edgelist, written_ids
 from graphveil.io.formats import FORMATS as FORMATS
 from graphveil.io.formats import RELEASE_FORMATS as RELEASE_FORMATS
 from graphveil.io.formats import Format as Format
 from graphveil.io.formats import release_format
-
-# The constants stay importable from here (``X as X``: re-exported); their homes document them.
 from graphveil.io.layout import FILE_INFO_KEY as FILE_INFO_KEY
 from graphveil.io.layout import FORMAT_VERSION as FORMAT_VERSION
 from graphveil.io.layout import PUBLIC_META as PUBLIC_META
