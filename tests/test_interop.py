@@ -222,7 +222,7 @@ def test_parquet_graph_round_trip_keeps_isolated_nodes(tmp_path):
         assert np.array_equal(table["u"].to_numpy(), u) and np.array_equal(table["v"].to_numpy(), v)
         fields = json.loads(table.schema.metadata[b"graphveil"])
         assert fields["n"] == g.n and fields["format"] == "graphveil.graph"
-        assert fields["format_version"] == gv.io._GRAPH_TABLE_VERSION
+        assert fields["format_version"] == gv.io.layout.GRAPH_TABLE_VERSION
         assert fields["labels"] == "positions" and fields["ids_permuted"] is False
 
 

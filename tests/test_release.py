@@ -143,7 +143,7 @@ SCHEMES = tuple(_schemes(None, None))
 
 
 def test_release_keys_are_the_whitelist(tmp_path):
-    from graphveil.uncertain import RELEASE_KEYS
+    from graphveil.io import RELEASE_KEYS
 
     assert RELEASE_KEYS == WHITELIST
     ug, _ = obfuscation(datasets.load("karate_club"), k=3, eps=0.3, sigma=0.5)

@@ -17,7 +17,8 @@ from scipy import stats
 
 import graphveil as gv
 from graphveil import _core
-from graphveil.uncertain import FORMAT_VERSION, RELEASE_KEYS, sidecar_path
+from graphveil.io import RELEASE_KEYS, sidecar_path
+from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
 
 # ---------------------------------------------------------------------- brute force helpers
 

@@ -12,9 +12,9 @@ from graphveil import attack, datasets, generators
 from graphveil._common import PACKAGE_VERSION as __version__
 from graphveil._common import NotApplicable, default_threads
 from graphveil.graph import Graph
-from graphveil.io import read_edgelist, write_edgelist, write_parquet
+from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
 from graphveil.record import RunRecord, load_record
-from graphveil.uncertain import UncertainGraph, load_uncertain, read_parquet
+from graphveil.uncertain import UncertainGraph, load_uncertain
 
 if TYPE_CHECKING:
     from graphveil import anonymize, experiments, measure

@@ -30,9 +30,17 @@ import numpy as np
 
 from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path, load_json
 
-__all__ = ["RunRecord", "load_record", "release_digest"]
+__all__ = ["PUBLIC_META", "RunRecord", "check_record", "load_record", "release_digest", "true_ids"]
 
 _RECORD_TAG = "graphveil.run_record"
+#: Keys of ``meta`` that are published (the rest of ``meta`` goes to the run record).
+PUBLIC_META = ("scheme", "params")
+#: How to get a TSV release's sidecar back, for every message about an unknown id status.
+SIDECAR_HINT = (
+    "a TSV release read without its JSON sidecar (<file>.json, written and published beside "
+    "it)? put the sidecar back beside the TSV, or save the release again from its .npz or "
+    ".parquet, which carry the header inside"
+)
 #: Version of the run record's JSON layout. Readers refuse newer versions.
 RECORD_VERSION = 1
 _WARNING = (
@@ -105,6 +113,112 @@ class RunRecord:
         inverse = np.empty_like(self.permutation)
         inverse[self.permutation] = np.arange(self.permutation.size, dtype=np.int64)
         return inverse[ids]
+
+    def unpermute(self, graph: Any) -> Any:
+        """``graph`` (a Graph or an uncertain graph in release ids) under the original ids.
+
+        Raises
+        ------
+        ValueError
+            If the permutation and the graph differ in size.
+        """
+        if self.permutation is None:
+            return graph
+        if self.permutation.size != graph.n:
+            raise ValueError(
+                f"the permutation has {self.permutation.size} entries, the published graph "
+                f"{graph.n} nodes"
+            )
+        if not hasattr(graph, "p"):  # a Graph
+            u, v = graph.edges()
+            return type(graph).from_edges(self.to_original(u), self.to_original(v), graph.n)
+        return type(graph)(
+            graph.n,
+            self.to_original(graph.u),
+            self.to_original(graph.v),
+            graph.p,
+            relaxed=graph.relaxed,
+            meta=graph.meta,
+        )
+
+    def check(self, graph: Any, name: str = "the release") -> RunRecord:
+        """Check that this record maps the ids of release ``graph`` exactly; return it.
+
+        A record is exact or refused: it must be this release's own (:func:`release_digest`),
+        the release must say whether its ids are permuted, and a permuted release needs the
+        record's permutation (of ``graph.n`` entries). The messages name ``name``.
+        """
+        if graph.ids_permuted is None:
+            raise ValueError(
+                f"{name}: whether its ids are permuted is unknown, so no record can be matched to "
+                f"it ({SIDECAR_HINT})"
+            )
+        if not self.matches(release_digest(graph.n, graph.u, graph.v, graph.p)):
+            raise ValueError(
+                f"{name}: the run record belongs to another release (its digest differs): pass "
+                "the record written with this file"
+            )
+        if graph.ids_permuted and self.permutation is None:
+            raise ValueError(
+                f"{name}: its ids are permuted but the run record holds no permutation (a record "
+                "written by re-saving a loaded release without its own record maps nothing): pass "
+                "the record written when the release was first made"
+            )
+        if not graph.ids_permuted and self.permutation is not None:
+            raise ValueError(
+                f"{name}: its ids are the true ids (saved with keep_ids) but the run record holds "
+                "a permutation: the record and the release disagree; pass the record written with it"
+            )
+        if self.permutation is not None and self.permutation.size != graph.n:
+            raise ValueError(
+                f"{name}: the run record's permutation has {self.permutation.size:,} entries, the "
+                f"release {graph.n:,} nodes"
+            )
+        return self
+
+    @classmethod
+    def of_release(
+        cls,
+        graph: Any,
+        record: RunRecord | np.ndarray | str | os.PathLike[str] | None = None,
+        name: str = "the release",
+    ) -> RunRecord | None:
+        """The record that maps release ``graph``'s ids to the true ones (None: they are true).
+
+        ``record`` is the one passed (a record, its path, or a bare permutation), else the one
+        the graph was loaded with (``graph.run_record``). Refused with ValueError naming ``name``:
+        a release whose id status is unknown, a permuted release without a record, a release in
+        true ids with a permutation, a record of another release (:meth:`check`).
+        """
+        if graph.ids_permuted is None:
+            raise ValueError(
+                f"{name}: whether its ids are permuted is unknown, so its nodes cannot be "
+                f"matched to the true graph's ({SIDECAR_HINT})"
+            )
+        carried = record is None and graph.run_record is not None
+        if carried:
+            record = graph.run_record  # checked when loaded
+        if record is None:
+            if graph.ids_permuted:
+                raise ValueError(
+                    f"{name} was saved with permuted node ids, so its nodes do not match the true "
+                    "graph's: pass the private run record written with it (--record FILE of "
+                    "graphveil anonymize, or save(..., record=PATH)), or save it with keep_ids "
+                    "(--keep-ids)"
+                )
+            return None
+        bare = isinstance(record, np.ndarray)  # a permutation alone: nothing to check it against
+        if isinstance(record, np.ndarray):
+            record = cls(record)
+        elif not isinstance(record, RunRecord):
+            record = load_record(record)
+        if not graph.ids_permuted and record.permutation is not None:
+            raise ValueError(
+                f"{name}: the published graph's ids are not permuted (keep_ids, or not loaded "
+                "from a release): a run record's permutation would scramble them; measure it "
+                "without the record"
+            )
+        return record if carried or bare else record.check(graph, name)
 
     def matches(self, digest: str) -> bool:
         """Whether a release with this :func:`release_digest` is one of this record's files."""
@@ -189,6 +303,31 @@ def _field_problem(perm: Any, report: Any, releases: Any) -> str | None:
 def load_record(path: str | os.PathLike[str]) -> RunRecord:
     """Read a private run record: :meth:`RunRecord.load`."""
     return RunRecord.load(path)
+
+
+def check_record(
+    graph: Any, record: RunRecord | str | os.PathLike[str], name: str = "the release"
+) -> RunRecord:
+    """``record`` (or the record at that path), checked to map ``graph``'s ids: :meth:`RunRecord.check`."""
+    if not isinstance(record, RunRecord):
+        record = load_record(record)
+    return record.check(graph, name)
+
+
+def true_ids(graph: Any, record: RunRecord | np.ndarray | None = None) -> Any:
+    """``graph`` (a release, or a Graph in release ids) under the true graph's ids.
+
+    An uncertain graph's record is the one passed, else the one it was loaded with; it is exact
+    or refused (:meth:`RunRecord.of_release`). A :class:`~graphveil.Graph` is mapped through
+    ``record`` when one is given (a record or a bare permutation).
+    """
+    if hasattr(graph, "ids_permuted"):
+        found = RunRecord.of_release(graph, record)
+    elif record is None:
+        return graph
+    else:
+        found = record if isinstance(record, RunRecord) else RunRecord(np.asarray(record))
+    return graph if found is None else found.unpermute(graph)
 
 
 def _json_default(value: Any) -> Any:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,31 +28,45 @@ from graphveil.interop import (
     uncertain_to_networkx,
     uncertain_to_pandas,
 )
-from graphveil.io import (
-    FILE_INFO_KEY,
-    PUBLIC_META,
-    RELEASE_KEYS,
-    Release,
-    parquet_contents,
-    read_release,
-    sidecar_path,
-    write_release,
-)
-from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
 from graphveil.multigraph import Multigraph
-from graphveil.record import RunRecord, load_record, release_digest
+from graphveil.record import PUBLIC_META, RunRecord, check_record
 
-# The release's format names stay importable from here; graphveil.io is their home.
 __all__ = [
-    "FILE_INFO_KEY",
-    "FORMAT_VERSION",
-    "RELEASE_KEYS",
     "Anonymized",
+    "FileMethods",
     "UncertainGraph",
+    "install_files",
     "load_uncertain",
-    "read_parquet",
-    "sidecar_path",
 ]
+
+
+class FileMethods(NamedTuple):
+    """The file methods of :class:`UncertainGraph`, implemented above the model.
+
+    The model imports no file format: :mod:`graphveil.io` implements these and installs them
+    (:func:`install_files`) when it is imported, which ``import graphveil`` does. The methods
+    (:meth:`UncertainGraph.save`, :meth:`~UncertainGraph.to_graphml`,
+    :meth:`~UncertainGraph.load`) look them up at call time.
+    """
+
+    #: ``(graph, path, *, format, keep_ids, seed, compress, record) -> RunRecord``: publish.
+    write: Callable[..., RunRecord]
+    #: ``(path, *, format) -> UncertainGraph``: read a release.
+    read: Callable[..., UncertainGraph]
+
+
+_FILE_METHODS: list[FileMethods] = []
+
+
+def install_files(methods: FileMethods) -> None:
+    """Install the file methods :class:`UncertainGraph` calls (done by :mod:`graphveil.io`)."""
+    _FILE_METHODS[:] = [methods]
+
+
+def _files() -> FileMethods:
+    if not _FILE_METHODS:  # only if graphveil's own __init__ failed half-way
+        raise RuntimeError("no file formats installed: import graphveil first")
+    return _FILE_METHODS[0]
 
 
 class UncertainGraph:
@@ -565,7 +580,7 @@ class UncertainGraph:
         ``save(path, format="graphml", keep_ids=keep_ids, seed=seed)``: the same release path
         (:func:`graphveil.io.write_release`), returning the same private
         :class:`~graphveil.record.RunRecord` (``record.permutation``: None when the ids were kept). The graph-level attribute ``graphveil`` holds the release
-        header as JSON (the scalar keys of :data:`RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
+        header as JSON (the scalar keys of :data:`~graphveil.io.layout.RELEASE_KEYS`). ``.gz``/``.bz2``/``.xz``
         suffixes compress. Read by ``networkx.read_graphml(path, node_type=int)`` and
         ``igraph.Graph.Read_GraphML``.
 
@@ -578,7 +593,7 @@ class UncertainGraph:
         1.0
         """
         require_undirected(self, "a GraphML release")
-        return write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
+        return _files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -849,7 +864,7 @@ class UncertainGraph:
     ) -> RunRecord:
         """Publish the uncertain graph to ``path``, by default under randomly permuted node ids.
 
-        The file is a *release*: it holds only :data:`RELEASE_KEYS` (the format, ``n``, the
+        The file is a *release*: it holds only :data:`~graphveil.io.layout.RELEASE_KEYS` (the format, ``n``, the
         pairs and their probabilities, the scheme's name and the parameters its user chose,
         whether the ids were permuted, the package version). Everything derived from the true
         graph or from randomness (the scheme's seed, the id permutation, search history,
@@ -865,13 +880,13 @@ class UncertainGraph:
 
         Formats (:mod:`graphveil.io` holds their layouts; every one is written by
         :func:`graphveil.io.write_release`, the one release path): ``"npz"`` (a numpy archive
-        with one entry per key of :data:`RELEASE_KEYS`, ``params`` as JSON), ``"tsv"`` (one
+        with one entry per key of :data:`~graphveil.io.layout.RELEASE_KEYS`, ``params`` as JSON), ``"tsv"`` (one
         ``u<TAB>v<TAB>p`` line per pair and nothing else, so igraph's ``Graph.Read_Ncol`` and
         networkx's ``read_weighted_edgelist`` read it as it is; ``.gz``, ``.bz2``, ``.xz``
         compress), ``"parquet"`` (columns ``u``, ``v``, ``p``; ``pip install
         "graphveil[parquet]"``) or ``"graphml"`` (for other tools; ``.gz``, ``.bz2``, ``.xz``
-        compress). The TSV's release header (the keys of :data:`RELEASE_KEYS` but the arrays)
-        goes to the JSON sidecar ``path + ".json"`` (:func:`sidecar_path`), published with it: a
+        compress). The TSV's release header (the keys of :data:`~graphveil.io.layout.RELEASE_KEYS` but the arrays)
+        goes to the JSON sidecar ``path + ".json"`` (:func:`graphveil.io.sidecar_path`), published with it: a
         header inside the body would break those readers, and a sidecar keeps the body a plain
         weighted edge list while graphveil still restores ``n``, ``relaxed`` and
         ``ids_permuted``; parquet and GraphML carry the same header inside the file. Chosen from
@@ -927,7 +942,7 @@ class UncertainGraph:
         (7, [0, 1, 2])
         """
         require_undirected(self, "saving a release")
-        return write_release(
+        return _files().write(
             self,
             path,
             format=format,
@@ -977,32 +992,9 @@ class UncertainGraph:
             version, or holds an invalid uncertain graph; the message names the file. If
             ``record`` belongs to another release or cannot map its ids.
         """
-        graph = cls._from_release(path, read_release(path, format=format))
+        graph = _files().read(path, format=format)
         if record is not None:
             graph._record = check_record(graph, record, str(path))
-        return graph
-
-    @classmethod
-    def _from_release(cls, path: str | os.PathLike[str], release: Release) -> UncertainGraph:
-        """The graph of a release read by :mod:`graphveil.io` (validated as any input is)."""
-        header = release.header
-        try:
-            graph = cls(
-                header["n"],
-                release.u,
-                release.v,
-                release.p,
-                relaxed=header["relaxed"],
-                meta=header["meta"],
-            )
-        except (TypeError, ValueError) as err:
-            raise ValueError(f"{path}: invalid graph: {err}") from None
-        graph._ids_permuted = header["ids_permuted"]
-        graph.meta[FILE_INFO_KEY] = {
-            "format_version": header["format_version"],
-            "graphveil_version": header["graphveil_version"],
-            "ids_permuted": header["ids_permuted"],
-        }
         return graph
 
     # ------------------------------------------------------------------ dunder
@@ -1042,100 +1034,6 @@ def load_uncertain(
 ) -> UncertainGraph:
     """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
     return UncertainGraph.load(path, format=format, record=record)
-
-
-#: How to get a TSV release's sidecar back, for every message about an unknown id status.
-SIDECAR_HINT = (
-    "a TSV release read without its JSON sidecar (<file>.json, written and published beside "
-    "it)? put the sidecar back beside the TSV, or save the release again from its .npz or "
-    ".parquet, which carry the header inside"
-)
-
-
-def check_record(
-    graph: UncertainGraph, record: RunRecord | str | os.PathLike[str], name: str = "the release"
-) -> RunRecord:
-    """``record`` (or the record at that path), checked to map ``graph``'s ids exactly.
-
-    A record is exact or refused: it must be this release's own (:func:`release_digest`), the
-    release must say whether its ids are permuted, and a permuted release needs the record's
-    permutation (of ``graph.n`` entries).
-
-    Raises
-    ------
-    ValueError
-        Naming ``name`` and saying what is missing.
-    """
-    if not isinstance(record, RunRecord):
-        record = load_record(record)
-    if graph.ids_permuted is None:
-        raise ValueError(
-            f"{name}: whether its ids are permuted is unknown, so no record can be matched to it "
-            f"({SIDECAR_HINT})"
-        )
-    if not record.matches(release_digest(graph.n, graph.u, graph.v, graph.p)):
-        raise ValueError(
-            f"{name}: the run record belongs to another release (its digest differs): pass the "
-            "record written with this file"
-        )
-    if graph.ids_permuted and record.permutation is None:
-        raise ValueError(
-            f"{name}: its ids are permuted but the run record holds no permutation (a record "
-            "written by re-saving a loaded release without its own record maps nothing): pass "
-            "the record written when the release was first made"
-        )
-    if not graph.ids_permuted and record.permutation is not None:
-        raise ValueError(
-            f"{name}: its ids are the true ids (saved with keep_ids) but the run record holds a "
-            "permutation: the record and the release disagree; pass the record written with it"
-        )
-    if record.permutation is not None and record.permutation.size != graph.n:
-        raise ValueError(
-            f"{name}: the run record's permutation has {record.permutation.size:,} entries, the "
-            f"release {graph.n:,} nodes"
-        )
-    return record
-
-
-def read_parquet(
-    path: str | os.PathLike[str], *, threads: int | None = None
-) -> Graph | UncertainGraph:
-    """Read a parquet file written by :func:`write_parquet`, or a plain edge table.
-
-    With graphveil's metadata, the format tag says which kind comes back, ``n`` restores
-    isolated nodes, and an uncertain graph is read as :meth:`UncertainGraph.load` reads a
-    release: its ``meta`` holds the released ``scheme`` and ``params`` plus what the file said
-    about itself under ``meta["file"]``, and :attr:`UncertainGraph.ids_permuted` tells whether
-    its ids are a release's permutation. Without it: a table with columns ``u``, ``v``, ``p`` is
-    an uncertain graph on ``max id + 1`` nodes (whether its ids were permuted is unknown: None);
-    a table with ``u``, ``v`` only is read as :meth:`Graph.from_arrow` reads it (ids of any
-    kind, kept as labels).
-
-    Raises
-    ------
-    FileNotFoundError
-        If ``path`` does not exist.
-    ValueError
-        If the file is not parquet, lacks a column, was written by a newer format version, or
-        holds an invalid graph; the message names the file.
-    ImportError
-        If pyarrow is missing: ``pip install "graphveil[parquet]"``.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> path = pathlib.Path(tempfile.mkdtemp()) / "g.parquet"
-    >>> from graphveil.io import write_parquet
-    >>> write_parquet(Graph.from_edges([0], [1], 3, labels=["a", "b", "c"]), path).permutation is None
-    True
-    >>> back = read_parquet(path)
-    >>> back, back.labels.tolist()
-    (Graph(n=3, m=1), ['a', 'b', 'c'])
-    """
-    contents = parquet_contents(path, threads=threads)
-    if isinstance(contents, Graph):
-        return contents
-    return UncertainGraph._from_release(path, contents)
 
 
 # ---------------------------------------------------------------------- helpers

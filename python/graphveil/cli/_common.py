@@ -132,32 +132,25 @@ def release_inputs(path: str | os.PathLike[str]) -> list[str | os.PathLike[str]]
 def load_release(path: str, record: str | None) -> Any:
     """The release at ``path`` for measuring against the true graph, carrying its run record.
 
-    A record is exact or refused (:func:`graphveil.uncertain.check_record`); a release whose id
-    status is unknown (a TSV without its sidecar) or that is permuted and comes without
-    ``--record`` is refused. Each message is one line naming the file and what to do.
+    The record is exact or refused (:meth:`graphveil.record.RunRecord.of_release`, the one
+    place that maps a release's ids back); a release whose id status is unknown (a TSV without
+    its sidecar) or that is permuted and comes without ``--record`` is refused. Each message is
+    one line naming the file and what to do.
     """
-    from graphveil.io import sidecar_path
-    from graphveil.uncertain import SIDECAR_HINT, UncertainGraph, check_record
+    from graphveil.io.formats import named
+    from graphveil.record import RunRecord
+    from graphveil.uncertain import UncertainGraph
 
     ug = UncertainGraph.load(path)
-    if ug.ids_permuted is None:
-        side = sidecar_path(path)
-        if not side.exists() and not path.endswith(".parquet"):
+    fmt = named(path, "uncertain")
+    if ug.ids_permuted is None and fmt is not None and fmt.sidecar is not None:
+        if not fmt.sidecar(path).exists():
             raise ValueError(
-                f"{path}: its sidecar {side} is missing, so whether its ids are permuted is "
-                "unknown and it cannot be measured: put the sidecar back beside it (it is "
+                f"{path}: its sidecar {fmt.sidecar(path)} is missing, so whether its ids are permuted "
+                "is unknown and it cannot be measured: put the sidecar back beside it (it is "
                 "written and published with the TSV), or measure the .npz/.parquet release"
             )
-        raise ValueError(f"{path}: whether its ids are permuted is unknown ({SIDECAR_HINT})")
-    if record is None:
-        if ug.ids_permuted:
-            raise ValueError(
-                f"{path} was saved with permuted node ids, so its nodes cannot be matched to the "
-                "true graph: pass the private run record written with it (--record FILE, from "
-                "`graphveil anonymize ... --record FILE`), or publish with --keep-ids"
-            )
-        return ug
-    ug._record = check_record(ug, record, path)
+    ug._record = RunRecord.of_release(ug, record, path)
     return ug
 
 

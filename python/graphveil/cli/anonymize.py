@@ -46,25 +46,26 @@ from graphveil.cli._common import (
     graph_inputs,
     json_to_stdout,
     load_graph,
-    release_inputs,
     require_extras,
     seed_value,
     show_progress,
     write_json,
 )
+from graphveil.io.formats import usual_suffixes
 
 
 def _load(args: argparse.Namespace) -> Any:
     """Check the outputs (before any work), then read the input graph."""
-    from graphveil.io import release_format
+    from graphveil.io import FORMATS, release_format
 
-    if args.output and release_format(args.output) == "parquet":
-        require_extras({"pyarrow": f"-o {args.output}"})
+    fmt = FORMATS[release_format(args.output)] if args.output else None
+    if fmt is not None and fmt.requires is not None:
+        require_extras({fmt.requires: f"-o {args.output}"})
     if args.record and not args.output:
         raise ValueError("--record FILE keeps the private side of a release: give -o/--output too")
     outputs = [args.output, args.record, args.json]
-    if args.output and release_format(args.output) == "tsv":
-        outputs += release_inputs(args.output)[1:]  # its sidecar is written too
+    if fmt is not None:
+        outputs += fmt.files(args.output)[1:]  # its sidecar is written too
     check_outputs(*outputs, inputs=graph_inputs(args))
     return load_graph(args)
 
@@ -97,7 +98,7 @@ def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: b
         "-o",
         "--output",
         metavar="OUT",
-        help="write the uncertain graph (.npz, .tsv, .tsv.gz, .parquet, .graphml)",
+        help=f"write the uncertain graph ({usual_suffixes('uncertain')})",
     )
     parser.add_argument(
         "--keep-ids",
@@ -461,9 +462,12 @@ def _plain(text: str) -> str:
 
 def _read_graph_or_uncertain(path: str) -> Any:
     from graphveil.io import read_edgelist
+    from graphveil.io.formats import named
     from graphveil.uncertain import UncertainGraph
 
-    if path.endswith((".npz", ".tsv", ".tsv.gz", ".tsv.bz2", ".tsv.xz")):
+    fmt = named(path, "uncertain")
+    # a name a graph format claims too (.txt, .parquet) is read as a graph, as before
+    if fmt is not None and fmt.read_release is not None and named(path, "graph") is None:
         g = UncertainGraph.load(path)
         if g.ids_permuted:
             raise ValueError(

@@ -80,7 +80,7 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
 
 
 def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
-    from graphveil.measure.report import _true_ids
+    from graphveil.record import true_ids
 
     expected = 1 if args.dataset is not None else 2
     if len(args.paths) != expected:
@@ -98,7 +98,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
         raise ValueError(
             f"the true graph has {g0.n:,} nodes and the release {ug.n:,}: both must be on the same nodes"
         )
-    return g0, _true_ids(ug, None)
+    return g0, true_ids(ug)
 
 
 def _print_table(rows: list[tuple[str, str]]) -> None:

@@ -18,6 +18,7 @@ from graphveil.cli._common import (
     seed_value,
     write_json,
 )
+from graphveil.io.formats import FORMATS, usual_suffixes
 
 
 # ---------------------------------------------------------------------------- sample
@@ -35,13 +36,19 @@ def add_sample(subparsers: Any) -> None:
             "--record, unless --keep-ids."
         ),
     )
-    parser.add_argument("published", metavar="PUBLISHED", help="the uncertain graph (.npz, .tsv)")
+    parser.add_argument(
+        "published",
+        metavar="PUBLISHED",
+        help=f"the uncertain graph ({usual_suffixes('uncertain', readable=True)})",
+    )
     parser.add_argument("-n", "--count", type=int, default=1, help="worlds to draw (default 1)")
     parser.add_argument(
         "-o", "--output", "--out", dest="output", metavar="DIR", required=True, help="output folder"
     )
     parser.add_argument(
-        "--suffix", default=".txt", help="file suffix: .txt, .txt.gz, .txt.bz2 or .txt.xz"
+        "--suffix",
+        default=".txt",
+        help=f"file suffix: {', '.join(FORMATS['edgelist'].all_suffixes())}",
     )
     parser.add_argument("--seed", type=seed_value, default=None, help=SEED_HELP)
     parser.add_argument(
@@ -77,9 +84,10 @@ def _run_sample(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise ValueError(f"-n/--count must be at least 1, got {args.count}")
-    if args.suffix not in (".txt", ".txt.gz", ".txt.bz2", ".txt.xz"):
+    suffixes = FORMATS["edgelist"].all_suffixes()
+    if args.suffix not in suffixes:
         raise ValueError(
-            f"--suffix must be .txt, .txt.gz, .txt.bz2 or .txt.xz, got {args.suffix!r}"
+            f"--suffix must be {', '.join(suffixes[:-1])} or {suffixes[-1]}, got {args.suffix!r}"
         )
     out = Path(args.output)
     _check_folder(out)

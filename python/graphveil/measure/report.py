@@ -40,6 +40,7 @@ from graphveil.measure.utility import (
     statistic_names,
 )
 from graphveil.multigraph import Multigraph
+from graphveil.record import true_ids
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -503,7 +504,7 @@ def _check_inputs(
         raise ValueError(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
         )
-    ug = _true_ids(ug, record)
+    ug = true_ids(ug, record)
     if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
     return ug, label, int(samples), check_k(k), check_threads(threads)
@@ -703,66 +704,6 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
-
-
-def _true_ids(ug: UncertainGraph | Graph, record: RunRecord | np.ndarray | None) -> Any:
-    """``ug`` under the true graph's ids: mapped back through ``record``, or refused if it needs it.
-
-    An uncertain graph's record is the one passed, else the one it was loaded with
-    (:attr:`UncertainGraph.run_record`); it is exact (:func:`~graphveil.uncertain.check_record`)
-    or refused, and a release whose id status is unknown is refused whatever the record.
-    """
-    from graphveil.record import RunRecord
-    from graphveil.uncertain import SIDECAR_HINT, check_record
-
-    if isinstance(ug, UncertainGraph):
-        if ug.ids_permuted is None:
-            raise ValueError(
-                "whether this release's ids are permuted is unknown, so its nodes cannot be "
-                f"matched to the true graph's ({SIDECAR_HINT})"
-            )
-        carried = record is None and ug.run_record is not None
-        if carried:
-            record = ug.run_record  # checked when loaded
-        if record is None:
-            if ug.ids_permuted:
-                raise ValueError(
-                    "this release was saved with permuted node ids, so its nodes do not match the "
-                    "true graph's: pass the private run record written with it (--record FILE of "
-                    "graphveil anonymize, or save(..., record=PATH)), or save it with keep_ids"
-                )
-            return ug
-        permutation = record.permutation if isinstance(record, RunRecord) else record
-        if not ug.ids_permuted and permutation is not None:
-            raise ValueError(
-                "the published graph's ids are not permuted (keep_ids, or not loaded from a "
-                "release): a run record's permutation would scramble them; measure it without "
-                "the record"
-            )
-        if isinstance(record, RunRecord) and not carried:
-            check_record(ug, record, "the release")
-    if record is None:
-        return ug
-    if not isinstance(record, RunRecord):
-        record = RunRecord(np.asarray(record))
-    perm = record.permutation
-    if perm is None:
-        return ug
-    if perm.size != ug.n:
-        raise ValueError(
-            f"the permutation has {perm.size} entries, the published graph {ug.n} nodes"
-        )
-    if isinstance(ug, Graph):
-        u, v = ug.edges()
-        return Graph.from_edges(record.to_original(u), record.to_original(v), ug.n)
-    return UncertainGraph(
-        ug.n,
-        record.to_original(ug.u),
-        record.to_original(ug.v),
-        ug.p,
-        relaxed=ug.relaxed,
-        meta=ug.meta,
-    )
 
 
 def _scheme_label(report: dict[str, Any]) -> str:
