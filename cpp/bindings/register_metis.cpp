@@ -79,7 +79,7 @@ py::array_t<std::int64_t> metis_part_kway_py(const carray<std::int64_t>& indptr,
     }
     if (status == METIS_ERROR_MEMORY) throw std::bad_alloc();
     if (status == METIS_ERROR_INPUT) throw std::invalid_argument("METIS_PartGraphKway refused its input");
-    if (status != METIS_OK) throw std::runtime_error("METIS_PartGraphKway failed");
+    if (status != METIS_OK) throw std::runtime_error("METIS_PartGraphKway failed (METIS printed why on stderr)");
     return to_numpy(std::move(part));
 }
 
