@@ -152,6 +152,19 @@ class TestOsqpIsOptional:
         ug, _ = gv.anonymize.maxvar(karate_graph(), 20, parts=2, seed=1)  # the default needs none
         assert ug.n == 34
 
+    def test_cli_says_it_in_one_line(self, monkeypatch, tmp_path, capsys):
+        from graphveil.cli import main
+
+        monkeypatch.setitem(sys.modules, "osqp", None)
+        argv = ["anonymize", "maxvar", "--dataset", "karate_club", "--n-potential", "20"]
+        argv += ["--parts", "2", "--solver", "osqp", "--seed", "1", "-o", str(tmp_path / "o.npz")]
+        assert main(argv) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1] == (
+            'graphveil: error: this needs osqp, which is not installed: pip install "graphveil[osqp]"'
+        ), err
+        assert not (tmp_path / "o.npz").exists()
+
 
 class TestWheelsWorkflow:
     def test_workflow_is_valid_yaml_with_the_matrix(self):
