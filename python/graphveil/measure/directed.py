@@ -189,5 +189,6 @@ def directed_score(g0: Graph, g: Graph, kind: str) -> float:
     """H1 / H2_open of a directed ``g`` against a directed ``g0`` (the paper's rule, signatures above)."""
     sig0, sig = directed_signature_ids([g0, g], kind)
     sizes = np.bincount(sig, minlength=int(max(sig0.max(initial=-1), sig.max(initial=-1))) + 1)
-    hit = sig == sig0
-    return float(np.sum(1.0 / sizes[sig0[hit]]))
+    hits = np.bincount(sig0[sig == sig0], minlength=sizes.size)  # per class: exact counts
+    found = hits > 0
+    return float(np.sum(hits[found] / sizes[found]))
