@@ -192,8 +192,9 @@ def write_edgelist(
     header: bool = True,
     threads: int | None = None,
 ) -> RunRecord:
-    r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge (``u < v``; per arc
-    ``u -> v`` of a directed graph).
+    r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge or arc.
+
+    An edge is written ``u < v``; an arc ``u -> v`` of a directed graph as ``u v``.
 
     Which ids are written:
 

@@ -58,7 +58,9 @@ def write(target: Path, header: dict[str, Any], graph: Any, compress: bool) -> N
         "v": graph.v,
         "p": graph.p,
     }
-    assert tuple(arrays) == release_keys("directed" in arrays)  # the whitelist is the one home of the layout
+    assert tuple(arrays) == release_keys(
+        "directed" in arrays
+    )  # the whitelist is the one home of the layout
     method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     # np.savez stamps every entry with the wall clock; a fixed date makes equal graphs equal bytes
     with atomic_path(target) as tmp, zipfile.ZipFile(tmp, "w", method, allowZip64=True) as zf:

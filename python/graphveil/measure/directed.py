@@ -180,7 +180,9 @@ def directed_signature_ids(graphs: list[Graph], kind: str) -> list[np.ndarray]:
         return [ids[bounds[i] : bounds[i + 1]].astype(np.int64) for i in range(len(graphs))]
     table: dict[bytes, int] = {}
     return [
-        np.fromiter((table.setdefault(k, len(table)) for k in part), dtype=np.int64, count=len(part))
+        np.fromiter(
+            (table.setdefault(k, len(table)) for k in part), dtype=np.int64, count=len(part)
+        )
         for part in keys
     ]
 

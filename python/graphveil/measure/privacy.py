@@ -459,11 +459,21 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
 
 @overload
 def eps(
-    g0: Graph, published: UncertainGraph | Graph, k: int, *, degree: str | None = None, threads: int | None = None
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: int,
+    *,
+    degree: str | None = None,
+    threads: int | None = None,
 ) -> float: ...
 @overload
 def eps(
-    g0: Graph, published: UncertainGraph | Graph, k: Iterable[int], *, degree: str | None = None, threads: int | None = None
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: Iterable[int],
+    *,
+    degree: str | None = None,
+    threads: int | None = None,
 ) -> dict[int, float]: ...
 
 
@@ -576,7 +586,9 @@ def _check_degree(degree: str | None, g0: Graph, published: UncertainGraph | Gra
             "or 'total'"
         )
     if side != "total" and not g0.directed:
-        raise ValueError(f"degree={side!r} needs directed graphs; an undirected graph has one degree")
+        raise ValueError(
+            f"degree={side!r} needs directed graphs; an undirected graph has one degree"
+        )
     return side
 
 
@@ -612,5 +624,8 @@ def _side_entropy(published: UncertainGraph | Graph, side: str) -> np.ndarray:
     top = np.flatnonzero(mass > 0)
     entropy = np.zeros(int(top.max()) + 1 if top.size else 1)
     inside = mass[: entropy.size] > 0
-    entropy[inside] = np.log2(mass[: entropy.size][inside]) - plogp[: entropy.size][inside] / mass[: entropy.size][inside]
+    entropy[inside] = (
+        np.log2(mass[: entropy.size][inside])
+        - plogp[: entropy.size][inside] / mass[: entropy.size][inside]
+    )
     return entropy

@@ -874,9 +874,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "S_ED",
         applies=_BOTH,
     ),
-    Statistic(
-        "S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH
-    ),
+    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH),
     Statistic(
         "S_Diam",
         "diameter (exact by iFUB, else a BFS lower bound)",
@@ -889,13 +887,35 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic("S_MD_out", "maximum out-degree", _degrees, _COUNT, applies=_DIRECTED),
     Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED),
     Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED),
-    Statistic("S_PL_in", "power-law exponent of the in-degrees", _powerlaw_sides, _PL, applies=_DIRECTED),
-    Statistic("S_PL_out", "power-law exponent of the out-degrees", _powerlaw_sides, _PL, applies=_DIRECTED),
-    Statistic("S_REC", "reciprocity (share of arcs whose reverse is an arc)", _reciprocity, _SHARE, applies=_DIRECTED),
+    Statistic(
+        "S_PL_in", "power-law exponent of the in-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+    ),
+    Statistic(
+        "S_PL_out", "power-law exponent of the out-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+    ),
+    Statistic(
+        "S_REC",
+        "reciprocity (share of arcs whose reverse is an arc)",
+        _reciprocity,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
     Statistic("S_SCC", "strongly connected components", _components, _COUNT, applies=_DIRECTED),
-    Statistic("S_SCC_max", "largest strongly connected component's share of the nodes", _components, _SHARE, applies=_DIRECTED),
+    Statistic(
+        "S_SCC_max",
+        "largest strongly connected component's share of the nodes",
+        _components,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
     Statistic("S_WCC", "weakly connected components", _components, _COUNT, applies=_DIRECTED),
-    Statistic("S_WCC_max", "largest weakly connected component's share of the nodes", _components, _SHARE, applies=_DIRECTED),
+    Statistic(
+        "S_WCC_max",
+        "largest weakly connected component's share of the nodes",
+        _components,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
 )
 
 #: The names of :data:`STATISTIC_TABLE` measured on an undirected graph, in order: the keys of
@@ -905,7 +925,8 @@ STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if sta
 
 def statistic_names(directed: bool = False) -> tuple[str, ...]:
     """The names of :data:`STATISTIC_TABLE` as it is now measured on an undirected (or directed)
-    graph, in table order (what reports and the study read)."""
+    graph, in table order (what reports and the study read).
+    """
     return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
 
 
