@@ -154,7 +154,7 @@ def test_directed_and_undirected_do_not_mix():
 # ---------------------------------------------------------------------- eps by side
 def brute_entropy(n, pairs, side):
     """H_d of the in- or out-degree by enumerating every world."""
-    mass, laws = Counter(), {x: Counter() for x in range(n)}
+    laws = {x: Counter() for x in range(n)}
     for world in itertools.product([0, 1], repeat=len(pairs)):
         prob = 1.0
         deg = [0] * n

@@ -924,8 +924,9 @@ STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if sta
 
 
 def statistic_names(directed: bool = False) -> tuple[str, ...]:
-    """The names of :data:`STATISTIC_TABLE` as it is now measured on an undirected (or directed)
-    graph, in table order (what reports and the study read).
+    """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
+
+    In table order, as the table is now (what reports and the study read).
     """
     return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
 
