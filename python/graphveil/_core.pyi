@@ -500,3 +500,31 @@ def propagate(
     max_rounds: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...

@@ -813,9 +813,10 @@ def _clustering(graph: Graph | Multigraph, options: StatisticOptions) -> dict[st
 
 
 def _powerlaw_sides(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    digraph = _check_graph(graph)
     return {
-        "S_PL_in": powerlaw_exponent(_check_graph(graph).in_degrees),
-        "S_PL_out": powerlaw_exponent(graph.out_degrees),
+        "S_PL_in": powerlaw_exponent(digraph.in_degrees),
+        "S_PL_out": powerlaw_exponent(digraph.out_degrees),
     }
 
 
