@@ -510,3 +510,31 @@ def metis_part_kway(
     parts: int,
     options: dict[str, int],
 ) -> npt.NDArray[np.int64]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...
