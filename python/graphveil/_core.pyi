@@ -525,3 +525,13 @@ def propagate(
     max_rounds: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+
+# --- METIS, built in (register_metis.cpp)
+metis_option_names: tuple[str, ...]
+
+def metis_part_kway(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    parts: int,
+    options: dict[str, int],
+) -> npt.NDArray[np.int64]: ...
