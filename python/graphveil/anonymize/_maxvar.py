@@ -112,6 +112,21 @@ def maxvar(
     is solved over the part's edges and potential edges. Edges between parts keep ``p = 1``,
     so every node's expected degree equals its degree in ``graph``.
 
+    A directed ``graph`` keeps every expected in-degree *and* out-degree (Nguyen's thesis,
+    Section 3.4.4: with out-degree constraints alone the QP collapses to the trivial
+    ``p_uv = d+_u / d+_u(G)``, every pair of ``u`` alike). METIS splits the underlying undirected
+    graph; a part's potential arcs are directed friend-of-friend pairs ``u -> v`` with a path
+    ``u -> w -> v`` in the part, ``v != u`` and no arc ``u -> v``; the QP is
+
+        minimise sum p_uv^2  s.t.  0 <= p_uv <= 1,  sum_v p_uv = d+_u,  sum_u p_uv = d-_v
+
+    over the part's arcs and potential arcs (in-part degrees), whose solution is
+    ``p_uv = clip((alpha_u + beta_v) / 2, 0, 1)`` with ``alpha`` the multipliers of the
+    out-degree and ``beta`` of the in-degree constraints. Both backends solve it as the
+    undirected QP of the bipartite graph of out-copies ``u`` and in-copies ``n_part + v`` (the
+    arc ``u -> v`` its edge ``{u, n_part + v}``), whose node constraints are exactly these: the
+    dual solver's ``lambda`` is ``(alpha, beta)``. Arcs between parts keep ``p = 1``.
+
     Parameters
     ----------
     graph : Graph
@@ -184,7 +199,7 @@ def maxvar(
     Raises
     ------
     ValueError
-        Empty graph or no edges; ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
+        Empty graph or no edges (arcs); ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
         solver; too few friend-of-friend pairs for the request (unless ``allow_fewer``);
         ``labels`` not of length ``graph.n`` or outside ``0..parts-1``.
     TypeError
@@ -277,7 +292,7 @@ def _check_arguments(
     g: Any, n_potential: Any, parts: Any, solver: Any, solver_options: Any, executor: Any
 ) -> tuple[int, int, dict[str, Any]]:
     """MaxVar's input checks in one place: the counts as ints and the solver options as a dict."""
-    check_graph(g, "g", what="maxvar")
+    check_graph(g, "g", what="maxvar", directed=True)
     n_potential = check_int(n_potential, "n_potential")
     if parts is None:
         parts = maxvar_parts(g.n)
@@ -421,6 +436,7 @@ def _propose(
             seed,
             ATTEMPTS_PER_REQUEST,
             threads,
+            directed=g.directed,
         )
     return _Proposal(labels, layout, ptr, prop_u, prop_v, counts)
 
@@ -452,11 +468,24 @@ def _solve(
     for i in range(layout.parts):
         pu, pv = proposal.pairs(i)
         n_local = int(node_ptr[i + 1] - node_ptr[i])
-        tasks.append((n_local, pu, pv, local_degree[node_ptr[i] : node_ptr[i + 1]]))
+        degree = local_degree[node_ptr[i] : node_ptr[i + 1]]
+        if layout.directed:  # out-copies 0..n-1, in-copies n..2n-1 (see maxvar)
+            a, b = layout.local_indptr[node_ptr[i]], layout.local_indptr[node_ptr[i + 1]]
+            in_degree = np.bincount(layout.local_indices[a:b], minlength=n_local)
+            tasks.append(
+                (
+                    2 * n_local,
+                    pu,
+                    pv + n_local,
+                    np.concatenate([degree, in_degree.astype(np.float64)]),
+                )
+            )
+        else:
+            tasks.append((n_local, pu, pv, degree))
     with _stage(timer, "solve", progress, total=len(tasks), desc=f"solve ({solver})") as bar:
         results = _run_parts(tasks, solver, options, threads, executor, bar)
     solution = _Solution([], [])
-    for i, ((n_local, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
+    for i, ((_n_qp, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
         if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
             raise RuntimeError(
                 f"part {i}: the {solver} solver returned p with equality residual {stats['eq_residual']:.2e} "
@@ -464,7 +493,10 @@ def _solve(
             )
         stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
         stats.update(
-            part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size)
+            part=i,
+            nodes=int(node_ptr[i + 1] - node_ptr[i]),
+            edges=int(edge_ptr[i + 1] - edge_ptr[i]),
+            pairs=int(pu.size),
         )
         solution.p.append(p)
         solution.stats.append(stats)
@@ -520,7 +552,9 @@ def _assemble(
             us.append(layout.order[base + pu])
             vs.append(layout.order[base + pv])
             ps.append(p)
-        ug = UncertainGraph(g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps))
+        ug = UncertainGraph(
+            g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps), directed=g.directed
+        )
         found = proposal.found
         extra = {
             "cut_edges": int(layout.cut_u.size),

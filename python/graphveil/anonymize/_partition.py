@@ -18,7 +18,14 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.anonymize import registry
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish, graph_first
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    finish,
+    graph_first,
+    require_undirected,
+)
 from graphveil.anonymize.parts import PartLayout, metis_parts, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
@@ -100,6 +107,11 @@ def partition(
     between parts enter no scheme and are copied with p = 1, so a degree-preserving scheme stays
     degree-preserving.
 
+    Directed ``graph``: METIS splits its underlying undirected graph, the scheme runs on every
+    induced directed part (a registered scheme must have a directed form: its record's
+    ``directed``), and the arcs between parts are copied with p = 1; the scheme's degree
+    promise (in- and out-degrees for EdgeSwitch, out-degrees for RandWalk) carries over.
+
     Parameters
     ----------
     graph : Graph
@@ -133,7 +145,8 @@ def partition(
     Raises
     ------
     ValueError
-        If the scheme name is unknown or ``parts`` is out of range; a part's scheme errors
+        If the scheme name is unknown or ``parts`` is out of range; a directed graph with a
+        registered scheme that has no directed form; a part's scheme errors
         (e.g. :class:`~graphveil.anonymize.ObfuscationError`) propagate with the
         part number added to the message.
     TypeError
@@ -152,7 +165,7 @@ def partition(
     >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
     (34, 2, 34)
     """
-    check_graph(graph, what="partition")
+    check_graph(graph, what="partition", directed=True)
     parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
     nthreads = check_threads(threads)
     if executor is not None and not isinstance(executor, Executor):
@@ -160,6 +173,8 @@ def partition(
             f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
         )
     run, name = _resolve_scheme(scheme)
+    if graph.directed and isinstance(scheme, str) and not registry.scheme(name).directed:
+        require_undirected(graph, f"partition with {name}")
     seed64 = seed_to_u64(seed)
     part_kwargs = dict(kwargs)
     if "threads" not in part_kwargs and _takes_threads(run):
@@ -242,6 +257,7 @@ def _assemble(
         np.concatenate([ids[ug.v] for ids, (ug, _) in zip(nodes, results)] + [layout.cut_v]),
         np.concatenate([ug.p for ug, _ in results] + [np.ones(cut)]),
         relaxed=relaxed,
+        directed=graph.directed,
         scheme="partition",
         params={"scheme": name, "parts": parts, "kwargs": dict(kwargs)},
         seed=seed64,

@@ -17,19 +17,22 @@ from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 
-def check_graph(graph: Any, name: str = "graph", *, what: str = "this scheme") -> Graph:
-    """``graph``, checked to be an undirected :class:`Graph` (the input of ``what``).
+def check_graph(
+    graph: Any, name: str = "graph", *, what: str = "this scheme", directed: bool = False
+) -> Graph:
+    """``graph``, checked to be a :class:`Graph` (the input of ``what``).
 
-    Every scheme is undirected-only so far: a directed graph is refused through
-    :func:`~graphveil._common.require_undirected` (a scheme with a directed form will check
-    its graph on its own).
+    ``directed=False``: ``what`` has no directed form, and a directed graph is refused through
+    :func:`~graphveil._common.require_undirected`. ``directed=True``: ``what`` has one (its
+    registry record says ``directed=True``), and a directed graph passes.
     """
     if not isinstance(graph, Graph):
         raise TypeError(
             f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
             "Graph.from_edges / from_scipy / from_networkx"
         )
-    require_undirected(graph, what)
+    if not directed:
+        require_undirected(graph, what)
     return graph
 
 
@@ -143,11 +146,12 @@ def finish(
     seed: int | None,
     timer: Timer,
     relaxed: bool = False,
+    directed: bool = False,
     **extra: Any,
 ) -> Anonymized:
     """Wrap pair arrays and a report into the :class:`Anonymized` every scheme returns."""
     with timer.phase("build"):
-        graph = UncertainGraph(n, u, v, p, relaxed=relaxed)
+        graph = UncertainGraph(n, u, v, p, relaxed=relaxed, directed=directed)
     return finish_graph(graph, scheme=scheme, params=params, seed=seed, timer=timer, **extra)
 
 

@@ -50,7 +50,9 @@ def metis_parts(
     Returns
     -------
     numpy.ndarray
-        int64 array of length ``graph.n``: the part label ``0..parts-1`` of every node.
+        int64 array of length ``graph.n``: the part label ``0..parts-1`` of every node. A
+        directed graph is split as its underlying undirected graph (:meth:`Graph.to_undirected`:
+        the cut counts node pairs joined by an arc either way), as METIS needs a symmetric CSR.
         METIS balances part sizes but may leave a part empty on tiny or very uneven graphs.
 
     Raises
@@ -101,6 +103,7 @@ def metis_parts(
         )
     if parts == 1:
         return np.zeros(graph.n, dtype=np.int64)
+    graph = graph.to_undirected()  # itself when undirected
 
     metis_options = {} if metis_seed is None else {"seed": metis_seed}
     for name, value in (options or {}).items():
@@ -134,7 +137,9 @@ class PartLayout:
     ascending inside a part). ``local_indptr`` / ``local_indices`` are the CSR of the disjoint
     union of the induced subgraphs over positions, with neighbours in local ids; ``edge_u`` /
     ``edge_v`` (sliced by ``edge_ptr``) are each part's edges in local ids, ``u < v``, sorted;
-    ``cut_u`` / ``cut_v`` are the edges between parts in global ids, ``u < v``, sorted.
+    ``cut_u`` / ``cut_v`` are the edges between parts in global ids, ``u < v``, sorted. For a
+    directed graph (``directed``) the CSR is the out-CSR of the induced parts and the edges and
+    cut edges are arcs ``u -> v`` sorted by ``(u, v)`` (any order of ``u`` and ``v``).
     """
 
     node_ptr: np.ndarray
@@ -146,6 +151,7 @@ class PartLayout:
     edge_v: np.ndarray
     cut_u: np.ndarray
     cut_v: np.ndarray
+    directed: bool = False
 
     @property
     def parts(self) -> int:
@@ -165,7 +171,7 @@ class PartLayout:
         a, b = int(self.node_ptr[part]), int(self.node_ptr[part + 1])
         row = self.local_indptr[a : b + 1]
         indices = self.local_indices[row[0] : row[-1]]
-        return Graph(row - row[0], indices, validate=False)
+        return Graph(row - row[0], indices, validate=False, directed=self.directed)
 
 
 def split_parts(
@@ -176,7 +182,7 @@ def split_parts(
     Parameters
     ----------
     graph : Graph
-        The graph to split.
+        The graph to split (directed: its arcs, parts the induced directed subgraphs).
     labels : numpy.ndarray
         int64 part label ``0..parts-1`` of every node (as :func:`metis_parts` returns).
     parts : int
@@ -198,8 +204,10 @@ def split_parts(
     ([2, 3, 4], 2, [1], [2])
     """
     labels = np.ascontiguousarray(labels, dtype=np.int64)
-    arrays = _core.split_parts(graph.indptr, graph.indices, labels, parts, check_threads(threads))
-    return PartLayout(**arrays)
+    arrays = _core.split_parts(
+        graph.indptr, graph.indices, labels, parts, check_threads(threads), directed=graph.directed
+    )
+    return PartLayout(**arrays, directed=graph.directed)
 
 
 def part_seed(seed: int, part: int) -> int:

@@ -182,6 +182,11 @@ class Scheme:
     #: Promises every node's expected degree in the output equal to its degree in the input
     #: (MaxVar's constraint; EdgeSwitch's switches keep every degree). tests/test_api.py checks it.
     expected_degrees: bool = False
+    #: Has a directed form: the function takes a directed graph (its docstring says which
+    #: degrees it keeps in expectation). A scheme without one refuses a directed graph with
+    #: :class:`~graphveil._common.NotApplicable` ("<name> has no directed form ..."), never
+    #: running it as undirected. The CLI and the study read it (:func:`directed`).
+    directed: bool = False
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -445,6 +450,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="s",
             partitionable=True,
             deterministic=False,
+            directed=True,
             cli=Cli(
                 description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose "
                 "output k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 "
@@ -467,6 +473,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="^",
             partitionable=True,
             deterministic=True,
+            directed=True,
             no_op=_no_op_walk("RandWalk"),
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
@@ -518,6 +525,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=False,
             deterministic=False,
             expected_degrees=True,
+            directed=True,
             no_op=_no_op_maxvar,
             cli=Cli(
                 description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
@@ -544,6 +552,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             expected_degrees=True,
+            directed=True,
             aliases=("switch", "edge-switch"),
             no_op=_no_op_edge_switch,
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
@@ -561,6 +570,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="D",
             partitionable=False,
             deterministic=False,
+            directed=True,
             no_op=_no_op_mixture,
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
@@ -615,6 +625,17 @@ def names(family: str | None = None) -> tuple[str, ...]:
     if family is not None and family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
     return tuple(s.name for s in REGISTRY.values() if family in (None, s.family))
+
+
+def directed() -> tuple[str, ...]:
+    """The names of the schemes with a directed form (their record's ``directed``).
+
+    Examples
+    --------
+    >>> directed()
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
+    """
+    return tuple(s.name for s in REGISTRY.values() if s.directed)
 
 
 def partitionable() -> tuple[str, ...]:
