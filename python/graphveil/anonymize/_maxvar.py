@@ -211,7 +211,8 @@ def maxvar(
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
     ImportError
-        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``).
+        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``), or
+        ``partitioner="kaminpar"`` without kaminpar (``pip install "graphveil[kaminpar]"``).
 
     Notes
     -----
