@@ -43,7 +43,15 @@ from graphveil._common import SeedLike, check_int, check_real, check_threads, se
 from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
-__all__ = ["DEFAULT", "METIS_OPTIONS", "PARTITIONERS", "Partitioner", "get", "names"]
+__all__ = [
+    "DEFAULT",
+    "METIS_OPTIONS",
+    "PARTITIONERS",
+    "Partitioner",
+    "get",
+    "names",
+    "write_parhip",
+]
 
 #: ``function(graph, parts, *, seed, threads, options) -> labels``: ``seed`` already reduced to
 #: ``0..seed_max``, ``threads`` checked (0: every core), ``options`` every option of the record
