@@ -18,19 +18,23 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
-from graphveil.anonymize._report import Timer, check_graph, finish_graph, graph_first
-from graphveil.anonymize.parts import PartLayout, metis_parts, split_parts
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    finish_graph,
+    graph_first,
+    renamed_option,
+)
+from graphveil.anonymize.partitioners import METIS_OPTIONS as METIS_OPTIONS  # as before
+from graphveil.anonymize.partitioners import Partitioner
+from graphveil.anonymize.partitioners import get as get_partitioner
+from graphveil.anonymize.parts import PartLayout, split_parts
 from graphveil.graph import Graph
 from graphveil.interop import require
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 #: Picks per requested potential edge before a part gives up (plus 1024 per part).
 ATTEMPTS_PER_REQUEST = 256
-
-#: METIS options MaxVar uses unless told otherwise: 2 refinement iterations instead of METIS's 10.
-#: Measured: on a youtube-size Holme-Kim graph (60 parts) METIS takes 11.4 s of CPU instead of
-#: 30.8 s for a 1.1% larger cut; on web-NotreDame (20 parts) 0.48 s instead of 0.54 s, cut +0.6%.
-METIS_OPTIONS = {"niter": 2}
 
 
 def _solve_part(
@@ -86,6 +90,11 @@ def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
     "progress",
     "labels",
 )
+@renamed_option(
+    "metis_options",
+    lambda options: {"partitioner": "metis", "partitioner_options": options},
+    'partitioner="metis", partitioner_options=...',
+)
 def maxvar(
     graph: Graph,
     *,
@@ -97,13 +106,15 @@ def maxvar(
     executor: Executor | None = None,
     allow_fewer: bool = False,
     solver_options: dict[str, Any] | None = None,
-    metis_options: dict[str, int] | None = None,
+    partitioner: str = "metis",
+    partitioner_options: dict[str, Any] | None = None,
     progress: bool = False,
     labels: np.ndarray | None = None,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
-    Three phases (Section 4.2 of the paper): METIS splits ``graph`` into ``parts`` parts; each part
+    Three phases (Section 4.2 of the paper): a partitioner (METIS by default) splits ``graph``
+    into ``parts`` parts; each part
     (its induced subgraph) receives ``n_potential / parts`` friend-of-friend potential edges;
     each part's quadratic program
 
@@ -136,12 +147,12 @@ def maxvar(
         the paper. Part ``i`` receives ``n_potential // parts`` of them, the first
         ``n_potential % parts`` parts one more.
     parts : int, optional
-        Number of METIS parts, ``1 <= parts <= graph.n``; by default the study's rule,
+        Number of parts, ``1 <= parts <= graph.n``; by default the study's rule,
         :func:`maxvar_parts` (about 16,000 nodes a part, at least
         50 nodes a part, at least one part: 20 parts on dblp, 1 on ca-GrQc). ``parts=1``
         solves the whole graph as one QP (no cut edges, so no variance lost on them).
     seed : int, numpy.random.Generator or None
-        Seeds METIS and the proposals (one random stream per part). The output does not depend
+        Seeds the partitioner and the proposals (one random stream per part). The output does not depend
         on ``threads`` or on the executor. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
     solver : {"dual", "osqp"}
@@ -166,18 +177,25 @@ def maxvar(
         Keyword arguments for the backend: ``tol`` (Newton's residual target, 1e-10) for
         ``"dual"``; ``eps`` (1e-7), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
         (seconds, 0 = none), ``polish`` (True) for ``"osqp"``.
-    metis_options : dict, optional
-        METIS options by name (see :func:`graphveil.anonymize.parts.metis_parts`); default
-        ``{"niter": 2}``: 2 refinement iterations instead of METIS's 10, about 2.7 times faster
-        on a youtube-size graph for a cut about 1% larger.
+    partitioner : str
+        The partitioner that splits the graph, a name from
+        :mod:`graphveil.anonymize.partitioners`: ``"metis"`` (the default, built in) or
+        ``"kaminpar"`` (faster on large graphs; the ``kaminpar`` extra).
+    partitioner_options : dict, optional
+        The partitioner's options by name, over its defaults
+        (:attr:`~graphveil.anonymize.partitioners.Partitioner.defaults`): METIS's default is
+        ``{"niter": 2}``, 2 refinement iterations instead of METIS's 10, about 2.7 times faster
+        on a youtube-size graph for a cut about 1% larger. ``metis_options=X``, the old
+        spelling, is ``partitioner="metis", partitioner_options=X`` with a DeprecationWarning.
     progress : bool
         Show a progress bar per phase (tqdm).
     labels : numpy.ndarray, optional
         Precomputed parts: the part ``0..parts-1`` of every node (length ``graph.n``), as
-        :func:`~graphveil.anonymize.parts.metis_parts` returns them. METIS is then not run
-        (``metis_options`` is unused and recorded as None) and ``seed`` seeds the proposals
-        only. ``maxvar(g, n_potential=n_p, parts=k, seed=s)`` equals ``maxvar(g, n_potential=n_p, parts=k, seed=s,
-        labels=metis_parts(g, k, seed=s % 2**31, options=METIS_OPTIONS))``. The study
+        :meth:`Partitioner.labels <graphveil.anonymize.partitioners.Partitioner.labels>` returns
+        them. No partitioner then runs (``partitioner`` and ``partitioner_options`` are unused
+        and recorded as None) and ``seed`` seeds the proposals only. ``maxvar(g,
+        n_potential=n_p, parts=k, seed=s)`` equals ``maxvar(g, n_potential=n_p, parts=k,
+        seed=s, labels=partitioners.get("metis").labels(g, k, seed=s))``. The study
         partitions G0 once and passes the same labels to every grid point, as the authors'
         scripts read one part file per graph for every n_p.
 
@@ -185,7 +203,7 @@ def maxvar(
     -------
     Anonymized
         ``(graph, report)``: the :class:`UncertainGraph` (the edges, the potential edges and the
-        cut edges, ``m + n_potential`` pairs) and a dict with ``labels`` (the METIS part of every
+        cut edges, ``m + n_potential`` pairs) and a dict with ``labels`` (the part of every
         node), ``cut_edges``, per part ``potential_requested`` / ``potential_proposed`` /
         ``proposal_attempts`` / ``potential_available`` (-1 when not counted) and
         ``solver_stats`` (iterations, ``eq_residual`` and ``box_residual`` of the returned p,
@@ -208,11 +226,12 @@ def maxvar(
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
     ImportError
-        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``).
+        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``), or
+        ``partitioner="kaminpar"`` without kaminpar (``pip install "graphveil[kaminpar]"``).
 
     Notes
     -----
-    The code follows the phases: ``_propose`` (METIS parts and the friend-of-friend proposals,
+    The code follows the phases: ``_propose`` (the parts and the friend-of-friend proposals,
     a ``_Proposal``), ``_solve`` (the per-part QPs on the executor, a ``_Solution``) and
     ``_assemble`` (the uncertain graph and the report).
 
@@ -238,14 +257,17 @@ def maxvar(
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
     given = None if labels is None else check_labels(labels, graph.n, parts)
-    metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
+    splitter = get_partitioner(partitioner)
+    split_options = splitter.options(partitioner_options)
+    if given is None:
+        splitter.require()  # an optional extra: fail before any work
     timer = Timer()
     proposal = _propose(
         graph,
         n_potential,
         parts,
         seed_u64,
-        metis if given is None else given,
+        (splitter, split_options) if given is None else given,
         nthreads,
         timer,
         progress,
@@ -258,7 +280,8 @@ def maxvar(
         "parts": parts,
         "solver": solver,
         "solver_options": options,
-        "metis_options": None if given is not None else metis,
+        "partitioner": None if given is not None else splitter.name,
+        "partitioner_options": None if given is not None else split_options,
         "allow_fewer": bool(allow_fewer),
     }
     return _assemble(graph, proposal, solution, params, seed_u64, timer, progress)
@@ -355,7 +378,7 @@ def _stage(
 
 
 class _Labels(NamedTuple):
-    """Given parts (checked by :func:`check_labels`): METIS is not run."""
+    """Given parts (checked by :func:`check_labels`): no partitioner runs."""
 
     labels: np.ndarray
 
@@ -405,25 +428,27 @@ def _propose(
     n_potential: int,
     parts: int,
     seed: int,
-    metis: dict[str, int] | _Labels,
+    split: tuple[Partitioner, dict[str, Any]] | _Labels,
     threads: int,
     timer: Timer,
     progress: bool,
 ) -> _Proposal:
-    """Phase 1: METIS parts, then friend-of-friend potential edges inside every part.
+    """Phase 1: the parts, then friend-of-friend potential edges inside every part.
 
-    The parts come from the one parts path (:func:`~graphveil.anonymize.parts.metis_parts`
-    seeded with ``seed % 2**31`` and the METIS options ``metis``, then
+    The parts come from the one parts path (the partitioner record's
+    :meth:`~graphveil.anonymize.partitioners.Partitioner.labels`, seeded with ``seed``, which
+    it reduces to its range, with the options of ``split``, then
     :func:`~graphveil.anonymize.parts.split_parts`), or are given (checked labels). Part
     ``i`` asks for ``n_potential // parts`` potential edges, the first ``n_potential % parts``
     parts one more; the C++ kernel draws them in parallel with one random stream per part, so
     the result depends on ``seed`` only. Timed as ``"partition"`` and ``"propose"``.
     """
     with _stage(timer, "partition", progress):
-        if isinstance(metis, _Labels):
-            labels = metis.labels
+        if isinstance(split, _Labels):
+            labels = split.labels
         else:
-            labels = metis_parts(g, parts, seed=seed % 2**31, options=metis)
+            splitter, options = split
+            labels = splitter.labels(g, parts, seed=seed, threads=threads, options=options)
     with _stage(timer, "propose", progress):
         layout = split_parts(g, labels, parts, threads=threads)
         requested = np.full(parts, n_potential // parts, dtype=np.int64)

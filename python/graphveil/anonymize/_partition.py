@@ -1,4 +1,4 @@
-"""Partition (Section 3.6): any scheme run on the METIS parts of a graph, cut edges kept at p = 1."""
+"""Partition (Section 3.6): any scheme run on the parts of a graph, cut edges kept at p = 1."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ from graphveil.anonymize._report import (
     graph_first,
     require_undirected,
 )
-from graphveil.anonymize.parts import PartLayout, metis_parts, part_seed, split_parts
+from graphveil.anonymize.partitioners import get as get_partitioner
+from graphveil.anonymize.parts import PartLayout, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
@@ -96,9 +97,11 @@ def partition(
     seed: SeedLike = None,
     threads: int | None = None,
     executor: Executor | None = None,
+    partitioner: str = "metis",
+    partitioner_options: dict[str, Any] | None = None,
     **kwargs: Any,
 ) -> Anonymized:
-    """Partition(scheme, G0, parts): split G0 with METIS, anonymize every induced part, copy the cut.
+    """Partition(scheme, G0, parts): split G0 (METIS), anonymize every induced part, copy the cut.
 
     Each part ``V_i`` is the induced subgraph ``G0[V_i]`` (nodes relabelled ``0..|V_i|-1`` in
     ascending id order); the scheme runs on it with ``**kwargs`` (so ``switches=s``
@@ -121,12 +124,12 @@ def partition(
         (:func:`graphveil.anonymize.registry.partitionable`: ``"obfuscation"``, ``"randwalk"``,
         ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, seed=..., **kwargs) -> Anonymized``.
     parts : int
-        Number of METIS parts (1 <= parts <= n).
+        Number of parts (1 <= parts <= n).
     **kwargs
         Passed to the scheme for every part (e.g. ``t`` for RandWalk, ``k`` and ``eps`` for
         obfuscation).
     seed : int, numpy.random.Generator or None
-        Seeds METIS and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        Seeds the partitioner and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
     threads : int, optional
         Parts run concurrently on this many threads (``None`` or 0: every core); a scheme that
@@ -135,6 +138,11 @@ def partition(
     executor : concurrent.futures.Executor, optional
         Runs the parts instead of an own thread pool (e.g. a process pool or a Dask client's
         executor; the scheme must then be picklable). The result is the same as without.
+    partitioner : str
+        The partitioner that splits G0, a name from :mod:`graphveil.anonymize.partitioners`:
+        ``"metis"`` (the default, built in) or ``"kaminpar"`` (the ``kaminpar`` extra).
+    partitioner_options : dict, optional
+        The partitioner's options by name, over its defaults (METIS: ``{"niter": 2}``).
 
     Returns
     -------
@@ -166,7 +174,7 @@ def partition(
     (34, 2, 34)
     """
     check_graph(graph, what="partition", directed=True)
-    parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
+    parts = check_int(parts, "parts", 1, " (the number of parts)")
     nthreads = check_threads(threads)
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
@@ -175,18 +183,22 @@ def partition(
     run, name = _resolve_scheme(scheme)
     if graph.directed and isinstance(scheme, str) and not registry.scheme(name).directed:
         require_undirected(graph, f"partition with {name}")
+    splitter = get_partitioner(partitioner)
+    split_options = splitter.options(partitioner_options)
+    splitter.require()  # an optional extra: fail before any work
     seed64 = seed_to_u64(seed)
     part_kwargs = dict(kwargs)
     if "threads" not in part_kwargs and _takes_threads(run):
         part_kwargs["threads"] = 1  # the parallelism is over parts
     timer = Timer()
     with timer.phase("partition"):
-        labels = metis_parts(graph, parts, seed=seed64 % 2**31)
+        labels = splitter.labels(graph, parts, seed=seed64, threads=nthreads, options=split_options)
     with timer.phase("parts"):
         layout = split_parts(graph, labels, parts, threads=nthreads)
         busy = [i for i in range(parts) if layout.sizes()[i] > 0]
         results = _run_parts(run, layout, busy, part_kwargs, seed64, nthreads, executor)
-    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, kwargs)
+    split = {"partitioner": splitter.name, "partitioner_options": split_options}
+    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, kwargs, split)
 
 
 def _resolve_scheme(scheme: str | Callable[..., Anonymized]) -> tuple[Callable[..., Any], str]:
@@ -246,6 +258,7 @@ def _assemble(
     name: str,
     parts: int,
     kwargs: dict[str, Any],
+    split: dict[str, Any],
 ) -> Anonymized:
     """The parts' pairs mapped back to original ids, plus the cut edges with p = 1."""
     relaxed = any(ug.relaxed for ug, _ in results)
@@ -259,7 +272,7 @@ def _assemble(
         relaxed=relaxed,
         directed=graph.directed,
         scheme="partition",
-        params={"scheme": name, "parts": parts, "kwargs": dict(kwargs)},
+        params={"scheme": name, "parts": parts, **split, "kwargs": dict(kwargs)},
         seed=seed64,
         timer=timer,
         cut_edges=cut,

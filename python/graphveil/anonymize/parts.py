@@ -1,6 +1,7 @@
-"""Splitting a graph into METIS parts: the one parts path of MaxVar and Partition.
+"""Splitting a graph into parts: METIS, and the part layout MaxVar and Partition work on.
 
-:func:`metis_parts` labels every node with its part; :func:`split_parts` groups the nodes by
+:func:`metis_parts` labels every node with its METIS part (MaxVar and Partition reach it, and
+any other partitioner, through :mod:`graphveil.anonymize.partitioners`); :func:`split_parts` groups the nodes by
 part in one O(n + m) C++ pass and returns a :class:`PartLayout` (every part's induced subgraph
 in local ids, and the cut edges); :func:`part_seed` is the seed of a part's own random stream.
 """

@@ -4,7 +4,7 @@ Each :class:`Scheme` holds everything the rest of the package needs to know abou
 its one name (the Python function's name, used alike by the API, the CLI, the run reports
 and the study's keys and file names), the function, the title of its tables and figures, the
 paper's grid and what its values mean, the check of a grid value, the plot marker, whether
-:func:`~graphveil.anonymize.partition` can run it on METIS parts, and whether its
+:func:`~graphveil.anonymize.partition` can run it on a graph's parts, and whether its
 output is deterministic (every p in {0, 1}), and its family: ``"uncertainty"`` (the paper's
 study: the uncertainty schemes and the baselines it compares them with) or ``"dp"`` (edge
 differential privacy, run by :func:`~graphveil.experiments.reproduce` only when asked for).
@@ -44,11 +44,12 @@ from typing import Any
 
 import numpy as np
 
+from graphveil.anonymize import partitioners
 from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
-from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar, maxvar_parts
+from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
@@ -57,7 +58,6 @@ from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_u
 from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize._switching import edge_switch
 from graphveil.anonymize._tmf import tmf
-from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
 __all__ = [
@@ -86,7 +86,7 @@ FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
 StudyRun = Callable[..., Anonymized]
 
 #: ``prepare(graph, config, seed)``: work a scheme does once per study on G0 and shares among
-#: all its grid points (MaxVar's METIS parts); ``seed`` is the study's, derived for this use.
+#: all its grid points (MaxVar's parts); ``seed`` is the study's, derived for this use.
 StudyPrepare = Callable[[Graph, Any, int], Any]
 
 #: ``model_tv(graph, value, threads)``: the total variance of a scheme's uncertain model at a
@@ -279,13 +279,15 @@ def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anony
 
 
 def _prepare_maxvar(graph: Graph, config: Any, seed: int) -> np.ndarray:
-    """G0's METIS parts, made once per study and reused at every n_p.
+    """G0's parts, made once per study and reused at every n_p.
 
     As the authors' scripts did: they read one part file per graph and part count for every
-    n_p. Seeded like :func:`maxvar`'s own partition (``seed % 2**31``, the same METIS options).
+    n_p. Made as :func:`maxvar`'s own partition: the study's partitioner record
+    (``config.partitioner``) with its default options, given the seed.
     """
     parts = maxvar_parts(graph.n, config.maxvar_parts)
-    return metis_parts(graph, parts, seed=seed % 2**31, options=METIS_OPTIONS)
+    splitter = partitioners.get(config.partitioner)
+    return splitter.labels(graph, parts, seed=seed, threads=config.threads)
 
 
 def _study_maxvar(
@@ -300,6 +302,7 @@ def _study_maxvar(
         threads=config.threads,
         allow_fewer=True,
         labels=prepared,
+        partitioner=config.partitioner,
     )
 
 
@@ -528,12 +531,12 @@ REGISTRY: dict[str, Scheme] = {
             directed=True,
             no_op=_no_op_maxvar,
             cli=Cli(
-                description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
+                description="MaxVar: the graph's parts (--partitioner, METIS by default), friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
                 "cut edges keep p = 1. Shows a progress bar per phase on stderr (on a terminal) and "
                 "prints the report, with one line per part.",
                 metavar={"n_potential": "N_P"},
-                choices={"solver": tuple(SOLVERS)},
+                choices={"solver": tuple(SOLVERS), "partitioner": partitioners.names()},
                 progress="bars",
             ),
         ),
@@ -610,12 +613,13 @@ REGISTRY: dict[str, Scheme] = {
     )
 }
 
-#: ``graphveil anonymize partition``: any partitionable scheme on METIS parts (a command beside
-#: the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
+#: ``graphveil anonymize partition``: any partitionable scheme on a graph's parts (a command
+#: beside the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
 PARTITION_CLI = Cli(
-    description="Partition: split with METIS, run --scheme on every part with --params, copy cut "
-    "edges at p = 1.",
+    description="Partition: split with --partitioner (METIS by default), run --scheme on every "
+    "part with --params, copy cut edges at p = 1.",
     inner_scheme="scheme",
+    choices={"partitioner": partitioners.names()},
     user_errors=(ObfuscationError,),
 )
 
