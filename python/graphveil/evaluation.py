@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, require_undirected
+from graphveil._common import SeedLike
 from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
@@ -129,7 +129,8 @@ def evaluate(
         If ``g0`` is not a Graph or ``ug`` neither an UncertainGraph nor a Graph.
     ValueError
         If the node counts differ, ``samples < 1`` or some ``k < 1``; if ``ug``'s ids are
-        permuted and no ``record`` is given, or ``record`` belongs to another release.
+        permuted and no ``record`` is given, or ``record`` belongs to another release; if one
+        of ``g0`` and ``ug`` is directed and the other not.
 
     Notes
     -----
@@ -138,6 +139,14 @@ def evaluate(
     reported values are means over the samples (``S_PL`` too: the mean of the per-sample
     exponents; the exponent of the pooled degrees, as the authors computed it, is in
     ``report.extra["S_PL_pooled"]``). eps is computed once, on ``ug`` itself.
+
+    A directed ``g0`` and its directed release are measured on the directed statistics
+    (:func:`statistic_names(True) <graphveil.measure.utility.statistic_names>`: reciprocity,
+    in/out degrees, Fagiolo clustering, components, distances along arcs) and the directed
+    signatures; the edge differences count arcs (ordered pairs), eps is on the joint (in, out)
+    degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`, what directed
+    obfuscation hides by default) and the attacks run on the directed release
+    (:mod:`graphveil.attack`). See :doc:`/directed`.
 
     References
     ----------
@@ -161,8 +170,6 @@ def evaluate(
     >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
     True
     """
-    require_undirected(g0, "evaluate")
-    require_undirected(ug, "evaluate")
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
     reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)

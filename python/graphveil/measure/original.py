@@ -22,17 +22,41 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, in_sorted, require_undirected, seed_to_u64
+from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
-from graphveil.measure.privacy import _check_graph, signature_index
+from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import diameter_choice, statistic_names, utility_statistics
 from graphveil.multigraph import Multigraph
 
-__all__ = ["PAPER_K", "Original"]
+__all__ = ["DIRECTED_EPS_DEGREE", "PAPER_K", "Original", "eps_degree"]
 
 #: The k values of the paper's eps columns.
 PAPER_K: tuple[int, ...] = (30, 50, 100)
+
+#: The degree of the eps columns of a directed G0 (reports and the study): the joint
+#: ``(in, out)`` degree, the property directed (k, eps)-obfuscation hides by default, so a
+#: directed obfuscation's own target is what its eps columns measure.
+DIRECTED_EPS_DEGREE = "joint"
+
+
+def eps_degree(graph: Any) -> str | None:
+    """The ``degree`` of :func:`~graphveil.measure.privacy.eps` in reports on ``graph``.
+
+    None (the degree) for an undirected graph, :data:`DIRECTED_EPS_DEGREE` for a directed one.
+    """
+    return DIRECTED_EPS_DEGREE if getattr(graph, "directed", False) is True else None
+
+
+def check_same_kind(g0: Any, published: Any) -> None:
+    """Refuse measuring a directed graph against an undirected one (either way round)."""
+    d0, d1 = getattr(g0, "directed", False) is True, getattr(published, "directed", False) is True
+    if d0 != d1:
+        raise ValueError(
+            f"g0 is {'' if d0 else 'un'}directed and the published graph "
+            f"{'' if d1 else 'un'}directed: evaluate a directed release against its directed G0 "
+            "(or convert both with to_undirected())"
+        )
 
 
 class Original:
@@ -96,17 +120,38 @@ class Original:
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
     ) -> None:
-        require_undirected(graph, "Original")
-        self.graph = _check_graph(graph, "g0")
+        if not isinstance(graph, Graph):
+            raise TypeError(f"g0 must be a graphveil.Graph, got {type(graph).__name__}")
+        self.graph = graph
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
         self._default_statistics: Callable[..., dict[str, float]] | None = None
         self._threads = check_threads(threads)
-        self.h1_index = signature_index(graph, "h1", threads=self._threads)
-        self.h2_open_index = signature_index(graph, "h2_open", threads=self._threads)
+        # A directed G0's signatures (in/out degree pairs) are grouped exactly, in one pass over
+        # G0 and the sample together (measure.directed): there is no index, scores take G0.
+        self.h1_index: SignatureIndex | None = None
+        self.h2_open_index: SignatureIndex | None = None
+        if not graph.directed:
+            self.h1_index = signature_index(graph, "h1", threads=self._threads)
+            self.h2_open_index = signature_index(graph, "h2_open", threads=self._threads)
         self._edge_keys: np.ndarray | None = None
-        self._row = None if row is None else _checked_row(row, self.k)
+        self._row = None if row is None else _checked_row(row, self.k, graph.directed)
+
+    @property
+    def directed(self) -> bool:
+        """Whether G0 is directed (its statistics are then :func:`statistic_names(True)
+        <graphveil.measure.utility.statistic_names>` and its eps is on the joint degree)."""
+        return bool(self.graph.directed)
+
+    def scores(self, world: Graph | Multigraph, threads: int | None = None) -> dict[str, float]:
+        """H1 and H2_open of ``world`` against G0 (through G0's signature index if undirected)."""
+        if self.h1_index is None or self.h2_open_index is None:
+            return {"H1": h1(self.graph, world), "H2_open": h2_open(self.graph, world)}
+        return {
+            "H1": h1(self.h1_index, world, threads=threads),
+            "H2_open": h2_open(self.h2_open_index, world, threads=threads),
+        }
 
     @property
     def statistics_function(self) -> Callable[..., dict[str, float]]:
@@ -130,13 +175,23 @@ class Original:
         ``eps`` is a dict ``{k: eps}`` of G0 itself; computed once, on first use.
         """
         if self._row is None:
-            row: dict[str, Any] = {
-                "H1": float(self.h1_index.count),
-                "H2_open": float(self.h2_open_index.count),
-            }
+            row: dict[str, Any] = (  # its numbers of signatures: its scores against itself
+                self.scores(self.graph)
+                if self.h1_index is None or self.h2_open_index is None
+                else {
+                    "H1": float(self.h1_index.count),
+                    "H2_open": float(self.h2_open_index.count),
+                }
+            )
             fn = self.statistics_function
             row.update(statistic_values(fn, self.graph, self.statistics_seed, self._threads))
-            row["eps"] = eps_of(self.graph, self.graph, list(self.k), threads=self._threads)
+            row["eps"] = eps_of(
+                self.graph,
+                self.graph,
+                list(self.k),
+                degree=eps_degree(self.graph),
+                threads=self._threads,
+            )
             self._row = row
         return self._row
 
@@ -200,15 +255,16 @@ def statistic_values(
 ) -> dict[str, float]:
     """The utility statistics of ``g`` by ``fn``, checked to hold every column, as floats."""
     values = fn(g, seed=seed, threads=threads)
-    names = statistic_names()
+    names = statistic_names(getattr(g, "directed", False) is True)
     missing = [key for key in names if key not in values]
     if missing:
         raise ValueError(f"the statistics function returned no {', '.join(missing)}")
     return {key: float(values[key]) for key in names}
 
 
-def _checked_row(row: dict[str, Any], ks: tuple[int, ...]) -> dict[str, Any]:
-    missing = [key for key in ("H1", "H2_open", *statistic_names(), "eps") if key not in row]
+def _checked_row(row: dict[str, Any], ks: tuple[int, ...], directed: bool) -> dict[str, Any]:
+    names = ("H1", "H2_open", *statistic_names(directed), "eps")
+    missing = [key for key in names if key not in row]
     if missing or any(kk not in row["eps"] for kk in ks):
         raise ValueError(
             f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"

@@ -345,7 +345,8 @@ def num_signatures(g: Graph, kind: SignatureKind = "h1", *, threads: int | None 
     -------
     int
     """
-    require_undirected(g, "num_signatures")
+    if getattr(g, "directed", False) is True:  # the directed signatures (measure.directed)
+        return int(round(_directed_score(g, g, _check_kind(kind))))
     return _score(g, g, kind, threads, False)[2]
 
 

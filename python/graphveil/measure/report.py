@@ -25,14 +25,20 @@ from graphveil._common import (
     SeedLike,
     atomic_path,
     check_threads,
-    require_undirected,
     seed_to_u64,
     task_threads,
 )
 from graphveil.graph import Graph
-from graphveil.measure.original import PAPER_K, Original, check_k, statistic_values
+from graphveil.measure.original import (
+    DIRECTED_EPS_DEGREE,
+    PAPER_K,
+    Original,
+    check_k,
+    check_same_kind,
+    eps_degree,
+    statistic_values,
+)
 from graphveil.measure.privacy import eps as eps_of
-from graphveil.measure.privacy import h1, h2_open
 from graphveil.measure.utility import (
     STATISTICS,
     powerlaw_exponent,
@@ -73,9 +79,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns() -> tuple[str, ...]:
+def _columns(directed: bool = False) -> tuple[str, ...]:
     """Every per-sample column: privacy, edge differences, then the utility statistics."""
-    return _PRIVACY + _EDGES + statistic_names()
+    return _PRIVACY + _EDGES + statistic_names(directed)
 
 
 def _format(column: str, row: int) -> str:
@@ -88,7 +94,7 @@ def _header(column: str) -> str:
 
 
 def relative_error(
-    mean: dict[str, float], original: dict[str, float]
+    mean: dict[str, float], original: dict[str, float], *, directed: bool = False
 ) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
@@ -98,6 +104,9 @@ def relative_error(
         Each statistic averaged over the samples.
     original : dict
         The statistics of the true graph.
+    directed : bool
+        Over the statistics of directed graphs (``statistic_names(True)``: reciprocity, the
+        in/out degree statistics, components ...) instead of the paper's ten.
 
     Returns
     -------
@@ -119,7 +128,7 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in statistic_names():
+    for key in statistic_names(directed):
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -165,6 +174,10 @@ class Report:
     first_sample : int
         Index of the first sample in the seed's sequence (0 unless the report is one part of a
         split evaluation, see :meth:`merge`).
+    directed : bool
+        G0 and the release are directed: the columns are the directed statistics
+        (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
+        (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
     """
 
     original: dict[str, float]
@@ -179,6 +192,7 @@ class Report:
     extra: dict[str, float] = field(default_factory=dict)
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
+    directed: bool = False
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -213,7 +227,9 @@ class Report:
         if not ordered:
             raise ValueError("merge needs at least one report")
         head = ordered[0]
-        same = ("original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label")
+        same = (
+            "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
+        )  # fmt: skip
         for other in ordered[1:]:
             differing = [
                 name for name in same if _canon(getattr(other, name)) != _canon(getattr(head, name))
@@ -253,6 +269,7 @@ class Report:
             extra=extra,
             degree_histogram=histogram,
             first_sample=head.first_sample,
+            directed=head.directed,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -264,22 +281,26 @@ class Report:
     @property
     def mean(self) -> dict[str, float]:
         """Every column averaged over the samples."""
-        return {key: _mean([row[key] for row in self.per_sample]) for key in _columns()}
+        return {
+            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.directed)
+        }
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _columns()}
+        return {
+            key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)
+        }
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
         """``|mean - original| / original`` for each statistic (nan where undefined)."""
-        return relative_error(self.mean, self.original)[1]
+        return relative_error(self.mean, self.original, directed=self.directed)[1]
 
     @property
     def rel_err(self) -> float:
         """Mean relative error over the utility statistics (Section 6 of the paper)."""
-        return relative_error(self.mean, self.original)[0]
+        return relative_error(self.mean, self.original, directed=self.directed)[0]
 
     @property
     def tradeoff(self) -> float:
@@ -290,7 +311,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + statistic_names()
+        stats_cols = _PRIVACY + statistic_names(self.directed)
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -328,16 +349,24 @@ class Report:
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
-            "eps counts every node whose degree entropy is below log2 k)"
+            f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
         )
         return "\n".join(lines)
+
+    @property
+    def _eps_property(self) -> str:
+        return "joint (in, out) degree" if self.directed else "degree"
 
     def __str__(self) -> str:
         return self.table()
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff."""
+        """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff.
+
+        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
+        """
+        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         return {
             "label": self.label,
             "n": self.n,
@@ -359,6 +388,7 @@ class Report:
             "degree_histogram": (
                 None if self.degree_histogram is None else self.degree_histogram.tolist()
             ),
+            **kind,
         }
 
     @classmethod
@@ -381,6 +411,7 @@ class Report:
                 else np.asarray(data["degree_histogram"], dtype=np.int64)
             ),
             first_sample=int(data.get("first_sample", 0)),
+            directed=bool(data.get("directed", False)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -398,7 +429,7 @@ class Report:
         ``original`` row for the true graph).
         """
         ks = sorted(self.eps)
-        columns = _columns()
+        columns = _columns(self.directed)
         header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
@@ -476,7 +507,6 @@ def true_graph_row(
     without recomputing it; use the same ``statistics_seed`` there. An :class:`Original` does
     this and also keeps G0's signatures: prefer it.
     """
-    require_undirected(g0, "true_graph_row")
     return Original(
         g0, k, statistics_seed=statistics_seed, threads=threads, statistics=statistics
     ).row
@@ -500,6 +530,7 @@ def _check_inputs(
         ug = ug.graph
     if not isinstance(ug, (UncertainGraph, Graph)):
         raise TypeError(f"ug must be a graphveil.UncertainGraph or Graph, got {type(ug).__name__}")
+    check_same_kind(g0, ug)
     if ug.n != g0.n:
         raise ValueError(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
@@ -585,14 +616,15 @@ def _reduce(
     per_sample = [row for row, _ in measured for _ in range(copies)]
     histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
     extra: dict[str, float] = {}
-    if reference.statistics is None:
+    directed = reference.directed
+    if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
     row = reference.row
     g0 = reference.graph
     return Report(
-        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names())},
+        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
         per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), threads=threads),
+        eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
         n=g0.n,
         m=g0.m,
@@ -601,6 +633,7 @@ def _reduce(
         label=label,
         extra=extra,
         degree_histogram=histogram,
+        directed=directed,
     )
 
 
@@ -625,26 +658,24 @@ def measure_sample(
     ``g0`` is best an :class:`Original`, whose signatures and edge keys are reused; a Graph is
     measured here for this one sample. The statistics are ``statistics``, else the Original's
     (:attr:`Original.statistics_function <graphveil.measure.Original.statistics_function>`).
+    A directed ``g0`` takes a directed ``ug`` (a ValueError otherwise): its worlds are directed
+    graphs, the edge differences count arcs (ordered pairs) and the statistics are the directed
+    ones.
     """
-    require_undirected(g0, "measure_sample")
-    require_undirected(ug, "measure_sample")
+    check_same_kind(g0.graph if isinstance(g0, Original) else g0, ug)
     nthreads = task_threads(threads)
     reference = g0 if isinstance(g0, Original) else Original(g0, threads=nthreads)
     world: Graph | Multigraph
     if isinstance(ug, Graph):
         world = ug
-    elif ug.relaxed:  # loops and copies stay: measured the authors' multigraph way
+    elif ug.relaxed and not ug.directed:  # loops and copies stay: the authors' multigraph way
         world = ug.sample_multigraph(sample_seed, index=index, threads=nthreads)
     else:
         u, v = ug.sample_edges(sample_seed, index=index, threads=nthreads)
-        world = Graph.from_edges(u, v, ug.n, threads=nthreads)
+        world = Graph.from_edges(u, v, ug.n, threads=nthreads, directed=ug.directed)
     removed, added = reference.edge_differences(world)
-    row = {
-        "H1": h1(reference.h1_index, world, threads=nthreads),
-        "H2_open": h2_open(reference.h2_open_index, world, threads=nthreads),
-        "edges_removed": float(removed),
-        "edges_added": float(added),
-    }
+    row = reference.scores(world, nthreads)
+    row.update(edges_removed=float(removed), edges_added=float(added))
     fn = statistics or reference.statistics_function
     row.update(statistic_values(fn, world, stat_seed, nthreads))
     return row, np.bincount(world.degrees)

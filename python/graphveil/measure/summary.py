@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import require_undirected
 from graphveil.graph import Graph
+from graphveil.measure.original import eps_degree
 from graphveil.measure.privacy import eps, num_signatures
 from graphveil.measure.utility import utility_statistics
 
@@ -30,8 +30,10 @@ def graph_stats(
     With ``measures=True`` also the graph's own privacy scores (``H1``, ``H2_open``: the numbers
     of distinct signatures, its score against itself), ``eps_k<k>`` of the graph itself and
     the utility statistics ``S_NE ... S_Diam`` (:data:`graphveil.measure.STATISTICS`).
+    A directed graph: ``edges`` counts arcs, the degrees are total (in + out) degrees, plus
+    ``max_in_degree`` and ``max_out_degree``; its measures are the directed signatures, eps on
+    the joint (in, out) degree and the directed statistics (``statistic_names(True)``).
     """
-    require_undirected(graph, "graph_stats")
     deg = graph.degrees
     counts = graph.build_counts
     empty = deg.size == 0
@@ -44,6 +46,10 @@ def graph_stats(
         "degree_variance": 0.0 if empty else float(np.var(deg)),
         "isolated_nodes": int(np.count_nonzero(deg == 0)),
     }
+    if graph.directed:
+        stats["directed"] = True
+        stats["max_in_degree"] = 0 if empty else int(graph.in_degrees.max())
+        stats["max_out_degree"] = 0 if empty else int(graph.out_degrees.max())
     if counts.lines is not None:
         stats["lines_read"] = int(counts.lines)
     stats["self_loops_dropped"] = int(counts.self_loops)
@@ -55,7 +61,8 @@ def graph_stats(
     if measures:
         stats["H1"] = num_signatures(graph, "h1", threads=threads)
         stats["H2_open"] = num_signatures(graph, "h2_open", threads=threads)
-        for kk, value in sorted(eps(graph, graph, list(k), threads=threads).items()):
+        degree = eps_degree(graph)
+        for kk, value in sorted(eps(graph, graph, list(k), degree=degree, threads=threads).items()):
             stats[f"eps_k{kk}"] = value
         stats.update(utility_statistics(graph, seed=seed, threads=threads))
     return stats
