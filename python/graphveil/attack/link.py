@@ -14,6 +14,10 @@ The attacker ranks the published pairs by ``p``. Against the true graph ``G0`` t
 Recall is over all ``m`` edges of ``G0``: an edge missing from the published pairs is never found.
 A deterministic release (a :class:`~graphveil.Graph`, or every ``p`` in {0, 1}: RandWalk,
 EdgeSwitch) has no ranking; its edge set is its most-likely world, and only that is reported.
+
+A directed release is scored on ordered pairs: its pairs ``(u, v)`` are arcs, the true ones are
+the arcs of a directed ``G0`` (``u -> v``; the reverse ``v -> u`` is another pair, true only if it
+is an arc of G0), ``m`` is G0's number of arcs.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import require_undirected
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -133,8 +136,6 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
     >>> r.auc, r.precision_at_m, r.precision, r.recall
     (0.5, 0.5, 0.5, 0.5)
     """
-    require_undirected(g0, "link_inference")
-    require_undirected(published, "link_inference")
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     ug = release_on(g0, published).simplified()
@@ -165,15 +166,20 @@ def release_on(g0: Graph, published: UncertainGraph | Graph) -> UncertainGraph:
     """``published`` as an uncertain graph on ``g0``'s nodes (a Graph becomes p = 1 pairs).
 
     The one input check of the attacks: a release must be on the same ``n`` nodes as ``g0``,
-    under ``g0``'s ids (map a permuted release back with its run record first).
+    under ``g0``'s ids (map a permuted release back with its run record first), and directed
+    exactly when ``g0`` is.
     """
-    require_undirected(g0, "release_on")
-    require_undirected(published, "release_on")
     if isinstance(published, Graph):
         published = UncertainGraph.from_graph(published)
     elif not isinstance(published, UncertainGraph):
         raise TypeError(
             f"published must be a graphveil.UncertainGraph or Graph, got {type(published).__name__}"
+        )
+    if published.directed != g0.directed:
+        raise ValueError(
+            f"g0 is {'' if g0.directed else 'un'}directed and the release "
+            f"{'' if published.directed else 'un'}directed: attack a directed release with its "
+            "directed G0 (or convert both with to_undirected())"
         )
     if published.n != g0.n:
         raise ValueError(

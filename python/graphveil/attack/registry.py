@@ -142,6 +142,10 @@ class Attack:
     options: tuple[Option, ...] = ()
     #: The printed result, ``text(result) -> str``; None prints ``result.as_dict()`` as a table.
     text: Callable[[Any], str] | None = field(default=None)
+    #: Its directed form, one sentence (how it attacks a directed release of a directed G0);
+    #: None: it has none, and :func:`~graphveil.attack.attack_scores` leaves its columns None
+    #: on a directed release.
+    directed: str | None = None
 
     def column(self, name: str) -> Column:
         """Its column ``name``."""
@@ -227,6 +231,10 @@ _LINK = Attack(
     description=(
         "AUC of p for the true edges against the other published pairs, precision and recall of "
         "the top-m pairs and of the most-likely world (p >= 0.5)."
+    ),
+    directed=(
+        "on ordered pairs: the AUC of p for G0's arcs u -> v against the release's other "
+        "ordered pairs, m = G0's arcs"
     ),
 )
 
@@ -315,15 +323,19 @@ _PROPAGATION = Attack(
         Option("--threads", "threads", "worker threads (default: all)"),
     ),
     text=propagation_table,
+    directed=(
+        "on the underlying undirected graphs: G0's arcs and each attacked world's with their "
+        "directions dropped (a lower bound of a directed Narayanan-Shmatikov propagation)"
+    ),
 )
 
 #: Every attack, in the order of the study's columns.
 REGISTRY: Mapping[str, Attack] = {a.name: a for a in (_LINK, _PROPAGATION)}
 
 
-def names() -> tuple[str, ...]:
-    """The registered attacks' names."""
-    return tuple(REGISTRY)
+def names(*, directed: bool = False) -> tuple[str, ...]:
+    """The registered attacks' names (``directed=True``: those with a directed form)."""
+    return tuple(name for name, a in REGISTRY.items() if not directed or a.directed is not None)
 
 
 def attack(name: str) -> Attack:

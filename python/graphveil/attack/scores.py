@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._common import NotApplicable, SeedLike, check_int, require_undirected
+from graphveil._common import NotApplicable, SeedLike, check_int
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
@@ -82,6 +82,9 @@ def attack_scores(
     NotApplicable
         If ``g0`` has no nodes (or the attacks cannot take it otherwise).
 
+    A directed ``g0`` and release are attacked in each attack's directed form
+    (:attr:`graphveil.attack.registry.Attack.directed`).
+
     Examples
     --------
     >>> import graphveil as gv
@@ -90,8 +93,6 @@ def attack_scores(
     >>> s["link_auc"] is None, s["link_precision"], s["reid_rate"] > 0.6
     (True, 1.0, True)
     """
-    require_undirected(g0, "attack_scores")
-    require_undirected(published, "attack_scores")
     samples = check_int(samples, "samples", low=1)
     if g0.n == 0:
         raise NotApplicable("the graph has no nodes: there is nothing to attack")
@@ -99,5 +100,8 @@ def attack_scores(
     request = ScoreRequest(samples, seed, seeds, eccentricity, threads)
     scores: dict[str, Any] = {}
     for attack in REGISTRY.values():  # each draws its own randomness from `seed`
+        if g0.directed and attack.directed is None:  # no directed form: its numbers undefined
+            scores.update(dict.fromkeys(attack.names()))
+            continue
         scores.update(attack.score(g0, published, request))
     return {**scores, "attack_samples": samples, "attack_seeds": seeds}
