@@ -111,6 +111,9 @@ class Dataset:
     maxvar_parts: int | None = None
     """The paper's number of MaxVar parts for this graph, which ``graphveil reproduce --dataset``
     uses (None: the study's rule, :func:`graphveil.anonymize.registry.maxvar_parts`)."""
+    arcs: int | None = None
+    """A directed graph's expected arc count read with ``directed=True`` (self-loops dropped,
+    repeated arcs merged); None: the graph is undirected, ``load(directed=True)`` refuses it."""
 
     @property
     def filename(self) -> str:
@@ -129,6 +132,7 @@ def _snap(
     sha256: str | None = None,
     embedded: bool = False,
     maxvar_parts: int | None = None,
+    arcs: int | None = None,
 ) -> Dataset:
     url = _SNAP + (file or f"{name}.txt.gz")
     return Dataset(
@@ -141,6 +145,7 @@ def _snap(
         sha256,
         embedded=embedded,
         maxvar_parts=maxvar_parts,
+        arcs=arcs,
     )
 
 
@@ -204,6 +209,7 @@ _REAL: tuple[Dataset, ...] = (
         504_230,
         _LESKOVEC_2009,
         sha256="65072f0a2d98a444967bf3b8379a87e03292f2f9f8924f4fe470ddd047c95553",
+        arcs=870_161,
     ),
     _snap(
         "soc-Epinions1",
@@ -212,6 +218,7 @@ _REAL: tuple[Dataset, ...] = (
         405_740,
         "M. Richardson, R. Agrawal, P. Domingos. Trust Management for the Semantic Web. ISWC 2003.",
         sha256="69a2dab71fa5e3a0715487599fc16ca17ddc847379325a6c765bbad6e3e36938",
+        arcs=508_837,
     ),
     _snap(
         "web-NotreDame",
@@ -220,6 +227,7 @@ _REAL: tuple[Dataset, ...] = (
         1_090_108,
         "R. Albert, H. Jeong, A.-L. Barabasi. Diameter of the World-Wide Web. Nature 401, 1999.",
         sha256="d4f4916db2b45060d4dde21fca2d6d757f245f4397528f72230eff3bb57e499e",
+        arcs=1_469_679,
     ),
     # SNAP graphs whose local copies were re-compressed or re-headed: counts only.
     _snap(
@@ -370,6 +378,7 @@ def load(
     data_dir: DataDir = None,
     download: bool = False,
     seed: SeedLike = 0,
+    directed: bool = False,
 ) -> Graph:
     """Read a registered graph (or generate a ``synthetic-*`` one).
 
@@ -383,6 +392,10 @@ def load(
         If the graph is not on this machine, :func:`fetch` it first (default: raise).
     seed : int, numpy.random.Generator or None
         Seed of a synthetic graph (default 0: the same graph every time); ignored otherwise.
+    directed : bool
+        Read a directed graph's arcs as arcs (a directed :class:`Graph`, its arc count
+        :attr:`Dataset.arcs` checked) instead of as undirected edges; only for the graphs
+        that are directed (``arcs`` registered), a ValueError for the others.
 
     Returns
     -------
@@ -399,6 +412,12 @@ def load(
         If the file found does not have the registered node and edge counts.
     """
     entry = info(name)
+    if directed and entry.arcs is None:
+        known = ", ".join(d.name for d in _REGISTRY.values() if d.arcs is not None)
+        raise ValueError(
+            f"{entry.name} is undirected: directed=True (--directed) reads a directed graph's "
+            f"arcs; the directed datasets are {known}"
+        )
     if entry.synthetic:
         from graphveil.generators import like
 
@@ -412,6 +431,10 @@ def load(
                 f"run `graphveil datasets fetch {entry.name}` or pass download=True"
             )
         path = fetch(entry.name)
+    if directed:
+        graph = _read(path, directed=True)
+        _check_counts(entry, graph, path, directed=True)
+        return graph
     graph = _read(path)
     _check_counts(entry, graph, path)
     return graph
@@ -514,15 +537,22 @@ def _search_path(entry: Dataset, data_dir: DataDir) -> builtins.list[Path]:
     return folders
 
 
-def _read(path: Path) -> Graph:
+def _read(path: Path, *, directed: bool = False) -> Graph:
     from graphveil.io import read_edgelist
 
-    return read_edgelist(path)
+    return read_edgelist(path, directed=directed) if directed else read_edgelist(path)
 
 
-def _check_counts(entry: Dataset, graph: Graph, path: Path, *, removed: bool = False) -> None:
-    if (graph.n, graph.m) == (entry.nodes, entry.edges):
+def _check_counts(
+    entry: Dataset, graph: Graph, path: Path, *, removed: bool = False, directed: bool = False
+) -> None:
+    if (graph.n, graph.m) == (entry.nodes, entry.arcs if directed else entry.edges):
         return
+    if directed:
+        raise ChecksumError(
+            f"{path} holds {graph.n:,} nodes and {graph.m:,} arcs, but {entry.name} has "
+            f"{entry.nodes:,} nodes and {entry.arcs:,} arcs; delete it and fetch it again"
+        )
     where = f"the download of {path.name}" if removed else str(path)
     what = "the file was removed" if removed else "delete it and fetch it again"
     raise ChecksumError(

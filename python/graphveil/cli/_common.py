@@ -207,12 +207,15 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
     """The graph named by the arguments of :func:`add_graph_argument`."""
     from graphveil import datasets
 
+    directed = getattr(args, "directed", False)  # a command with --directed (reproduce)
     if args.dataset is not None:
         if args.header:
             raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
-        return datasets.load(args.dataset, data_dir=args.data_dir)
+        return datasets.load(args.dataset, data_dir=args.data_dir, directed=directed)
     from graphveil.io import read_edgelist
 
+    if directed:
+        return read_edgelist(args.graph, header=args.header, directed=True)
     return read_edgelist(args.graph, header=args.header)
 
 

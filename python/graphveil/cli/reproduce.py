@@ -41,6 +41,7 @@ def add_reproduce(subparsers: Any) -> None:
             "  graphveil reproduce                                   the embedded dataset, full grid\n"
             "  graphveil reproduce edges.txt.gz -o out --samples 5\n"
             "  graphveil reproduce --dataset web-NotreDame --data-dir ../shared/data\n"
+            "  graphveil reproduce --dataset soc-Epinions1 --directed   a directed study\n"
             "  graphveil reproduce --schemes maxvar randwalk_mod --grid maxvar=0.19,0.57\n"
             "  graphveil reproduce --family uncertainty dp           the paper's study and edge DP\n"
             "  graphveil reproduce --schemes tmf edgeflip maxvar obfuscation\n"
@@ -74,6 +75,13 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     add_header_argument(parser)
+    parser.add_argument(
+        "--directed",
+        action="store_true",
+        help="read GRAPH's lines (or the --dataset's) as arcs u -> v and study the directed "
+        "graph: only the schemes with a directed form run, on the directed statistics "
+        "(see docs/directed.rst)",
+    )
     parser.add_argument(
         "-o",
         "--output",
@@ -216,7 +224,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
     graph = load_graph(args)
     if args.graph is None and args.maxvar_parts is None:  # the paper's count for its graphs
         args.maxvar_parts = datasets.info(args.dataset).maxvar_parts
-    out = Path(args.output) if args.output else Path("graphveil-out") / name
+    folder = f"{name}-directed" if args.directed else name  # beside the undirected study
+    out = Path(args.output) if args.output else Path("graphveil-out") / folder
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
     write_json(args.json, finite(study.to_json()))

@@ -14,6 +14,7 @@ from graphveil.anonymize import partitioners, registry
 from graphveil.anonymize.registry import derived_seed
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
+from graphveil.measure.original import DIRECTED_EPS_DEGREE
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`), those
@@ -44,9 +45,14 @@ class StudyConfig:
     attacks: bool = True
     #: BFS sources of the distance statistics above the exact threshold (G0 and every sample).
     distance_sources: int = DISTANCE_SOURCES
+    #: G0 is directed: only the schemes with a directed form run (the others' points are not
+    #: applicable), the statistics are the directed ones and eps is on the joint (in, out)
+    #: degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    directed: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict."""
+        """The settings as a JSON-ready dict (``directed`` only when True)."""
+        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -58,6 +64,7 @@ class StudyConfig:
             "mixture_t": self.mixture_t,
             "attacks": self.attacks,
             "distance_sources": self.distance_sources,
+            **kind,
         }
 
 
@@ -144,6 +151,18 @@ def _study_config(
         else check_int(maxvar_parts, "maxvar_parts", low=1),
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
         partitioner=splitter.name,
+        directed=bool(graph.directed),
+    )
+
+
+def no_directed_form(point: GridPoint) -> str | None:
+    """Why ``point`` does not run on a directed G0 (its scheme has no directed form), else None."""
+    record = registry.scheme(point.scheme)
+    if record.directed:
+        return None
+    return (
+        f"{record.title} has no directed form: the study of a directed graph runs only "
+        f"{', '.join(registry.scheme(s).title for s in registry.directed())} (see docs/directed.rst)"
     )
 
 

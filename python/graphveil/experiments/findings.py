@@ -645,6 +645,7 @@ def paper_claims(
     *,
     original: Mapping[str, Any] | None = None,
     graph: str | None = None,
+    directed: bool = False,
 ) -> list[Claim]:
     """Check the paper's own claims (its Section 6) on a study's rows.
 
@@ -662,6 +663,11 @@ def paper_claims(
     graph : str, optional
         The graph's name: the paper excepts ``com-youtube`` and ``com-amazon`` at t = 2 from
         RandWalk and RandWalk-mod performing alike (:data:`PAPER_EXCEPTIONS`).
+    directed : bool
+        The study's G0 is directed: every claim is :data:`NOT_APPLICABLE` (the paper's claims
+        are about undirected graphs, and RandWalk-mod, which many of them name, has no directed
+        form); its evidence still says what the rows show, read the claim's way, for
+        information.
 
     Returns
     -------
@@ -684,7 +690,7 @@ def paper_claims(
     >>> paper_claims(rows)[0].evidence
     'needs rows of (k,eps)-obf'
     """
-    return [
+    claims = [
         _obf_claim(rows, original),
         _alike_claim(rows, graph),
         _t2_claim(rows),
@@ -697,6 +703,23 @@ def paper_claims(
         _edges_claim(rows),
         _tv_claim(rows),
     ]
+    if directed:
+        return [_undirected_only(c) for c in claims]
+    return claims
+
+
+def _undirected_only(claim: Claim) -> Claim:
+    """``claim`` marked not applicable on a directed G0, what the rows show kept as information."""
+    shown = claim.evidence if claim.holds is None else f"{claim.verdict}: {claim.evidence}"
+    return Claim(
+        claim.name,
+        claim.section,
+        claim.quote,
+        claim.reading,
+        NOT_APPLICABLE,
+        "the paper's claims are about undirected graphs and this G0 is directed (directed "
+        f"statistics, no RandWalk-mod); read the claim's way, for information only: {shown}",
+    )
 
 
 def _found(claim: Claim) -> str:

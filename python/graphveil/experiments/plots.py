@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from graphveil._common import atomic_path
 from graphveil.anonymize import registry
 from graphveil.attack.registry import reidentification_column
-from graphveil.measure.utility import statistic_names
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.experiments.tables import Study
@@ -111,7 +110,7 @@ def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
     )
     ax.set_yscale("log")
     ax.set_xlabel(
-        f"rel.err (mean relative error of the {len(statistic_names())} utility statistics)"
+        f"rel.err (mean relative error of the {len(study.statistics)} utility statistics)"
     )
     ax.set_ylabel("H2_open re-identification score (log scale)")
     ax.set_title(f"Privacy-utility tradeoff on {study.graph_name} (lower-left is better)")
@@ -152,7 +151,7 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
         )
     ax.set_ylim(bottom=0)
     ax.set_xlabel(
-        f"rel.err (mean relative error of the {len(statistic_names())} utility statistics)"
+        f"rel.err (mean relative error of the {len(study.statistics)} utility statistics)"
     )
     ax.set_ylabel(column.title)
     ax.set_title(f"Attack against utility on {study.graph_name} (lower-left is better)")

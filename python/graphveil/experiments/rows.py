@@ -87,8 +87,9 @@ def _point_row(
         eps = {k: float(results[-1][k]) for k in config.k}
         pairs = ug.num_pairs
     histogram = _sum_histograms(hists)
+    directed = config.directed  # a directed G0's statistics, and no S_PL to pool
     ev = Report(
-        original={key: original[key] for key in ("H1", "H2_open", *statistic_names())},
+        original={key: original[key] for key in ("H1", "H2_open", *statistic_names(directed))},
         per_sample=per_sample,
         eps=eps,
         eps_original={k: original[f"eps_k{k}"] for k in config.k},
@@ -96,8 +97,9 @@ def _point_row(
         m=graph.m,
         seed=tasks.root,
         sample_seed=tasks.sample_seed,
-        extra={"S_PL_pooled": _pooled_exponent(histogram)},
+        extra={} if directed else {"S_PL_pooled": _pooled_exponent(histogram)},
         degree_histogram=histogram,
+        directed=directed,
     )
     row: dict[str, Any] = {
         **_point_id(point),
@@ -153,14 +155,15 @@ def _add_model_tv(
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     mean, std = ev.mean, ev.std
-    row: dict[str, Any] = {key: mean[key] for key in ("H1", "H2_open", *statistic_names())}
+    names = ("H1", "H2_open", *statistic_names(config.directed))
+    row: dict[str, Any] = {key: mean[key] for key in names}
     row["removed_edges"] = mean["edges_removed"]
     row["added_edges"] = mean["edges_added"]
     for k in config.k:
         row[f"eps_k{k}"] = float(ev.eps[k])
     row["rel_err"] = ev.rel_err
     row["tradeoff"] = ev.tradeoff
-    row["std"] = {key: std[key] for key in ("H1", "H2_open", *statistic_names())}
+    row["std"] = {key: std[key] for key in names}
     row.update({f"extra_{key}": value for key, value in ev.extra.items()})
     return row
 

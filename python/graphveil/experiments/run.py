@@ -18,9 +18,10 @@ from graphveil.experiments.config import (
     GridPoint,
     _prepare_key,
     _study_config,
+    no_directed_form,
     paper_grid,
 )
-from graphveil.experiments.rows import _original_row, _reference, _study_rows
+from graphveil.experiments.rows import _original_row, _point_id, _reference, _study_rows
 from graphveil.experiments.schedule import Scheduler
 from graphveil.experiments.state import (
     _claim_folder,
@@ -129,6 +130,12 @@ def reproduce(
     -------
     Study
 
+    A directed ``graph`` (:attr:`Graph.directed`) is studied on its directed form: the schemes
+    with a directed form (:func:`graphveil.anonymize.registry.directed`) run, every point of
+    another scheme is recorded not applicable (it never runs on the undirected graph); the
+    statistics are the directed ones, eps is on the joint (in, out) degree, the attacks are
+    their directed forms and the paper's claims are marked not applicable (docs/directed.rst).
+
     Notes
     -----
     A scheme whose output is deterministic (every probability 0 or 1: RandWalk, RandWalk-mod,
@@ -173,6 +180,12 @@ def reproduce(
         original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
     records, preparations, pending = _recorded(state_dir, fingerprint, points, resume, say)
+    if config.directed:  # a scheme without a directed form never runs, not even as undirected
+        for i, point in [(i, p) for i, p in pending if no_directed_form(p)]:
+            row = {**_point_id(point), "not_applicable": no_directed_form(point)}
+            _save_point(state_dir, point.key, fingerprint, row)
+            records[point.key] = row
+        pending = [(i, p) for i, p in pending if not no_directed_form(p)]
     # Each point is recorded as soon as it is complete (locally one at a time, the next one
     # anonymized meanwhile; on an executor every point's tasks are queued at once).
     scheduler = Scheduler(reference, config, original, len(points), say, executor)

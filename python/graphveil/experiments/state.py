@@ -39,6 +39,8 @@ def graph_digest(graph: Graph) -> str:
 
 def _hash_graph(h: Any, graph: Graph) -> None:
     u, v = graph.edges()
+    if graph.directed:  # its arcs may read as an undirected graph's edges: tell them apart
+        h.update(b"directed")
     h.update(np.int64(graph.n).tobytes())
     h.update(np.ascontiguousarray(u, dtype=np.int64).tobytes())
     h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())

@@ -49,6 +49,11 @@ class Study:
     #: partition of G0): its ``seed`` and ``time_s``. Private, like every seed of the study.
     preparations: dict[str, dict[str, Any]] = field(default_factory=dict)
 
+    @property
+    def statistics(self) -> tuple[str, ...]:
+        """The utility statistics of the tables: the directed ones for a directed G0."""
+        return statistic_names(self.config.directed)
+
     def scheme_rows(self, scheme: str) -> list[dict[str, Any]]:
         """The study's rows of one scheme."""
         return [r for r in self.rows if r["scheme"] == scheme]
@@ -70,7 +75,7 @@ class Study:
             {
                 header: self.graph_name,
                 **requested(None),
-                **_pick(self.original, ("H1", "H2_open", *statistic_names())),
+                **_pick(self.original, ("H1", "H2_open", *self.statistics)),
                 "rel_err": None,
             }
         ]
@@ -79,7 +84,7 @@ class Study:
                 {
                     header: row.get("found", row["value"]),
                     **requested(row["value"]),
-                    **_pick(row, ("H1", "H2_open", *statistic_names(), "rel_err")),
+                    **_pick(row, ("H1", "H2_open", *self.statistics, "rel_err")),
                 }
             )
         return table
@@ -135,6 +140,13 @@ class Study:
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
             "Lower H1, H2_open, eps, rel.err and tradeoff are better."
         )
+        if self.config.directed:
+            header += (
+                " G0 is directed: the statistics are the directed ones (reciprocity, in/out "
+                "degrees, Fagiolo clustering, components, distances along arcs), the edge counts "
+                "are arcs, eps is on the joint (in, out) degree, and only the schemes with a "
+                "directed form run (docs/directed.rst)."
+            )
         if self.diameter_method == "lower_bound":
             header += (
                 f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
@@ -164,7 +176,13 @@ class Study:
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
         lines = claims_markdown(
-            paper_claims(self.rows, self.config.k, original=self.original, graph=self.graph_name)
+            paper_claims(
+                self.rows,
+                self.config.k,
+                original=self.original,
+                graph=self.graph_name,
+                directed=self.config.directed,
+            )
         )
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
