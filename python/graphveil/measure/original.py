@@ -140,8 +140,11 @@ class Original:
 
     @property
     def directed(self) -> bool:
-        """Whether G0 is directed (its statistics are then :func:`statistic_names(True)
-        <graphveil.measure.utility.statistic_names>` and its eps is on the joint degree)."""
+        """Whether G0 is directed.
+
+        Its statistics are then :func:`statistic_names(True)
+        <graphveil.measure.utility.statistic_names>` and its eps is on the joint degree.
+        """
         return bool(self.graph.directed)
 
     def scores(self, world: Graph | Multigraph, threads: int | None = None) -> dict[str, float]:

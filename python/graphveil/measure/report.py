@@ -288,9 +288,7 @@ class Report:
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {
-            key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)
-        }
+        return {key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)}
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
