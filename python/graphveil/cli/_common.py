@@ -211,7 +211,9 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
     if args.dataset is not None:
         if args.header:
             raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
-        return datasets.load(args.dataset, data_dir=args.data_dir, directed=directed)
+        if directed:
+            return datasets.load(args.dataset, data_dir=args.data_dir, directed=True)
+        return datasets.load(args.dataset, data_dir=args.data_dir)
     from graphveil.io import read_edgelist
 
     if directed:
