@@ -42,6 +42,7 @@ from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import (
     STATISTICS,
     powerlaw_exponent,
+    rel_err_names,
     statistic,
     statistic_names,
 )
@@ -105,8 +106,10 @@ def relative_error(
     original : dict
         The statistics of the true graph.
     directed : bool
-        Over the statistics of directed graphs (``statistic_names(True)``: reciprocity, the
-        in/out degree statistics, components ...) instead of the paper's ten.
+        Over the statistics of directed graphs (``rel_err_names(True)``: reciprocity, the
+        in/out degree statistics, the largest components' shares ...) instead of the paper's
+        ten. The component counts are reported but not averaged in
+        (:attr:`~graphveil.measure.utility.Statistic.relative`).
 
     Returns
     -------
@@ -128,7 +131,7 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in statistic_names(directed):
+    for key in rel_err_names(directed):
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (

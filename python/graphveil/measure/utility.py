@@ -777,6 +777,11 @@ class Statistic:
         Column header of :meth:`Report.table <graphveil.measure.Report.table>` (default: name).
     applies : {"undirected", "directed", "both"}
         The graphs it is measured on.
+    relative : bool
+        Whether it enters rel.err (default True). A count that a graph's small pieces dominate
+        (the numbers of strong and weak components: G0 with 2 weak components and a world
+        with a few hundred isolated nodes give a term of several hundred) is reported, not
+        averaged into rel.err; its share of the largest component is.
     """
 
     name: str
@@ -787,6 +792,8 @@ class Statistic:
     #: The graphs it is measured on: ``"undirected"``, ``"directed"`` or ``"both"`` (then its
     #: ``compute`` has a directed form, :mod:`graphveil.measure.directed`).
     applies: str = "undirected"
+    #: Whether it enters rel.err (see the class docstring).
+    relative: bool = True
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -901,7 +908,14 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         applies=_DIRECTED,
     ),
-    Statistic("S_SCC", "strongly connected components", _components, _COUNT, applies=_DIRECTED),
+    Statistic(
+        "S_SCC",
+        "strongly connected components",
+        _components,
+        _COUNT,
+        applies=_DIRECTED,
+        relative=False,
+    ),
     Statistic(
         "S_SCC_max",
         "largest strongly connected component's share of the nodes",
@@ -909,7 +923,14 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         applies=_DIRECTED,
     ),
-    Statistic("S_WCC", "weakly connected components", _components, _COUNT, applies=_DIRECTED),
+    Statistic(
+        "S_WCC",
+        "weakly connected components",
+        _components,
+        _COUNT,
+        applies=_DIRECTED,
+        relative=False,
+    ),
     Statistic(
         "S_WCC_max",
         "largest weakly connected component's share of the nodes",
@@ -930,6 +951,11 @@ def statistic_names(directed: bool = False) -> tuple[str, ...]:
     In table order, as the table is now (what reports and the study read).
     """
     return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
+
+
+def rel_err_names(directed: bool = False) -> tuple[str, ...]:
+    """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
+    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.relative)
 
 
 def statistic(name: str) -> Statistic:
