@@ -182,6 +182,16 @@ def family_comparison(
     return out
 
 
+def _verdict(comparison: dict[str, Any]) -> str:
+    """The last column: the better family, the only one that reaches the level, or a tie."""
+    if comparison["better"] is not None:
+        return str(comparison["better"])
+    found = [f for f, row in comparison["best"].items() if row is not None]
+    if len(found) == 1:
+        return f"only {found[0]} rows reach it (of the schemes run)"
+    return "tie" if found else "neither family reaches it"
+
+
 def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
     """The Markdown section of :func:`family_comparison`; empty unless both families have rows."""
     have = {registry.scheme(r["scheme"]).family for r in rows if r.get(REID) is not None}
@@ -211,6 +221,6 @@ def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
     for c in family_comparison(rows):
         lines.append(
             f"| {_g(c['level'])} | {cell(c['best']['uncertainty'])} | {cell(c['best']['dp'])} "
-            f"| {c['better'] or 'undecided'} |"
+            f"| {_verdict(c)} |"
         )
     return lines
