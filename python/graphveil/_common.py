@@ -21,17 +21,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-
-#: What every ``seed`` argument takes (one home: :func:`seed_to_u64`).
-SeedLike = (
-    int
-    | np.integer
-    | np.random.Generator
-    | np.random.BitGenerator
-    | np.random.SeedSequence
-    | np.random.RandomState
-    | None
-)
+from graphveil._seeds import SeedLike, seed_to_u64  # noqa: F401  (re-exported: the old home)
 
 try:
     #: The installed package's version (``graphveil.__version__``), written into every file.
@@ -97,52 +87,6 @@ def aligned(value: Any) -> Any:
         copy.flags.writeable = value.flags.writeable
         return copy
     return value
-
-
-def seed_to_u64(seed: SeedLike) -> int:
-    """Reduce a user seed to the one 64-bit integer handed to the C++ kernels.
-
-    The one place every ``seed`` argument of graphveil is read, accepting what numpy,
-    scikit-learn and networkx users hold:
-
-    - ``None``: fresh OS entropy (a different result every call);
-    - an integer in ``[0, 2**64)`` (numpy integers too; ValueError outside, since reducing a
-      larger seed modulo 2**64 would make two seeds one stream);
-    - a ``numpy.random.Generator`` or ``BitGenerator``: advanced by one 64-bit draw, so
-      successive calls with the same generator give different, reproducible streams;
-    - a legacy ``numpy.random.RandomState`` (scikit-learn's ``random_state``): likewise;
-    - a ``numpy.random.SeedSequence``: its first 64-bit word (not advanced: a SeedSequence is
-      a fixed seed; ``spawn`` it for independent streams).
-
-    Examples
-    --------
-    >>> seed_to_u64(7)
-    7
-    >>> ss = np.random.SeedSequence(7)
-    >>> seed_to_u64(ss) == seed_to_u64(np.random.SeedSequence(7))
-    True
-    >>> seed_to_u64(np.random.default_rng(1)) == seed_to_u64(np.random.default_rng(1))
-    True
-    """
-    if seed is None:
-        return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
-    if isinstance(seed, np.random.BitGenerator):
-        seed = np.random.Generator(seed)
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, 2**64, dtype=np.uint64))
-    if isinstance(seed, np.random.RandomState):
-        return int(seed.randint(0, 2**64, dtype=np.uint64))
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, dtype=np.uint64)[0])
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(
-            "seed must be an int, None, a numpy.random.Generator, BitGenerator, SeedSequence "
-            f"or RandomState, not {type(seed).__name__}"
-        )
-    if not 0 <= seed < 2**64:
-        # Taking a larger seed modulo 2**64 would make two different seeds one stream.
-        raise ValueError(f"seed must lie in [0, 2**64), got {seed}")
-    return int(seed)
 
 
 def default_threads() -> int:

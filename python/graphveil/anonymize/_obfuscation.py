@@ -22,6 +22,7 @@ from scipy import special
 
 from graphveil import _core
 from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64, task_threads
+from graphveil._seeds import keyed_rng
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -340,7 +341,7 @@ def _generate(
     each = max(1, total // workers)
 
     def attempt(i: int) -> _Attempt:
-        rng = np.random.default_rng(np.random.SeedSequence([seed64, step, i]))
+        rng = keyed_rng(seed64, step, i)
         return _attempt(prep, sigma, unique, rng, each)
 
     best_ok: _Attempt | None = None

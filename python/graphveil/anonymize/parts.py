@@ -14,11 +14,10 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._common import SeedLike, check_threads
+from graphveil._seeds import metis_seed as _metis_seed
+from graphveil._seeds import part_seed  # noqa: F401  (public here: the parts' seed)
 from graphveil.graph import Graph
-
-#: METIS reads its seed as a C int.
-_METIS_SEED_MAX = 2**31 - 1
 
 
 def _metis_dtype() -> np.dtype:
@@ -28,14 +27,6 @@ def _metis_dtype() -> np.dtype:
     if hasattr(pymetis, "zero_copy_dtype"):
         return np.dtype(pymetis.zero_copy_dtype())
     return np.dtype(np.int32)  # pragma: no cover - pymetis < 2023.1.1 was built with 32-bit idx_t
-
-
-def _metis_seed(seed: SeedLike) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, _METIS_SEED_MAX, endpoint=True))
-    return seed_to_u64(seed) % (_METIS_SEED_MAX + 1)  # checks the seed as every function does
 
 
 def metis_parts(
@@ -218,18 +209,3 @@ def split_parts(
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     arrays = _core.split_parts(graph.indptr, graph.indices, labels, parts, check_threads(threads))
     return PartLayout(**arrays)
-
-
-def part_seed(seed: int, part: int) -> int:
-    """The 64-bit seed of part ``part``'s own random stream, derived from the run's one seed.
-
-    A function of ``(seed, part)`` only, so a part's result does not depend on which thread,
-    process or executor runs it, nor on the other parts.
-
-    Examples
-    --------
-    >>> part_seed(7, 0) == part_seed(7, 0) != part_seed(7, 1)
-    True
-    """
-    stream = np.random.default_rng(np.random.SeedSequence([seed, part]))
-    return int(stream.integers(0, 2**64, dtype=np.uint64))

@@ -31,8 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from graphveil._seeds import permutation_seed
 from graphveil.anonymize import registry
 from graphveil.anonymize._result import Anonymized
 from graphveil.cli._common import (
@@ -117,17 +116,6 @@ CLI_OPTIONS = {
     "keep_ids=True": "--keep-ids",
     "use q=1": "use --white-noise 1",
 }
-
-
-def permutation_seed(seed: int | None) -> int | None:
-    """The id permutation's seed for a command run with ``--seed``: its own stream of that seed.
-
-    The same command and seed then write the same bytes; without ``--seed`` both the scheme and
-    the permutation draw fresh entropy.
-    """
-    if seed is None:
-        return None
-    return int(np.random.SeedSequence([seed, 0x9E_17]).generate_state(1, dtype=np.uint64)[0])
 
 
 def cli_words(message: str) -> str:

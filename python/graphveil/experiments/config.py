@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphveil._common import check_int, check_threads, seed_to_u64
+from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import registry
-from graphveil.anonymize.registry import derived_seed
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.utility import DISTANCE_SOURCES
@@ -138,11 +138,6 @@ def _study_config(
         else check_int(maxvar_parts, "maxvar_parts", low=1),
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
     )
-
-
-def point_seed(master: int, key: str) -> int:
-    """The seed of one grid point: a hash of the master seed and the point's key."""
-    return derived_seed(master, key)
 
 
 def _prepare_key(scheme: str) -> str:

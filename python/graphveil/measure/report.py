@@ -510,22 +510,6 @@ def _check_inputs(
     return ug, label, int(samples), check_k(k), check_threads(threads)
 
 
-def _seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:
-    """``(root, sample_seed, statistics_seed)`` of one evaluation."""
-    root = seed_to_u64(seed)
-    rng = np.random.default_rng(root)
-    sample_seed = int(rng.integers(0, 2**63))
-    # One statistics seed for G0 and every sample (common random numbers): the BFS sources of
-    # S_Diam and the HyperBall hashes are then the same on all of them, so their estimation
-    # errors largely cancel in |mean - original| instead of adding noise to rel.err.
-    stat_seed = (
-        int(rng.integers(0, 2**63))
-        if statistics_seed is None
-        else int(seed_to_u64(statistics_seed))
-    )
-    return root, sample_seed, stat_seed
-
-
 def _reference(
     g0: Graph,
     ks: tuple[int, ...],
