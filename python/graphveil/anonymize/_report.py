@@ -12,26 +12,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from graphveil._common import check_int, check_real, require_undirected  # noqa: F401  (the schemes import them from here)
+from graphveil._checks import (  # noqa: F401  (the schemes import them from here)
+    check_graph,
+    check_int,
+    check_real,
+    require_undirected,
+)
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
-
-
-def check_graph(graph: Any, name: str = "graph", *, what: str = "this scheme") -> Graph:
-    """``graph``, checked to be an undirected :class:`Graph` (the input of ``what``).
-
-    Every scheme is undirected-only so far: a directed graph is refused through
-    :func:`~graphveil._common.require_undirected` (a scheme with a directed form will check
-    its graph on its own).
-    """
-    if not isinstance(graph, Graph):
-        raise TypeError(
-            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
-            "Graph.from_edges / from_scipy / from_networkx"
-        )
-    require_undirected(graph, what)
-    return graph
-
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_int
 from graphveil._common import SeedLike, check_threads
 from graphveil._seeds import metis_seed as _metis_seed
 from graphveil._seeds import part_seed  # noqa: F401  (public here: the parts' seed)
@@ -83,11 +84,7 @@ def metis_parts(
     """
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
-    if isinstance(parts, (bool, np.bool_)) or not isinstance(parts, (int, np.integer)):
-        raise TypeError(f"parts must be an integer, not {type(parts).__name__}")
-    parts = int(parts)
-    if parts < 1:
-        raise ValueError(f"parts must be at least 1, got {parts}")
+    parts = check_int(parts, "parts", low=1)
     if parts > graph.n:
         raise ValueError(
             f"parts={parts} exceeds the number of nodes ({graph.n}); ask for at most {graph.n} parts"

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import logging
-import math
 import os
 import signal
 import sys
@@ -15,6 +13,7 @@ from typing import Any
 
 import graphveil
 from graphveil._common import check_output_path
+from graphveil._json import dumps
 
 #: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
@@ -291,7 +290,7 @@ def write_json(target: str | None, payload: Any) -> None:
     """Write ``payload`` as JSON to ``target`` (a path, atomically) or stdout (``-``)."""
     if target is None:
         return
-    text = json.dumps(payload, default=_jsonable, allow_nan=False)
+    text = dumps(payload, nan="null", lenient=True)
     if target == "-":
         print(text)
         return
@@ -304,23 +303,6 @@ def write_json(target: str | None, payload: Any) -> None:
 def json_to_stdout(args: argparse.Namespace) -> bool:
     """Whether ``--json`` goes to stdout, so the table is left out."""
     return getattr(args, "json", None) == "-"
-
-
-def finite(value: Any) -> Any:
-    """``value`` with NaN and infinities as None (JSON has neither), through dicts and lists."""
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [finite(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def _jsonable(x: Any) -> Any:
-    if hasattr(x, "tolist"):
-        return finite(x.tolist())
-    return str(x)
 
 
 def seed_value(text: str) -> int:

@@ -41,7 +41,6 @@ from graphveil.cli._common import (
     add_json_argument,
     add_verbosity,
     check_outputs,
-    finite,
     graph_inputs,
     json_to_stdout,
     load_graph,
@@ -159,7 +158,7 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
     # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
     # The METIS labels (one per node) go there too.
     report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
-    write_json(args.json, finite(report))
+    write_json(args.json, report)
     if not json_to_stdout(args):
         _print_report({k: v for k, v in report.items() if k not in _PER_PART})
         if isinstance(report.get("solver_stats"), list):

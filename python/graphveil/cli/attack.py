@@ -15,8 +15,6 @@ import argparse
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
@@ -115,13 +113,6 @@ def _fmt(x: Any) -> str:
     return f"{x:,}"
 
 
-def _clean(value: Any) -> Any:
-    """``value`` with every non-finite float (nested too) as None, for JSON."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    return None if isinstance(value, float) and not np.isfinite(value) else value
-
-
 def _run(record: Any, args: argparse.Namespace) -> int:
     """Run attack ``record`` with the command's options; print its table or write its JSON."""
     g0, ug = _inputs(args)
@@ -130,7 +121,7 @@ def _run(record: Any, args: argparse.Namespace) -> int:
         value = getattr(args, option.keyword)
         options[option.keyword] = value if option.convert is None else option.convert(value)
     result = record.function(g0, ug, **options)
-    write_json(args.json, _clean(result.as_dict()))
+    write_json(args.json, result.as_dict())
     if json_to_stdout(args):
         return 0
     if record.text is not None:

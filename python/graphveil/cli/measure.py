@@ -11,7 +11,6 @@ from graphveil.cli._common import (
     add_json_argument,
     add_verbosity,
     check_outputs,
-    finite,
     graph_inputs,
     json_to_stdout,
     load_graph,
@@ -70,7 +69,7 @@ def _run_stats(args: argparse.Namespace) -> int:
     )
     check_outputs(args.json)
     if args.json is not None:
-        write_json(args.json, finite(stats))
+        write_json(args.json, stats)
         if json_to_stdout(args):
             return 0
     width = max(map(len, stats))
@@ -177,7 +176,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None
     if args.json == "-":
-        write_json("-", finite(report.to_dict()))
+        write_json("-", report.to_dict())
     else:
         print(report.table())
         if args.json:

@@ -13,7 +13,6 @@ from graphveil.cli._common import (
     add_json_argument,
     add_verbosity,
     check_outputs,
-    finite,
     json_to_stdout,
     load_graph,
     require_extras,
@@ -213,7 +212,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path("graphveil-out") / name
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
-    write_json(args.json, finite(study.to_json()))
+    write_json(args.json, study.to_json())
     if json_to_stdout(args):
         return 0
     print(study.to_markdown())

@@ -183,7 +183,9 @@ class Scheduler:
             return PointTasks(i, point, not_applicable=result)
         ug, report, t_anon = result
         seed = point_seed(config.seed, point.key)
-        root, sample_seed, stat_seed = evaluation_seeds(point_seed(seed, "evaluate"), self._stat_seed)
+        root, sample_seed, stat_seed = evaluation_seeds(
+            point_seed(seed, "evaluate"), self._stat_seed
+        )
         queued = PointTasks(
             i, point, ug=ug, report=report, t_anon=t_anon, root=root, sample_seed=sample_seed
         )

@@ -57,12 +57,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, cast, overload
+from typing import Any, Literal, overload
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
+from graphveil._checks import check_graph, check_ints
 from graphveil._common import aligned, check_threads, require_undirected
 from graphveil.graph import Graph
 from graphveil.multigraph import Multigraph
@@ -92,10 +93,7 @@ ENTROPY_TOLERANCE = 1e-9
 
 
 def _check_graph(g: Any, name: str, *, what: str = "this measure") -> Graph:
-    if not isinstance(g, Graph):
-        raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
-    require_undirected(g, what)
-    return g
+    return check_graph(g, name, what=what)  # type: ignore[no-any-return]
 
 
 def _check_kind(kind: str) -> str:
@@ -508,12 +506,7 @@ def eps(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
-    ks: list[Any] = [k] if single else list(cast("Iterable[int]", k))
-    if not ks:
-        raise ValueError("k must be an int or a non-empty sequence of ints")
-    for kk in ks:
-        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
-            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
+    ks = check_ints(k, "k", 1)
     entropy = degree_entropy(published, threads=threads)
     deg0 = g0.degrees
     # A degree beyond the output's range has S_d = 0: entropy 0, and the node fails any k > 1.
