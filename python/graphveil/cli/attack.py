@@ -18,6 +18,7 @@ from typing import Any
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
+    add_record_argument,
     add_verbosity,
     check_outputs,
     graph_inputs,
@@ -67,12 +68,7 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
-    parser.add_argument(
-        "--record",
-        metavar="FILE",
-        help="the private run record written with PUBLISHED (--record of graphveil anonymize): "
-        "maps its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
-    )
+    add_record_argument(parser, reads="PUBLISHED")
     add_json_argument(parser, "the result")
     add_verbosity(parser)
 
