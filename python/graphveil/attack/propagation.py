@@ -85,7 +85,7 @@ DEFAULT_MAX_ROUNDS = 100
 
 
 def _check_graph(g: Any, name: str) -> Graph:
-    return check_graph(g, name, what=None)  # type: ignore[no-any-return]
+    return check_graph(g, name, what=None)
 
 
 def _check_eccentricity(eccentricity: Any) -> str:

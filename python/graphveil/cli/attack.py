@@ -19,6 +19,8 @@ from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
     add_record_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
     graph_inputs,
@@ -26,7 +28,6 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
-    seed_value,
     write_json,
 )
 
@@ -45,10 +46,16 @@ def add_attack(subparsers: Any) -> None:
         command = sub.add_parser(record.name, help=record.help, description=record.description)
         _add_inputs(command)
         for option in record.options:
+            if option.flag == "--seed":  # the one seed and thread options of every command
+                add_seed_argument(command, "the attack's random draws", secret=False)
+                continue
+            if option.flag == "--threads":
+                add_threads_argument(command)
+                continue
             command.add_argument(
                 option.flag,
                 dest=option.keyword,
-                type=seed_value if option.type == "seed" else option.type,
+                type=option.type,
                 default=option.default,
                 choices=option.choices,
                 help=option.help,

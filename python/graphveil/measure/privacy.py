@@ -93,7 +93,7 @@ ENTROPY_TOLERANCE = 1e-9
 
 
 def _check_graph(g: Any, name: str, *, what: str = "this measure") -> Graph:
-    return check_graph(g, name, what=what)  # type: ignore[no-any-return]
+    return check_graph(g, name, what=what)
 
 
 def _check_kind(kind: str) -> str:

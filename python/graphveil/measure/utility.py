@@ -51,7 +51,7 @@ HYPERBALL_LOG2M = 7
 
 
 def _check_graph(graph: Any) -> Graph:
-    return check_graph(graph, what=None)  # type: ignore[no-any-return]
+    return check_graph(graph, what=None)
 
 
 def _check_measured(graph: Any) -> Graph | Multigraph:
