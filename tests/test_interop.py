@@ -308,7 +308,7 @@ def test_parquet_bad_files(tmp_path):
     gv.write_parquet(_random_uncertain(1), path)
     table = pq.read_table(path)
     fields = json.loads(table.schema.metadata[b"graphveil"])
-    fields["format_version"] = gv.io.FORMAT_VERSION + 1
+    fields["format_version"] = gv.io.layout.written_version(gv.io.FORMAT_VERSION, True) + 1
     pq.write_table(table.replace_schema_metadata({b"graphveil": json.dumps(fields)}), path)
     with pytest.raises(ValueError, match="newer.*upgrade graphveil"):
         gv.read_parquet(path)

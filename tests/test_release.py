@@ -119,6 +119,7 @@ WHITELIST = (
     "graphveil_version",
     "n",
     "relaxed",
+    "directed",
     "ids_permuted",
     "scheme",
     "params",
@@ -126,6 +127,8 @@ WHITELIST = (
     "v",
     "p",
 )
+#: What an undirected release holds: the whitelist but ``directed`` (only a directed one says it).
+UNDIRECTED = tuple(k for k in WHITELIST if k != "directed")
 
 
 def _schemes(g0, seed, threads=None):
@@ -149,11 +152,11 @@ def test_release_keys_are_the_whitelist(tmp_path):
     ug, _ = obfuscation(datasets.load("karate_club"), k=3, eps=0.3, sigma=0.5)
     ug.save(tmp_path / "a.npz")
     with np.load(tmp_path / "a.npz") as data:
-        assert tuple(data.files) == WHITELIST
+        assert tuple(data.files) == UNDIRECTED
     ug.save(tmp_path / "a.tsv")
     assert not any(line.startswith("#") for line in (tmp_path / "a.tsv").read_text().splitlines())
     header = json.loads((tmp_path / "a.tsv.json").read_text())  # the TSV's sidecar
-    assert tuple(header) == WHITELIST[:-3]  # the arrays are the u v p lines
+    assert tuple(header) == UNDIRECTED[:-3]  # the arrays are the u v p lines
 
 
 def _scalars(path):
@@ -171,7 +174,7 @@ def test_seeds_leave_no_trace_in_the_non_array_fields(tmp_path, scheme):
     b.save(tmp_path / "b.npz")
     fa, fb = _scalars(tmp_path / "a.npz"), _scalars(tmp_path / "b.npz")
     assert fa == fb
-    assert set(fa) == set(WHITELIST) - {"u", "v", "p"}
+    assert set(fa) == set(UNDIRECTED) - {"u", "v", "p"}
     assert json.loads(fa["scheme"]) == report_a["scheme"]
     assert "seed" not in fa["params"] and "timings" not in fa["params"]
 
@@ -655,7 +658,7 @@ def test_every_format_is_the_same_release(tmp_path, fmt):
     assert np.array_equal(gv.load_record(tmp_path / "private.json").permutation, rec.permutation)
     # the release: exactly the whitelist, no seed, no permutation, no report
     header = _header_of(path, fmt)
-    assert tuple(sorted(header)) == tuple(sorted(WHITELIST[:-3]))
+    assert tuple(sorted(header)) == tuple(sorted(UNDIRECTED[:-3]))
     assert header["ids_permuted"] is True and header["n"] == g0.n
     scheme = json.loads(header["scheme"]) if fmt == "npz" else header["scheme"]
     assert scheme == "obfuscation"

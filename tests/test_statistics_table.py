@@ -35,8 +35,11 @@ def _graph() -> gv.Graph:
 
 
 def test_table_matches_the_public_names():
-    assert tuple(s.name for s in U.STATISTIC_TABLE) == U.STATISTICS == U.statistic_names()
+    undirected = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "directed")
+    assert undirected == U.STATISTICS == U.statistic_names()
     assert len(U.STATISTICS) == 10  # Section 5.2 of the paper
+    directed = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "undirected")
+    assert directed == U.statistic_names(directed=True)
     assert U.statistic("S_EDiam").column == "S_ED" and U.statistic("S_NE").column == "S_NE"
     with pytest.raises(KeyError, match="S_NE"):
         U.statistic("S_XX")
@@ -51,6 +54,7 @@ def test_each_compute_function_runs_once(monkeypatch):
             lambda g, o, f=s.compute: calls.append(f.__name__) or f(g, o),
             s.formats,
             s.header,
+            s.applies,
         )
         for s in U.STATISTIC_TABLE
     )

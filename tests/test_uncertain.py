@@ -17,8 +17,9 @@ from scipy import stats
 
 import graphveil as gv
 from graphveil import _core
-from graphveil.io import RELEASE_KEYS, sidecar_path
 from graphveil.io import UNCERTAIN_FORMAT_VERSION as FORMAT_VERSION
+from graphveil.io import sidecar_path
+from graphveil.io.layout import release_keys, written_version
 
 # ---------------------------------------------------------------------- brute force helpers
 
@@ -444,7 +445,7 @@ def test_round_trip_permuted(published, tmp_path, name):
     assert not np.array_equal(published.save(tmp_path / name, seed=8).permutation, perm)
     if name.endswith(".npz"):
         with np.load(tmp_path / name) as data:
-            assert data.files == list(RELEASE_KEYS)
+            assert data.files == list(release_keys(False))
 
 
 def test_round_trip_relaxed_and_empty(tmp_path):
@@ -516,7 +517,11 @@ def test_load_rejects_bad_files(published, tmp_path):
     (tmp_path / "noise.npz").write_bytes(bytes(range(256)) * 10)
     (tmp_path / "cut.npz").write_bytes(raw[: len(raw) // 2])
     (tmp_path / "empty.npz").write_bytes(b"")
-    rewrite_npz(good, tmp_path / "future.npz", format_version=np.array(FORMAT_VERSION + 1))
+    rewrite_npz(
+        good,
+        tmp_path / "future.npz",
+        format_version=np.array(written_version(FORMAT_VERSION, True) + 1),
+    )
     rewrite_npz(good, tmp_path / "other.npz", format=np.array("something.else"))
     rewrite_npz(good, tmp_path / "nop.npz", p=None)
     rewrite_npz(good, tmp_path / "shape.npz", p=published.p[:-1])
@@ -558,7 +563,11 @@ def test_load_rejects_bad_tsv(published, tmp_path):
         "letters.tsv": (text + "1\tx\t0.5\n", side, "u v p"),
         "short.tsv": (text + "1\t2\n", side, "u v p"),
         "prob.tsv": (text.replace("\t1.0\n", "\t1.5\n", 1), side, r"\[0, 1\]"),
-        "future.tsv": (text, {**side, "format_version": FORMAT_VERSION + 1}, "newer"),
+        "future.tsv": (
+            text,
+            {**side, "format_version": written_version(FORMAT_VERSION, True) + 1},
+            "newer",
+        ),
         "n.tsv": (text, {**side, "n": 2}, "0..1"),
         "header.tsv": (text, {**side, "relaxed": "maybe"}, "header"),
         "tag.tsv": (text, {**side, "format": "other"}, "format"),

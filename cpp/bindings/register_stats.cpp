@@ -34,6 +34,34 @@ py::array_t<std::int64_t> distance_histogram_py(const carray<std::int64_t>& indp
 }
 
 template <class Index>
+py::array_t<std::int64_t> directed_distance_histogram_py(const carray<std::int64_t>& indptr,
+                                                         const carray<Index>& indices,
+                                                         const carray<std::int64_t>& sources, int threads) {
+    const auto g = csr_view(indptr, indices);
+    require_1d(sources, "sources");
+    std::vector<std::int64_t> hist;
+    {
+        // Safe: reads only the numpy buffers kept alive by the arguments.
+        KernelRelease release;
+        hist = directed_distance_histogram<Index>(g.indptr, g.indices, g.n, sources.data(), sources.shape(0),
+                                                  threads);
+    }
+    return to_numpy(std::move(hist));
+}
+
+template <class Index>
+std::int64_t count_weighted_triangles_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
+                                         const carray<std::uint8_t>& weights, int threads) {
+    const auto g = csr_view(indptr, indices);
+    require_1d(weights, "weights");
+    if (weights.shape(0) != indices.shape(0))
+        throw std::invalid_argument("weights must hold one value per CSR entry (as many as indices)");
+    // Safe: reads only the numpy buffers kept alive by the arguments.
+    KernelRelease release;
+    return count_weighted_triangles<Index>(g.indptr, g.indices, weights.data(), g.n, threads);
+}
+
+template <class Index>
 py::array_t<double> hyperball_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int log2m,
                                  std::uint64_t seed, std::int64_t max_iterations, int threads) {
     const auto g = csr_view(indptr, indices);
@@ -69,6 +97,14 @@ void register_stats(py::module_& m) {
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("sources").noconvert(),
                py::arg("threads") = 0,
                "Ordered (source, target) pairs per BFS distance 0, 1, ... from the given sources");
+    def_widths(m, "directed_distance_histogram", &directed_distance_histogram_py<std::int32_t>,
+               &directed_distance_histogram_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("sources").noconvert(), py::arg("threads") = 0,
+               "Ordered (source, target) pairs per distance 0, 1, ... along the arcs of an out-CSR");
+    def_widths(m, "count_weighted_triangles", &count_weighted_triangles_py<std::int32_t>,
+               &count_weighted_triangles_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("weights").noconvert(), py::arg("threads") = 0,
+               "Sum over the triangles of a CSR graph of the product of their edges' weights");
     def_widths(m, "hyperball", &hyperball_py<std::int32_t>, &hyperball_py<std::int64_t>, py::arg("indptr").noconvert(),
                py::arg("indices").noconvert(), py::arg("log2m"), py::arg("seed"), py::arg("max_iterations") = 0,
                py::arg("threads") = 0,

@@ -648,12 +648,162 @@ std::vector<double> hyperball(const std::int64_t* indptr, const Index* indices, 
     }
 }
 
+// ------------------------------------------------------------------ directed graphs (arcs)
+
+template <class Index>
+std::int64_t count_weighted_triangles(const std::int64_t* indptr, const Index* indices, const std::uint8_t* weights,
+                                      std::int64_t n, int threads) {
+    check_csr<Index>(indptr, n);
+    if (n == 0) return 0;
+    // The orientation of count_triangles, each kept entry with its weight beside it.
+    auto above = [indptr](std::int64_t v, std::int64_t w) {
+        const std::int64_t dv = indptr[v + 1] - indptr[v], dw = indptr[w + 1] - indptr[w];
+        return dw > dv || (dw == dv && w > v);
+    };
+    constexpr std::int64_t kBlock = 4096;
+    std::vector<Index> out_adj(static_cast<std::size_t>(indptr[n]));
+    std::vector<std::uint8_t> out_w(static_cast<std::size_t>(indptr[n]));
+    std::vector<std::int64_t> out_end(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t v = begin; v < end; ++v) {
+            std::int64_t pos = indptr[v];
+            for (std::int64_t k = indptr[v]; k < indptr[v + 1]; ++k) {
+                const Index w = indices[k];
+                if (above(v, w)) {
+                    out_w[static_cast<std::size_t>(pos)] = weights[k];
+                    out_adj[static_cast<std::size_t>(pos++)] = w;
+                }
+            }
+            out_end[static_cast<std::size_t>(v)] = pos;
+        }
+    });
+    // Each triangle once, at its lowest-ranked node r: mark[y] holds w(r, y) for y in out(r).
+    constexpr std::int64_t kChunk = 512;
+    const std::int64_t n_chunks = (n + kChunk - 1) / kChunk;
+    const int workers = worker_count(n_chunks, threads);
+    std::vector<std::vector<std::uint8_t>> marks(static_cast<std::size_t>(workers));
+    std::vector<std::int64_t> sums(static_cast<std::size_t>(n_chunks), 0);
+    for_each_chunk(n_chunks, workers, [&](std::int64_t chunk, int worker) {
+        auto& mark = marks[static_cast<std::size_t>(worker)];
+        if (mark.empty()) mark.assign(static_cast<std::size_t>(n), 0);
+        std::int64_t c = 0;
+        const std::int64_t end = std::min(n, (chunk + 1) * kChunk);
+        for (std::int64_t r = chunk * kChunk; r < end; ++r) {
+            const std::int64_t b = indptr[r], e = out_end[static_cast<std::size_t>(r)];
+            if (e - b < 2) continue;
+            for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(out_adj[k])] = out_w[k];
+            for (std::int64_t k = b; k < e; ++k) {
+                const std::int64_t x = out_adj[k];
+                const std::int64_t wrx = out_w[k];
+                for (std::int64_t j = indptr[x]; j < out_end[static_cast<std::size_t>(x)]; ++j)
+                    c += wrx * mark[static_cast<std::size_t>(out_adj[j])] * out_w[j];
+            }
+            for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(out_adj[k])] = 0;
+        }
+        sums[static_cast<std::size_t>(chunk)] = c;
+    });
+    std::int64_t total = 0;
+    for (const auto c : sums) total += c;
+    return total;
+}
+
+template <class Index>
+std::vector<std::int64_t> directed_distance_histogram(const std::int64_t* indptr, const Index* indices,
+                                                      std::int64_t n, const std::int64_t* sources,
+                                                      std::int64_t n_sources, int threads) {
+    check_csr<Index>(indptr, n);
+    for (std::int64_t i = 0; i < n_sources; ++i)
+        if (sources[i] < 0 || sources[i] >= n)
+            throw std::out_of_range("BFS source " + std::to_string(sources[i]) + " is not a node id in [0, n)");
+    if (n_sources == 0) return {};
+    constexpr int kLanes = 64;  // sources per batch: one bit each in a 64-bit word per node
+    const std::int64_t n_batches = (n_sources + kLanes - 1) / kLanes;
+    struct Scratch {
+        std::vector<std::uint64_t> seen, frontier, next;
+        std::vector<std::int64_t> active, touched, visited, hist;
+    };
+    // 24 bytes per node per worker (plus the lists): cap the workers within about 2 GiB.
+    const std::int64_t per_worker = 48 * std::max<std::int64_t>(n, 1);
+    const auto memory_cap = static_cast<int>(std::max<std::int64_t>(1, (std::int64_t{1} << 31) / per_worker));
+    const int workers = std::min(worker_count(n_batches, threads), memory_cap);
+    std::vector<Scratch> scratch(static_cast<std::size_t>(workers));
+    for_each_chunk(n_batches, workers, [&](std::int64_t batch, int worker) {
+        Scratch& s = scratch[static_cast<std::size_t>(worker)];
+        if (s.seen.empty()) {
+            s.seen.assign(static_cast<std::size_t>(n), 0);
+            s.frontier.assign(static_cast<std::size_t>(n), 0);
+            s.next.assign(static_cast<std::size_t>(n), 0);
+            s.hist.assign(1, 0);
+        }
+        const std::int64_t begin = batch * kLanes;
+        const int count = static_cast<int>(std::min<std::int64_t>(kLanes, n_sources - begin));
+        s.active.clear();
+        s.visited.clear();
+        for (int i = 0; i < count; ++i) {
+            const auto src = static_cast<std::size_t>(sources[begin + i]);
+            const std::uint64_t bit = std::uint64_t{1} << i;
+            if (s.seen[src] == 0) {
+                s.active.push_back(static_cast<std::int64_t>(src));
+                s.visited.push_back(static_cast<std::int64_t>(src));
+            }
+            if ((s.seen[src] & bit) == 0) s.hist[0] += 1;
+            s.seen[src] |= bit;
+            s.frontier[src] |= bit;
+        }
+        // Level-synchronous push along the out-arcs: the bits new at a node travel its arcs.
+        for (std::size_t level = 1; !s.active.empty(); ++level) {
+            s.touched.clear();
+            for (const std::int64_t u : s.active) {
+                const std::uint64_t f = s.frontier[static_cast<std::size_t>(u)];
+                s.frontier[static_cast<std::size_t>(u)] = 0;
+                for (std::int64_t k = indptr[u]; k < indptr[u + 1]; ++k) {
+                    const auto w = static_cast<std::size_t>(indices[k]);
+                    const std::uint64_t fresh = f & ~s.seen[w];
+                    if (fresh == 0) continue;
+                    if (s.next[w] == 0) s.touched.push_back(static_cast<std::int64_t>(w));
+                    s.next[w] |= fresh;
+                }
+            }
+            std::int64_t reached = 0;
+            for (const std::int64_t w : s.touched) {
+                const auto i = static_cast<std::size_t>(w);
+                const std::uint64_t fresh = s.next[i];
+                s.next[i] = 0;
+                if (s.seen[i] == 0) s.visited.push_back(w);
+                s.seen[i] |= fresh;
+                s.frontier[i] = fresh;
+                reached += popcount64(fresh);
+            }
+            if (reached > 0) {
+                if (s.hist.size() <= level) s.hist.resize(level + 1, 0);
+                s.hist[level] += reached;
+            }
+            s.active.swap(s.touched);
+        }
+        for (const std::int64_t v : s.visited) {
+            s.seen[static_cast<std::size_t>(v)] = 0;
+            s.frontier[static_cast<std::size_t>(v)] = 0;
+        }
+    });
+    std::vector<std::int64_t> hist;
+    for (const auto& s : scratch) {
+        if (hist.size() < s.hist.size()) hist.resize(s.hist.size(), 0);
+        for (std::size_t d = 0; d < s.hist.size(); ++d) hist[d] += s.hist[d];
+    }
+    while (!hist.empty() && hist.back() == 0) hist.pop_back();
+    return hist;
+}
+
 #define GRAPHVEIL_INSTANTIATE(Index)                                                                                   \
     template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int);              \
     template std::vector<std::int64_t> distance_histogram<Index>(const std::int64_t*, const Index*, std::int64_t,      \
                                                                  const std::int64_t*, std::int64_t, int);              \
     template std::vector<double> hyperball<Index>(const std::int64_t*, const Index*, std::int64_t, int, std::uint64_t, \
-                                                  std::int64_t, int);
+                                                  std::int64_t, int); \
+    template std::int64_t count_weighted_triangles<Index>(const std::int64_t*, const Index*, const std::uint8_t*,     \
+                                                          std::int64_t, int);                                         \
+    template std::vector<std::int64_t> directed_distance_histogram<Index>(                                             \
+        const std::int64_t*, const Index*, std::int64_t, const std::int64_t*, std::int64_t, int);
 
 GRAPHVEIL_INSTANTIATE(std::int32_t)
 GRAPHVEIL_INSTANTIATE(std::int64_t)

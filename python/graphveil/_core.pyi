@@ -223,12 +223,31 @@ def randwalk(
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, float]: ...
 @overload
+def randwalk_directed(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    t: int,
+    max_tries: int,
+    seed: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], int, int]: ...
+@overload
+def randwalk_directed(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    t: int,
+    max_tries: int,
+    seed: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int, int]: ...
+@overload
 def edge_switch(
     indptr: npt.NDArray[np.int64],
     indices: npt.NDArray[np.int32],
     switches: int,
     nearby: bool,
     seed: int,
+    directed: bool = False,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], int]: ...
 @overload
 def edge_switch(
@@ -237,6 +256,7 @@ def edge_switch(
     switches: int,
     nearby: bool,
     seed: int,
+    directed: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 def csr_dense_product(
     indptr: npt.NDArray[np.int64],
@@ -252,6 +272,7 @@ def draw_candidates(
     target: int,
     max_draws: int,
     seed: int,
+    directed: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 def release_pairs(
     edge_keys: npt.NDArray[np.int64],
@@ -343,6 +364,7 @@ def split_parts(
     labels: npt.NDArray[np.int64],
     parts: int,
     threads: int = 0,
+    directed: bool = False,
 ) -> dict[str, npt.NDArray[Any]]: ...
 @overload
 def split_parts(
@@ -351,6 +373,7 @@ def split_parts(
     labels: npt.NDArray[np.int64],
     parts: int,
     threads: int = 0,
+    directed: bool = False,
 ) -> dict[str, npt.NDArray[Any]]: ...
 @overload
 def propose_fof(
@@ -361,6 +384,7 @@ def propose_fof(
     seed: int,
     attempts_per_request: int,
     threads: int = 0,
+    directed: bool = False,
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.int64]
 ]: ...
@@ -373,6 +397,7 @@ def propose_fof(
     seed: int,
     attempts_per_request: int,
     threads: int = 0,
+    directed: bool = False,
 ) -> tuple[
     npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
 ]: ...
@@ -500,3 +525,41 @@ def propagate(
     max_rounds: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+
+# --- METIS, built in (register_metis.cpp)
+metis_option_names: tuple[str, ...]
+
+def metis_part_kway(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    parts: int,
+    options: dict[str, int],
+) -> npt.NDArray[np.int64]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def directed_distance_histogram(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    sources: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> npt.NDArray[np.int64]: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...
+@overload
+def count_weighted_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    weights: npt.NDArray[np.uint8],
+    threads: int = 0,
+) -> int: ...

@@ -36,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
 _INSTALL = {
     "pandas": "pandas",
     "pyarrow": '"graphveil[parquet]"',
+    "osqp": '"graphveil[osqp]"',
     "networkx": "networkx",
     "igraph": "igraph",
     "networkit": '"networkit>=11"',

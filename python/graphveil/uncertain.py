@@ -105,8 +105,9 @@ class UncertainGraph:
     degree of :attr:`Graph.degrees`); :meth:`out_degree_variance` and :meth:`in_degree_variance`
     are sums of ``p(1-p)`` by tail and by head, so both degree sequences have the same total
     variance ``TV_out = TV_in = sum p(1-p) =`` :meth:`total_variance`. The edit distance
-    (:meth:`expected_edit_distance`) counts ordered pairs against a directed graph. Saving a
-    directed release is not supported yet (refused).
+    (:meth:`expected_edit_distance`) counts ordered pairs against a directed graph. A directed
+    release (:meth:`save`, :meth:`to_graphml`) says so in its header (``directed``, a public
+    field like ``relaxed``), and :meth:`load` gives a directed uncertain graph back.
 
     Parameters
     ----------
@@ -589,7 +590,6 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        require_undirected(self, "a GraphML release")
         return _files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
@@ -938,7 +938,6 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
-        require_undirected(self, "saving a release")
         return _files().write(
             self,
             path,

@@ -33,6 +33,23 @@ template <class Index>
 std::vector<std::int64_t> distance_histogram(const std::int64_t* indptr, const Index* indices, std::int64_t n,
                                              const std::int64_t* sources, std::int64_t n_sources, int threads);
 
+// Directed graphs. The sum over the triangles of an undirected simple CSR graph of the product of
+// the weights (one byte per CSR entry, equal at both ends of an edge) of its three edges, each
+// triangle once (the orientation of count_triangles). With weight 2 on a reciprocated pair and 1
+// on a single arc it is a third of sum_v t_v, Fagiolo's directed triangles ((A + A^T)^3)_vv / 2.
+template <class Index>
+std::int64_t count_weighted_triangles(const std::int64_t* indptr, const Index* indices, const std::uint8_t* weights,
+                                      std::int64_t n, int threads);
+
+// distance_histogram along the arcs of an out-CSR (a directed graph: d(s, t) follows arcs from
+// s): bit-parallel BFS, 64 sources a batch, pushing from the frontier level by level (no leaf
+// folding, no pull: both assume a symmetric CSR); batches in parallel, exact integer counts.
+// Memory: 24 bytes per node per worker, workers capped within about 2 GiB.
+template <class Index>
+std::vector<std::int64_t> directed_distance_histogram(const std::int64_t* indptr, const Index* indices,
+                                                      std::int64_t n, const std::int64_t* sources,
+                                                      std::int64_t n_sources, int threads);
+
 // HyperBall (Boldi, Rosa, Vigna, WWW 2011; HyperANF): N(t) = number of ordered pairs (u, v)
 // with d(u, v) <= t (u = v included), estimated with one HyperLogLog counter of 2^log2m one-byte
 // registers per node, for t = 0, 1, ... until no counter changes. Each counter's relative

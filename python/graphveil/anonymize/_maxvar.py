@@ -21,6 +21,7 @@ from graphveil.anonymize._qp import EQ_TOL, SOLVERS
 from graphveil.anonymize._report import Timer, check_graph, finish_graph, graph_first
 from graphveil.anonymize.parts import PartLayout, metis_parts, split_parts
 from graphveil.graph import Graph
+from graphveil.interop import require
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 #: Picks per requested potential edge before a part gives up (plus 1024 per part).
@@ -136,7 +137,8 @@ def maxvar(
         agree) and the fastest backend on the web-NotreDame benchmark (see
         ``benchmarks/bench_maxvar.py``): OSQP needs far longer per part and ADMM alone does not
         reach the required accuracy. ``"osqp"``: each part as a sparse QP for OSQP
-        (``P = 2I``, ``A = [incidence; I]``), its answer clipped and repaired.
+        (``P = 2I``, ``A = [incidence; I]``), its answer clipped and repaired; needs the
+        optional osqp package (``pip install "graphveil[osqp]"``).
     threads : int or None
         Threads for the proposal kernel and for the default thread pool (``None`` or 0: all
         cores).
@@ -190,6 +192,8 @@ def maxvar(
         ``labels`` not an integer array.
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
+    ImportError
+        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``).
 
     Notes
     -----
@@ -286,6 +290,8 @@ def _check_arguments(
         raise ValueError(f"parts must lie in 1..{g.n} (the number of nodes), got {parts}")
     if solver not in SOLVERS:
         raise ValueError(f"solver must be one of {sorted(SOLVERS)}, got {solver!r}")
+    if solver == "osqp":
+        require("osqp")  # an optional extra: fail before partitioning, not after
     options = dict(solver_options or {})
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(

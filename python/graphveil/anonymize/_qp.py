@@ -26,6 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
+from graphveil.interop import require
 
 #: Equality tolerance every returned solution meets (per node, absolute).
 EQ_TOL = 1e-6
@@ -90,7 +91,7 @@ def solve_osqp(
     ``time_limit`` in seconds (0 = none) and ``max_iter`` bound the ADMM; the answer is
     repaired whatever OSQP's status, and the stats say how far OSQP itself was.
     """
-    import osqp
+    osqp = require("osqp")  # the `osqp` extra
 
     start = time.perf_counter()
     npairs = int(pu.size)

@@ -7,27 +7,16 @@ in local ids, and the cut edges); :func:`part_seed` is the seed of a part's own 
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_int
+from graphveil._checks import check_graph, check_int
 from graphveil._common import SeedLike, check_threads
 from graphveil._seeds import metis_seed as _metis_seed
 from graphveil._seeds import part_seed  # noqa: F401  (public here: the parts' seed)
 from graphveil.graph import Graph
-
-
-def _metis_dtype() -> np.dtype:
-    """The index dtype of the METIS that pymetis was built against (zero-copy hand-off)."""
-    import pymetis
-
-    if hasattr(pymetis, "zero_copy_dtype"):
-        return np.dtype(pymetis.zero_copy_dtype())
-    return np.dtype(np.int32)  # pragma: no cover - pymetis < 2023.1.1 was built with 32-bit idx_t
 
 
 def metis_parts(
@@ -46,8 +35,9 @@ def metis_parts(
         METIS's random seed. ``None`` uses METIS's own fixed default, so the result is
         still deterministic; a Generator is advanced by one draw.
     options : dict, optional
-        Further METIS options by name (:class:`pymetis.Options` attributes), e.g.
-        ``{"niter": 2}`` for fewer refinement iterations (METIS's default is 10).
+        Further METIS options by name (the names of ``METIS_OPTION_*`` in lower case, as
+        :class:`pymetis.Options` spells them), e.g. ``{"niter": 2}`` for fewer refinement
+        iterations (METIS's default is 10).
 
     Returns
     -------
@@ -58,16 +48,19 @@ def metis_parts(
     Raises
     ------
     ValueError
-        If ``parts`` is not a positive integer or exceeds the number of nodes.
+        If ``parts`` is not a positive integer or exceeds the number of nodes, or an option is
+        not a METIS option.
     TypeError
         If ``graph`` is not a :class:`graphveil.Graph`.
 
     Notes
     -----
-    The CSR arrays are handed to METIS in the index dtype pymetis was compiled for
-    (:func:`pymetis.zero_copy_dtype`): ``indptr`` (int64) is passed as is when that dtype is
-    int64, ``indices`` is converted once, explicitly, and pymetis is asked to warn on any
-    further copy.
+    METIS 5.1.0 is built into graphveil (``cpp/third_party/metis``, Apache-2.0), configured as
+    pymetis builds it, and called as ``pymetis.part_graph(parts, adjacency, options=...,
+    recursive=False)`` calls it: the labels are identical to pymetis's, and pymetis is not
+    needed. METIS draws its random numbers from the C library's ``rand()`` (as in pymetis), so
+    a seed gives the same parts on every machine with the same C library (glibc, macOS, MSVC
+    each have their own ``rand()``).
 
     References
     ----------
@@ -82,8 +75,7 @@ def metis_parts(
     >>> sorted(set(labels[:3].tolist())) != sorted(set(labels[3:].tolist()))
     True
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
+    check_graph(graph, what=None)
     parts = check_int(parts, "parts", low=1)
     if parts > graph.n:
         raise ValueError(
@@ -97,35 +89,24 @@ def metis_parts(
     if parts == 1:
         return np.zeros(graph.n, dtype=np.int64)
 
-    import pymetis
-
-    dtype = _metis_dtype()
-    xadj = graph.indptr if graph.indptr.dtype == dtype else graph.indptr.astype(dtype)
-    adjncy = graph.indices if graph.indices.dtype == dtype else graph.indices.astype(dtype)
-    # pymetis wants writeable-agnostic, C-contiguous buffers of exactly its idx dtype.
-    xadj = np.ascontiguousarray(xadj)
-    adjncy = np.ascontiguousarray(adjncy)
-    metis_options = pymetis.Options()
-    if metis_seed is not None:
-        metis_options.seed = metis_seed
+    metis_options = {} if metis_seed is None else {"seed": metis_seed}
     for name, value in (options or {}).items():
+        if name not in _core.metis_option_names:
+            raise ValueError(
+                f"not a METIS option: {name}={value!r}; the options are "
+                + ", ".join(_core.metis_option_names)
+            )
         try:
-            setattr(metis_options, name, int(value))
-        except (KeyError, AttributeError, TypeError, ValueError) as err:
-            raise ValueError(f"not a METIS option: {name}={value!r} ({err})") from None
-    kwargs: dict[str, Any] = {"options": metis_options, "recursive": False}
-    if hasattr(pymetis, "CSRAdjacency"):
-        kwargs["adjacency"] = pymetis.CSRAdjacency(adj_starts=xadj, adjacent=adjncy)
-    else:  # pragma: no cover - pymetis < 2025.2
-        kwargs["xadj"], kwargs["adjncy"] = xadj, adjncy
-    with warnings.catch_warnings():
-        # A copy inside pymetis would mean our dtype/layout guess is wrong: make it loud.
-        warnings.simplefilter("error", BytesWarning)
-        try:
-            result = pymetis.part_graph(parts, warn_on_copies=True, **kwargs)
-        except TypeError:  # pragma: no cover - pymetis without warn_on_copies
-            result = pymetis.part_graph(parts, **kwargs)
-    labels = np.asarray(result[1], dtype=np.int64)
+            metis_options[name] = int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"METIS option {name} must be an integer, not {value!r}") from None
+        if not -(2**63) <= metis_options[name] < 2**63:
+            raise ValueError(f"METIS option {name}={value!r} does not fit METIS's 64-bit integers")
+    # METIS's idx_t is 64-bit: indptr is handed over as is, int32 indices are widened once.
+    result = _core.metis_part_kway(
+        graph.indptr, graph.indices.astype(np.int64, copy=False), parts, metis_options
+    )
+    labels = np.asarray(result, dtype=np.int64)
     if labels.shape != (graph.n,) or (labels.size and (labels.min() < 0 or labels.max() >= parts)):
         raise RuntimeError(f"METIS returned labels outside 0..{parts - 1}")  # pragma: no cover
     return labels

@@ -37,7 +37,13 @@ def _install(signum: int, handler: Any) -> Any:
 
 #: The pip extra (pyproject.toml's ``[project.optional-dependencies]``) of each optional library
 #: a command may need: figures, ``.parquet`` files, ``--scheduler``.
-EXTRAS = {"matplotlib": "plot", "pyarrow": "parquet", "distributed": "dask", "dask": "dask"}
+EXTRAS = {
+    "matplotlib": "plot",
+    "pyarrow": "parquet",
+    "distributed": "dask",
+    "dask": "dask",
+    "osqp": "osqp",
+}
 
 
 def missing_extra(module: str, what: str) -> str:

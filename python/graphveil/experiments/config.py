@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphveil._checks import check_graph
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import registry
@@ -118,8 +119,7 @@ def _study_config(
     distance_sources: int,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
     if int(samples) < 1:

@@ -5,8 +5,9 @@ a comma; further columns (weights, timestamps) are ignored; lines whose first no
 character is ``#`` or ``%`` are comments; blank lines and CRLF line ends are fine. A file may be
 plain or gzip, bzip2 or xz compressed (recognised by its magic bytes, whatever its suffix).
 Files written by :func:`write_edgelist` start with graphveil's own header line,
-``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|str|no>``, which records the node count so
-that isolated nodes survive a round trip (``# graphveil isolated ...`` lines list a labelled
+``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|str|no>`` (and `` directed=yes`` for a
+directed graph: its lines are arcs ``tail head``, ``m`` counts arcs), which records the node count
+so that isolated nodes survive a round trip (``# graphveil isolated ...`` lines list a labelled
 graph's isolated nodes). Only those lines are interpreted; every other comment is ignored. With
 ``labels=str`` the ids are string labels (one token each), which :func:`read_edgelist` reads back
 as strings; without that header every id must be an integer.
@@ -25,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph
 from graphveil._common import (
     SeedLike,
     atomic_group,
@@ -44,14 +46,20 @@ PathLike = str | os.PathLike[str]
 
 #: gzip level of a compressed edge list.
 GZIP_LEVEL = 6
-_HEADER = re.compile(rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|str|no)[ \t\r]*")
+_HEADER = re.compile(
+    rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|str|no)( directed=yes)?[ \t\r]*"
+)
 _ISOLATED_PREFIX = b"# graphveil isolated "
 _ISOLATED_PER_LINE = 32
 _DELIMITERS = ("\t", " ", ",")
 
 
 def read_edgelist(
-    path: PathLike, *, header: bool = False, threads: int | None = None, directed: bool = False
+    path: PathLike,
+    *,
+    header: bool = False,
+    threads: int | None = None,
+    directed: bool | None = None,
 ) -> Graph:
     r"""Read a graph from a SNAP-style text edge list (undirected unless ``directed=True``).
 
@@ -77,11 +85,13 @@ def read_edgelist(
     threads : int, optional
         Worker threads for parsing and building (None or 0: all cores). The result does not
         depend on it.
-    directed : bool, default False
+    directed : bool, optional
         Read every line ``u v`` as the arc ``u -> v`` (SNAP's directed graphs, e.g.
         soc-Epinions1): a directed :class:`~graphveil.Graph` in which a line and its reverse are
         two arcs; self-loops are dropped and exact repeats merged, both counted
-        (``reversed_pairs`` is 0).
+        (``reversed_pairs`` is 0). None (the default): what graphveil's header says
+        (``directed=yes``: arcs), else undirected. A value the header contradicts is a
+        ValueError.
 
     Returns
     -------
@@ -97,7 +107,8 @@ def read_edgelist(
     ValueError
         On malformed input, naming the file and the line: a non-integer token, a line with only
         one column, an id beyond the signed 64-bit range; on a file with no edge lines; on
-        corrupt compressed data; on a graphveil header that disagrees with the edges below it.
+        corrupt compressed data; on a graphveil header that disagrees with the edges below it
+        or with ``directed``.
 
     Notes
     -----
@@ -137,6 +148,7 @@ def read_edgelist(
         body = memoryview(text)[len(text) if end < 0 else end + 1 :]
         skipped = 1
     own = _read_header(source, text)  # a skipped first line may be graphveil's own header
+    directed = _direction(source, own, directed)
     if own is not None and own.kind == "str":
         return _read_string_edgelist(source, text, own, nthreads, directed=directed)
     try:
@@ -181,7 +193,9 @@ def write_edgelist(
     header: bool = True,
     threads: int | None = None,
 ) -> RunRecord:
-    r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge (``u < v``).
+    r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge or arc.
+
+    An edge is written ``u < v``; an arc ``u -> v`` of a directed graph as ``u v``.
 
     Which ids are written:
 
@@ -200,7 +214,8 @@ def write_edgelist(
     permutation; it is written to ``record`` (mode 0600) only when asked. Never publish it.
 
     With ``header=True`` (the default) the first line is graphveil's header,
-    ``# graphveil edgelist n=<n> m=<m> labels=<yes|str|no>``; with labels, every isolated node's
+    ``# graphveil edgelist n=<n> m=<m> labels=<yes|str|no>`` (`` directed=yes`` appended for a
+    directed graph, whose lines are its arcs ``tail head``); with labels, every isolated node's
     label follows on ``# graphveil isolated ...`` lines. :func:`read_edgelist` uses them to
     restore isolated nodes. Other tools see only comments. Without the header, isolated nodes
     are lost.
@@ -254,8 +269,7 @@ def write_edgelist(
     >>> read_edgelist(p) == Graph.from_edges(perm[[0, 1]], perm[[1, 2]], 4)
     True
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
+    check_graph(graph, what=None)
     if delimiter not in _DELIMITERS:
         raise ValueError(
             f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}"
@@ -298,7 +312,8 @@ def _body(
 def _head(graph: Graph, ids: np.ndarray, kind: str) -> bytes:
     """Graphveil's header line, and the isolated nodes' labels for a labelled graph."""
     flag = {"int": "yes", "str": "str", "positions": "no"}[kind]
-    head = f"# graphveil edgelist n={graph.n} m={graph.m} labels={flag}\n".encode()
+    arcs = " directed=yes" if graph.directed else ""
+    head = f"# graphveil edgelist n={graph.n} m={graph.m} labels={flag}{arcs}\n".encode()
     if flag != "no":
         isolated = ids[graph.degrees == 0].tolist()
         for start in range(0, len(isolated), _ISOLATED_PER_LINE):
@@ -394,6 +409,21 @@ class _Header(NamedTuple):
     m: int
     kind: str  # labels=: "yes" (integer labels), "str" (string labels) or "no"
     isolated: list[str]  # the labels of the isolated nodes, as written
+    directed: bool = False  # directed=yes: the lines are arcs
+
+
+def _direction(path: Path, own: _Header | None, directed: bool | None) -> bool:
+    """Whether to read arcs: ``directed`` if given, else what graphveil's header says."""
+    if own is None or directed is None:
+        return bool(own.directed) if directed is None and own is not None else bool(directed)
+    if directed != own.directed:
+        said = "a directed graph's arcs" if own.directed else "an undirected graph's edges"
+        raise ValueError(
+            f"{path}: the graphveil header says the file holds {said}, but directed={directed} "
+            f"was asked; pass directed={own.directed} (or leave it out: the header decides), "
+            "and convert afterwards (Graph.to_undirected) if needed"
+        )
+    return directed
 
 
 def _shift_line(message: str, skipped: int) -> str:
@@ -431,7 +461,7 @@ def _read_header(path: Path, text: bytes) -> _Header | None:
         except UnicodeDecodeError:
             raise ValueError(f"{path}: a '# graphveil isolated' header line is not UTF-8") from None
         pos = end + 1
-    return _Header(int(match[1]), int(match[2]), match[3].decode(), isolated)
+    return _Header(int(match[1]), int(match[2]), match[3].decode(), isolated, bool(match[4]))
 
 
 def _int_tokens(path: Path, header: _Header) -> np.ndarray:

@@ -1,6 +1,7 @@
 """The ``graphml`` release (written for other tools, not read back): nodes, edges and ``p``.
 
-Nodes ``0..n-1``, the edge attribute ``p``, and the release header as JSON in the graph
+Nodes ``0..n-1`` (``edgedefault="directed"`` for a directed release: the pairs are arcs), the
+edge attribute ``p``, and the release header as JSON in the graph
 attribute ``graphveil`` (version :data:`~graphveil.io.layout.FORMAT_VERSION`). A small streaming
 writer, no library needed; ``.gz``, ``.bz2`` and ``.xz`` names compress. Read by
 ``networkx.read_graphml(path, node_type=int)`` and ``igraph.Graph.Read_GraphML``.
@@ -28,7 +29,7 @@ xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns \
 http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">
 <key id="p" for="edge" attr.name="p" attr.type="double"/>
 <key id="graphveil" for="graph" attr.name="graphveil" attr.type="string"/>
-<graph id="G" edgedefault="undirected">
+<graph id="G" edgedefault="{edges}">
 <data key="graphveil">{info}</data>
 """
 
@@ -40,7 +41,8 @@ def write(target: Path, header: dict[str, Any], graph: Any, compress: bool) -> N
         tmp.open("wb") as raw,
         compressor(target, raw, GZIP_LEVEL) as fh,
     ):
-        fh.write(_HEAD.format(info=escape(json_dumps(header))).encode())
+        edges = "directed" if header.get("directed") else "undirected"
+        fh.write(_HEAD.format(info=escape(json_dumps(header)), edges=edges).encode())
         for start in range(0, graph.n, TEXT_CHUNK):
             ids = range(start, min(start + TEXT_CHUNK, graph.n))
             fh.write("".join(f'<node id="{i}"/>\n' for i in ids).encode())

@@ -30,26 +30,32 @@ __all__ = [
     "Release",
 ]
 
-#: Version of the parquet layout and of the GraphML header. Readers refuse newer.
+#: Version of the parquet layout and of the GraphML header (a directed release: version 2, see
+#: :func:`written_version`). Readers refuse newer.
 FORMAT_VERSION = 1
 #: Version of a graph's parquet table. Version 2 added ``labels`` (``"int"``, ``"str"`` or
-#: ``"positions"``: what ``u`` and ``v`` hold) and ``isolated`` (the isolated nodes' labels).
+#: ``"positions"``: what ``u`` and ``v`` hold) and ``isolated`` (the isolated nodes' labels);
+#: a directed graph's table is version 3, which adds ``directed`` (see :func:`written_version`).
 GRAPH_TABLE_VERSION = 2
 #: Version of the .npz and TSV uncertain-graph layout. Readers refuse newer versions.
-#: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release.
+#: Version 1 also stored the scheme's seed and whole report; version 2 is the safe release;
+#: a directed release is version 3, which adds ``directed`` (see :func:`written_version`).
 UNCERTAIN_FORMAT_VERSION = 2
 #: The ``format`` tag of an uncertain graph's header, and of a graph's parquet table.
 FORMAT_TAG = "graphveil.uncertain"
 GRAPH_TAG = "graphveil.graph"
 #: Every entry of a published file, and nothing else (the release whitelist): the format, n, the
 #: pairs and their p, the scheme's name and the parameters its user chose, whether the ids were
-#: permuted, the package version. Seeds, permutations and reports go to the private RunRecord.
+#: permuted, the package version; ``directed`` (public, like ``relaxed``: whether the pairs are
+#: arcs) only in a directed release (:func:`release_keys`). Seeds, permutations and reports go to
+#: the private RunRecord.
 RELEASE_KEYS = (
     "format",
     "format_version",
     "graphveil_version",
     "n",
     "relaxed",
+    "directed",
     "ids_permuted",
     "scheme",
     "params",
@@ -76,7 +82,7 @@ UTF8_BOM = b"\xef\xbb\xbf"
 class Release(NamedTuple):
     """An uncertain-graph release as read from a file: its header and its arrays.
 
-    ``header`` holds ``format_version``, ``graphveil_version``, ``n``, ``relaxed``,
+    ``header`` holds ``format_version``, ``graphveil_version``, ``n``, ``relaxed``, ``directed``,
     ``ids_permuted`` (None when the file did not say) and ``meta`` (the published ``scheme`` and
     ``params`` only). :meth:`UncertainGraph.load <graphveil.UncertainGraph.load>` builds the graph.
     """
@@ -87,11 +93,36 @@ class Release(NamedTuple):
     p: np.ndarray
 
 
-def keys_of_version(version: int) -> tuple[str, ...]:
-    """The entries a release of layout ``version`` holds."""
+def release_keys(directed: bool) -> tuple[str, ...]:
+    """The entries of a release, in order: :data:`RELEASE_KEYS`, ``directed`` only if directed.
+
+    An undirected release holds exactly what it held before graphs had a direction (same bytes,
+    readable by every earlier graphveil).
+    """
+    return RELEASE_KEYS if directed else tuple(k for k in RELEASE_KEYS if k != "directed")
+
+
+def header_keys(directed: bool) -> tuple[str, ...]:
+    """The scalar keys of :func:`release_keys`: the header of every format."""
+    return release_keys(directed)[:-3]
+
+
+def written_version(version: int, directed: bool) -> int:
+    """The layout version a release (or graph table) is written in; ``version`` is its format's.
+
+    An undirected one is written in ``version``, byte-identical to what graphveil wrote before
+    graphs had a direction; a directed one in ``version + 1``, the first holding ``directed``, so
+    that an earlier graphveil refuses it (newer than it reads) instead of reading its arcs as
+    edges. Readers read up to ``written_version(version, True)``.
+    """
+    return version + 1 if directed else version
+
+
+def keys_of_version(version: int, directed: bool = False) -> tuple[str, ...]:
+    """The entries a release of layout ``version`` (npz and TSV numbering) holds."""
     if version == 1:
-        return tuple(k for k in RELEASE_KEYS if k not in PUBLIC_META) + V1_KEYS
-    return RELEASE_KEYS
+        return tuple(k for k in release_keys(False) if k not in PUBLIC_META) + V1_KEYS
+    return release_keys(directed and version > UNCERTAIN_FORMAT_VERSION)
 
 
 def pair_chunks(graph: Any) -> Any:
@@ -187,6 +218,7 @@ def uncertain_of(path: str | os.PathLike[str], release: Release) -> UncertainGra
             release.v,
             release.p,
             relaxed=header["relaxed"],
+            directed=header.get("directed", False),
             meta=header["meta"],
         )
     except (TypeError, ValueError) as err:

@@ -1,7 +1,8 @@
 """The ``npz`` release: a numpy archive, one ``.npy`` entry per key of the release whitelist.
 
 Version :data:`~graphveil.io.layout.UNCERTAIN_FORMAT_VERSION`: ``format`` (the tag),
-``format_version``, ``graphveil_version``, ``n``, ``relaxed`` and ``ids_permuted`` as 0-d arrays,
+``format_version``, ``graphveil_version``, ``n``, ``relaxed`` (``directed`` in a directed release,
+version 3) and ``ids_permuted`` as 0-d arrays,
 ``scheme`` and ``params`` as JSON text, ``u``, ``v``, ``p`` as arrays, in the order of
 :data:`~graphveil.io.layout.RELEASE_KEYS`. Every entry carries a fixed timestamp, so equal
 graphs give equal bytes. Reading checks each ``.npy`` header against its entry before numpy
@@ -26,6 +27,7 @@ from graphveil.io.layout import (
     json_dumps,
     keys_of_version,
     public_of,
+    release_keys,
 )
 from graphveil.io.safety import check_npy_sizes, check_version, scalar_bool, scalar_int
 
@@ -48,6 +50,7 @@ def write(target: Path, header: dict[str, Any], graph: Any, compress: bool) -> N
         "graphveil_version": np.array(header["graphveil_version"]),
         "n": np.array(header["n"], dtype=np.int64),
         "relaxed": np.array(header["relaxed"]),
+        **({"directed": np.array(True)} if header.get("directed") else {}),
         "ids_permuted": np.array(header["ids_permuted"]),
         "scheme": np.array(json_dumps(header["scheme"])),
         "params": np.array(json_dumps(header["params"])),
@@ -55,7 +58,9 @@ def write(target: Path, header: dict[str, Any], graph: Any, compress: bool) -> N
         "v": graph.v,
         "p": graph.p,
     }
-    assert tuple(arrays) == RELEASE_KEYS  # the whitelist is the one home of the layout
+    assert tuple(arrays) == release_keys(
+        "directed" in arrays
+    )  # the whitelist is the one home of the layout
     method = zipfile.ZIP_DEFLATED if compress else zipfile.ZIP_STORED
     # np.savez stamps every entry with the wall clock; a fixed date makes equal graphs equal bytes
     with atomic_path(target) as tmp, zipfile.ZipFile(tmp, "w", method, allowZip64=True) as zf:
@@ -90,7 +95,7 @@ def read(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray
         raise bad(f"format tag is {str(arrays['format'])!r}, expected {FORMAT_TAG!r}")
     version = scalar_int(arrays["format_version"], "format_version", path)
     check_version(version, path)
-    keys = keys_of_version(version)
+    keys = keys_of_version(version, "directed" in arrays)
     missing = [k for k in keys if k not in arrays]
     if missing:
         raise bad(f"missing entries {missing}")
@@ -100,6 +105,7 @@ def read(path: Path) -> tuple[dict[str, Any], np.ndarray, np.ndarray, np.ndarray
         "graphveil_version": str(arrays["graphveil_version"]),
         "n": scalar_int(arrays["n"], "n", path),
         "relaxed": scalar_bool(arrays["relaxed"], "relaxed", path),
+        "directed": "directed" in keys and scalar_bool(arrays["directed"], "directed", path),
         "ids_permuted": scalar_bool(arrays["ids_permuted"], "ids_permuted", path),
         "meta": public_of(texts, path),
     }

@@ -34,11 +34,12 @@ from graphveil.io.layout import (
     FORMAT_VERSION,
     GRAPH_TABLE_VERSION,
     GRAPH_TAG,
-    HEADER_KEYS,
     Release,
+    header_keys,
     json_dumps,
     public_of,
     uncertain_of,
+    written_version,
 )
 from graphveil.io.safety import checked_release
 from graphveil.record import RunRecord
@@ -132,10 +133,11 @@ def write_parquet(
     ids, perm, kind = written_ids(graph, keep_ids, seed, text=False)
     fields = {
         "format": GRAPH_TAG,
-        "format_version": GRAPH_TABLE_VERSION,
+        "format_version": written_version(GRAPH_TABLE_VERSION, graph.directed),
         "graphveil_version": PACKAGE_VERSION,
         "n": int(graph.n),
         "relaxed": False,
+        **({"directed": True} if graph.directed else {}),  # only a directed graph says it
         "ids_permuted": perm is not None,
         "labels": kind,
         "isolated": [] if kind == "positions" else ids[graph.degrees == 0].tolist(),
@@ -236,11 +238,16 @@ def _uncertain_table(
     if fields is None:  # a plain table: n from the ids; the model and the ids' origin unknown
         n = int(max(u.max(initial=-1), v.max(initial=-1))) + 1
         plain = {"format_version": None, "graphveil_version": None, "n": n, "relaxed": False}
+        plain["directed"] = False
         return {**plain, "ids_permuted": None, "meta": {}}, u, v, p
-    missing = [k for k in HEADER_KEYS[:-2] if k not in fields]
+    directed = fields.get("directed", False)  # version 2 on: only a directed release says it
+    missing = [k for k in header_keys(directed is True)[:-2] if k not in fields]
     if missing:
         raise ValueError(f"{path}: invalid graph: the graphveil metadata lacks {missing}")
+    if not isinstance(directed, bool):
+        raise ValueError(f"{path}: 'directed' must be true or false")  # noqa: TRY004 (bad file content)
     header = {k: fields[k] for k in ("format_version", "graphveil_version", "n", "relaxed")}
+    header["directed"] = directed
     header.update(ids_permuted=fields["ids_permuted"], meta=public_of(fields, path))
     return header, u, v, p
 
@@ -248,8 +255,11 @@ def _uncertain_table(
 def _graph_table(u: np.ndarray, v: np.ndarray, fields: dict[str, Any], nthreads: int) -> Graph:
     """The graph of a graph table: ids ``0..n-1``, or labels (then numbered ascending)."""
     n, kind = fields["n"], fields.get("labels", "positions")
+    directed = fields.get("directed", False)
+    if not isinstance(directed, bool):
+        raise ValueError(f"'directed' must be true or false, got {directed!r}")  # noqa: TRY004 (bad file content)
     if kind == "positions":
-        return Graph.from_edges(u, v, n, threads=nthreads)
+        return Graph.from_edges(u, v, n, threads=nthreads, directed=directed)
     isolated = fields.get("isolated")
     if kind not in ("int", "str") or not isinstance(isolated, list):
         raise ValueError(f"unknown labels {kind!r} or isolated nodes {type(isolated).__name__}")
@@ -263,7 +273,7 @@ def _graph_table(u: np.ndarray, v: np.ndarray, fields: dict[str, Any], nthreads:
         a, b = codes[: u.size].astype(np.int64), codes[u.size : 2 * u.size].astype(np.int64)
     if labels.size != n:
         raise ValueError(f"the metadata says n={n:,} but the table holds {labels.size:,} labels")
-    return Graph.from_edges(a, b, n, labels=labels, threads=nthreads)
+    return Graph.from_edges(a, b, n, labels=labels, threads=nthreads, directed=directed)
 
 
 def _write_table(target: Path, fields: dict[str, Any], columns: dict[str, Any]) -> None:
@@ -296,7 +306,7 @@ def _read_table(source: Path) -> tuple[Any, dict[str, Any] | None]:
     version = fields.get("format_version")
     if not isinstance(version, int) or version < 1:
         raise ValueError(f"{source}: invalid format version {version!r}")
-    newest = GRAPH_TABLE_VERSION if kind == GRAPH_TAG else FORMAT_VERSION
+    newest = written_version(GRAPH_TABLE_VERSION if kind == GRAPH_TAG else FORMAT_VERSION, True)
     if version > newest:
         raise ValueError(
             f"{source}: written in parquet format version {version}, newer than this graphveil "

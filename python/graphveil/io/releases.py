@@ -25,12 +25,13 @@ from graphveil.interop import require
 from graphveil.io.formats import FORMATS, release_format, sniffed
 from graphveil.io.layout import (
     FORMAT_TAG,
-    HEADER_KEYS,
     Release,
     check_record_path,
+    header_keys,
     meta_json,
     public_meta,
     uncertain_of,
+    written_version,
 )
 from graphveil.io.safety import checked_release, read_magic
 from graphveil.record import RunRecord, release_digest
@@ -119,17 +120,20 @@ def write_release(
             private = {**carried.report, **private}
         else:
             mapping = None
+    directed = bool(getattr(out, "directed", False))
+    assert fmt.version is not None  # every format a release is written in has a layout version
     header = {
         "format": FORMAT_TAG,
-        "format_version": fmt.version,
+        "format_version": written_version(fmt.version, directed),
         "graphveil_version": PACKAGE_VERSION,
         "n": out.n,
         "relaxed": out.relaxed,
+        **({"directed": True} if directed else {}),  # only a directed release says it
         "ids_permuted": bool(out.ids_permuted),
         "scheme": scheme,
         "params": params,
     }
-    assert tuple(header) == HEADER_KEYS  # the whitelist is the one home of the layout
+    assert tuple(header) == header_keys(directed)  # the whitelist is the one home of the layout
     entry = {"file": target.name, "digest": release_digest(out.n, out.u, out.v, out.p)}
     result = RunRecord(mapping, private, [*(r for r in releases if r != entry), entry])
     with atomic_group():  # the release, its sidecar and its record: all in place, or none

@@ -15,7 +15,7 @@ from typing import IO, Any
 import numpy as np
 
 from graphveil._common import INT32_LIMIT, PACKAGE_VERSION
-from graphveil.io.layout import UNCERTAIN_FORMAT_VERSION, Release
+from graphveil.io.layout import UNCERTAIN_FORMAT_VERSION, Release, written_version
 
 __all__ = ["MAX_RELEASE_NODES"]
 
@@ -42,6 +42,8 @@ def checked_release(
         raise ValueError(f"{path}: 'ids_permuted' must be true or false")  # noqa: TRY004 (bad file content)
     if not isinstance(header["relaxed"], bool):
         raise ValueError(f"{path}: 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
+    if not isinstance(header.get("directed", False), bool):
+        raise ValueError(f"{path}: 'directed' must be true or false")  # noqa: TRY004 (bad file content)
     return Release(header, u, v, p)
 
 
@@ -94,10 +96,11 @@ def scalar_bool(arr: np.ndarray, name: str, path: Path) -> bool:
 
 def check_version(version: int, path: Path) -> None:
     """Refuse a .npz/TSV layout version this graphveil does not read."""
-    if version > UNCERTAIN_FORMAT_VERSION:
+    newest = written_version(UNCERTAIN_FORMAT_VERSION, True)
+    if version > newest:
         raise ValueError(
             f"{path}: written in format version {version}, newer than this graphveil "
-            f"({PACKAGE_VERSION}) reads (up to {UNCERTAIN_FORMAT_VERSION}); upgrade graphveil"
+            f"({PACKAGE_VERSION}) reads (up to {newest}); upgrade graphveil"
         )
     if version < 1:
         raise ValueError(f"{path}: invalid format version {version}")

@@ -122,6 +122,7 @@ def _header(path: Path, fields: dict[str, str]) -> dict[str, Any]:
             "graphveil_version": loads("graphveil_version"),
             "n": loads("n"),
             "relaxed": loads("relaxed"),
+            "directed": loads("directed") if "directed" in fields else False,
             "ids_permuted": loads("ids_permuted"),
         }
     except ValueError as err:
@@ -133,6 +134,8 @@ def _header(path: Path, fields: dict[str, str]) -> dict[str, Any]:
     check_version(version, path)
     if not isinstance(header["relaxed"], (bool, type(None))):
         raise ValueError(f"{path}: header 'relaxed' must be true or false")  # noqa: TRY004 (bad file content)
+    if not isinstance(header["directed"], bool):
+        raise ValueError(f"{path}: header 'directed' must be true or false")  # noqa: TRY004 (bad file content)
     header["meta"] = public_of(texts, path)
     return header
 

@@ -66,6 +66,7 @@ from graphveil import _core
 from graphveil._checks import check_graph, check_ints
 from graphveil._common import aligned, check_threads, require_undirected
 from graphveil.graph import Graph
+from graphveil.measure import directed
 from graphveil.multigraph import Multigraph
 from graphveil.uncertain import UncertainGraph
 
@@ -269,11 +270,32 @@ def reidentification_score(
     ----------
     Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 5.1 (Example 5.1, Table 5).
     """
+    if getattr(g0, "directed", False) or getattr(g, "directed", False):
+        return _directed_score(g0, g, _check_kind(kind))
     return _score(g0, g, kind, threads, False)[0]
+
+
+def _directed_score(g0: Any, g: Any, kind: str) -> float:
+    """H1 / H2_open of directed graphs: the signatures of :mod:`graphveil.measure.directed`."""
+    for name, graph in (("g0", g0), ("g", g)):
+        if not isinstance(graph, Graph) or not graph.directed:
+            raise TypeError(
+                f"{name} must be a directed graphveil.Graph when the other is directed, got "
+                f"{graph!r}; score directed graphs against directed graphs (or convert both "
+                "with to_undirected())"
+            )
+    if g0.n != g.n:
+        raise ValueError(
+            f"g0 has {g0.n} nodes and g has {g.n}: both graphs must be on the same node set 0..n-1"
+        )
+    return directed.directed_score(g0, g, kind)
 
 
 def h1(g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None = None) -> float:
     """H1 score of ``g`` against ``g0``: signatures are node degrees.
+
+    Directed graphs (both): the signature is the pair (in-degree, out-degree)
+    (:mod:`graphveil.measure.directed`).
 
     See :func:`reidentification_score` for parameters and the definition.
 
@@ -284,8 +306,6 @@ def h1(g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None
     >>> h1(g0, g0)
     2.0
     """
-    require_undirected(g0, "h1")
-    require_undirected(g, "h1")
     return reidentification_score(g0, g, "h1", threads=threads)
 
 
@@ -293,6 +313,9 @@ def h2_open(
     g0: Graph | SignatureIndex, g: Graph | Multigraph, *, threads: int | None = None
 ) -> float:
     """H2_open score of ``g`` against ``g0``: signatures are sets of neighbours' degrees.
+
+    Directed graphs (both): the pair of sets of the out-neighbours' and of the in-neighbours'
+    (in, out) degree pairs (:mod:`graphveil.measure.directed`).
 
     See :func:`reidentification_score` for parameters and the definition.
 
@@ -303,8 +326,6 @@ def h2_open(
     >>> h2_open(g0, g0)
     2.0
     """
-    require_undirected(g0, "h2_open")
-    require_undirected(g, "h2_open")
     return reidentification_score(g0, g, "h2_open", threads=threads)
 
 
@@ -381,7 +402,7 @@ def degree_distributions(ug: UncertainGraph | Graph, *, threads: int | None = No
     Poisson-binomial by exact convolution, ``O(d_v^2)`` per node; a self-loop of a relaxed
     model adds 2 to its node's degree (see the module notes).
     """
-    require_undirected(ug, "degree_distributions")
+    # a directed graph's total degree (in + out): every pair counts at both ends, as here
     _check_published(ug, "ug")
     if isinstance(ug, Graph):
         ug = UncertainGraph.from_graph(ug)
@@ -422,7 +443,7 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
     ----------
     Section 2.2 and Table 2 of the paper; Boldi et al. VLDB 2012.
     """
-    require_undirected(published, "degree_entropy")
+    # a directed graph's total degree (in + out): every pair counts at both ends, as here
     _check_published(published)
     if isinstance(published, Graph):
         counts = np.bincount(published.degrees, minlength=1).astype(np.float64)
@@ -436,11 +457,21 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
 
 @overload
 def eps(
-    g0: Graph, published: UncertainGraph | Graph, k: int, *, threads: int | None = None
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: int,
+    *,
+    degree: str | None = None,
+    threads: int | None = None,
 ) -> float: ...
 @overload
 def eps(
-    g0: Graph, published: UncertainGraph | Graph, k: Iterable[int], *, threads: int | None = None
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: Iterable[int],
+    *,
+    degree: str | None = None,
+    threads: int | None = None,
 ) -> dict[int, float]: ...
 
 
@@ -449,6 +480,7 @@ def eps(
     published: UncertainGraph | Graph,
     k: int | Iterable[int],
     *,
+    degree: str | None = None,
     threads: int | None = None,
 ) -> float | dict[int, float]:
     """Fraction of nodes that ``published`` fails to k-obfuscate w.r.t. the degree.
@@ -461,6 +493,11 @@ def eps(
         The anonymized output on the same nodes ``0..n-1``.
     k : int or iterable of int
         Obfuscation level(s), each >= 1. The paper reports k = 30, 50, 100.
+    degree : {None, "total", "in", "out"}
+        The property obfuscated. None or ``"total"``: the degree (of a directed graph the total
+        degree, in + out). ``"in"`` or ``"out"`` (directed graphs only): the in- or
+        out-degree, whose law at ``v`` is Poisson-binomial over the pairs with head (tail)
+        ``v``. ``"joint"`` (the pair) has no implementation yet (ValueError).
     threads : int, optional
         Worker threads for the degree distributions; the result does not depend on it.
 
@@ -498,17 +535,21 @@ def eps(
     Definition 2.1 of the paper; Boldi et al., "Injecting Uncertainty in Graphs for Identity
     Obfuscation", VLDB 2012.
     """
-    require_undirected(published, "eps")
-    _check_graph(g0, "g0", what="eps")
+    check_graph(g0, "g0", what=None)
     _check_published(published)
+    side = _check_degree(degree, g0, published)
     if g0.n != published.n:
         raise ValueError(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
     ks = check_ints(k, "k", 1)
-    entropy = degree_entropy(published, threads=threads)
-    deg0 = g0.degrees
+    if side == "total":
+        entropy = degree_entropy(published, threads=threads)
+        deg0 = g0.degrees
+    else:
+        entropy = _side_entropy(published, side)
+        deg0 = g0.in_degrees if side == "in" else g0.out_degrees
     # A degree beyond the output's range has S_d = 0: entropy 0, and the node fails any k > 1.
     h = np.zeros(deg0.size, dtype=np.float64)
     inside = deg0 < entropy.size
@@ -519,3 +560,64 @@ def eps(
         for kk in ks
     }
     return result[int(ks[0])] if single else result
+
+
+def _check_degree(degree: str | None, g0: Graph, published: UncertainGraph | Graph) -> str:
+    """The degree ``eps`` obfuscates (``"total"``, ``"in"``, ``"out"``), checked."""
+    if g0.directed != published.directed:
+        raise ValueError(
+            f"g0 is {'' if g0.directed else 'un'}directed and the published graph "
+            f"{'' if published.directed else 'un'}directed: measure graphs of one kind"
+        )
+    side = "total" if degree is None else degree
+    if side not in ("total", "in", "out", "joint"):
+        raise ValueError(f"degree must be None, 'total', 'in' or 'out', got {degree!r}")
+    if side == "joint":
+        raise ValueError(
+            "degree='joint' (the (in, out) pair) has no implementation yet; use 'in', 'out' "
+            "or 'total'"
+        )
+    if side != "total" and not g0.directed:
+        raise ValueError(
+            f"degree={side!r} needs directed graphs; an undirected graph has one degree"
+        )
+    return side
+
+
+def _side_entropy(published: UncertainGraph | Graph, side: str) -> np.ndarray:
+    """``H_d`` over the in- (or out-) degree laws of a directed published graph.
+
+    Per node the Poisson-binomial law of the pairs with head (tail) ``v``, by convolution in
+    Python (``O(sum d_v^2)``); the entropies as :func:`degree_entropy`.
+    """
+    if isinstance(published, Graph):
+        deg = published.in_degrees if side == "in" else published.out_degrees
+        counts = np.bincount(deg, minlength=1).astype(np.float64)
+        out = np.zeros_like(counts)
+        np.log2(counts, out=out, where=counts > 0)
+        return out
+    ends = np.asarray(published.v if side == "in" else published.u, dtype=np.int64)
+    p = np.asarray(published.p, dtype=np.float64)
+    order = np.argsort(ends, kind="stable")
+    ends, p = ends[order], p[order]
+    sizes = np.bincount(ends, minlength=published.n)
+    ptr = np.concatenate(([0], np.cumsum(sizes)))
+    width = int(sizes.max(initial=0)) + 1
+    mass = np.zeros(width)
+    plogp = np.zeros(width)
+    mass[0] += np.count_nonzero(sizes == 0)  # nodes without pairs: degree 0 surely
+    for node in np.flatnonzero(sizes):
+        law = np.ones(1)
+        for q in p[ptr[node] : ptr[node + 1]]:
+            law = np.convolve(law, [1.0 - q, q])
+        mass[: law.size] += law
+        positive = law > 0
+        plogp[: law.size][positive] += law[positive] * np.log2(law[positive])
+    top = np.flatnonzero(mass > 0)
+    entropy = np.zeros(int(top.max()) + 1 if top.size else 1)
+    inside = mass[: entropy.size] > 0
+    entropy[inside] = (
+        np.log2(mass[: entropy.size][inside])
+        - plogp[: entropy.size][inside] / mass[: entropy.size][inside]
+    )
+    return entropy

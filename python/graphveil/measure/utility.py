@@ -37,6 +37,7 @@ from graphveil import _core
 from graphveil._checks import check_graph, check_int
 from graphveil._common import SeedLike, check_threads, require_undirected, seed_to_u64
 from graphveil.graph import Graph
+from graphveil.measure import directed
 from graphveil.multigraph import Multigraph
 
 #: Graphs with at most this many nodes get exact all-pairs distances by default. Measured (CPU
@@ -59,6 +60,11 @@ def _check_measured(graph: Any) -> Graph | Multigraph:
     if isinstance(graph, Multigraph):
         return graph
     return _check_graph(graph)
+
+
+def _is_directed(graph: Any) -> bool:
+    """A directed Graph (a Multigraph is undirected)."""
+    return getattr(graph, "directed", False) is True
 
 
 def _simple(graph: Graph | Multigraph) -> Graph:
@@ -316,7 +322,8 @@ DISTANCE_SOURCES = 1000
 
 def _random_sources(graph: Graph, count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` distinct non-isolated nodes, sorted (all of them if there are fewer)."""
-    candidates = np.flatnonzero(graph.degrees > 0)
+    # a directed graph's source needs an out-arc (it reaches nothing else)
+    candidates = np.flatnonzero((graph.out_degrees if graph.directed else graph.degrees) > 0)
     if candidates.size <= count:
         return candidates.astype(np.int64)
     return np.sort(rng.choice(candidates, size=count, replace=False)).astype(np.int64)
@@ -358,7 +365,6 @@ def distance_histogram(
     >>> distance_histogram(Graph.from_edges([0, 1], [1, 2])).tolist()
     [3, 4, 2]
     """
-    require_undirected(graph, "distance_histogram")
     graph = _check_graph(graph)
     if sources is None:
         src = np.arange(graph.n, dtype=np.int64)
@@ -366,7 +372,9 @@ def distance_histogram(
         src = np.ascontiguousarray(np.asarray(sources), dtype=np.int64).ravel()
         if src.size and (src.min() < 0 or src.max() >= graph.n):
             raise IndexError(f"sources must be node ids in 0..{graph.n - 1}")
-    return _core.distance_histogram(graph.indptr, graph.indices, src, check_threads(threads))
+    # a directed graph's distances follow its arcs: the out-CSR's BFS (no leaf folding, no pull)
+    kernel = _core.directed_distance_histogram if graph.directed else _core.distance_histogram
+    return kernel(graph.indptr, graph.indices, src, check_threads(threads))
 
 
 def neighbourhood_function(
@@ -583,10 +591,11 @@ def diameter_choice(
     >>> diameter_choice(Graph.from_edges([0, 1, 2], [1, 2, 3]), exact_threshold=0)
     'ifub'
     """
-    require_undirected(g0, "diameter_choice")
     g0 = _check_graph(g0)
     if g0.n <= _check_count(exact_threshold, "exact_threshold", 0):
         return "ifub"
+    if g0.directed:  # no iFUB along arcs: the sampled sources' longest distance, on both sides
+        return "lower_bound"
     max_bfs = _check_count(max_bfs, "max_bfs", 3)
     _value, exact, _bfs = _core.diameter_ifub(g0.indptr, g0.indices, max_bfs, 0)
     return "ifub" if exact else "lower_bound"
@@ -621,6 +630,11 @@ def distance_statistics(
     BFS as its distances, and starts iFUB from it). ``method="sampled"`` uses the BFS histogram from the ``sources``
     random nodes for the first three (an unbiased estimate of the distance distribution).
     ``"auto"`` is exact when ``n <= exact_threshold``, else ``"sampled"``.
+
+    A directed graph's distances follow its arcs (pairs without a directed path are left out):
+    ``"exact"`` and ``"sampled"`` as above (sources drawn among the nodes with an out-arc),
+    ``S_Diam`` exact with ``"exact"``, else the sources' longest distance (``"lower_bound"``;
+    iFUB needs symmetric distances); ``"hyperball"`` has no directed form (ValueError).
 
     Accuracy against the exact all-pairs values on the six real graphs of 10k-82k nodes in
     ../shared/data (BlogCatalog3, ca-AstroPh, email-Enron, musae-github, soc-Epinions1,
@@ -676,11 +690,14 @@ def distance_statistics(
     >>> distance_statistics(Graph.from_edges([0, 1], [1, 2]))
     {'S_APD': 1.3333333333333333, 'S_EDiam': 2.0, 'S_CL': 1.2, 'S_Diam': 2.0}
     """
-    require_undirected(graph, "distance_statistics")
     graph = _check_graph(graph)
     if method not in ("auto", "exact", "hyperball", "sampled"):
         raise ValueError(
             f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}"
+        )
+    if graph.directed and method == "hyperball":
+        raise ValueError(
+            "method 'hyperball' has no directed form: use 'exact' or 'sampled' (or 'auto')"
         )
     if diameter_method not in DIAMETER_METHODS:
         choices = " or ".join(repr(m) for m in DIAMETER_METHODS)
@@ -703,6 +720,9 @@ def distance_statistics(
         hist = distance_histogram(graph, src, threads=threads)
         out = _from_pairs(hist[1:])
         known = max(hist.size - 1, 0)
+        if graph.directed:  # iFUB needs symmetric distances: the sources' longest distance
+            out["S_Diam"] = float(known)
+            return Statistics(out, "lower_bound")
     else:
         nf = neighbourhood_function(graph, log2m=log2m, seed=rng, threads=threads)
         out = _from_pairs(np.maximum(np.diff(nf), 0.0))
@@ -749,6 +769,8 @@ class Statistic:
         (exact values) and of the mean row.
     header : str
         Column header of :meth:`Report.table <graphveil.measure.Report.table>` (default: name).
+    applies : {"undirected", "directed", "both"}
+        The graphs it is measured on.
     """
 
     name: str
@@ -756,6 +778,13 @@ class Statistic:
     compute: Callable[[Graph | Multigraph, StatisticOptions], dict[str, float]]
     formats: tuple[str, str] = ("{:.2f}", "{:.2f}")
     header: str = ""
+    #: The graphs it is measured on: ``"undirected"``, ``"directed"`` or ``"both"`` (then its
+    #: ``compute`` has a directed form, :mod:`graphveil.measure.directed`).
+    applies: str = "undirected"
+
+    def measures(self, directed: bool) -> bool:
+        """Whether this statistic is measured on a directed (or an undirected) graph."""
+        return self.applies == "both" or self.applies == ("directed" if directed else "undirected")
 
     @property
     def column(self) -> str:
@@ -766,11 +795,31 @@ class Statistic:
 # Each statistic takes a Graph or a Multigraph: degrees (with S_PL) on the multigraph itself,
 # clustering and distances on its simple graph (see the module docstring).
 def _degrees(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    if _is_directed(graph):
+        return directed.degree_statistics_directed(_check_graph(graph))
     return degree_statistics(graph)
 
 
 def _clustering(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    if _is_directed(graph):
+        return {"S_CC": directed.directed_clustering(_check_graph(graph), threads=options.threads)}
     return {"S_CC": transitivity(graph, threads=options.threads)}
+
+
+def _powerlaw_sides(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    digraph = _check_graph(graph)
+    return {
+        "S_PL_in": powerlaw_exponent(digraph.in_degrees),
+        "S_PL_out": powerlaw_exponent(digraph.out_degrees),
+    }
+
+
+def _reciprocity(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_REC": directed.reciprocity(_check_graph(graph))}
+
+
+def _components(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    return directed.components(_check_graph(graph))
 
 
 def _powerlaw(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
@@ -790,31 +839,91 @@ def _distances(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str
 
 
 _COUNT = ("{:.0f}", "{:.1f}")
+_PL = ("{:.3f}", "{:.3f}")
+_SHARE = ("{:.4f}", "{:.4f}")
+_BOTH, _DIRECTED = "both", "directed"
 
 #: The utility statistics of Section 5.2, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
-    Statistic("S_NE", "number of edges", _degrees, ("{:.0f}", "{:.0f}")),
-    Statistic("S_AD", "average degree", _degrees),
+    Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
+    Statistic("S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH),
     Statistic("S_MD", "maximum degree", _degrees, _COUNT),
     Statistic("S_DV", "degree variance", _degrees),
-    Statistic("S_CC", "clustering coefficient (transitivity)", _clustering, ("{:.4f}", "{:.4f}")),
-    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
-    Statistic("S_APD", "average distance between connected pairs", _distances),
     Statistic(
-        "S_EDiam", "effective diameter (90th percentile distance)", _distances, _COUNT, "S_ED"
+        "S_CC",
+        "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
+        _clustering,
+        ("{:.4f}", "{:.4f}"),
+        applies=_BOTH,
     ),
-    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances),
-    Statistic("S_Diam", "diameter (exact by iFUB, else a BFS lower bound)", _distances, _COUNT),
+    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
+    Statistic(
+        "S_APD", "average distance between connected pairs (along arcs)", _distances, applies=_BOTH
+    ),
+    Statistic(
+        "S_EDiam",
+        "effective diameter (90th percentile distance)",
+        _distances,
+        _COUNT,
+        "S_ED",
+        applies=_BOTH,
+    ),
+    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH),
+    Statistic(
+        "S_Diam",
+        "diameter (exact by iFUB, else a BFS lower bound)",
+        _distances,
+        _COUNT,
+        applies=_BOTH,
+    ),
+    # directed graphs only (graphveil.measure.directed)
+    Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
+    Statistic("S_MD_out", "maximum out-degree", _degrees, _COUNT, applies=_DIRECTED),
+    Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED),
+    Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED),
+    Statistic(
+        "S_PL_in", "power-law exponent of the in-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+    ),
+    Statistic(
+        "S_PL_out", "power-law exponent of the out-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+    ),
+    Statistic(
+        "S_REC",
+        "reciprocity (share of arcs whose reverse is an arc)",
+        _reciprocity,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
+    Statistic("S_SCC", "strongly connected components", _components, _COUNT, applies=_DIRECTED),
+    Statistic(
+        "S_SCC_max",
+        "largest strongly connected component's share of the nodes",
+        _components,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
+    Statistic("S_WCC", "weakly connected components", _components, _COUNT, applies=_DIRECTED),
+    Statistic(
+        "S_WCC_max",
+        "largest weakly connected component's share of the nodes",
+        _components,
+        _SHARE,
+        applies=_DIRECTED,
+    ),
 )
 
-#: The names of :data:`STATISTIC_TABLE`, in order: the keys of :func:`utility_statistics`.
-STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE)
+#: The names of :data:`STATISTIC_TABLE` measured on an undirected graph, in order: the keys of
+#: :func:`utility_statistics`.
+STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(False))
 
 
-def statistic_names() -> tuple[str, ...]:
-    """The names of :data:`STATISTIC_TABLE` as it is now (what reports and the study read)."""
-    return tuple(stat.name for stat in STATISTIC_TABLE)
+def statistic_names(directed: bool = False) -> tuple[str, ...]:
+    """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
+
+    In table order, as the table is now (what reports and the study read).
+    """
+    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
 
 
 def statistic(name: str) -> Statistic:
@@ -875,16 +984,16 @@ def utility_statistics(
     >>> stats["S_NE"], stats["S_CC"], stats["S_Diam"]
     (4.0, 0.6, 2.0)
     """
-    require_undirected(graph, "utility_statistics")
     graph = _check_measured(graph)
     options = StatisticOptions(
         exact_threshold, sources, seed, threads, distance_method, diameter_method
     )
+    rows = [stat for stat in STATISTIC_TABLE if stat.measures(_is_directed(graph))]
     out: dict[str, float] = {}
     diameter_method = ""
-    for stat in STATISTIC_TABLE:
+    for stat in rows:
         if stat.name not in out:  # statistics computed together come from one call
             part = stat.compute(graph, options)
             out.update(part)
             diameter_method = getattr(part, "diameter_method", diameter_method)
-    return Statistics({stat.name: out[stat.name] for stat in STATISTIC_TABLE}, diameter_method)
+    return Statistics({stat.name: out[stat.name] for stat in rows}, diameter_method)
