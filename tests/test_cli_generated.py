@@ -85,7 +85,7 @@ def test_choices_help_and_required_come_from_the_signature():
     assert action("maxvar", "allow_fewer").help.startswith("Accept fewer potential edges")
     # API-only parameters (an executor, dicts of options) are not options
     dests = {a.dest for a in parsers["maxvar"]._actions}
-    assert not {"executor", "solver_options", "metis_options", "progress"} & dests
+    assert not {"executor", "solver_options", "partitioner_options", "progress"} & dests
 
 
 def test_parameter_docs_reads_the_numpydoc_section():

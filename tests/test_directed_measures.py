@@ -13,7 +13,7 @@ import pytest
 
 import graphveil as gv
 from graphveil.measure.directed import components, directed_clustering, reciprocity
-from graphveil.measure.privacy import eps, h1, h2_open
+from graphveil.measure.privacy import directed_eps, eps, h1, h2_open
 from graphveil.measure.utility import distance_histogram, statistic_names, utility_statistics
 
 EPINIONS = Path("/work/shared/data/soc-Epinions1.txt.gz")
@@ -190,8 +190,12 @@ def test_eps_degree_refusals():
     with pytest.raises(ValueError, match="needs directed"):
         eps(g, g, 2, degree="in")
     d = random_digraph(5, 8, 1)
-    with pytest.raises(ValueError, match="joint"):
-        eps(d, d, 2, degree="joint")
+    with pytest.raises(ValueError, match="'joint'"):
+        eps(d, d, 2, degree="both")
+    # the joint (in, out) degree is the directed (k, eps)-obfuscation's: one eps serves both
+    assert eps(d, d, [2, 3], degree="joint") == {
+        k: directed_eps(d, d, k, degree="joint") for k in (2, 3)
+    }
 
 
 # ---------------------------------------------------------------------- releases

@@ -652,17 +652,20 @@ def _maxvar_study(graph, **options):
 
 
 def _counting_metis(monkeypatch) -> list[int]:
-    """Count METIS partitions, wherever the study or MaxVar asks for one."""
-    from graphveil.anonymize import _maxvar, parts
+    """Count METIS partitions, wherever the study or MaxVar asks for one (the registry's record)."""
+    import dataclasses
+
+    from graphveil.anonymize import partitioners
 
     calls: list[int] = []
+    record = partitioners.PARTITIONERS["metis"]
 
-    def counted(graph, k, *args, **kwargs):
+    def counted(graph, k, **kwargs):
         calls.append(k)
-        return parts.metis_parts(graph, k, *args, **kwargs)
+        return record.function(graph, k, **kwargs)
 
-    monkeypatch.setattr(registry, "metis_parts", counted)
-    monkeypatch.setattr(_maxvar, "metis_parts", counted)
+    counting = dataclasses.replace(record, function=counted)
+    monkeypatch.setitem(partitioners.PARTITIONERS, "metis", counting)
     return calls
 
 

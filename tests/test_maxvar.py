@@ -729,8 +729,9 @@ class TestGivenParts:
         )
         for a, b in ((ug.u, ug2.u), (ug.v, ug2.v), (ug.p, ug2.p), (report["labels"], labels)):
             assert np.array_equal(a, b)
-        assert report2["params"]["metis_options"] is None  # METIS did not run
-        assert report["params"]["metis_options"] == METIS_OPTIONS
+        params, params2 = report["params"], report2["params"]
+        assert params2["partitioner"] is None and params2["partitioner_options"] is None
+        assert params["partitioner"] == "metis" and params["partitioner_options"] == METIS_OPTIONS
 
     def test_given_parts_are_used_whatever_the_seed(self, grqc):
         labels = np.arange(grqc.n) % 3  # not METIS's: a cut of most edges

@@ -11,7 +11,7 @@ from graph_zoo import load_shared
 
 import graphveil as gv
 from graphveil.anonymize import ObfuscationError, partition, randwalk_mod_uncertain
-from graphveil.anonymize.parts import metis_parts
+from graphveil.anonymize.partitioners import get as get_partitioner
 
 
 def _edge_set(ug) -> set[tuple[int, int]]:
@@ -21,7 +21,7 @@ def _edge_set(ug) -> set[tuple[int, int]]:
 def test_switch_on_parts_keeps_degrees_and_cut():
     g = load_shared("ca-GrQc")
     ug, report = partition(g, scheme="edge_switch", parts=8, seed=4, switches=2000)
-    labels = metis_parts(g, 8, seed=4)
+    labels = get_partitioner("metis").labels(g, 8, seed=4)
     eu, ev = g.edges()
     cut = set(zip(eu[labels[eu] != labels[ev]].tolist(), ev[labels[eu] != labels[ev]].tolist()))
     assert report["cut_edges"] == len(cut)
@@ -41,7 +41,7 @@ def test_randwalk_mod_on_parts_matches_per_part_uncertain_form_in_expectation():
     ug, report = partition(g, scheme="randwalk_mod", parts=2, t=3, variant="printed", seed=1)
     assert ug.relaxed
     assert report["params"]["kwargs"] == {"t": 3, "variant": "printed"}
-    labels = metis_parts(g, 2, seed=1)
+    labels = get_partitioner("metis").labels(g, 2, seed=1)
     # expected number of pairs = m inside the parts + the cut
     inside = sum(r["pairs"] for r in report["part_reports"])
     assert ug.num_pairs == inside + report["cut_edges"]
@@ -104,7 +104,7 @@ def test_parts_layout_matches_induced_subgraphs():
     from graphveil.anonymize.parts import split_parts
 
     g = load_shared("ca-GrQc")
-    labels = metis_parts(g, 6, seed=3)
+    labels = get_partitioner("metis").labels(g, 6, seed=3)
     layout = split_parts(g, labels, 6, threads=2)
     assert layout.parts == 6 and sum(layout.sizes()) == g.n
     for i in range(6):

@@ -11,7 +11,7 @@ namespace {
 
 template <class Index>
 py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>& indices,
-                        const carray<std::int64_t>& labels, std::int64_t parts, int threads) {
+                        const carray<std::int64_t>& labels, std::int64_t parts, int threads, bool directed) {
     const auto g = csr_view(indptr, indices);
     const std::int64_t n = g.n;
     require_1d(labels, "labels");
@@ -24,7 +24,7 @@ py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>&
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
         KernelRelease release;
-        layout = split_parts<Index>(n, g.indptr, g.indices, lab, parts, threads);
+        layout = split_parts<Index>(n, g.indptr, g.indices, lab, parts, threads, directed);
     }
     py::dict out;
     out["node_ptr"] = to_numpy(std::move(layout.node_ptr));
@@ -42,7 +42,7 @@ py::dict split_parts_py(const carray<std::int64_t>& indptr, const carray<Index>&
 template <class Index>
 py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int64_t>& local_indptr,
                      const carray<Index>& local_indices, const carray<std::int64_t>& requested, std::uint64_t seed,
-                     std::int64_t attempts_per_request, int threads) {
+                     std::int64_t attempts_per_request, int threads, bool directed) {
     require_1d(node_ptr, "node_ptr");
     const std::int64_t parts = node_ptr.shape(0) - 1;
     if (parts < 0 || requested.ndim() != 1 || requested.shape(0) != parts)
@@ -56,7 +56,7 @@ py::tuple propose_py(const carray<std::int64_t>& node_ptr, const carray<std::int
         // Safe: reads numpy buffers kept alive by the arguments, writes a local struct.
         KernelRelease release;
         found = propose_friend_of_friend<Index>(parts, node_ptr.data(), local.indptr, local.indices, requested.data(),
-                                                seed, attempts_per_request, threads);
+                                                seed, attempts_per_request, threads, directed);
     }
     std::vector<std::int64_t> counts;
     counts.reserve(static_cast<std::size_t>(4 * parts));
@@ -133,13 +133,14 @@ py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>
 void register_maxvar(py::module_& m) {
     def_widths(m, "split_parts", &split_parts_py<std::int32_t>, &split_parts_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("labels").noconvert(),
-               py::arg("parts"), py::arg("threads") = 0,
-               "Group nodes by part; the induced subgraph of every part in local ids and the cut edges");
+               py::arg("parts"), py::arg("threads") = 0, py::arg("directed") = false,
+               "Group nodes by part; the induced subgraph of every part in local ids and the cut edges (arcs when "
+               "directed)");
     def_widths(m, "propose_fof", &propose_py<std::int32_t>, &propose_py<std::int64_t>, py::arg("node_ptr").noconvert(),
                py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
                py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
-               py::arg("threads") = 0,
-               "Friend-of-friend potential edges per part: (ptr, a, b, counts[parts, (requested, found, attempts, "
+               py::arg("threads") = 0, py::arg("directed") = false,
+               "Friend-of-friend potential edges per part (directed: u -> w -> v gives the arc u -> v): (ptr, a, b, counts[parts, (requested, found, attempts, "
                "available)])");
     def_widths(m, "maxvar_dual", &dual_py<std::int32_t>, &dual_py<std::int64_t>, py::arg("n"),
                py::arg("pu").noconvert(), py::arg("pv").noconvert(), py::arg("degree").noconvert(),

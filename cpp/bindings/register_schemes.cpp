@@ -69,28 +69,42 @@ py::tuple randwalk_py(const carray<std::int64_t>& indptr, const carray<Index>& i
 }
 
 template <class Index>
+py::tuple randwalk_directed_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, int t, int max_tries,
+                               std::uint64_t seed, int threads) {
+    const auto g = csr_view(indptr, indices);
+    DirectedWalk<Index> walk;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
+        KernelRelease release;
+        walk = randwalk_directed<Index>(g.indptr, g.indices, g.n, t, max_tries, seed, threads);
+    }
+    return py::make_tuple(to_numpy(std::move(walk.pairs.u)), to_numpy(std::move(walk.pairs.v)), walk.failed,
+                          walk.dead);
+}
+
+template <class Index>
 py::tuple edge_switch_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t switches,
-                         bool nearby, std::uint64_t seed) {
+                         bool nearby, std::uint64_t seed, bool directed) {
     const auto g = csr_view(indptr, indices);
     SwitchResult<Index> result;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         KernelRelease release;
-        result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed);
+        result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed, directed);
     }
     return py::make_tuple(to_numpy(std::move(result.u)), to_numpy(std::move(result.v)), result.performed);
 }
 
 py::tuple draw_candidates_py(const carray<std::int64_t>& edge_keys, std::int64_t n, const carray<std::int64_t>& pool,
                              const carray<double>& weights, std::int64_t target, std::int64_t max_draws,
-                             std::uint64_t seed) {
+                             std::uint64_t seed, bool directed) {
     if (pool.shape(0) != weights.shape(0)) throw std::invalid_argument("pool and weights must have the same length");
     CandidateDraw draw;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         KernelRelease release;
         draw = draw_candidates(edge_keys.data(), edge_keys.shape(0), n, pool.data(), weights.data(), pool.shape(0),
-                               target, max_draws, seed);
+                               target, max_draws, seed, directed);
     }
     return py::make_tuple(to_numpy(std::move(draw.removed)), to_numpy(std::move(draw.added)), draw.draws);
 }
@@ -142,15 +156,22 @@ void register_schemes(py::module_& m) {
                py::arg("indices").noconvert(), py::arg("t"), py::arg("alpha"), py::arg("degree_one"),
                py::arg("max_tries"), py::arg("routing"), py::arg("seed"), py::arg("threads") = 0,
                "Retrying walk on one shared output graph: (u, z, failed walks, their expected edges)");
+    def_widths(m, "randwalk_directed", &randwalk_directed_py<std::int32_t>, &randwalk_directed_py<std::int64_t>,
+               py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("t"), py::arg("max_tries"),
+               py::arg("seed"), py::arg("threads") = 0,
+               "Retrying walk along out-links: (u, z arcs, failed arcs, walks that died at a node without out-arcs)");
     def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),
-               py::arg("seed"), "Switched edge arrays (u < v, unsorted) and the number of performed switches");
+               py::arg("seed"), py::arg("directed") = false,
+               "Switched edge arrays (u < v, unsorted; arcs u -> v when directed) and the number of performed switches");
     def_widths(m, "csr_dense_product", &csr_dense_product_py<std::int32_t>, &csr_dense_product_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("data").noconvert(),
                py::arg("x").noconvert(), "M x for a CSR matrix M (data None: all ones) and a dense row-major block x");
     m.def("draw_candidates", &draw_candidates_py, py::arg("edge_keys").noconvert(), py::arg("n"),
           py::arg("pool").noconvert(), py::arg("weights").noconvert(), py::arg("target"), py::arg("max_draws"),
-          py::arg("seed"), "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws)");
+          py::arg("seed"), py::arg("directed") = false,
+          "(k, eps)-obfuscation candidate draw: (removed edge keys, added pair keys, draws); ordered pairs when "
+          "directed");
     m.def("release_pairs", &release_pairs_py, py::arg("edge_keys").noconvert(), py::arg("n"), py::arg("p_keep"),
           py::arg("added"), py::arg("seed"), py::arg("threads") = 0,
           "Edge-DP release: (kept edge keys in input order, `added` distinct uniform non-edge keys)");

@@ -17,7 +17,7 @@ constexpr std::int64_t kDrawAhead = 32;
 
 CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n, const std::int64_t* pool,
                               const double* weights, std::int64_t pool_size, std::int64_t target,
-                              std::int64_t max_draws, std::uint64_t seed) {
+                              std::int64_t max_draws, std::uint64_t seed, bool directed) {
     CandidateDraw out;
     std::int64_t size = m;
     if (size >= target) return out;
@@ -69,7 +69,9 @@ CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std
         tick.step();
         for (auto& key : batch) {
             const std::int64_t a = pick(), b = pick();
-            key = a == b ? kLoop : static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));
+            key = a == b      ? kLoop
+                  : directed ? static_cast<std::uint64_t>(a * n + b)
+                             : static_cast<std::uint64_t>(std::min(a, b) * n + std::max(a, b));
             if (key == kLoop) continue;
             touched.prefetch(key);
             edges.prefetch(key);

@@ -139,21 +139,72 @@ SwitchResult<Index> switch_nearby(const std::int64_t* indptr, const Index* indic
     return out;
 }
 
+// Directed switches on the arcs of an out-CSR: arcs x -> y, u -> v become x -> v, u -> y, so
+// every out-degree (x, u) and in-degree (y, v) is kept. Rejected: a loop (x == v, u == y) or an
+// arc already present (which covers x == u and y == v).
+template <class Index>
+SwitchResult<Index> switch_directed(const std::int64_t* indptr, const Index* indices, std::int64_t n,
+                                    std::int64_t attempts, Rng& rng) {
+    const auto nn = static_cast<std::uint64_t>(n);
+    auto key = [nn](std::uint64_t a, std::uint64_t b) { return a * nn + b; };
+    struct Arc {
+        Index a, b;
+    };
+    std::vector<Arc> arcs;
+    arcs.reserve(static_cast<std::size_t>(indptr[n]));
+    for (std::int64_t x = 0; x < n; ++x)
+        for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s) arcs.push_back({static_cast<Index>(x), indices[s]});
+    SwitchResult<Index> out;
+    const auto m = static_cast<std::uint64_t>(arcs.size());
+    if (m >= 2) {
+        EdgeTable table(static_cast<std::int64_t>(m), false);
+        for (const Arc& e : arcs) table.insert(key(e.a, e.b));
+        interrupt::Every<> tick;
+        for (std::int64_t a = 0; a < attempts; ++a) {
+            tick.step();
+            const std::uint64_t i = rng.below(m), j = rng.below(m);
+            if (i == j) continue;
+            const Index x = arcs[i].a, y = arcs[i].b, u = arcs[j].a, v = arcs[j].b;
+            if (x == v || u == y) continue;
+            const std::uint64_t k_xv = key(x, v), k_uy = key(u, y);
+            if (table.contains(k_xv) || table.contains(k_uy)) continue;
+            table.erase(key(x, y));
+            table.erase(key(u, v));
+            table.insert(k_xv);
+            table.insert(k_uy);
+            arcs[i] = {x, v};
+            arcs[j] = {u, y};
+            ++out.performed;
+        }
+    }
+    out.u.resize(arcs.size());
+    out.v.resize(arcs.size());
+    for (std::size_t e = 0; e < arcs.size(); ++e) {
+        out.u[e] = arcs[e].a;
+        out.v[e] = arcs[e].b;
+    }
+    return out;
+}
+
 }  // namespace
 
 template <class Index>
 SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
-                                bool nearby, std::uint64_t seed) {
+                                bool nearby, std::uint64_t seed, bool directed) {
     if (attempts < 0) throw std::invalid_argument("the number of switches must be >= 0");
     if (n >= (std::int64_t(1) << 32)) throw std::invalid_argument("edge_switch supports graphs below 2**32 nodes");
     Rng rng(seed, 0);
+    if (directed) {
+        if (nearby) throw std::invalid_argument("the nearby switch has no directed form");
+        return switch_directed(indptr, indices, n, attempts, rng);
+    }
     return nearby ? switch_nearby(indptr, indices, n, attempts, rng)
                   : switch_uniform(indptr, indices, n, attempts, rng);
 }
 
 template SwitchResult<std::int32_t> edge_switch(const std::int64_t*, const std::int32_t*, std::int64_t, std::int64_t,
-                                                bool, std::uint64_t);
+                                                bool, std::uint64_t, bool);
 template SwitchResult<std::int64_t> edge_switch(const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t,
-                                                bool, std::uint64_t);
+                                                bool, std::uint64_t, bool);
 
 }  // namespace graphveil

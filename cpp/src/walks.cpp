@@ -274,6 +274,63 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
     return out;
 }
 
+template <class Index>
+DirectedWalk<Index> randwalk_directed(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
+                                      int max_tries, std::uint64_t seed, int threads) {
+    check_walk_args(t);
+    if (max_tries < 1) throw std::invalid_argument("max_tries M must be >= 1");
+    const std::int64_t slots_total = indptr[n];
+    std::vector<Index> ends(static_cast<std::size_t>(slots_total), Index(-1));
+    const std::int64_t n_blocks = (n + kNodeBlock - 1) / kNodeBlock;
+    std::vector<std::int64_t> failed(static_cast<std::size_t>(std::max<std::int64_t>(n_blocks, 0)), 0);
+    std::vector<std::int64_t> dead(failed.size(), 0);
+    parallel_ranges(n, kNodeBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
+        Rng rng(seed, static_cast<std::uint64_t>(block));
+        std::vector<Index> chosen;  // z already taken by the current u (a row: degrees are small)
+        interrupt::Every<256> tick;
+        for (std::int64_t u = begin; u < end; ++u) {
+            tick.step();
+            chosen.clear();
+            const auto self = static_cast<Index>(u);
+            for (std::int64_t s = indptr[u]; s < indptr[u + 1]; ++s) {
+                bool ok = false;
+                Index z = self;
+                for (int k = 0; k < max_tries && !ok; ++k) {
+                    z = indices[s];
+                    bool died = false;
+                    for (int h = 0; h < t - 1; ++h) {
+                        const std::int64_t first = indptr[z];
+                        const auto d = static_cast<std::uint64_t>(indptr[z + 1] - first);
+                        if (d == 0) {
+                            died = true;
+                            break;
+                        }
+                        z = indices[first + static_cast<std::int64_t>(rng.below(d))];
+                    }
+                    if (died) {
+                        ++dead[static_cast<std::size_t>(block)];
+                        continue;
+                    }
+                    ok = z != self && std::find(chosen.begin(), chosen.end(), z) == chosen.end();
+                }
+                if (!ok) {
+                    ++failed[static_cast<std::size_t>(block)];
+                    continue;
+                }
+                chosen.push_back(z);
+                ends[static_cast<std::size_t>(s)] = z;
+            }
+        }
+    });
+    DirectedWalk<Index> out;
+    out.pairs = compact(indptr, n, ends);
+    for (std::size_t b = 0; b < failed.size(); ++b) {
+        out.failed += failed[b];
+        out.dead += dead[b];
+    }
+    return out;
+}
+
 namespace {
 
 // Arcs ahead of the product's scan whose x rows are prefetched.
@@ -337,6 +394,8 @@ void csr_dense_product(const std::int64_t* indptr, const Index* indices, const d
                                           std::uint64_t, int);                                                         \
     template RetryWalk<Index> randwalk_retry(const std::int64_t*, const Index*, std::int64_t, int, double, double,     \
                                              int, Routing, std::uint64_t, int);                           \
+    template DirectedWalk<Index> randwalk_directed(const std::int64_t*, const Index*, std::int64_t, int, int,          \
+                                                   std::uint64_t, int);                                                \
     template void csr_dense_product(const std::int64_t*, const Index*, const double*, std::int64_t, const double*,      \
                                     std::int64_t, double*);
 

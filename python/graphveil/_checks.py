@@ -83,11 +83,14 @@ def check_threads(threads: int | None) -> int:
     return int(threads)
 
 
-def check_graph(graph: Any, name: str = "graph", *, what: str | None = "this scheme") -> Any:
+def check_graph(
+    graph: Any, name: str = "graph", *, what: str | None = "this scheme", directed: bool = False
+) -> Any:
     """``graph``, checked to be a :class:`~graphveil.Graph` (the input of ``what``).
 
-    TypeError naming ``name`` for anything else. With ``what`` (a scheme's or measure's name)
-    a directed graph is refused too (:func:`require_undirected`); ``what=None`` accepts both.
+    TypeError naming ``name`` for anything else. A directed graph is refused too
+    (:func:`require_undirected`) unless ``directed`` (``what`` has a directed form: its
+    registry record says ``directed=True``) or ``what`` is None (the caller takes both).
     """
     from graphveil.graph import Graph  # the model imports this module: no import-time cycle
 
@@ -96,7 +99,7 @@ def check_graph(graph: Any, name: str = "graph", *, what: str | None = "this sch
             f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
             "Graph.from_edges / from_scipy / from_networkx"
         )
-    if what is not None:
+    if what is not None and not directed:
         require_undirected(graph, what)
     return graph
 

@@ -138,6 +138,18 @@ def permutation_seed(seed: int | None) -> int | None:
     return seed_to_u64(np.random.SeedSequence([seed, _PERMUTATION_KEY]))
 
 
+def reduced_seed(seed: SeedLike, seed_max: int) -> int:
+    """``seed`` (read by :func:`seed_to_u64`) modulo ``seed_max + 1``: a partitioner's seed.
+
+    For a library that reads a smaller seed than 64 bits (METIS and KaMinPar: a C int,
+    ``seed_max = 2**31 - 1``).
+
+    >>> reduced_seed(2**31 + 5, 2**31 - 1)
+    5
+    """
+    return seed_to_u64(seed) % (seed_max + 1)
+
+
 def metis_seed(seed: SeedLike) -> int | None:
     """METIS's seed (a C int, ``[0, 2**31)``) from a user seed; None (METIS's own) for None.
 
@@ -153,7 +165,7 @@ def metis_seed(seed: SeedLike) -> int | None:
         return None
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, METIS_SEED_MAX, endpoint=True))
-    return seed_to_u64(seed) % (METIS_SEED_MAX + 1)
+    return reduced_seed(seed, METIS_SEED_MAX)
 
 
 def evaluation_seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:

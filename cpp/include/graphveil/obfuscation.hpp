@@ -7,7 +7,7 @@
 namespace graphveil {
 
 struct CandidateDraw {
-    std::vector<std::int64_t> removed;  // keys u * n + v (u < v) of edges drawn, hence removed
+    std::vector<std::int64_t> removed;  // keys u * n + v (u < v; any order when directed) of edges drawn, hence removed
     std::vector<std::int64_t> added;    // keys of non-edges drawn, hence added
     std::int64_t draws = 0;             // pairs drawn (including u == v and repeats)
 };
@@ -18,6 +18,6 @@ struct CandidateDraw {
 // Throws std::runtime_error after max_draws draws.
 CandidateDraw draw_candidates(const std::int64_t* edge_keys, std::int64_t m, std::int64_t n, const std::int64_t* pool,
                               const double* weights, std::int64_t pool_size, std::int64_t target,
-                              std::int64_t max_draws, std::uint64_t seed);
+                              std::int64_t max_draws, std::uint64_t seed, bool directed = false);
 
 }  // namespace graphveil

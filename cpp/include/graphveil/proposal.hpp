@@ -26,7 +26,7 @@ struct PartLayout {
 // O(n + m), parallel over parts. labels[i] in [0, parts) (checked by the caller).
 template <class Index>
 PartLayout<Index> split_parts(std::int64_t n, const std::int64_t* indptr, const Index* indices,
-                              const std::int64_t* labels, std::int64_t parts, int threads);
+                              const std::int64_t* labels, std::int64_t parts, int threads, bool directed = false);
 
 struct ProposalCounts {
     std::int64_t requested = 0;
@@ -57,12 +57,16 @@ template <class Index>
 Proposals<Index> propose_friend_of_friend(std::int64_t parts, const std::int64_t* node_ptr,
                                           const std::int64_t* local_indptr, const Index* local_indices,
                                           const std::int64_t* requested, std::uint64_t seed,
-                                          std::int64_t attempts_per_request, int threads);
+                                          std::int64_t attempts_per_request, int threads, bool directed = false);
 
 // Exact number of unordered pairs {v, w} at distance exactly 2 in a CSR graph on nodes
 // 0..n-1 (row x is indices[indptr[x] .. indptr[x+1]), offsets may start above 0).
 // O(n + sum of squared degrees) time, O(n) memory.
 template <class Index>
 std::int64_t count_friend_of_friend_pairs(std::int64_t n, const std::int64_t* indptr, const Index* indices);
+
+// Directed: ordered pairs (u, v), v != u, with a path u -> w -> v and no arc u -> v (out-CSR).
+template <class Index>
+std::int64_t count_directed_friend_of_friend_pairs(std::int64_t n, const std::int64_t* indptr, const Index* indices);
 
 }  // namespace graphveil

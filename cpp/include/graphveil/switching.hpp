@@ -25,6 +25,6 @@ struct SwitchResult {
 // existing edge. Degrees are preserved exactly.
 template <class Index>
 SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
-                                bool nearby, std::uint64_t seed);
+                                bool nearby, std::uint64_t seed, bool directed = false);
 
 }  // namespace graphveil

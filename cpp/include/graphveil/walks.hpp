@@ -76,6 +76,21 @@ RetryWalk<Index> randwalk_retry(const std::int64_t* indptr, const Index* indices
 // contracts to fused multiply-adds. The x rows of the arcs ahead are prefetched across row ends:
 // on a million-node graph the gathers miss the cache. Sequential; blocks run side by side.
 template <class Index>
+struct DirectedWalk {
+    PairList<Index> pairs;     // arcs u -> z in slot order
+    std::int64_t failed = 0;   // arcs whose tries all failed (no arc published for them)
+    std::int64_t dead = 0;     // walks (tries) that stopped at a node without out-arcs
+};
+
+// Directed RandWalk along out-links (out-CSR): for every arc u -> v a walk of t - 1 hops from v
+// ends at z; retried (at most max_tries walks) while it dies at a node without out-arcs, ends at
+// u, or ends at a z already chosen by u. Every successful walk publishes u -> z. Nodes are
+// independent (only u adds arcs out of u), so blocks of nodes run in parallel, one stream each.
+template <class Index>
+DirectedWalk<Index> randwalk_directed(const std::int64_t* indptr, const Index* indices, std::int64_t n, int t,
+                                      int max_tries, std::uint64_t seed, int threads);
+
+template <class Index>
 void csr_dense_product(const std::int64_t* indptr, const Index* indices, const double* data, std::int64_t n_rows,
                        const double* x, std::int64_t width, double* out);
 

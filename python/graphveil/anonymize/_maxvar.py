@@ -18,19 +18,23 @@ from graphveil._common import (
 )
 from graphveil._threads import map_ordered
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
-from graphveil.anonymize._report import Timer, check_graph, finish_graph, graph_first
-from graphveil.anonymize.parts import PartLayout, metis_parts, split_parts
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    finish_graph,
+    graph_first,
+    renamed_option,
+)
+from graphveil.anonymize.partitioners import METIS_OPTIONS as METIS_OPTIONS  # as before
+from graphveil.anonymize.partitioners import Partitioner
+from graphveil.anonymize.partitioners import get as get_partitioner
+from graphveil.anonymize.parts import PartLayout, split_parts
 from graphveil.graph import Graph
 from graphveil.interop import require
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 #: Picks per requested potential edge before a part gives up (plus 1024 per part).
 ATTEMPTS_PER_REQUEST = 256
-
-#: METIS options MaxVar uses unless told otherwise: 2 refinement iterations instead of METIS's 10.
-#: Measured: on a youtube-size Holme-Kim graph (60 parts) METIS takes 11.4 s of CPU instead of
-#: 30.8 s for a 1.1% larger cut; on web-NotreDame (20 parts) 0.48 s instead of 0.54 s, cut +0.6%.
-METIS_OPTIONS = {"niter": 2}
 
 
 def _solve_part(
@@ -86,6 +90,11 @@ def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
     "progress",
     "labels",
 )
+@renamed_option(
+    "metis_options",
+    lambda options: {"partitioner": "metis", "partitioner_options": options},
+    'partitioner="metis", partitioner_options=...',
+)
 def maxvar(
     graph: Graph,
     *,
@@ -97,13 +106,15 @@ def maxvar(
     executor: Executor | None = None,
     allow_fewer: bool = False,
     solver_options: dict[str, Any] | None = None,
-    metis_options: dict[str, int] | None = None,
+    partitioner: str = "metis",
+    partitioner_options: dict[str, Any] | None = None,
     progress: bool = False,
     labels: np.ndarray | None = None,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
-    Three phases (Section 4.2 of the paper): METIS splits ``graph`` into ``parts`` parts; each part
+    Three phases (Section 4.2 of the paper): a partitioner (METIS by default) splits ``graph``
+    into ``parts`` parts; each part
     (its induced subgraph) receives ``n_potential / parts`` friend-of-friend potential edges;
     each part's quadratic program
 
@@ -111,6 +122,21 @@ def maxvar(
 
     is solved over the part's edges and potential edges. Edges between parts keep ``p = 1``,
     so every node's expected degree equals its degree in ``graph``.
+
+    A directed ``graph`` keeps every expected in-degree *and* out-degree (Nguyen's thesis,
+    Section 3.4.4: with out-degree constraints alone the QP collapses to the trivial
+    ``p_uv = d+_u / d+_u(G)``, every pair of ``u`` alike). METIS splits the underlying undirected
+    graph; a part's potential arcs are directed friend-of-friend pairs ``u -> v`` with a path
+    ``u -> w -> v`` in the part, ``v != u`` and no arc ``u -> v``; the QP is
+
+        minimise sum p_uv^2  s.t.  0 <= p_uv <= 1,  sum_v p_uv = d+_u,  sum_u p_uv = d-_v
+
+    over the part's arcs and potential arcs (in-part degrees), whose solution is
+    ``p_uv = clip((alpha_u + beta_v) / 2, 0, 1)`` with ``alpha`` the multipliers of the
+    out-degree and ``beta`` of the in-degree constraints. Both backends solve it as the
+    undirected QP of the bipartite graph of out-copies ``u`` and in-copies ``n_part + v`` (the
+    arc ``u -> v`` its edge ``{u, n_part + v}``), whose node constraints are exactly these: the
+    dual solver's ``lambda`` is ``(alpha, beta)``. Arcs between parts keep ``p = 1``.
 
     Parameters
     ----------
@@ -121,12 +147,12 @@ def maxvar(
         the paper. Part ``i`` receives ``n_potential // parts`` of them, the first
         ``n_potential % parts`` parts one more.
     parts : int, optional
-        Number of METIS parts, ``1 <= parts <= graph.n``; by default the study's rule,
+        Number of parts, ``1 <= parts <= graph.n``; by default the study's rule,
         :func:`maxvar_parts` (about 16,000 nodes a part, at least
         50 nodes a part, at least one part: 20 parts on dblp, 1 on ca-GrQc). ``parts=1``
         solves the whole graph as one QP (no cut edges, so no variance lost on them).
     seed : int, numpy.random.Generator or None
-        Seeds METIS and the proposals (one random stream per part). The output does not depend
+        Seeds the partitioner and the proposals (one random stream per part). The output does not depend
         on ``threads`` or on the executor. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
     solver : {"dual", "osqp"}
@@ -151,18 +177,25 @@ def maxvar(
         Keyword arguments for the backend: ``tol`` (Newton's residual target, 1e-10) for
         ``"dual"``; ``eps`` (1e-7), ``rho`` (1.0), ``max_iter`` (50,000), ``time_limit``
         (seconds, 0 = none), ``polish`` (True) for ``"osqp"``.
-    metis_options : dict, optional
-        METIS options by name (see :func:`graphveil.anonymize.parts.metis_parts`); default
-        ``{"niter": 2}``: 2 refinement iterations instead of METIS's 10, about 2.7 times faster
-        on a youtube-size graph for a cut about 1% larger.
+    partitioner : str
+        The partitioner that splits the graph, a name from
+        :mod:`graphveil.anonymize.partitioners`: ``"metis"`` (the default, built in) or
+        ``"kaminpar"`` (faster on large graphs; the ``kaminpar`` extra).
+    partitioner_options : dict, optional
+        The partitioner's options by name, over its defaults
+        (:attr:`~graphveil.anonymize.partitioners.Partitioner.defaults`): METIS's default is
+        ``{"niter": 2}``, 2 refinement iterations instead of METIS's 10, about 2.7 times faster
+        on a youtube-size graph for a cut about 1% larger. ``metis_options=X``, the old
+        spelling, is ``partitioner="metis", partitioner_options=X`` with a DeprecationWarning.
     progress : bool
         Show a progress bar per phase (tqdm).
     labels : numpy.ndarray, optional
         Precomputed parts: the part ``0..parts-1`` of every node (length ``graph.n``), as
-        :func:`~graphveil.anonymize.parts.metis_parts` returns them. METIS is then not run
-        (``metis_options`` is unused and recorded as None) and ``seed`` seeds the proposals
-        only. ``maxvar(g, n_potential=n_p, parts=k, seed=s)`` equals ``maxvar(g, n_potential=n_p, parts=k, seed=s,
-        labels=metis_parts(g, k, seed=s % 2**31, options=METIS_OPTIONS))``. The study
+        :meth:`Partitioner.labels <graphveil.anonymize.partitioners.Partitioner.labels>` returns
+        them. No partitioner then runs (``partitioner`` and ``partitioner_options`` are unused
+        and recorded as None) and ``seed`` seeds the proposals only. ``maxvar(g,
+        n_potential=n_p, parts=k, seed=s)`` equals ``maxvar(g, n_potential=n_p, parts=k,
+        seed=s, labels=partitioners.get("metis").labels(g, k, seed=s))``. The study
         partitions G0 once and passes the same labels to every grid point, as the authors'
         scripts read one part file per graph for every n_p.
 
@@ -170,7 +203,7 @@ def maxvar(
     -------
     Anonymized
         ``(graph, report)``: the :class:`UncertainGraph` (the edges, the potential edges and the
-        cut edges, ``m + n_potential`` pairs) and a dict with ``labels`` (the METIS part of every
+        cut edges, ``m + n_potential`` pairs) and a dict with ``labels`` (the part of every
         node), ``cut_edges``, per part ``potential_requested`` / ``potential_proposed`` /
         ``proposal_attempts`` / ``potential_available`` (-1 when not counted) and
         ``solver_stats`` (iterations, ``eq_residual`` and ``box_residual`` of the returned p,
@@ -184,7 +217,7 @@ def maxvar(
     Raises
     ------
     ValueError
-        Empty graph or no edges; ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
+        Empty graph or no edges (arcs); ``parts`` outside ``1..n``; ``n_potential < 0``; an unknown
         solver; too few friend-of-friend pairs for the request (unless ``allow_fewer``);
         ``labels`` not of length ``graph.n`` or outside ``0..parts-1``.
     TypeError
@@ -193,11 +226,12 @@ def maxvar(
     RuntimeError
         A part's solution misses the equalities by more than 1e-6 (a solver failure).
     ImportError
-        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``).
+        ``solver="osqp"`` without osqp installed (``pip install "graphveil[osqp]"``), or
+        ``partitioner="kaminpar"`` without kaminpar (``pip install "graphveil[kaminpar]"``).
 
     Notes
     -----
-    The code follows the phases: ``_propose`` (METIS parts and the friend-of-friend proposals,
+    The code follows the phases: ``_propose`` (the parts and the friend-of-friend proposals,
     a ``_Proposal``), ``_solve`` (the per-part QPs on the executor, a ``_Solution``) and
     ``_assemble`` (the uncertain graph and the report).
 
@@ -223,14 +257,17 @@ def maxvar(
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
     given = None if labels is None else check_labels(labels, graph.n, parts)
-    metis = dict(METIS_OPTIONS if metis_options is None else metis_options)
+    splitter = get_partitioner(partitioner)
+    split_options = splitter.options(partitioner_options)
+    if given is None:
+        splitter.require()  # an optional extra: fail before any work
     timer = Timer()
     proposal = _propose(
         graph,
         n_potential,
         parts,
         seed_u64,
-        metis if given is None else given,
+        (splitter, split_options) if given is None else given,
         nthreads,
         timer,
         progress,
@@ -243,7 +280,8 @@ def maxvar(
         "parts": parts,
         "solver": solver,
         "solver_options": options,
-        "metis_options": None if given is not None else metis,
+        "partitioner": None if given is not None else splitter.name,
+        "partitioner_options": None if given is not None else split_options,
         "allow_fewer": bool(allow_fewer),
     }
     return _assemble(graph, proposal, solution, params, seed_u64, timer, progress)
@@ -277,7 +315,7 @@ def _check_arguments(
     g: Any, n_potential: Any, parts: Any, solver: Any, solver_options: Any, executor: Any
 ) -> tuple[int, int, dict[str, Any]]:
     """MaxVar's input checks in one place: the counts as ints and the solver options as a dict."""
-    check_graph(g, "g", what="maxvar")
+    check_graph(g, "g", what="maxvar", directed=True)
     n_potential = check_int(n_potential, "n_potential")
     if parts is None:
         parts = maxvar_parts(g.n)
@@ -340,7 +378,7 @@ def _stage(
 
 
 class _Labels(NamedTuple):
-    """Given parts (checked by :func:`check_labels`): METIS is not run."""
+    """Given parts (checked by :func:`check_labels`): no partitioner runs."""
 
     labels: np.ndarray
 
@@ -390,25 +428,27 @@ def _propose(
     n_potential: int,
     parts: int,
     seed: int,
-    metis: dict[str, int] | _Labels,
+    split: tuple[Partitioner, dict[str, Any]] | _Labels,
     threads: int,
     timer: Timer,
     progress: bool,
 ) -> _Proposal:
-    """Phase 1: METIS parts, then friend-of-friend potential edges inside every part.
+    """Phase 1: the parts, then friend-of-friend potential edges inside every part.
 
-    The parts come from the one parts path (:func:`~graphveil.anonymize.parts.metis_parts`
-    seeded with ``seed % 2**31`` and the METIS options ``metis``, then
+    The parts come from the one parts path (the partitioner record's
+    :meth:`~graphveil.anonymize.partitioners.Partitioner.labels`, seeded with ``seed``, which
+    it reduces to its range, with the options of ``split``, then
     :func:`~graphveil.anonymize.parts.split_parts`), or are given (checked labels). Part
     ``i`` asks for ``n_potential // parts`` potential edges, the first ``n_potential % parts``
     parts one more; the C++ kernel draws them in parallel with one random stream per part, so
     the result depends on ``seed`` only. Timed as ``"partition"`` and ``"propose"``.
     """
     with _stage(timer, "partition", progress):
-        if isinstance(metis, _Labels):
-            labels = metis.labels
+        if isinstance(split, _Labels):
+            labels = split.labels
         else:
-            labels = metis_parts(g, parts, seed=seed % 2**31, options=metis)
+            splitter, options = split
+            labels = splitter.labels(g, parts, seed=seed, threads=threads, options=options)
     with _stage(timer, "propose", progress):
         layout = split_parts(g, labels, parts, threads=threads)
         requested = np.full(parts, n_potential // parts, dtype=np.int64)
@@ -421,6 +461,7 @@ def _propose(
             seed,
             ATTEMPTS_PER_REQUEST,
             threads,
+            directed=g.directed,
         )
     return _Proposal(labels, layout, ptr, prop_u, prop_v, counts)
 
@@ -452,11 +493,24 @@ def _solve(
     for i in range(layout.parts):
         pu, pv = proposal.pairs(i)
         n_local = int(node_ptr[i + 1] - node_ptr[i])
-        tasks.append((n_local, pu, pv, local_degree[node_ptr[i] : node_ptr[i + 1]]))
+        degree = local_degree[node_ptr[i] : node_ptr[i + 1]]
+        if layout.directed:  # out-copies 0..n-1, in-copies n..2n-1 (see maxvar)
+            a, b = layout.local_indptr[node_ptr[i]], layout.local_indptr[node_ptr[i + 1]]
+            in_degree = np.bincount(layout.local_indices[a:b], minlength=n_local)
+            tasks.append(
+                (
+                    2 * n_local,
+                    pu,
+                    pv + n_local,
+                    np.concatenate([degree, in_degree.astype(np.float64)]),
+                )
+            )
+        else:
+            tasks.append((n_local, pu, pv, degree))
     with _stage(timer, "solve", progress, total=len(tasks), desc=f"solve ({solver})") as bar:
         results = _run_parts(tasks, solver, options, threads, executor, bar)
     solution = _Solution([], [])
-    for i, ((n_local, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
+    for i, ((_n_qp, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
         if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
             raise RuntimeError(
                 f"part {i}: the {solver} solver returned p with equality residual {stats['eq_residual']:.2e} "
@@ -464,7 +518,10 @@ def _solve(
             )
         stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
         stats.update(
-            part=i, nodes=n_local, edges=int(edge_ptr[i + 1] - edge_ptr[i]), pairs=int(pu.size)
+            part=i,
+            nodes=int(node_ptr[i + 1] - node_ptr[i]),
+            edges=int(edge_ptr[i + 1] - edge_ptr[i]),
+            pairs=int(pu.size),
         )
         solution.p.append(p)
         solution.stats.append(stats)
@@ -510,7 +567,9 @@ def _assemble(
             us.append(layout.order[base + pu])
             vs.append(layout.order[base + pv])
             ps.append(p)
-        ug = UncertainGraph(g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps))
+        ug = UncertainGraph(
+            g.n, np.concatenate(us), np.concatenate(vs), np.concatenate(ps), directed=g.directed
+        )
         found = proposal.found
         extra = {
             "cut_edges": int(layout.cut_u.size),

@@ -22,6 +22,11 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
     More generally a pair of ``G`` with probability ``q`` gets ``(1 - p) + p q`` if it is an
     edge of G0 (its first copy) and ``p q`` otherwise, which is the same matrix.
 
+    Directed: G0 and G both directed, the same rule on ordered pairs (arcs). Every expected
+    in- and out-degree is ``(1 - p)`` times G0's plus ``p`` times G's, so both are kept when G
+    keeps them in expectation (directed MaxVar, EdgeSwitch); with directed RandWalk only the
+    out-degrees (up to its failed walks).
+
     Parameters
     ----------
     graph : Graph
@@ -39,7 +44,8 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
     Raises
     ------
     ValueError
-        If ``p`` lies outside ``[0, 1]`` or the graphs differ in node count.
+        If ``p`` lies outside ``[0, 1]``, the graphs differ in node count, or one is directed
+        and the other not.
 
     References
     ----------
@@ -57,7 +63,7 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
     >>> list(zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist()))
     [(0, 1, 1.0), (0, 3, 0.5), (1, 2, 1.0), (2, 3, 0.5)]
     """
-    check_graph(graph, what="mixture")
+    check_graph(graph, what="mixture", directed=True)
     g0 = graph
     p = check_real(p, "p", 0.0, 1.0)
     if isinstance(anonymized, Graph):
@@ -70,6 +76,12 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
         )
     if ga.n != g0.n:
         raise ValueError(f"the graphs must share their nodes: G0 has {g0.n} nodes, G has {ga.n}")
+    if ga.directed != g0.directed:
+        kind = {True: "directed", False: "undirected"}
+        raise ValueError(
+            f"G0 is {kind[g0.directed]} and G {kind[ga.directed]}: mix graphs of one kind "
+            "(Graph.to_undirected() drops the arc directions)"
+        )
     timer = Timer()
     with timer.phase("mix"):
         n = g0.n
@@ -92,6 +104,7 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
         v,
         prob,
         relaxed=ga.relaxed,
+        directed=g0.directed,
         scheme="mixture",
         params={"p": p, "anonymized_scheme": ga.meta.get("scheme")},
         seed=None,

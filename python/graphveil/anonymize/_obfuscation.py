@@ -30,6 +30,10 @@ from graphveil.anonymize._report import (
     graph_first,
 )
 from graphveil.graph import Graph
+from graphveil.measure.privacy import (
+    check_directed_degree,
+    directed_degree_values,
+)
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.uncertain import Anonymized, UncertainGraph
 
@@ -120,18 +124,25 @@ def _sample_truncated_normal(sigma: np.ndarray, rng: np.random.Generator) -> np.
 
 
 def uniqueness(degrees: np.ndarray, sigma: float) -> np.ndarray:
-    """Boldi's sigma-uniqueness of every node: ``1 / C(d_v)``, ``C(d) = sum_d' count(d') phi_sigma(d - d')``."""
-    values, inverse, counts = np.unique(
-        np.asarray(degrees), return_inverse=True, return_counts=True
-    )
+    """Boldi's sigma-uniqueness of every node: ``1 / C(d_v)``, ``C(d) = sum_d' count(d') phi_sigma(d - d')``.
+
+    ``degrees`` is one value per node, or one row per node (a directed graph's joint
+    ``(in, out)`` degree): ``phi_sigma`` is then the 2-D Gaussian kernel
+    ``exp(-|d - d'|^2 / (2 sigma^2)) / (2 pi sigma^2)``.
+    """
+    array = np.asarray(degrees)
+    rows = array.reshape(array.shape[0], -1)
+    values, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
     vals = values.astype(np.float64)
-    common = np.empty(vals.size)
-    chunk = max(1, 4_000_000 // max(1, vals.size))
-    for start in range(0, vals.size, chunk):
-        diff = vals[start : start + chunk, None] - vals[None, :]
+    common = np.empty(vals.shape[0])
+    chunk = max(1, 4_000_000 // max(1, vals.shape[0] * vals.shape[1]))
+    for start in range(0, vals.shape[0], chunk):
+        diff = vals[start : start + chunk, None, :] - vals[None, :, :]
         with np.errstate(over="ignore"):  # (diff / sigma)^2 = inf for a tiny sigma: exp(-inf) = 0
-            common[start : start + chunk] = np.exp(-0.5 * (diff / sigma) ** 2) @ counts
-    common /= sigma * _SQRT_2PI
+            common[start : start + chunk] = (
+                np.exp(-0.5 * ((diff / sigma) ** 2).sum(axis=2)) @ counts
+            )
+    common /= (sigma * _SQRT_2PI) ** vals.shape[1]
     return 1.0 / common[inverse.reshape(-1)]
 
 
@@ -144,6 +155,8 @@ class _Prepared:
     c: float
     q: float
     threads: int
+    #: The degree of a directed graph (:data:`~graphveil.measure.privacy.DIRECTED_DEGREES`), None if undirected.
+    degree: str | None = None
     edge_keys: np.ndarray = field(init=False)
     degrees: np.ndarray = field(init=False)
     target: int = field(init=False)
@@ -152,7 +165,7 @@ class _Prepared:
         g = self.graph
         eu, ev = g.edges()
         self.edge_keys = eu.astype(np.int64) * g.n + ev  # sorted: edges() is canonical
-        self.degrees = g.degrees
+        self.degrees = g.degrees if self.degree is None else directed_degree_values(g, self.degree)
         self.target = round(self.c * g.m)
 
 
@@ -187,7 +200,7 @@ def _draw_candidates(
     inside_edges = int(
         np.count_nonzero(allowed[prep.edge_keys // max(n, 1)] & allowed[prep.edge_keys % max(n, 1)])
     )
-    free = pool.size * (pool.size - 1) // 2 - inside_edges
+    free = pool.size * (pool.size - 1) // (1 if g.directed else 2) - inside_edges
     if prep.target > m + free:
         raise ValueError(
             f"c={prep.c:g} asks for {prep.target - m:,} potential pairs but only {free:,} node pairs outside "
@@ -202,6 +215,7 @@ def _draw_candidates(
             prep.target,
             100 * prep.target + 1_000_000,
             int(rng.integers(0, 2**63)),
+            directed=g.directed,
         )
     except RuntimeError as err:  # the graph has too few pairs to draw from, not a bug
         raise NotApplicable(
@@ -256,8 +270,8 @@ def _attempt(
     else:
         p = np.zeros(0)
         expected_tv = 0.0
-    ug = UncertainGraph(n, u, v, p)
-    eps_hat = float(eps_of(g, ug, prep.k, threads=threads))
+    ug = UncertainGraph(n, u, v, p, directed=g.directed)
+    eps_hat = float(eps_of(g, ug, prep.k, degree=prep.degree, threads=threads))
     return _Attempt(
         ug,
         eps_hat,
@@ -354,6 +368,7 @@ def obfuscation(
     tol: float = 0.05,
     sigma_max: float = 16.0,
     sigma_min: float = 1e-8,
+    degree: str | None = None,
     seed: SeedLike = None,
     threads: int | None = None,
     progress: bool = False,
@@ -369,6 +384,13 @@ def obfuscation(
     eps-hat is measured by :func:`graphveil.measure.privacy.eps`; of ``attempts`` tries the one
     with the smallest eps-hat <= eps is kept. H and the tries follow Boldi et al.; the authors'
     code for the paper excluded ``ceil(eps n)`` nodes and tried 3 times (docs/faithfulness.rst).
+
+    Directed ``graph``: the adversary knows the ``degree`` of a node, its joint (in-degree,
+    out-degree) by default, or its out- or in-degree alone. Uniqueness is the commonness of that
+    value (for the joint degree a 2-D Gaussian kernel over the (in, out) values); candidate
+    pairs are ordered pairs ``u -> v`` (an arc drawn is removed, a non-arc added); eps-hat is
+    :func:`graphveil.measure.privacy.eps` with ``degree=`` that degree. No expected degree is kept
+    (as undirected: the perturbation changes them).
 
     ``sigma=None`` searches for the smallest sigma that succeeds, to a relative tolerance
     wherever it lies: start at 1; if that fails, double until an attempt succeeds (giving up
@@ -408,6 +430,8 @@ def obfuscation(
         same result on any count. ``None`` (the default) draws fresh OS entropy. A seed is for
         reproducible experiments only: anyone who learns it can regenerate the noise and undo
         the anonymization.
+    degree : {"joint", "out", "in"}, optional
+        Directed graphs only: the degree to obfuscate, ``"joint"`` by default.
     progress : bool
         Log one line per sigma tried at INFO on the ``graphveil`` logger (at DEBUG without it);
         ``logging.basicConfig(level=logging.INFO)`` shows them.
@@ -429,7 +453,8 @@ def obfuscation(
         The exception carries ``report`` and ``best`` (the closest attempt).
     ValueError
         If ``k < 1``, ``eps`` outside [0, 1], ``sigma <= 0``, ``attempts < 1``, ``c < 1``,
-        ``q`` outside [0, 1], or c asks for more pairs than exist.
+        ``q`` outside [0, 1], or c asks for more pairs than exist; ``degree`` unknown, or given
+        for an undirected graph.
 
     References
     ----------
@@ -445,7 +470,14 @@ def obfuscation(
     >>> ug.n, report["eps_hat"] <= 0.3
     (34, True)
     """
-    check_graph(graph, what="obfuscation")
+    check_graph(graph, what="obfuscation", directed=True)
+    if graph.directed:
+        degree = check_directed_degree("joint" if degree is None else degree)
+    elif degree is not None:
+        raise ValueError(
+            f"degree={degree!r} is for directed graphs (their out, in or joint degree); an "
+            "undirected graph is obfuscated on its degree: leave degree unset"
+        )
     k = check_int(k, "k", 1, " (the obfuscation level)")
     eps = check_real(eps, "eps", 0.0, 1.0)
     if sigma is not None:
@@ -457,8 +489,8 @@ def obfuscation(
     sigma_max = check_real(sigma_max, "sigma_max", 0.0, math.inf, open_low=True)
     sigma_min = check_real(sigma_min, "sigma_min", 0.0, sigma_max, open_low=True)
     seed64 = seed_to_u64(seed)
-    prep = _Prepared(graph, k, eps, c, q, check_threads(threads))
-    params = {
+    prep = _Prepared(graph, k, eps, c, q, check_threads(threads), degree)
+    params: dict[str, Any] = {
         "k": k,
         "eps": eps,
         "sigma": sigma,
@@ -469,6 +501,8 @@ def obfuscation(
         "sigma_max": sigma_max,
         "sigma_min": sigma_min,
     }
+    if degree is not None:
+        params["degree"] = degree
     trials = _Trials(
         prep, attempts, seed64, params, progress, "search" if sigma is None else "fixed"
     )

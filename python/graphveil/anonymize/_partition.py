@@ -1,4 +1,4 @@
-"""Partition (Section 3.6): any scheme run on the METIS parts of a graph, cut edges kept at p = 1."""
+"""Partition (Section 3.6): any scheme run on the parts of a graph, cut edges kept at p = 1."""
 
 from __future__ import annotations
 
@@ -18,8 +18,16 @@ from graphveil._common import (
 )
 from graphveil._threads import map_ordered
 from graphveil.anonymize import registry
-from graphveil.anonymize._report import Timer, check_graph, check_int, finish, graph_first
-from graphveil.anonymize.parts import PartLayout, metis_parts, part_seed, split_parts
+from graphveil.anonymize._report import (
+    Timer,
+    check_graph,
+    check_int,
+    finish,
+    graph_first,
+    require_undirected,
+)
+from graphveil.anonymize.partitioners import get as get_partitioner
+from graphveil.anonymize.parts import PartLayout, part_seed, split_parts
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
@@ -89,9 +97,11 @@ def partition(
     seed: SeedLike = None,
     threads: int | None = None,
     executor: Executor | None = None,
+    partitioner: str = "metis",
+    partitioner_options: dict[str, Any] | None = None,
     **kwargs: Any,
 ) -> Anonymized:
-    """Partition(scheme, G0, parts): split G0 with METIS, anonymize every induced part, copy the cut.
+    """Partition(scheme, G0, parts): split G0 (METIS), anonymize every induced part, copy the cut.
 
     Each part ``V_i`` is the induced subgraph ``G0[V_i]`` (nodes relabelled ``0..|V_i|-1`` in
     ascending id order); the scheme runs on it with ``**kwargs`` (so ``switches=s``
@@ -99,6 +109,11 @@ def partition(
     of ``seed`` and the part number; its pairs are mapped back to the original ids. Edges
     between parts enter no scheme and are copied with p = 1, so a degree-preserving scheme stays
     degree-preserving.
+
+    Directed ``graph``: METIS splits its underlying undirected graph, the scheme runs on every
+    induced directed part (a registered scheme must have a directed form: its record's
+    ``directed``), and the arcs between parts are copied with p = 1; the scheme's degree
+    promise (in- and out-degrees for EdgeSwitch, out-degrees for RandWalk) carries over.
 
     Parameters
     ----------
@@ -109,12 +124,12 @@ def partition(
         (:func:`graphveil.anonymize.registry.partitionable`: ``"obfuscation"``, ``"randwalk"``,
         ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, seed=..., **kwargs) -> Anonymized``.
     parts : int
-        Number of METIS parts (1 <= parts <= n).
+        Number of parts (1 <= parts <= n).
     **kwargs
         Passed to the scheme for every part (e.g. ``t`` for RandWalk, ``k`` and ``eps`` for
         obfuscation).
     seed : int, numpy.random.Generator or None
-        Seeds METIS and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
+        Seeds the partitioner and, through one derived stream per part, the scheme. ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
     threads : int, optional
         Parts run concurrently on this many threads (``None`` or 0: every core); a scheme that
@@ -123,6 +138,11 @@ def partition(
     executor : concurrent.futures.Executor, optional
         Runs the parts instead of an own thread pool (e.g. a process pool or a Dask client's
         executor; the scheme must then be picklable). The result is the same as without.
+    partitioner : str
+        The partitioner that splits G0, a name from :mod:`graphveil.anonymize.partitioners`:
+        ``"metis"`` (the default, built in) or ``"kaminpar"`` (the ``kaminpar`` extra).
+    partitioner_options : dict, optional
+        The partitioner's options by name, over its defaults (METIS: ``{"niter": 2}``).
 
     Returns
     -------
@@ -133,7 +153,8 @@ def partition(
     Raises
     ------
     ValueError
-        If the scheme name is unknown or ``parts`` is out of range; a part's scheme errors
+        If the scheme name is unknown or ``parts`` is out of range; a directed graph with a
+        registered scheme that has no directed form; a part's scheme errors
         (e.g. :class:`~graphveil.anonymize.ObfuscationError`) propagate with the
         part number added to the message.
     TypeError
@@ -152,26 +173,32 @@ def partition(
     >>> ug.n, len(report["part_sizes"]), sum(report["part_sizes"])
     (34, 2, 34)
     """
-    check_graph(graph, what="partition")
-    parts = check_int(parts, "parts", 1, " (the number of METIS parts)")
+    check_graph(graph, what="partition", directed=True)
+    parts = check_int(parts, "parts", 1, " (the number of parts)")
     nthreads = check_threads(threads)
     if executor is not None and not isinstance(executor, Executor):
         raise TypeError(
             f"executor must be a concurrent.futures.Executor, not {type(executor).__name__}"
         )
     run, name = _resolve_scheme(scheme)
+    if graph.directed and isinstance(scheme, str) and not registry.scheme(name).directed:
+        require_undirected(graph, f"partition with {name}")
+    splitter = get_partitioner(partitioner)
+    split_options = splitter.options(partitioner_options)
+    splitter.require()  # an optional extra: fail before any work
     seed64 = seed_to_u64(seed)
     part_kwargs = dict(kwargs)
     if "threads" not in part_kwargs and _takes_threads(run):
         part_kwargs["threads"] = 1  # the parallelism is over parts
     timer = Timer()
     with timer.phase("partition"):
-        labels = metis_parts(graph, parts, seed=seed64 % 2**31)
+        labels = splitter.labels(graph, parts, seed=seed64, threads=nthreads, options=split_options)
     with timer.phase("parts"):
         layout = split_parts(graph, labels, parts, threads=nthreads)
         busy = [i for i in range(parts) if layout.sizes()[i] > 0]
         results = _run_parts(run, layout, busy, part_kwargs, seed64, nthreads, executor)
-    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, kwargs)
+    split = {"partitioner": splitter.name, "partitioner_options": split_options}
+    return _assemble(graph, layout, busy, results, timer, seed64, name, parts, kwargs, split)
 
 
 def _resolve_scheme(scheme: str | Callable[..., Anonymized]) -> tuple[Callable[..., Any], str]:
@@ -223,6 +250,7 @@ def _assemble(
     name: str,
     parts: int,
     kwargs: dict[str, Any],
+    split: dict[str, Any],
 ) -> Anonymized:
     """The parts' pairs mapped back to original ids, plus the cut edges with p = 1."""
     relaxed = any(ug.relaxed for ug, _ in results)
@@ -234,8 +262,9 @@ def _assemble(
         np.concatenate([ids[ug.v] for ids, (ug, _) in zip(nodes, results)] + [layout.cut_v]),
         np.concatenate([ug.p for ug, _ in results] + [np.ones(cut)]),
         relaxed=relaxed,
+        directed=graph.directed,
         scheme="partition",
-        params={"scheme": name, "parts": parts, "kwargs": dict(kwargs)},
+        params={"scheme": name, "parts": parts, **split, "kwargs": dict(kwargs)},
         seed=seed64,
         timer=timer,
         cut_edges=cut,

@@ -24,6 +24,7 @@ import scipy.sparse as sp
 
 from graphveil import _core
 from graphveil._common import (
+    NotApplicable,
     SeedLike,
     check_threads,
     seed_to_u64,
@@ -216,12 +217,30 @@ def randwalk(
     Raises
     ------
     ValueError
-        If ``t < 1``, ``max_tries < 1``, or ``variant`` or ``routing`` is unknown.
+        If ``t < 1``, ``max_tries < 1``, or ``variant`` or ``routing`` is unknown, or
+        ``routing="fixed"`` on a directed graph.
 
     References
     ----------
     Mittal, Papamanthou, Song, "Preserving Link Privacy in Social Network Based Systems",
     NDSS 2013; the paper, Section 3.2 and Algorithm 1; ../shared/paper/NOTES.md (RandWalk).
+
+    Directed ``graph``: the walks follow out-links. For every arc ``u -> v`` a walk of
+    ``t - 1`` hops along out-arcs from ``v`` ends at ``z``; it is walked again while it dies at a
+    node without out-arcs before its last hop (a *dead walk*), ends at ``u``, or ends at a ``z``
+    that ``u`` already points to in G' (only ``u`` adds arcs out of ``u``), at most
+    ``max_tries`` walks in all; an arc whose tries all fail is counted in ``failed``. Every
+    successful walk publishes ``u -> z``: a walk is started from the tail of its arc only, not
+    from both ends of an edge, so RandWalk's acceptance coins (a node keeps ``d_u / 2`` of its
+    walks) have no part here and ``variant`` changes nothing. So every **out-degree is kept
+    exactly** up to failed arcs (``E[out-degree of u] = d+_u - failed arcs of u``); the
+    in-degrees are **not** kept, not even in expectation (they follow where the walks end;
+    Nguyen's thesis, Section 3.4.4: no random-walk scheme keeps both). The report adds
+    ``dead_walks`` (walks, first tries and retries, that died). ``routing="fixed"`` has no
+    directed form (it routes by the arc a walk came in on, the reverse of an out-arc). Nodes are
+    independent, so the walks run in parallel blocks of nodes, one stream each: the output
+    depends on the seed only. The authors' directed code (``random_walk_directed``) retried a
+    dead walk the same way.
 
     Examples
     --------
@@ -231,12 +250,15 @@ def randwalk(
     >>> bool((ug.u < ug.v).all()), report["walks"]
     (True, 8)
     """
-    check_graph(graph, what="randwalk")
+    check_graph(graph, what="randwalk", directed=True)
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     max_tries = check_int(max_tries, "max_tries", 1)
     _check_routing(routing)
     if variant not in _WALK_VARIANTS:
         raise ValueError(f"variant must be 'authors' or 'printed', got {variant!r}")
+    params = {"t": t, "variant": variant, "max_tries": max_tries, "routing": routing}
+    if graph.directed:
+        return _directed_walk(graph, t, max_tries, routing, seed, threads, params)
     return _retry_walk(
         graph,
         t,
@@ -247,7 +269,49 @@ def randwalk(
         seed,
         threads,
         "randwalk",
-        {"t": t, "variant": variant, "max_tries": max_tries, "routing": routing},
+        params,
+    )
+
+
+def _directed_walk(
+    graph: Graph,
+    t: int,
+    max_tries: int,
+    routing: str,
+    seed: SeedLike,
+    threads: int | None,
+    params: dict[str, Any],
+) -> Anonymized:
+    """RandWalk on a directed graph, along out-links (see :func:`randwalk`)."""
+    if routing != "random":
+        raise ValueError(
+            "routing='fixed' has no directed form (it routes by the arc a walk came in on); "
+            "use routing='random' on a directed graph"
+        )
+    seed64 = seed_to_u64(seed)
+    timer = Timer()
+    with timer.phase("walks"):
+        u, z, failed, dead = _core.randwalk_directed(
+            graph.indptr, graph.indices, t, max_tries, seed64, check_threads(threads)
+        )
+    with timer.phase("build"):
+        order = np.lexsort((z, u))  # slot order is by u already; sort each row's heads
+        u, z = u[order], z[order]
+    return finish(
+        graph.n,
+        u,
+        z,
+        np.ones(u.size),
+        directed=True,
+        scheme="randwalk",
+        params=params,
+        seed=seed64,
+        timer=timer,
+        edges=int(u.size),
+        walks=int(graph.indices.size),
+        failed=int(failed),
+        lost=float(failed),
+        dead_walks=int(dead),
     )
 
 
@@ -327,7 +391,8 @@ def randwalk_mod(
     ------
     ValueError
         If ``t < 1``, ``alpha`` lies outside ``[0, 1]``, ``variant`` or ``routing`` is unknown,
-        ``max_tries < 1``, or ``max_tries`` is given with ``variant="printed"``.
+        ``max_tries < 1``, or ``max_tries`` is given with ``variant="printed"``; a directed
+        graph (:class:`~graphveil._common.NotApplicable`: RandWalk-mod has no directed form).
 
     References
     ----------
@@ -345,6 +410,13 @@ def randwalk_mod(
     >>> randwalk_mod(g, t=3, variant="retry", seed=1).graph.relaxed
     False
     """
+    if getattr(graph, "directed", False) is True:
+        raise NotApplicable(
+            "randwalk_mod has no directed form: its point is to keep every expected degree, and "
+            "on a directed graph no random-walk scheme keeps both the expected in- and "
+            "out-degrees (Nguyen's thesis, Section 3.4.4); use randwalk (out-degrees kept) or "
+            "maxvar (both kept), or pass graph.to_undirected() to drop the arc directions"
+        )
     check_graph(graph, what="randwalk_mod")
     t = check_int(t, "t", 1, " (the walk length; t - 1 hops)")
     alpha = check_real(alpha, "alpha", 0.0, 1.0)

@@ -86,6 +86,44 @@ def graph_first(
     return decorate
 
 
+def renamed_option(
+    old: str, new: Callable[[Any], dict[str, Any]], spelled: str
+) -> Callable[[F], F]:
+    """Accept a keyword that was replaced, with a DeprecationWarning (one release, then removed).
+
+    ``old=value`` becomes the keywords ``new(value)`` (e.g. MaxVar's ``metis_options=X`` is
+    ``partitioner="metis", partitioner_options=X``); ``spelled`` is the new form, for the
+    warning. Passing the old keyword with one of the new ones is a TypeError. Goes under
+    :func:`graph_first`, so that an old positional call reaches it by name; the function keeps
+    its own signature.
+    """
+
+    def decorate(function: F) -> F:
+        name = function.__name__
+
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if old in kwargs:
+                replacement = new(kwargs.pop(old))
+                twice = sorted(replacement.keys() & kwargs.keys())
+                if twice:
+                    raise TypeError(
+                        f"{name}() got {old}= and {', '.join(twice)}=: pass only the latter"
+                    )
+                kwargs.update(replacement)
+                warnings.warn(
+                    f"{name}({old}=...) is deprecated; pass {spelled} (the old form goes in the "
+                    "next release)",
+                    DeprecationWarning,
+                    stacklevel=3,  # the caller's line, through graph_first's wrapper
+                )
+            return function(*args, **kwargs)
+
+        return call  # type: ignore[return-value]
+
+    return decorate
+
+
 def _deprecated(message: str) -> None:
     # As the registry's old scheme names: a DeprecationWarning attributed to the caller's line
     # (stacklevel), so Python shows it when that line is in a script or a notebook.
@@ -131,11 +169,12 @@ def finish(
     seed: int | None,
     timer: Timer,
     relaxed: bool = False,
+    directed: bool = False,
     **extra: Any,
 ) -> Anonymized:
     """Wrap pair arrays and a report into the :class:`Anonymized` every scheme returns."""
     with timer.phase("build"):
-        graph = UncertainGraph(n, u, v, p, relaxed=relaxed)
+        graph = UncertainGraph(n, u, v, p, relaxed=relaxed, directed=directed)
     return finish_graph(graph, scheme=scheme, params=params, seed=seed, timer=timer, **extra)
 
 

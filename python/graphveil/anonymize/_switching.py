@@ -34,6 +34,11 @@ def edge_switch(
     An attempt that would create a self-loop or an existing edge is skipped, so the output
     is a simple graph with exactly the degree sequence of the input.
 
+    Directed ``graph`` (the directed switch, ``nearby=False`` only): pick two arcs ``x -> y``,
+    ``u -> v`` uniformly and replace them by ``x -> v``, ``u -> y``, skipping a switch that
+    would create a loop or an existing arc. Every out-degree and every in-degree is kept
+    exactly (so in expectation too).
+
     Sequential (each switch depends on the previous ones) with one random stream; O(m) set-up
     and O(1) expected work per attempt.
 
@@ -44,7 +49,7 @@ def edge_switch(
     switches : int
         Number of attempted switches s (>= 0).
     nearby : bool
-        Use the local (distance-2) variant.
+        Use the local (distance-2) variant (undirected graphs only).
     seed : int, numpy.random.Generator or None
         ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
@@ -57,7 +62,7 @@ def edge_switch(
     Raises
     ------
     ValueError
-        If ``switches < 0``.
+        If ``switches < 0``, or ``nearby=True`` on a directed graph.
 
     References
     ----------
@@ -73,21 +78,31 @@ def edge_switch(
     >>> ug.num_pairs == g.m, report["performed"] <= report["attempted"]
     (True, True)
     """
-    check_graph(graph, what="edge_switch")
+    check_graph(graph, what="edge_switch", directed=True)
     switches = check_int(switches, "switches", 0, " (the number of switch attempts s)")
+    if nearby and graph.directed:
+        raise ValueError(
+            "nearby=True has no directed form (its switch follows undirected paths u-w-v-t); "
+            "use nearby=False for a directed graph"
+        )
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("switch"):
         u, v, performed = _core.edge_switch(
-            graph.indptr, graph.indices, switches, bool(nearby), seed64
+            graph.indptr, graph.indices, switches, bool(nearby), seed64, directed=graph.directed
         )
     with timer.phase("sort"):
-        u, v = sorted_pairs(graph.n, u, v)
+        if graph.directed:  # arcs: sort by (u, v), keep the direction
+            order = np.lexsort((v, u))
+            u, v = u[order], v[order]
+        else:
+            u, v = sorted_pairs(graph.n, u, v)
     return finish(
         graph.n,
         u,
         v,
         np.ones(u.size),
+        directed=graph.directed,
         scheme="edge_switch",
         params={"switches": switches, "nearby": bool(nearby)},
         seed=seed64,

@@ -1,6 +1,7 @@
-"""Splitting a graph into METIS parts: the one parts path of MaxVar and Partition.
+"""Splitting a graph into parts: METIS, and the part layout MaxVar and Partition work on.
 
-:func:`metis_parts` labels every node with its part; :func:`split_parts` groups the nodes by
+:func:`metis_parts` labels every node with its METIS part (MaxVar and Partition reach it, and
+any other partitioner, through :mod:`graphveil.anonymize.partitioners`); :func:`split_parts` groups the nodes by
 part in one O(n + m) C++ pass and returns a :class:`PartLayout` (every part's induced subgraph
 in local ids, and the cut edges); :func:`part_seed` is the seed of a part's own random stream.
 """
@@ -42,7 +43,9 @@ def metis_parts(
     Returns
     -------
     numpy.ndarray
-        int64 array of length ``graph.n``: the part label ``0..parts-1`` of every node.
+        int64 array of length ``graph.n``: the part label ``0..parts-1`` of every node. A
+        directed graph is split as its underlying undirected graph (:meth:`Graph.to_undirected`:
+        the cut counts node pairs joined by an arc either way), as METIS needs a symmetric CSR.
         METIS balances part sizes but may leave a part empty on tiny or very uneven graphs.
 
     Raises
@@ -88,6 +91,7 @@ def metis_parts(
         )
     if parts == 1:
         return np.zeros(graph.n, dtype=np.int64)
+    graph = graph.to_undirected()  # itself when undirected
 
     metis_options = {} if metis_seed is None else {"seed": metis_seed}
     for name, value in (options or {}).items():
@@ -121,7 +125,9 @@ class PartLayout:
     ascending inside a part). ``local_indptr`` / ``local_indices`` are the CSR of the disjoint
     union of the induced subgraphs over positions, with neighbours in local ids; ``edge_u`` /
     ``edge_v`` (sliced by ``edge_ptr``) are each part's edges in local ids, ``u < v``, sorted;
-    ``cut_u`` / ``cut_v`` are the edges between parts in global ids, ``u < v``, sorted.
+    ``cut_u`` / ``cut_v`` are the edges between parts in global ids, ``u < v``, sorted. For a
+    directed graph (``directed``) the CSR is the out-CSR of the induced parts and the edges and
+    cut edges are arcs ``u -> v`` sorted by ``(u, v)`` (any order of ``u`` and ``v``).
     """
 
     node_ptr: np.ndarray
@@ -133,6 +139,7 @@ class PartLayout:
     edge_v: np.ndarray
     cut_u: np.ndarray
     cut_v: np.ndarray
+    directed: bool = False
 
     @property
     def parts(self) -> int:
@@ -152,7 +159,7 @@ class PartLayout:
         a, b = int(self.node_ptr[part]), int(self.node_ptr[part + 1])
         row = self.local_indptr[a : b + 1]
         indices = self.local_indices[row[0] : row[-1]]
-        return Graph(row - row[0], indices, validate=False)
+        return Graph(row - row[0], indices, validate=False, directed=self.directed)
 
 
 def split_parts(
@@ -163,7 +170,7 @@ def split_parts(
     Parameters
     ----------
     graph : Graph
-        The graph to split.
+        The graph to split (directed: its arcs, parts the induced directed subgraphs).
     labels : numpy.ndarray
         int64 part label ``0..parts-1`` of every node (as :func:`metis_parts` returns).
     parts : int
@@ -185,5 +192,7 @@ def split_parts(
     ([2, 3, 4], 2, [1], [2])
     """
     labels = np.ascontiguousarray(labels, dtype=np.int64)
-    arrays = _core.split_parts(graph.indptr, graph.indices, labels, parts, check_threads(threads))
-    return PartLayout(**arrays)
+    arrays = _core.split_parts(
+        graph.indptr, graph.indices, labels, parts, check_threads(threads), directed=graph.directed
+    )
+    return PartLayout(**arrays, directed=graph.directed)

@@ -4,7 +4,7 @@ Each :class:`Scheme` holds everything the rest of the package needs to know abou
 its one name (the Python function's name, used alike by the API, the CLI, the run reports
 and the study's keys and file names), the function, the title of its tables and figures, the
 paper's grid and what its values mean, the check of a grid value, the plot marker, whether
-:func:`~graphveil.anonymize.partition` can run it on METIS parts, and whether its
+:func:`~graphveil.anonymize.partition` can run it on a graph's parts, and whether its
 output is deterministic (every p in {0, 1}), and its family: ``"uncertainty"`` (the paper's
 study: the uncertainty schemes and the baselines it compares them with) or ``"dp"`` (edge
 differential privacy, run by :func:`~graphveil.experiments.reproduce` only when asked for).
@@ -44,11 +44,12 @@ from typing import Any
 import numpy as np
 
 from graphveil._seeds import derived_seed
+from graphveil.anonymize import partitioners
 from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
-from graphveil.anonymize._maxvar import METIS_OPTIONS, maxvar, maxvar_parts
+from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
@@ -57,7 +58,6 @@ from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_u
 from graphveil.anonymize._result import Anonymized
 from graphveil.anonymize._switching import edge_switch
 from graphveil.anonymize._tmf import tmf
-from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
 __all__ = [
@@ -86,7 +86,7 @@ FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
 StudyRun = Callable[..., Anonymized]
 
 #: ``prepare(graph, config, seed)``: work a scheme does once per study on G0 and shares among
-#: all its grid points (MaxVar's METIS parts); ``seed`` is the study's, derived for this use.
+#: all its grid points (MaxVar's parts); ``seed`` is the study's, derived for this use.
 StudyPrepare = Callable[[Graph, Any, int], Any]
 
 #: ``model_tv(graph, value, threads)``: the total variance of a scheme's uncertain model at a
@@ -182,6 +182,11 @@ class Scheme:
     #: Promises every node's expected degree in the output equal to its degree in the input
     #: (MaxVar's constraint; EdgeSwitch's switches keep every degree). tests/test_api.py checks it.
     expected_degrees: bool = False
+    #: Has a directed form: the function takes a directed graph (its docstring says which
+    #: degrees it keeps in expectation). A scheme without one refuses a directed graph with
+    #: :class:`~graphveil._common.NotApplicable` ("<name> has no directed form ..."), never
+    #: running it as undirected. The CLI and the study read it (:func:`directed`).
+    directed: bool = False
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -262,13 +267,15 @@ def _study_randwalk_mod(graph: Graph, v: float, config: Any, seed: int) -> Anony
 
 
 def _prepare_maxvar(graph: Graph, config: Any, seed: int) -> np.ndarray:
-    """G0's METIS parts, made once per study and reused at every n_p.
+    """G0's parts, made once per study and reused at every n_p.
 
     As the authors' scripts did: they read one part file per graph and part count for every
-    n_p. Seeded like :func:`maxvar`'s own partition (``seed % 2**31``, the same METIS options).
+    n_p. Made as :func:`maxvar`'s own partition: the study's partitioner record
+    (``config.partitioner``) with its default options, given the seed.
     """
     parts = maxvar_parts(graph.n, config.maxvar_parts)
-    return metis_parts(graph, parts, seed=seed % 2**31, options=METIS_OPTIONS)
+    splitter = partitioners.get(config.partitioner)
+    return splitter.labels(graph, parts, seed=seed, threads=config.threads)
 
 
 def _study_maxvar(
@@ -283,6 +290,7 @@ def _study_maxvar(
         threads=config.threads,
         allow_fewer=True,
         labels=prepared,
+        partitioner=config.partitioner,
     )
 
 
@@ -433,6 +441,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="s",
             partitionable=True,
             deterministic=False,
+            directed=True,
             cli=Cli(
                 description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose "
                 "output k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 "
@@ -455,6 +464,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="^",
             partitionable=True,
             deterministic=True,
+            directed=True,
             no_op=_no_op_walk("RandWalk"),
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
@@ -506,14 +516,15 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=False,
             deterministic=False,
             expected_degrees=True,
+            directed=True,
             no_op=_no_op_maxvar,
             cli=Cli(
-                description="MaxVar: METIS parts, friend-of-friend potential edges in every part, "
+                description="MaxVar: the graph's parts (--partitioner, METIS by default), friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
                 "cut edges keep p = 1. Shows a progress bar per phase on stderr (on a terminal) and "
                 "prints the report, with one line per part.",
                 metavar={"n_potential": "N_P"},
-                choices={"solver": tuple(SOLVERS)},
+                choices={"solver": tuple(SOLVERS), "partitioner": partitioners.names()},
                 progress="bars",
             ),
         ),
@@ -532,6 +543,7 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=True,
             expected_degrees=True,
+            directed=True,
             aliases=("switch", "edge-switch"),
             no_op=_no_op_edge_switch,
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
@@ -549,6 +561,7 @@ REGISTRY: dict[str, Scheme] = {
             marker="D",
             partitionable=False,
             deterministic=False,
+            directed=True,
             no_op=_no_op_mixture,
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
@@ -588,12 +601,13 @@ REGISTRY: dict[str, Scheme] = {
     )
 }
 
-#: ``graphveil anonymize partition``: any partitionable scheme on METIS parts (a command beside
-#: the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
+#: ``graphveil anonymize partition``: any partitionable scheme on a graph's parts (a command
+#: beside the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
 PARTITION_CLI = Cli(
-    description="Partition: split with METIS, run --scheme on every part with --params, copy cut "
-    "edges at p = 1.",
+    description="Partition: split with --partitioner (METIS by default), run --scheme on every "
+    "part with --params, copy cut edges at p = 1.",
     inner_scheme="scheme",
+    choices={"partitioner": partitioners.names()},
     user_errors=(ObfuscationError,),
 )
 
@@ -603,6 +617,17 @@ def names(family: str | None = None) -> tuple[str, ...]:
     if family is not None and family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
     return tuple(s.name for s in REGISTRY.values() if family in (None, s.family))
+
+
+def directed() -> tuple[str, ...]:
+    """The names of the schemes with a directed form (their record's ``directed``).
+
+    Examples
+    --------
+    >>> directed()
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
+    """
+    return tuple(s.name for s in REGISTRY.values() if s.directed)
 
 
 def partitionable() -> tuple[str, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 import graphveil
 from graphveil._common import check_output_path
 from graphveil._json import dumps
+from graphveil.anonymize.partitioners import PARTITIONERS
 
 #: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
@@ -43,6 +44,8 @@ EXTRAS = {
     "distributed": "dask",
     "dask": "dask",
     "osqp": "osqp",
+    # the partitioners' own (KaMinPar's), read from their registry
+    **{p.module: p.extra for p in PARTITIONERS.values() if p.module and p.extra},
 }
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from graphveil import experiments as ex
-from graphveil.anonymize import registry
+from graphveil.anonymize import partitioners, registry
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
@@ -127,6 +127,12 @@ def _add_grid_options(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="MaxVar's parts (default: the paper's count for its datasets, 20 for com-dblp and "
         "com-amazon and 60 for com-youtube; max(1, round(n / 16000)) for any other graph)",
+    )
+    parser.add_argument(
+        "--partitioner",
+        choices=partitioners.names(),
+        default=partitioners.DEFAULT,
+        help=f"what splits G0 into MaxVar's parts (default {partitioners.DEFAULT})",
     )
 
 
@@ -273,6 +279,7 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         progress=not args.quiet,
         figures=not args.no_figures,
         maxvar_parts=args.maxvar_parts,
+        partitioner=args.partitioner,
         attacks=not args.no_attacks,
         distance_sources=args.distance_sources,
         executor=pool,

@@ -12,7 +12,7 @@ from typing import Any
 from graphveil._checks import check_graph
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
-from graphveil.anonymize import registry
+from graphveil.anonymize import partitioners, registry
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.utility import DISTANCE_SOURCES
@@ -36,6 +36,8 @@ class StudyConfig:
     obf_eps: float = 0.1
     #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`.
     maxvar_parts: int | None = None
+    #: What splits G0 into MaxVar's parts (:mod:`graphveil.anonymize.partitioners`).
+    partitioner: str = partitioners.DEFAULT
     mixture_t: int = 2
     threads: int = 0
     #: Attack every release (:func:`graphveil.attack.attack_scores`): link AUC, precision@m and
@@ -53,6 +55,7 @@ class StudyConfig:
             "obf_k": self.obf_k,
             "obf_eps": self.obf_eps,
             "maxvar_parts": self.maxvar_parts,
+            "partitioner": self.partitioner,
             "mixture_t": self.mixture_t,
             "attacks": self.attacks,
             "distance_sources": self.distance_sources,
@@ -117,6 +120,7 @@ def _study_config(
     attacks: bool,
     maxvar_parts: int | None,
     distance_sources: int,
+    partitioner: str = partitioners.DEFAULT,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
@@ -124,6 +128,8 @@ def _study_config(
         raise ValueError("the graph has no edges: nothing to anonymize")
     if int(samples) < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
+    splitter = partitioners.get(partitioner)
+    splitter.require()  # an optional extra: fail before any work
     ks = tuple(int(x) for x in k)
     if not ks or min(ks) < 1:
         raise ValueError(f"every k must be at least 1, got {list(ks)}")
@@ -137,6 +143,7 @@ def _study_config(
         if maxvar_parts is None
         else check_int(maxvar_parts, "maxvar_parts", low=1),
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
+        partitioner=splitter.name,
     )
 
 

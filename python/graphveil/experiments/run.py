@@ -50,6 +50,7 @@ def reproduce(
     progress: bool | Callable[[str], None] = False,
     figures: bool = True,
     maxvar_parts: int | None = None,
+    partitioner: str = "metis",
     attacks: bool = True,
     executor: Executor | None = None,
     distance_sources: int = DISTANCE_SOURCES,
@@ -94,6 +95,9 @@ def reproduce(
         --dataset`` passes). G0 is partitioned once per study, seeded by the master seed, and
         every MaxVar point runs on those parts, as the authors' scripts did (the seed and time
         are in ``Study.preparations``). Rows and tables name the n_p / m MaxVar actually found.
+    partitioner : str
+        What splits G0 into MaxVar's parts, a name from
+        :mod:`graphveil.anonymize.partitioners` (default ``"metis"``, with its default options).
     attacks : bool
         Attack every release and add link AUC, precision@m and the propagation
         re-identification rate, its accuracy and coverage and the core's twin share to its row
@@ -152,7 +156,7 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources
+        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner
     )
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)

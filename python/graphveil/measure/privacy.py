@@ -57,13 +57,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._checks import check_graph, check_ints
+from graphveil._checks import check_graph, check_int, check_ints
 from graphveil._common import aligned, check_threads, require_undirected
 from graphveil.graph import Graph
 from graphveil.measure import directed
@@ -74,6 +74,7 @@ __all__ = [
     "SignatureIndex",
     "degree_distributions",
     "degree_entropy",
+    "directed_eps",
     "eps",
     "h1",
     "h2_open",
@@ -493,11 +494,12 @@ def eps(
         The anonymized output on the same nodes ``0..n-1``.
     k : int or iterable of int
         Obfuscation level(s), each >= 1. The paper reports k = 30, 50, 100.
-    degree : {None, "total", "in", "out"}
+    degree : {None, "total", "in", "out", "joint"}
         The property obfuscated. None or ``"total"``: the degree (of a directed graph the total
-        degree, in + out). ``"in"`` or ``"out"`` (directed graphs only): the in- or
-        out-degree, whose law at ``v`` is Poisson-binomial over the pairs with head (tail)
-        ``v``. ``"joint"`` (the pair) has no implementation yet (ValueError).
+        degree, in + out). ``"in"``, ``"out"`` or ``"joint"`` (directed graphs only): the in-
+        or out-degree, whose law at ``v`` is Poisson-binomial over the pairs with head (tail)
+        ``v``, or the pair (in, out), whose law is the product of the two (exact, see
+        :func:`directed_eps`).
     threads : int, optional
         Worker threads for the degree distributions; the result does not depend on it.
 
@@ -547,13 +549,12 @@ def eps(
     if side == "total":
         entropy = degree_entropy(published, threads=threads)
         deg0 = g0.degrees
+        # A degree beyond the output's range has S_d = 0: entropy 0, and the node fails any k > 1.
+        h = np.zeros(deg0.size, dtype=np.float64)
+        inside = deg0 < entropy.size
+        h[inside] = entropy[deg0[inside]]
     else:
-        entropy = _side_entropy(published, side)
-        deg0 = g0.in_degrees if side == "in" else g0.out_degrees
-    # A degree beyond the output's range has S_d = 0: entropy 0, and the node fails any k > 1.
-    h = np.zeros(deg0.size, dtype=np.float64)
-    inside = deg0 < entropy.size
-    h[inside] = entropy[deg0[inside]]
+        h = _directed_entropies(g0, published, cast("DirectedDegree", side), threads)
     n = max(g0.n, 1)
     result = {
         int(kk): float(np.count_nonzero(h < np.log2(float(kk)) - ENTROPY_TOLERANCE)) / n
@@ -571,12 +572,7 @@ def _check_degree(degree: str | None, g0: Graph, published: UncertainGraph | Gra
         )
     side = "total" if degree is None else degree
     if side not in ("total", "in", "out", "joint"):
-        raise ValueError(f"degree must be None, 'total', 'in' or 'out', got {degree!r}")
-    if side == "joint":
-        raise ValueError(
-            "degree='joint' (the (in, out) pair) has no implementation yet; use 'in', 'out' "
-            "or 'total'"
-        )
+        raise ValueError(f"degree must be None, 'total', 'in', 'out' or 'joint', got {degree!r}")
     if side != "total" and not g0.directed:
         raise ValueError(
             f"degree={side!r} needs directed graphs; an undirected graph has one degree"
@@ -584,40 +580,161 @@ def _check_degree(degree: str | None, g0: Graph, published: UncertainGraph | Gra
     return side
 
 
-def _side_entropy(published: UncertainGraph | Graph, side: str) -> np.ndarray:
-    """``H_d`` over the in- (or out-) degree laws of a directed published graph.
+# ---------------------------------------------------------------------------------------------
+# The degree kinds of a directed graph that eps (and a directed (k, eps)-obfuscation) takes.
+# ---------------------------------------------------------------------------------------------
 
-    Per node the Poisson-binomial law of the pairs with head (tail) ``v``, by convolution in
-    Python (``O(sum d_v^2)``); the entropies as :func:`degree_entropy`.
+#: The degree a directed eps (and a directed (k, eps)-obfuscation) is taken on.
+DirectedDegree = Literal["joint", "out", "in"]
+DIRECTED_DEGREES: tuple[str, ...] = ("joint", "out", "in")
+
+
+def check_directed_degree(degree: Any) -> str:
+    """``degree`` checked to be one of :data:`DIRECTED_DEGREES`."""
+    if degree not in DIRECTED_DEGREES:
+        raise ValueError(f"degree must be 'joint', 'out' or 'in', got {degree!r}")
+    return str(degree)
+
+
+def directed_degree_values(g: Graph, degree: str) -> np.ndarray:
+    """Every node's value of ``degree`` in the directed ``g``: int64, ``(n,)`` or ``(n, 2)`` (in, out)."""
+    if degree == "out":
+        return np.asarray(g.out_degrees, dtype=np.int64)
+    if degree == "in":
+        return np.asarray(g.in_degrees, dtype=np.int64)
+    return np.column_stack([g.in_degrees, g.out_degrees]).astype(np.int64)
+
+
+def _in_out_distributions(
+    published: UncertainGraph | Graph, threads: int | None
+) -> tuple[sp.csr_array, sp.csr_array]:
+    """Every node's in-degree and out-degree distributions (rows), each a Poisson binomial.
+
+    A pair ``u -> v`` counts once at ``u`` (out) and once at ``v`` (in): the pairs
+    ``(u, n + v)`` of a graph on ``2n`` nodes, whose node ``u`` has the out-degree and node
+    ``n + v`` the in-degree of the directed graph, through the one exact kernel.
     """
+    n = published.n
     if isinstance(published, Graph):
-        deg = published.in_degrees if side == "in" else published.out_degrees
-        counts = np.bincount(deg, minlength=1).astype(np.float64)
-        out = np.zeros_like(counts)
-        np.log2(counts, out=out, where=counts > 0)
-        return out
-    ends = np.asarray(published.v if side == "in" else published.u, dtype=np.int64)
-    p = np.asarray(published.p, dtype=np.float64)
-    order = np.argsort(ends, kind="stable")
-    ends, p = ends[order], p[order]
-    sizes = np.bincount(ends, minlength=published.n)
-    ptr = np.concatenate(([0], np.cumsum(sizes)))
-    width = int(sizes.max(initial=0)) + 1
-    mass = np.zeros(width)
-    plogp = np.zeros(width)
-    mass[0] += np.count_nonzero(sizes == 0)  # nodes without pairs: degree 0 surely
-    for node in np.flatnonzero(sizes):
-        law = np.ones(1)
-        for q in p[ptr[node] : ptr[node + 1]]:
-            law = np.convolve(law, [1.0 - q, q])
-        mass[: law.size] += law
-        positive = law > 0
-        plogp[: law.size][positive] += law[positive] * np.log2(law[positive])
-    top = np.flatnonzero(mass > 0)
-    entropy = np.zeros(int(top.max()) + 1 if top.size else 1)
-    inside = mass[: entropy.size] > 0
-    entropy[inside] = (
-        np.log2(mass[: entropy.size][inside])
-        - plogp[: entropy.size][inside] / mass[: entropy.size][inside]
+        u, v = published.edges()
+        p = np.ones(u.size)
+    else:
+        u, v, p = _pairs(published)
+    u = np.ascontiguousarray(u, dtype=np.int64)
+    w = np.ascontiguousarray(v, dtype=np.int64) + n
+    offsets, values = _core.degree_distributions(
+        2 * n, u, w, np.ascontiguousarray(p, dtype=np.float64), check_threads(threads)
     )
-    return entropy
+    lengths = np.diff(offsets)
+    cols = np.arange(values.size, dtype=np.int64) - np.repeat(offsets[:-1], lengths)
+    width = int(lengths.max()) if lengths.size else 0
+    both = sp.csr_array((values, cols, offsets), shape=(2 * n, max(width, 1)))
+    return sp.csr_array(both[n:]), sp.csr_array(both[:n])
+
+
+def _xlogx(m: sp.csr_array) -> sp.csr_array:
+    out = m.copy()
+    data = out.data
+    positive = data > 0
+    data[positive] = data[positive] * np.log2(data[positive])
+    data[~positive] = 0.0
+    return out
+
+
+def _columns(m: sp.csr_array, values: np.ndarray) -> sp.csc_array:
+    """The columns ``values`` of ``m`` (all 0 where a value lies beyond its width)."""
+    width = max(m.shape[1], int(values.max()) + 1 if values.size else 0)
+    wide = sp.csr_array((m.data, m.indices, m.indptr), shape=(m.shape[0], width))
+    return sp.csc_array(sp.csc_array(wide)[:, values])
+
+
+def directed_eps(
+    g0: Graph,
+    published: UncertainGraph | Graph,
+    k: int,
+    *,
+    degree: DirectedDegree = "joint",
+    threads: int | None = None,
+) -> float:
+    """Fraction of nodes that the directed ``published`` fails to k-obfuscate w.r.t. ``degree``.
+
+    Definition 2.1 of the paper with the property ``degree`` of a node of the directed ``g0``:
+    its out-degree, its in-degree, or the pair (in-degree, out-degree) (``"joint"``). In a
+    possible world of ``published`` a node's out-degree and in-degree are sums over disjoint
+    pairs (``u -> v`` and ``v -> u`` are two pairs), so they are independent Poisson binomials
+    ``X+_v``, ``X-_v`` and the joint law is their product. ``Y_w(v) = X_v(w) / sum_x X_x(w)`` for
+    the value ``w`` of the property, ``H_w`` its entropy (bits); node ``v`` fails when
+    ``H_{w_v} < log2 k`` at its value ``w_v`` in ``g0``. Exact: the joint sums run over the
+    values that occur in ``g0`` only (sparse products of the per-node laws), with no pruning.
+
+    Parameters
+    ----------
+    g0 : Graph
+        The true directed graph.
+    published : UncertainGraph or Graph
+        The directed output on the same nodes.
+    k : int
+        Obfuscation level, >= 1.
+    degree : {"joint", "out", "in"}
+        The property the adversary knows.
+    threads : int, optional
+        Threads of the degree distributions; the result does not depend on it.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        Either graph undirected, node counts differ, ``k < 1`` or an unknown ``degree``.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True)  # a 3-cycle
+    >>> directed_eps(g0, g0, 3), directed_eps(g0, g0, 4)
+    (0.0, 1.0)
+    """
+    check_graph(g0, "g0", what=None)
+    _check_published(published)
+    degree = cast("DirectedDegree", check_directed_degree(degree))
+    if not (g0.directed and published.directed):
+        raise ValueError(
+            "directed_eps measures a directed g0 and a directed published graph; use eps() "
+            "for undirected ones"
+        )
+    if g0.n != published.n:
+        raise ValueError(
+            f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
+        )
+    k = check_int(k, "k", low=1)
+    return float(eps(g0, published, k, degree=degree, threads=threads))
+
+
+def _directed_entropies(
+    g0: Graph, published: UncertainGraph | Graph, degree: DirectedDegree, threads: int | None
+) -> np.ndarray:
+    """``H_{w_v}`` per node ``v``: the entropy at ``v``'s value ``w_v`` of ``degree`` in ``g0``."""
+    if g0.n == 0:
+        return np.zeros(0)
+    x_in, x_out = _in_out_distributions(published, threads)
+    own = directed_degree_values(g0, degree)
+    if degree == "joint":
+        values, inverse = np.unique(own, axis=0, return_inverse=True)
+        ins, in_at = np.unique(values[:, 0], return_inverse=True)
+        outs, out_at = np.unique(values[:, 1], return_inverse=True)
+        a, b = _columns(x_in, ins), _columns(x_out, outs)
+        la, lb = _xlogx(sp.csr_array(a)), _xlogx(sp.csr_array(b))
+        total = (a.T @ b).toarray()[in_at, out_at]
+        plogp = (sp.csc_array(la).T @ b).toarray()[in_at, out_at]
+        plogp += (a.T @ sp.csc_array(lb)).toarray()[in_at, out_at]
+    else:
+        values, inverse = np.unique(own, return_inverse=True)
+        x = _columns(x_out if degree == "out" else x_in, values)
+        total = np.asarray(x.sum(axis=0)).ravel()
+        plogp = np.asarray(_xlogx(sp.csr_array(x)).sum(axis=0)).ravel()
+    entropy = np.zeros(values.shape[0])
+    ok = total > 0
+    entropy[ok] = np.log2(total[ok]) - plogp[ok] / total[ok]
+    return entropy[inverse.reshape(-1)]

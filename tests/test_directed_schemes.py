@@ -1,0 +1,369 @@
+"""The schemes on directed graphs: MaxVar, (k, eps)-obfuscation, EdgeSwitch, RandWalk, Mixture, Partition.
+
+Each against an independent reference: KKT conditions checked with an LP over the multipliers,
+brute-force friend-of-friend pairs, possible-world enumeration for the directed eps, networkx's
+directed edge swap, plain-Python walks on tiny graphs; plus one quick run of each on
+soc-Epinions1.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+import graphveil as gv
+from graphveil.anonymize import (
+    edge_switch,
+    maxvar,
+    mixture,
+    obfuscation,
+    partition,
+    randwalk,
+    randwalk_mod,
+    registry,
+)
+from graphveil.anonymize.partitioners import get as get_partitioner
+from graphveil.anonymize.parts import metis_parts, split_parts
+from graphveil.measure.privacy import directed_eps
+
+DATA = Path("/work/shared/data")
+
+
+def random_digraph(n: int, arcs: int, seed: int) -> gv.Graph:
+    rng = np.random.default_rng(seed)
+    u = rng.integers(0, n, arcs)
+    v = rng.integers(0, n, arcs)
+    keep = u != v
+    return gv.Graph.from_edges(u[keep], v[keep], n, directed=True)
+
+
+def arc_set(g: gv.Graph | gv.UncertainGraph) -> set[tuple[int, int]]:
+    if isinstance(g, gv.Graph):
+        u, v = g.edges()
+    else:
+        u, v = g.u, g.v
+    return set(zip(u.tolist(), v.tolist()))
+
+
+def directed_fof_pairs(g: gv.Graph) -> set[tuple[int, int]]:
+    """Brute force: (u, v) with u -> w -> v, v != u and no arc u -> v."""
+    arcs = arc_set(g)
+    succ = defaultdict(set)
+    for a, b in arcs:
+        succ[a].add(b)
+    return {
+        (u, v)
+        for u in list(succ)
+        for w in succ[u]
+        for v in succ.get(w, ())
+        if v != u and (u, v) not in arcs
+    }
+
+
+# ---------------------------------------------------------------------- registry
+def test_registry_names_the_schemes_with_a_directed_form():
+    assert registry.directed() == ("obfuscation", "randwalk", "maxvar", "edge_switch", "mixture")
+    for name in registry.names():
+        assert registry.scheme(name).directed == (name in registry.directed())
+
+
+# ---------------------------------------------------------------------- MaxVar
+def kkt_multipliers_exist(ug: gv.UncertainGraph, tol: float = 1e-7) -> bool:
+    """Are there alpha (out) and beta (in) with p_uv = clip((alpha_u + beta_v) / 2, 0, 1)?
+
+    That is stationarity with complementary slackness on the box: alpha_u + beta_v = 2 p_uv
+    where 0 < p < 1, <= 0 where p = 0, >= 2 where p = 1. Feasibility LP over (alpha, beta).
+    """
+    n = ug.n
+    u, v, p = ug.u, ug.v, ug.p
+    free = (p > tol) & (p < 1 - tol)
+    rows = np.zeros((u.size, 2 * n))
+    rows[np.arange(u.size), u] = 1.0
+    rows[np.arange(u.size), n + v] = 1.0
+    zero, one = p <= tol, p >= 1 - tol
+    a_ub = np.vstack([rows[zero], -rows[one]])
+    b_ub = np.concatenate([np.full(zero.sum(), 1e-6), np.full(one.sum(), -2.0 + 1e-6)])
+    a_eq, b_eq = rows[free], 2.0 * p[free]
+    res = linprog(
+        np.zeros(2 * n),
+        A_ub=a_ub if a_ub.size else None,
+        b_ub=b_ub if a_ub.size else None,
+        A_eq=a_eq if a_eq.size else None,
+        b_eq=b_eq if a_eq.size else None,
+        bounds=[(None, None)] * (2 * n),
+        method="highs",
+    )
+    return bool(res.status == 0)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_directed_maxvar_keeps_in_and_out_degrees_and_meets_kkt(seed):
+    g = random_digraph(30, 110, seed)
+    for solver in ("dual", "osqp"):
+        ug, report = maxvar(g, n_potential=60, parts=1, seed=seed, solver=solver)
+        assert ug.directed and ug.num_pairs == g.m + 60
+        assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-6
+        assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-6
+        assert ((ug.p >= 0) & (ug.p <= 1)).all()
+        assert report["tv"] <= report["tv_bound"] + 1e-9
+        assert kkt_multipliers_exist(ug), solver
+        # the potential arcs are directed friend-of-friend pairs of g
+        potential = arc_set(ug) - arc_set(g)
+        assert len(potential) == 60 and potential <= directed_fof_pairs(g)
+
+
+def test_directed_maxvar_dual_and_osqp_agree():
+    g = random_digraph(40, 160, 7)
+    a, _ = maxvar(g, n_potential=80, parts=2, seed=5, solver="dual")
+    b, _ = maxvar(g, n_potential=80, parts=2, seed=5, solver="osqp")
+    assert np.array_equal(a.u, b.u) and np.array_equal(a.v, b.v)
+    assert np.abs(a.p - b.p).max() < 1e-4  # one strictly convex QP: a single optimum
+
+
+def test_directed_maxvar_out_constraints_alone_would_be_trivial():
+    """The thesis' remark: the QP keeps in-degrees too, so it is not p_uv = d+_u / pairs of u."""
+    g = random_digraph(30, 110, 4)
+    ug, _ = maxvar(g, n_potential=60, parts=1, seed=4)
+    pairs_of = np.bincount(ug.u, minlength=g.n)
+    trivial = g.out_degrees[ug.u] / pairs_of[ug.u]
+    assert np.abs(ug.p - trivial).max() > 1e-3
+
+
+def test_directed_maxvar_parts_cut_arcs_and_threads():
+    g = random_digraph(80, 320, 11)
+    one, report = maxvar(g, n_potential=100, parts=3, seed=9, threads=1)
+    two, _ = maxvar(g, n_potential=100, parts=3, seed=9, threads=2)
+    assert np.array_equal(one.u, two.u) and np.array_equal(one.v, two.v)
+    assert np.array_equal(one.p, two.p)
+    assert np.abs(one.expected_out_degrees() - g.out_degrees).max() < 1e-6
+    assert np.abs(one.expected_in_degrees() - g.in_degrees).max() < 1e-6
+    labels = report["labels"]
+    assert np.array_equal(labels, metis_parts(g, 3, seed=9 % 2**31, options={"niter": 2}))
+    cut = {(a, b) for a, b in arc_set(g) if labels[a] != labels[b]}
+    assert report["cut_edges"] == len(cut)
+    p_of = dict(zip(zip(one.u.tolist(), one.v.tolist()), one.p.tolist()))
+    assert all(p_of[arc] == 1.0 for arc in cut)
+
+
+def test_directed_split_parts_and_proposal_shortfall_against_brute_force():
+    g = random_digraph(12, 20, 3)
+    labels = np.zeros(g.n, dtype=np.int64)
+    layout = split_parts(g, labels, 1)
+    assert layout.directed and layout.subgraph(0) == g
+    available = len(directed_fof_pairs(g))
+    with pytest.raises(ValueError, match=f"only {available:,} friend-of-friend"):
+        maxvar(g, n_potential=available + 5, parts=1, seed=1)
+    ug, report = maxvar(g, n_potential=available + 5, parts=1, seed=1, allow_fewer=True)
+    assert report["potential_available"] == [available]
+    assert arc_set(ug) - arc_set(g) <= directed_fof_pairs(g)
+
+
+def test_metis_splits_the_underlying_undirected_graph():
+    g = random_digraph(60, 200, 5)
+    assert np.array_equal(metis_parts(g, 3, seed=2), metis_parts(g.to_undirected(), 3, seed=2))
+
+
+# ---------------------------------------------------------------------- EdgeSwitch
+def test_directed_edge_switch_keeps_every_in_and_out_degree():
+    g = random_digraph(50, 300, 2)
+    ug, report = edge_switch(g, switches=5_000, seed=3)
+    out = ug.sample(seed=0)
+    assert ug.directed and (ug.p == 1).all() and report["performed"] > 1_000
+    assert np.array_equal(out.out_degrees, g.out_degrees)
+    assert np.array_equal(out.in_degrees, g.in_degrees)
+    assert out.m == g.m and not (ug.u == ug.v).any()  # no loops, no duplicates (m kept)
+    assert arc_set(out) != arc_set(g)
+    with pytest.raises(ValueError, match="nearby=True has no directed form"):
+        edge_switch(g, switches=1, nearby=True)
+
+
+def _reciprocal(arcs: set[tuple[int, int]]) -> int:
+    return sum((b, a) in arcs for a, b in arcs) // 2
+
+
+def test_directed_edge_switch_mixes_like_networkx():
+    """After many swaps both chains forget G0: the mean number of reciprocal pairs agrees loosely."""
+    g = random_digraph(40, 240, 8)
+    ours, theirs = [], []
+    for s in range(8):
+        ug, _ = edge_switch(g, switches=20 * g.m, seed=s)
+        ours.append(_reciprocal(arc_set(ug)))
+        ref = nx.DiGraph(list(arc_set(g)))
+        nx.directed_edge_swap(ref, nswap=5 * g.m, max_tries=10**6, seed=s)
+        assert dict(ref.out_degree()) == {x: d for x, d in enumerate(g.out_degrees) if x in ref}
+        theirs.append(_reciprocal(set(ref.edges())))
+    assert abs(np.mean(ours) - np.mean(theirs)) < 3.0 + 0.25 * np.mean(theirs)
+
+
+# ---------------------------------------------------------------------- RandWalk
+def test_directed_randwalk_at_t2_against_the_definition():
+    """t = 2: z is a successor of v; arcs into a sink fail (their walks all die)."""
+    g = gv.Graph.from_edges([0, 0, 1, 1, 2, 3, 3, 4], [1, 2, 2, 5, 3, 0, 4, 5], 6, directed=True)
+    sink_arcs = int(np.count_nonzero(g.out_degrees[g.indices] == 0))
+    ug, report = randwalk(g, t=2, max_tries=4, seed=1)
+    assert ug.directed and (ug.p == 1).all()
+    assert report["dead_walks"] == 4 * sink_arcs  # every try of an arc into node 5 dies
+    assert report["failed"] >= sink_arcs and report["walks"] == g.m
+    assert ug.num_pairs == g.m - report["failed"]
+    succ = {x: set(g.successors(x).tolist()) for x in range(g.n)}
+    for a, z in arc_set(ug):
+        assert a != z and any(z in succ[v] for v in succ[a])
+    assert len(arc_set(ug)) == ug.num_pairs  # no duplicates
+
+
+def test_directed_randwalk_keeps_out_degrees_up_to_failures_and_threads():
+    g = random_digraph(300, 2400, 6)
+    ug, report = randwalk(g, t=4, seed=2, threads=1)
+    again, _ = randwalk(g, t=4, seed=2, threads=2)
+    assert np.array_equal(ug.u, again.u) and np.array_equal(ug.v, again.v)
+    out = ug.expected_out_degrees()
+    assert (out <= g.out_degrees).all()
+    assert g.m - out.sum() == report["failed"] == report["lost"]
+    with pytest.raises(ValueError, match="routing='fixed' has no directed form"):
+        randwalk(g, t=2, routing="fixed")
+
+
+def test_randwalk_mod_has_no_directed_form():
+    g = random_digraph(10, 30, 1)
+    with pytest.raises(ValueError, match="^randwalk_mod has no directed form: .*thesis"):
+        randwalk_mod(g, t=2)
+
+
+# ---------------------------------------------------------------------- (k, eps)-obfuscation
+def _brute_eps(g0: gv.Graph, ug: gv.UncertainGraph, k: int, degree: str) -> float:
+    n = ug.n
+    law: dict[object, np.ndarray] = defaultdict(lambda: np.zeros(n))
+    for mask in itertools.product([0, 1], repeat=ug.num_pairs):
+        on = np.array(mask, dtype=bool)
+        prob = float(np.prod(np.where(on, ug.p, 1.0 - ug.p)))
+        outd = np.bincount(ug.u[on], minlength=n)
+        ind = np.bincount(ug.v[on], minlength=n)
+        for x in range(n):
+            law[{"out": outd[x], "in": ind[x], "joint": (ind[x], outd[x])}[degree]][x] += prob
+    fails = 0
+    for x in range(n):
+        own = {
+            "out": g0.out_degrees[x],
+            "in": g0.in_degrees[x],
+            "joint": (g0.in_degrees[x], g0.out_degrees[x]),
+        }[degree]
+        y = law[own]
+        q = y[y > 0] / y.sum() if y.sum() > 0 else np.ones(1)
+        fails += -(q * np.log2(q)).sum() < math.log2(k) - 1e-9
+    return fails / n
+
+
+@pytest.mark.parametrize("degree", ["out", "in", "joint"])
+def test_directed_eps_against_possible_worlds(degree):
+    rng = np.random.default_rng(0)
+    n = 5
+    pairs = [(a, b) for a in range(n) for b in range(n) if a != b]
+    pick = rng.choice(len(pairs), 9, replace=False)
+    u = np.array([pairs[i][0] for i in pick])
+    v = np.array([pairs[i][1] for i in pick])
+    ug = gv.UncertainGraph(n, u, v, rng.random(9), directed=True)
+    g0 = gv.Graph.from_edges(u[:6], v[:6], n, directed=True)
+    for k in (2, 3, 4, 5):
+        assert directed_eps(g0, ug, k, degree=degree) == pytest.approx(
+            _brute_eps(g0, ug, k, degree)
+        )
+    with pytest.raises(ValueError, match="use eps\\(\\) for undirected"):
+        directed_eps(g0.to_undirected(), ug, 2)
+
+
+@pytest.mark.parametrize("degree", ["joint", "out", "in"])
+def test_directed_obfuscation_meets_k_eps_on_its_degree(degree):
+    g = random_digraph(80, 400, 1)
+    ug, report = obfuscation(g, k=3, eps=0.2, seed=1, degree=degree, attempts=2)
+    assert ug.directed and report["params"]["degree"] == degree
+    assert report["eps_hat"] <= 0.2
+    assert report["eps_hat"] == directed_eps(g, ug, 3, degree=degree)
+    assert ug.num_pairs == report["candidate_pairs"] == round(2.0 * g.m)
+    assert not (ug.u == ug.v).any()
+    again, _ = obfuscation(g, k=3, eps=0.2, seed=1, degree=degree, attempts=2, threads=1)
+    assert np.array_equal(again.p, ug.p)
+
+
+def test_obfuscation_degree_is_for_directed_graphs_only():
+    g = random_digraph(20, 60, 1)
+    with pytest.raises(ValueError, match="degree must be 'joint', 'out' or 'in'"):
+        obfuscation(g, k=2, eps=0.5, degree="total")
+    with pytest.raises(ValueError, match="is for directed graphs"):
+        obfuscation(g.to_undirected(), k=2, eps=0.5, degree="out")
+
+
+# ---------------------------------------------------------------------- Mixture, Partition
+def test_directed_mixture_on_ordered_pairs():
+    g0 = gv.Graph.from_edges([0, 1, 2], [1, 2, 0], directed=True)
+    g = gv.Graph.from_edges([1, 1, 2], [0, 2, 0], directed=True)
+    ug, report = mixture(g0, anonymized=g, p=0.25)
+    assert ug.directed
+    got = dict(zip(zip(ug.u.tolist(), ug.v.tolist()), ug.p.tolist()))
+    assert got == {(0, 1): 0.75, (1, 0): 0.25, (1, 2): 1.0, (2, 0): 1.0}
+    assert (report["in_both"], report["only_g0"], report["only_g"]) == (2, 1, 1)
+    with pytest.raises(ValueError, match="G0 is directed and G undirected"):
+        mixture(g0, anonymized=g.to_undirected(), p=0.5)
+
+
+def test_directed_mixture_of_maxvar_keeps_both_expected_degrees():
+    g = random_digraph(40, 160, 3)
+    anon, _ = maxvar(g, n_potential=50, parts=1, seed=1)
+    ug, _ = mixture(g, anonymized=anon, p=0.4)
+    assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-6
+    assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-6
+
+
+def test_directed_partition_runs_the_scheme_on_directed_parts():
+    g = random_digraph(120, 600, 4)
+    ug, report = partition(g, scheme="edge_switch", parts=3, switches=500, seed=2)
+    assert ug.directed
+    out = ug.sample(seed=0)
+    assert np.array_equal(out.out_degrees, g.out_degrees)
+    assert np.array_equal(out.in_degrees, g.in_degrees)
+    labels = get_partitioner("metis").labels(g, 3, seed=2)  # Partition's parts
+    cut = {(a, b) for a, b in arc_set(g) if labels[a] != labels[b]}
+    assert report["cut_edges"] == len(cut) and cut <= arc_set(ug)
+    walked, rep = partition(g, scheme="randwalk", parts=3, t=3, seed=2)
+    assert walked.directed
+    failed = sum(r["failed"] for r in rep["part_reports"])
+    assert walked.num_pairs == g.m - failed
+
+
+# ---------------------------------------------------------------------- soc-Epinions1
+@pytest.fixture(scope="module")
+def epinions() -> gv.Graph:
+    path = DATA / "soc-Epinions1.txt.gz"
+    if not path.exists():
+        pytest.skip("soc-Epinions1 is not on this machine")
+    return gv.read_edgelist(path, directed=True, threads=2)
+
+
+@pytest.mark.slow
+def test_epinions_maxvar_and_mixture(epinions):
+    g = epinions
+    ug, report = maxvar(g, n_potential=100_000, parts=4, seed=1, threads=2)
+    assert report["max_eq_residual"] < 1e-6 and sum(report["potential_proposed"]) == 100_000
+    assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-6
+    assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-6
+    mixed, _ = mixture(g, anonymized=ug, p=0.5)
+    assert np.abs(mixed.expected_in_degrees() - g.in_degrees).max() < 1e-6
+
+
+@pytest.mark.slow
+def test_epinions_edge_switch_randwalk_obfuscation(epinions):
+    g = epinions
+    ug, report = edge_switch(g, switches=g.m // 2, seed=1)
+    out = ug.sample(seed=0)
+    assert np.array_equal(out.out_degrees, g.out_degrees)
+    assert np.array_equal(out.in_degrees, g.in_degrees)
+    walked, rep = randwalk(g, t=3, seed=1, threads=2)
+    assert rep["dead_walks"] > 0 and walked.num_pairs == g.m - rep["failed"]
+    obf, rep = obfuscation(g, k=5, eps=0.1, sigma=0.1, attempts=1, seed=1, threads=2)
+    assert obf.directed and rep["eps_hat"] <= 0.1
