@@ -17,7 +17,16 @@ import sys
 # belongs to the floor of its longest matching prefix; a floor may always import itself.
 LAYERS = {
     "core": (("graphveil._core",), ()),
-    "common": (("graphveil._common",), ("core",)),
+    "common": (
+        (
+            "graphveil._common",
+            "graphveil._seeds",
+            "graphveil._threads",
+            "graphveil._checks",
+            "graphveil._json",
+        ),
+        ("core",),
+    ),
     "cluster": (("graphveil.cluster",), ("common",)),
     "model": (
         (
@@ -58,6 +67,13 @@ LAYERS = {
 # Imports across the floors that are deliberate: (importer prefix, imported prefix, lazy, reason).
 # A lazy escape must be function-local (it then makes no import-time cycle).
 ESCAPES = [
+    (
+        "graphveil._checks",
+        "graphveil.graph",
+        True,
+        "check_graph, the one graph-argument check of every layer, names the Graph class; the "
+        "model imports the checks, so Graph is imported on the first call",
+    ),
     (
         "graphveil.measure",
         "graphveil.evaluation",

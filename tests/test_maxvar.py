@@ -74,7 +74,7 @@ class TestMetisParts:
         g = ZOO["path5"]
         with pytest.raises(ValueError, match="exceeds the number of nodes"):
             metis_parts(g, 6)
-        with pytest.raises(ValueError, match="at least 1"):
+        with pytest.raises(ValueError, match="parts must be >= 1"):
             metis_parts(g, 0)
         with pytest.raises(TypeError):
             metis_parts(g, 2.0)  # type: ignore[arg-type]

@@ -362,7 +362,7 @@ def test_canonical_form_and_frozen_arrays():
         ((3, [-1], [1], [0.5]), {}, ValueError, "0..2"),
         ((3, [1], [1], [0.5]), {}, ValueError, "relaxed=True"),
         ((3, [0, 1], [1, 0], [0.5, 0.5]), {}, ValueError, "more than once"),
-        ((-1, [], [], []), {}, ValueError, "non-negative"),
+        ((-1, [], [], []), {}, ValueError, "n must be >= 0"),
         ((2.5, [], [], []), {}, TypeError, "integer"),
         ((3, [0], [1], ["a"]), {}, TypeError, "real numbers"),
     ],

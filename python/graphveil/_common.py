@@ -5,9 +5,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import errno
-import json
-import math
-import numbers
 import os
 import secrets
 import signal
@@ -20,17 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from graphveil import _core
-
-#: What every ``seed`` argument takes (one home: :func:`seed_to_u64`).
-SeedLike = (
-    int
-    | np.integer
-    | np.random.Generator
-    | np.random.BitGenerator
-    | np.random.SeedSequence
-    | np.random.RandomState
-    | None
+from graphveil._checks import (  # noqa: F401  (re-exported: their old home)
+    NotApplicable,
+    check_int,
+    check_real,
+    check_threads,
+    require_undirected,
+)
+from graphveil._json import MAX_JSON_DEPTH, load_json  # noqa: F401  (re-exported: the old home)
+from graphveil._seeds import SeedLike, seed_to_u64  # noqa: F401  (re-exported: the old home)
+from graphveil._threads import (  # noqa: F401  (re-exported: their old home)
+    default_threads,
+    pool_workers,
+    task_threads,
 )
 
 try:
@@ -38,40 +37,6 @@ try:
     PACKAGE_VERSION = version("graphveil")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     PACKAGE_VERSION = "0.0.0+unknown"
-
-
-class NotApplicable(ValueError):
-    """The graph cannot take this scheme, attack or setting (too few nodes, pairs or edges).
-
-    Not a bug: the study records the point as "not applicable: <reason>" and goes on, and the
-    command line prints the one-line reason and exits 2. Raised by schemes and attacks where a
-    graph, not a mistake in the code, stops them; any other exception is a bug and surfaces.
-    """
-
-
-def require_undirected(graph: Any, what: str) -> None:
-    """Refuse a directed graph at the entry of ``what``, which has no directed form yet.
-
-    ``graph`` is a :class:`~graphveil.Graph` or :class:`~graphveil.UncertainGraph` (directed
-    when its ``directed`` is True). The one check of every scheme, measure and attack that assumes a symmetric CSR or unordered
-    pairs: such code must refuse a directed graph rather than silently treat its arcs as edges.
-    Raises :class:`NotApplicable` (a ValueError: the study records the point as not applicable,
-    the command line prints the reason) whose message starts ``"<what> has no directed form
-    yet"``. Anything else (an undirected graph, an object without ``directed``) passes.
-
-    Examples
-    --------
-    >>> from graphveil import Graph
-    >>> require_undirected(Graph.from_edges([0], [1], directed=True), "maxvar")
-    Traceback (most recent call last):
-    ...
-    graphveil._common.NotApplicable: maxvar has no directed form yet: ...
-    """
-    if getattr(graph, "directed", False) is True:
-        raise NotApplicable(
-            f"{what} has no directed form yet: it needs an undirected graph, got a directed one "
-            f"({graph!r}); pass graph.to_undirected() to drop the arc directions"
-        )
 
 
 #: Node ids are stored as int32 while n < 2**31, int64 above.
@@ -97,117 +62,6 @@ def aligned(value: Any) -> Any:
         copy.flags.writeable = value.flags.writeable
         return copy
     return value
-
-
-def seed_to_u64(seed: SeedLike) -> int:
-    """Reduce a user seed to the one 64-bit integer handed to the C++ kernels.
-
-    The one place every ``seed`` argument of graphveil is read, accepting what numpy,
-    scikit-learn and networkx users hold:
-
-    - ``None``: fresh OS entropy (a different result every call);
-    - an integer in ``[0, 2**64)`` (numpy integers too; ValueError outside, since reducing a
-      larger seed modulo 2**64 would make two seeds one stream);
-    - a ``numpy.random.Generator`` or ``BitGenerator``: advanced by one 64-bit draw, so
-      successive calls with the same generator give different, reproducible streams;
-    - a legacy ``numpy.random.RandomState`` (scikit-learn's ``random_state``): likewise;
-    - a ``numpy.random.SeedSequence``: its first 64-bit word (not advanced: a SeedSequence is
-      a fixed seed; ``spawn`` it for independent streams).
-
-    Examples
-    --------
-    >>> seed_to_u64(7)
-    7
-    >>> ss = np.random.SeedSequence(7)
-    >>> seed_to_u64(ss) == seed_to_u64(np.random.SeedSequence(7))
-    True
-    >>> seed_to_u64(np.random.default_rng(1)) == seed_to_u64(np.random.default_rng(1))
-    True
-    """
-    if seed is None:
-        return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
-    if isinstance(seed, np.random.BitGenerator):
-        seed = np.random.Generator(seed)
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, 2**64, dtype=np.uint64))
-    if isinstance(seed, np.random.RandomState):
-        return int(seed.randint(0, 2**64, dtype=np.uint64))
-    if isinstance(seed, np.random.SeedSequence):
-        return int(seed.generate_state(1, dtype=np.uint64)[0])
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(
-            "seed must be an int, None, a numpy.random.Generator, BitGenerator, SeedSequence "
-            f"or RandomState, not {type(seed).__name__}"
-        )
-    if not 0 <= seed < 2**64:
-        # Taking a larger seed modulo 2**64 would make two different seeds one stream.
-        raise ValueError(f"seed must lie in [0, 2**64), got {seed}")
-    return int(seed)
-
-
-def default_threads() -> int:
-    """The number of threads graphveil uses when ``threads`` is 0 or None.
-
-    In this order: ``GRAPHVEIL_NUM_THREADS`` when it is set; else ``OMP_NUM_THREADS`` when it
-    is a positive count (its first entry, as OpenMP reads it; ignored otherwise), the limit
-    Dask's nanny (``OMP_NUM_THREADS=1``) and joblib's loky workers (their share of the CPUs)
-    set so that nested parallel code does not oversubscribe; otherwise the CPUs this process
-    may run on: on Linux its affinity mask (``taskset``, a batch scheduler's pinning) capped by
-    any cgroup v1 or v2 CPU quota, rounded up; elsewhere the machine's logical CPU count.
-    Never below 1. The compiled kernels and graphveil's own thread pools use this same count,
-    and results never depend on it. An explicit ``threads=`` argument beats all of these.
-
-    Returns
-    -------
-    int
-        A positive thread count.
-
-    Raises
-    ------
-    ValueError
-        If ``GRAPHVEIL_NUM_THREADS`` is set but is not a whole number from 1 to 65536.
-
-    Examples
-    --------
-    >>> import graphveil
-    >>> graphveil.default_threads() >= 1
-    True
-    """
-    return int(_core.default_threads())
-
-
-def task_threads(threads: int | None) -> int:
-    """Threads of one task: ``threads`` if given, else a Dask worker's own share, else the machine's.
-
-    Inside a ``dask.distributed`` worker the share is its ``nthreads``; elsewhere
-    :func:`default_threads`. Results never depend on it. The one thread policy of a task, here
-    beside :func:`default_threads`, so that every layer (anonymize, measure, the study) can ask
-    it; it names ``distributed`` only to ask a worker for its share.
-    """
-    if threads:
-        return int(threads)
-    try:
-        from distributed import get_worker
-
-        return max(1, int(get_worker().state.nthreads))
-    except (ImportError, ValueError, AttributeError):
-        return default_threads()
-
-
-def pool_workers(threads: int | None) -> int:
-    """Workers of a graphveil thread pool: ``threads`` if positive, else :func:`default_threads`."""
-    return check_threads(threads) or default_threads()
-
-
-def check_threads(threads: int | None) -> int:
-    """0 or None means the machine's share (:func:`default_threads`); otherwise a positive count."""
-    if threads is None:
-        return 0
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
-        raise ValueError(
-            f"threads must be a non-negative integer (0 = default_threads()), got {threads!r}"
-        )
-    return int(threads)
 
 
 def index_dtype(n: int) -> np.dtype:
@@ -506,60 +360,3 @@ def in_sorted(keys: np.ndarray, sorted_keys: np.ndarray) -> np.ndarray:
     pos = np.searchsorted(sorted_keys, keys)
     pos[pos == sorted_keys.size] = 0
     return np.asarray(sorted_keys[pos] == keys)
-
-
-def check_int(value: Any, name: str, low: int | None = None, hint: str = "") -> int:
-    """``value`` as an int: TypeError if it is not an integer (bools refused), ValueError below ``low``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}{hint}")
-    return int(value)
-
-
-def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool = False) -> float:
-    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``open_low``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {value!r}")
-    x = float(value)
-    bad_low = x <= low if open_low else x < low
-    if not np.isfinite(x) or bad_low or x > high:
-        left = "(" if open_low else "["
-        right = ")" if math.isinf(high) else "]"  # an infinite bound is never reached
-        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {value!r}")
-    return x
-
-
-#: The deepest nesting a JSON value read from a file may have (a release's ``params``, a run
-#: record's report): deeper is a crafted file, refused before anything recurses over it.
-MAX_JSON_DEPTH = 32
-
-
-def load_json(text: str | bytes, what: str) -> Any:
-    """JSON ``text`` read from a file; ValueError naming ``what`` if invalid or nested too deeply.
-
-    >>> load_json('{"a": [1, 2]}', "x.json")
-    {'a': [1, 2]}
-    >>> load_json("[" * 40 + "]" * 40, "x.json")
-    Traceback (most recent call last):
-    ...
-    ValueError: x.json: JSON nested deeper than 32 levels (a crafted file?)
-    """
-    too_deep = f"{what}: JSON nested deeper than {MAX_JSON_DEPTH} levels (a crafted file?)"
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        raise ValueError(too_deep) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise ValueError(f"{what}: not valid JSON ({err})") from None
-    level = [value]
-    for _ in range(MAX_JSON_DEPTH):
-        level = [
-            item
-            for node in level
-            if isinstance(node, (dict, list))
-            for item in (node.values() if isinstance(node, dict) else node)
-        ]
-        if not level:
-            return value
-    raise ValueError(too_deep)

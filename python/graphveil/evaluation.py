@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from graphveil._common import SeedLike
+from graphveil._seeds import evaluation_seeds
 from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
@@ -29,7 +30,6 @@ from graphveil.measure.report import (
     _reduce,
     _reference,
     _sample_plan,
-    _seeds,
     map_samples,
 )
 from graphveil.uncertain import UncertainGraph
@@ -171,7 +171,7 @@ def evaluate(
     True
     """
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
-    root, sample_seed, stat_seed = _seeds(seed, statistics_seed)
+    root, sample_seed, stat_seed = evaluation_seeds(seed, statistics_seed)
     reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)
     indices, copies = _sample_plan(ug, samples, first_sample)
     # on an executor, a task left to choose takes its worker's share (task_threads)

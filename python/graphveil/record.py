@@ -20,7 +20,6 @@ seed regenerates every random draw of the scheme; anyone holding either undoes t
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path, load_json
+from graphveil._json import dumps
 
 __all__ = ["PUBLIC_META", "RunRecord", "check_record", "load_record", "release_digest", "true_ids"]
 
@@ -241,7 +241,7 @@ class RunRecord:
             "releases": self.releases,
             "report": self.report,
         }
-        text = json.dumps(body, default=_json_default, sort_keys=True)
+        text = dumps(body, sort_keys=True, lenient=True)
         with atomic_path(target, private=True) as tmp:
             tmp.write_text(text + "\n", encoding="utf-8")
 
@@ -328,13 +328,3 @@ def true_ids(graph: Any, record: RunRecord | np.ndarray | None = None) -> Any:
     else:
         found = record if isinstance(record, RunRecord) else RunRecord(np.asarray(record))
     return graph if found is None else found.unpermute(graph)
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, os.PathLike):
-        return os.fspath(value)
-    return str(value)

@@ -10,6 +10,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
+from graphveil._checks import check_int
 from graphveil._common import (
     SeedLike,
     aligned,
@@ -167,11 +168,7 @@ class UncertainGraph:
         directed: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise TypeError(f"n must be an integer, got {type(n).__name__}")
-        n = int(n)
-        if n < 0:
-            raise ValueError(f"n must be non-negative, got {n}")
+        n = check_int(n, "n", low=0)
         u_arr = np.asarray(u)
         v_arr = np.asarray(v)
         try:

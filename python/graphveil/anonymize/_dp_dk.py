@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import isotonic_regression
 
+from graphveil._checks import check_int
 from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._dp import check_epsilon, two_sided_geometric
 from graphveil.anonymize._report import Timer, check_graph, finish
@@ -120,9 +121,9 @@ def dp_dk(
     """
     check_graph(graph, what="dp_dk")
     eps = check_epsilon(epsilon)
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or int(k) not in (1, 2):
+    k = check_int(k, "k")
+    if k not in (1, 2):
         raise ValueError(f"k must be 1 (DP-1K) or 2 (DP-2K), got {k!r}")
-    k = int(k)
     check_small(graph, 2, "dp_dk")
     check_threads(threads)
     seed64 = seed_to_u64(seed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -14,9 +14,9 @@ from graphveil._common import (
     SeedLike,
     check_int,
     check_threads,
-    pool_workers,
     seed_to_u64,
 )
+from graphveil._threads import map_ordered
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS
 from graphveil.anonymize._report import (
     Timer,
@@ -537,19 +537,9 @@ def _run_parts(
     bar: Any,
 ) -> list[tuple[np.ndarray, dict[str, Any]]]:
     """Each task's QP on ``executor`` (else an own pool of ``threads``), results in task order."""
-    own_pool = executor is None
-    pool: Executor = (
-        ThreadPoolExecutor(max_workers=pool_workers(threads)) if executor is None else executor
-    )
-    try:
-        futures: list[Future] = [pool.submit(_solve_part, solver, options, *task) for task in tasks]
-        if bar is not None:
-            for future in futures:
-                future.add_done_callback(lambda _f: bar.update(1))
-        return [future.result() for future in futures]
-    finally:
-        if own_pool:
-            pool.shutdown(wait=True)
+    done = None if bar is None else (lambda: bar.update(1))
+    calls = [(solver, options, *task) for task in tasks]
+    return map_ordered(executor, threads, _solve_part, calls, star=True, on_done=done)
 
 
 def _assemble(

@@ -14,14 +14,14 @@ The paper, Section 3.2 and Fig. 10.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, pool_workers, seed_to_u64
+from graphveil._common import SeedLike, seed_to_u64
+from graphveil._threads import map_ordered
 from graphveil.anonymize._randwalk import (
     _edge_adding_matrix,
     randwalk_mod_uncertain,  # noqa: F401 (the doctests use it)
@@ -195,13 +195,7 @@ def _columns_tv(
         diag = x[cols, np.arange(width)]
         return _column_sums(x) - _frac_variance(diag) + 2.0 * _frac_variance(0.5 * diag)
 
-    workers = pool_workers(threads)
-    starts = range(0, columns.size, step)
-    if workers > 1 and len(starts) > 1:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = list(pool.map(block, starts))
-    else:
-        parts = [block(b0) for b0 in starts]
+    parts = map_ordered(None, threads, block, range(0, columns.size, step))
     return np.concatenate(parts) if parts else np.zeros(0)
 
 

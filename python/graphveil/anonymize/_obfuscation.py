@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import logging
 import math
-from collections import deque
-from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -22,6 +19,8 @@ from scipy import special
 
 from graphveil import _core
 from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64, task_threads
+from graphveil._seeds import keyed_rng
+from graphveil._threads import iter_ordered
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -320,21 +319,6 @@ def _expected_tv(sig: np.ndarray, q: float) -> float:
     return total
 
 
-def _in_order(fn: Callable[[int], _Attempt], count: int, workers: int) -> Iterator[_Attempt]:
-    """``fn(0), fn(1), ...`` in order, ``workers`` of them running at once and no more held."""
-    if workers == 1:
-        yield from map(fn, range(count))
-        return
-    with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-obf") as pool:
-        running: deque[Future[_Attempt]] = deque()
-        for i in range(count):
-            running.append(pool.submit(fn, i))
-            if len(running) == workers:
-                yield running.popleft().result()
-        while running:
-            yield running.popleft().result()
-
-
 # Step of the downward search from sigma = 1 (see obfuscation).
 _DOWN_FACTOR = 16.0
 
@@ -354,13 +338,13 @@ def _generate(
     each = max(1, total // workers)
 
     def attempt(i: int) -> _Attempt:
-        rng = np.random.default_rng(np.random.SeedSequence([seed64, step, i]))
+        rng = keyed_rng(seed64, step, i)
         return _attempt(prep, sigma, unique, rng, each)
 
     best_ok: _Attempt | None = None
     best_any: _Attempt | None = None
     hats: list[float] = []
-    for att in _in_order(attempt, attempts, workers):
+    for att in iter_ordered(workers, attempt, range(attempts), name="graphveil-obf"):
         hats.append(att.eps_hat)
         if best_any is None or att.eps_hat < best_any.eps_hat:
             best_any = att

@@ -6,7 +6,7 @@ import contextlib
 import inspect
 import warnings
 from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -14,9 +14,9 @@ import numpy as np
 from graphveil._common import (
     SeedLike,
     check_threads,
-    pool_workers,
     seed_to_u64,
 )
+from graphveil._threads import map_ordered
 from graphveil.anonymize import registry
 from graphveil.anonymize._report import (
     Timer,
@@ -236,16 +236,8 @@ def _run_parts(
     executor: Executor | None,
 ) -> list[Anonymized]:
     """The scheme on every non-empty part, on ``executor`` or an own pool, in part order."""
-    pool: Executor = executor or ThreadPoolExecutor(max_workers=pool_workers(nthreads))
-    try:
-        futures = [
-            pool.submit(_run_part, run, i, layout.subgraph(i), part_seed(seed64, i), part_kwargs)
-            for i in busy
-        ]
-        return [future.result() for future in futures]
-    finally:
-        if executor is None:
-            pool.shutdown(wait=True, cancel_futures=True)
+    calls = [(run, i, layout.subgraph(i), part_seed(seed64, i), part_kwargs) for i in busy]
+    return map_ordered(executor, nthreads, _run_part, calls, star=True)
 
 
 def _assemble(

@@ -12,29 +12,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from graphveil._common import check_int, check_real, require_undirected  # noqa: F401  (the schemes import them from here)
+from graphveil._checks import (  # noqa: F401  (the schemes import them from here)
+    check_graph,
+    check_int,
+    check_real,
+    require_undirected,
+)
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
-
-
-def check_graph(
-    graph: Any, name: str = "graph", *, what: str = "this scheme", directed: bool = False
-) -> Graph:
-    """``graph``, checked to be a :class:`Graph` (the input of ``what``).
-
-    ``directed=False``: ``what`` has no directed form, and a directed graph is refused through
-    :func:`~graphveil._common.require_undirected`. ``directed=True``: ``what`` has one (its
-    registry record says ``directed=True``), and a directed graph passes.
-    """
-    if not isinstance(graph, Graph):
-        raise TypeError(
-            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
-            "Graph.from_edges / from_scipy / from_networkx"
-        )
-    if not directed:
-        require_undirected(graph, what)
-    return graph
-
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -39,7 +39,9 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph
 from graphveil._common import SeedLike, check_int, check_real, check_threads, seed_to_u64
+from graphveil._seeds import reduced_seed
 from graphveil.anonymize.parts import metis_parts
 from graphveil.graph import Graph
 
@@ -116,7 +118,7 @@ class Partitioner:
 
     def seed(self, seed: int) -> int:
         """The run's 64-bit seed as this partitioner reads it: ``seed % (seed_max + 1)``."""
-        return int(seed) % (self.seed_max + 1)
+        return reduced_seed(seed, self.seed_max)
 
     def available(self) -> bool:
         """Whether its module is installed (always True for a built-in partitioner)."""
@@ -163,11 +165,8 @@ class Partitioner:
         ImportError
             The partitioner's extra is not installed.
         """
-        if not isinstance(graph, Graph):
-            raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
-        parts = check_int(parts, "parts")
-        if parts < 1:
-            raise ValueError(f"parts must be at least 1, got {parts}")
+        check_graph(graph, what=None)
+        parts = check_int(parts, "parts", low=1)
         if parts > graph.n:
             raise ValueError(
                 f"parts={parts} exceeds the number of nodes ({graph.n}); ask for at most "

@@ -13,19 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._checks import check_graph, check_int
+from graphveil._common import SeedLike, check_threads
+from graphveil._seeds import metis_seed as _metis_seed
+from graphveil._seeds import part_seed  # noqa: F401  (public here: the parts' seed)
 from graphveil.graph import Graph
-
-#: METIS reads its seed as a C int.
-_METIS_SEED_MAX = 2**31 - 1
-
-
-def _metis_seed(seed: SeedLike) -> int | None:
-    if seed is None:
-        return None
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, _METIS_SEED_MAX, endpoint=True))
-    return seed_to_u64(seed) % (_METIS_SEED_MAX + 1)  # checks the seed as every function does
 
 
 def metis_parts(
@@ -86,13 +78,8 @@ def metis_parts(
     >>> sorted(set(labels[:3].tolist())) != sorted(set(labels[3:].tolist()))
     True
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
-    if isinstance(parts, (bool, np.bool_)) or not isinstance(parts, (int, np.integer)):
-        raise TypeError(f"parts must be an integer, not {type(parts).__name__}")
-    parts = int(parts)
-    if parts < 1:
-        raise ValueError(f"parts must be at least 1, got {parts}")
+    check_graph(graph, what=None)
+    parts = check_int(parts, "parts", low=1)
     if parts > graph.n:
         raise ValueError(
             f"parts={parts} exceeds the number of nodes ({graph.n}); ask for at most {graph.n} parts"
@@ -209,18 +196,3 @@ def split_parts(
         graph.indptr, graph.indices, labels, parts, check_threads(threads), directed=graph.directed
     )
     return PartLayout(**arrays, directed=graph.directed)
-
-
-def part_seed(seed: int, part: int) -> int:
-    """The 64-bit seed of part ``part``'s own random stream, derived from the run's one seed.
-
-    A function of ``(seed, part)`` only, so a part's result does not depend on which thread,
-    process or executor runs it, nor on the other parts.
-
-    Examples
-    --------
-    >>> part_seed(7, 0) == part_seed(7, 0) != part_seed(7, 1)
-    True
-    """
-    stream = np.random.default_rng(np.random.SeedSequence([seed, part]))
-    return int(stream.integers(0, 2**64, dtype=np.uint64))

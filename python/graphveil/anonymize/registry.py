@@ -35,7 +35,6 @@ Examples
 
 from __future__ import annotations
 
-import hashlib
 import math
 import numbers
 from collections.abc import Callable, Mapping
@@ -44,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._seeds import derived_seed
 from graphveil.anonymize import partitioners
 from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID
@@ -230,18 +230,6 @@ class Scheme:
         True
         """
         return self.no_op(params)
-
-
-def derived_seed(master: int, key: str) -> int:
-    """A 64-bit seed derived from ``master`` and a text ``key`` (SHA-256), independent per key.
-
-    Examples
-    --------
-    >>> derived_seed(1, "a") == derived_seed(1, "a") != derived_seed(1, "b")
-    True
-    """
-    digest = hashlib.sha256(f"{master}:{key}".encode()).digest()
-    return int.from_bytes(digest[:8], "little")
 
 
 # ---------------------------------------------------------------------------- study runs

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -136,8 +137,7 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
     >>> r.auc, r.precision_at_m, r.precision, r.recall
     (0.5, 0.5, 0.5, 0.5)
     """
-    if not isinstance(g0, Graph):
-        raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    check_graph(g0, "g0", what=None)
     ug = release_on(g0, published).simplified()
     eu, ev = g0.edges()
     dtype = eu.dtype

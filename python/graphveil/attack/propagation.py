@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph
 from graphveil._common import (
     NotApplicable,
     SeedLike,
@@ -89,9 +90,7 @@ DEFAULT_MAX_ROUNDS = 100
 
 
 def _check_graph(g: Any, name: str) -> Graph:
-    if not isinstance(g, Graph):
-        raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
-    return g
+    return check_graph(g, name, what=None)
 
 
 def _check_eccentricity(eccentricity: Any) -> str:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import logging
-import math
 import os
 import signal
 import sys
@@ -15,6 +13,7 @@ from typing import Any
 
 import graphveil
 from graphveil._common import check_output_path
+from graphveil._json import dumps
 from graphveil.anonymize.partitioners import PARTITIONERS
 
 #: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
@@ -305,7 +304,7 @@ def write_json(target: str | None, payload: Any) -> None:
     """Write ``payload`` as JSON to ``target`` (a path, atomically) or stdout (``-``)."""
     if target is None:
         return
-    text = json.dumps(payload, default=_jsonable, allow_nan=False)
+    text = dumps(payload, nan="null", lenient=True)
     if target == "-":
         print(text)
         return
@@ -318,23 +317,6 @@ def write_json(target: str | None, payload: Any) -> None:
 def json_to_stdout(args: argparse.Namespace) -> bool:
     """Whether ``--json`` goes to stdout, so the table is left out."""
     return getattr(args, "json", None) == "-"
-
-
-def finite(value: Any) -> Any:
-    """``value`` with NaN and infinities as None (JSON has neither), through dicts and lists."""
-    if isinstance(value, dict):
-        return {k: finite(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [finite(v) for v in value]
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
-def _jsonable(x: Any) -> Any:
-    if hasattr(x, "tolist"):
-        return finite(x.tolist())
-    return str(x)
 
 
 def seed_value(text: str) -> int:
@@ -351,14 +333,77 @@ def seed_value(text: str) -> int:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-#: ``--seed`` of every random command: a seed is the one secret of the noise.
-SEED_HELP = (
-    "random seed, for reproducible experiments only (default: fresh entropy). Anyone who learns "
-    "the seed can regenerate the noise and undo the anonymization: never use a guessable or "
-    "published seed for a release"
+def threads_value(text: str) -> int:
+    """``--threads``' type: 0 (all cores) or a positive count, checked as the API checks it."""
+    from graphveil._checks import check_threads
+
+    try:
+        return check_threads(int(text))
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(
+            f"not a thread count: {text!r} (0: all cores, or a positive count)"
+        ) from err
+
+
+#: Why ``--seed`` is a secret wherever the output is published or drawn from a release.
+SEED_SECRET = (
+    "Anyone who learns the seed can redo the draws (the noise, the id permutation) and undo the "
+    "anonymization: never use a guessable or published seed for a release"
 )
-#: ``--record`` of every command that writes a release.
-RECORD_HELP = (
-    "also write the private run record (seed, id permutation, search history, timings) to FILE, "
-    "mode 0600; needed to evaluate the release or map its ids back. NEVER publish it"
-)
+
+
+def add_seed_argument(
+    parser: argparse.ArgumentParser,
+    of: str = "the random draws",
+    *,
+    default: int | None = None,
+    secret: bool = True,
+) -> None:
+    """``--seed``, the one seed option: the seed of ``of``, read by :func:`seed_value`.
+
+    ``default`` None draws fresh entropy: the default of every command whose output is a
+    release or drawn from one, since the seed is the one secret of its noise (``secret``
+    adds that warning). A fixed default is for a measurement meant to repeat (``measure
+    stats``: 0; ``reproduce``: the study's master seed, :class:`StudyConfig`'s).
+    """
+    when = "fresh entropy" if default is None else str(default)
+    text = f"seed of {of}, an integer in [0, 2**64) (default: {when}); for reproducible runs"
+    parser.add_argument(
+        "--seed",
+        type=seed_value,
+        default=default,
+        help=f"{text}. {SEED_SECRET}" if secret else text,
+    )
+
+
+def add_threads_argument(parser: argparse.ArgumentParser, *aliases: str) -> None:
+    """``--threads`` (and ``aliases``), the one thread option: 0 (the default) is all cores."""
+    parser.add_argument(
+        "--threads",
+        *aliases,
+        dest="threads",
+        type=threads_value,
+        default=0,
+        metavar="THREADS",
+        help="worker threads (0, the default: all cores); the output does not depend on it",
+    )
+
+
+def add_record_argument(parser: argparse.ArgumentParser, reads: str | None = None) -> None:
+    """``--record FILE``: the private run record a command writes, or (``reads``) the one it reads.
+
+    ``reads`` names the argument whose record it is (e.g. ``"PUBLISHED"``).
+    """
+    if reads is None:
+        text = (
+            "also write the private run record (seed, id permutation, search history, timings) "
+            "to FILE, mode 0600; needed to evaluate the release or map its ids back. NEVER "
+            "publish it"
+        )
+    else:
+        text = (
+            f"the private run record written with {reads} (--record of graphveil anonymize or "
+            "sample, save(record=...)): maps its permuted ids back to the true graph's; needed "
+            "unless it was written with --keep-ids"
+        )
+    parser.add_argument("--record", metavar="FILE", help=text)

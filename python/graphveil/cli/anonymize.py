@@ -31,23 +31,21 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from graphveil._seeds import permutation_seed
 from graphveil.anonymize import registry
 from graphveil.anonymize._result import Anonymized
 from graphveil.cli._common import (
-    RECORD_HELP,
-    SEED_HELP,
     add_graph_argument,
     add_json_argument,
+    add_record_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
-    finite,
     graph_inputs,
     json_to_stdout,
     load_graph,
     require_extras,
-    seed_value,
     show_progress,
     write_json,
 )
@@ -71,11 +69,6 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 #: ``--seed`` of a scheme without randomness of its own: it still draws the id permutation.
-PERMUTATION_SEED_HELP = (
-    "seed of the random node-id permutation of -o, for reproducible files only (default: fresh "
-    "entropy). Anyone who learns it can map the ids back: never use a guessable or published seed "
-    "for a release"
-)
 
 #: The flag that lets a scheme publish G0 unchanged, or only true edges (a baseline).
 ALLOW_IDENTITY = "--allow-identity"
@@ -84,16 +77,9 @@ ALLOW_IDENTITY = "--allow-identity"
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
     add_graph_argument(parser)
     # Every command writes a release whose ids are permuted: --seed fixes at least that.
-    parser.add_argument(
-        "--seed", type=seed_value, default=None, help=SEED_HELP if seeded else PERMUTATION_SEED_HELP
-    )
+    add_seed_argument(parser, "the scheme's noise" if seeded else "the id permutation of -o")
     if threaded:
-        parser.add_argument(
-            "--threads",
-            type=int,
-            default=0,
-            help="worker threads (0: all cores); output does not depend on it",
-        )
+        add_threads_argument(parser)
     parser.add_argument(
         "-o",
         "--output",
@@ -105,7 +91,7 @@ def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: b
         action="store_true",
         help="write the true node ids (default: a random permutation, kept in --record)",
     )
-    parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
+    add_record_argument(parser)
     add_verbosity(parser)
     add_json_argument(parser, "the report")
 
@@ -117,17 +103,6 @@ CLI_OPTIONS = {
     "keep_ids=True": "--keep-ids",
     "use q=1": "use --white-noise 1",
 }
-
-
-def permutation_seed(seed: int | None) -> int | None:
-    """The id permutation's seed for a command run with ``--seed``: its own stream of that seed.
-
-    The same command and seed then write the same bytes; without ``--seed`` both the scheme and
-    the permutation draw fresh entropy.
-    """
-    if seed is None:
-        return None
-    return int(np.random.SeedSequence([seed, 0x9E_17]).generate_state(1, dtype=np.uint64)[0])
 
 
 def cli_words(message: str) -> str:
@@ -171,7 +146,7 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
     # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
     # The METIS labels (one per node) go there too.
     report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
-    write_json(args.json, finite(report))
+    write_json(args.json, report)
     if not json_to_stdout(args):
         _print_report({k: v for k, v in report.items() if k not in _PER_PART})
         if isinstance(report.get("solver_stats"), list):

@@ -15,11 +15,12 @@ import argparse
 from functools import partial
 from typing import Any
 
-import numpy as np
-
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
+    add_record_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
     graph_inputs,
@@ -27,7 +28,6 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
-    seed_value,
     write_json,
 )
 
@@ -46,10 +46,16 @@ def add_attack(subparsers: Any) -> None:
         command = sub.add_parser(record.name, help=record.help, description=record.description)
         _add_inputs(command)
         for option in record.options:
+            if option.flag == "--seed":  # the one seed and thread options of every command
+                add_seed_argument(command, "the attack's random draws", secret=False)
+                continue
+            if option.flag == "--threads":
+                add_threads_argument(command)
+                continue
             command.add_argument(
                 option.flag,
                 dest=option.keyword,
-                type=seed_value if option.type == "seed" else option.type,
+                type=option.type,
                 default=option.default,
                 choices=option.choices,
                 help=option.help,
@@ -69,12 +75,7 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
-    parser.add_argument(
-        "--record",
-        metavar="FILE",
-        help="the private run record written with PUBLISHED (--record of graphveil anonymize): "
-        "maps its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
-    )
+    add_record_argument(parser, reads="PUBLISHED")
     add_json_argument(parser, "the result")
     add_verbosity(parser)
 
@@ -115,13 +116,6 @@ def _fmt(x: Any) -> str:
     return f"{x:,}"
 
 
-def _clean(value: Any) -> Any:
-    """``value`` with every non-finite float (nested too) as None, for JSON."""
-    if isinstance(value, dict):
-        return {k: _clean(v) for k, v in value.items()}
-    return None if isinstance(value, float) and not np.isfinite(value) else value
-
-
 def _run(record: Any, args: argparse.Namespace) -> int:
     """Run attack ``record`` with the command's options; print its table or write its JSON."""
     g0, ug = _inputs(args)
@@ -130,7 +124,7 @@ def _run(record: Any, args: argparse.Namespace) -> int:
         value = getattr(args, option.keyword)
         options[option.keyword] = value if option.convert is None else option.convert(value)
     result = record.function(g0, ug, **options)
-    write_json(args.json, _clean(result.as_dict()))
+    write_json(args.json, result.as_dict())
     if json_to_stdout(args):
         return 0
     if record.text is not None:

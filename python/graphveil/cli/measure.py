@@ -9,15 +9,16 @@ from graphveil.cli._common import (
     add_graph_argument,
     add_header_argument,
     add_json_argument,
+    add_record_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
-    finite,
     graph_inputs,
     json_to_stdout,
     load_graph,
     load_release,
     release_inputs,
-    seed_value,
     write_json,
 )
 from graphveil.measure import graph_stats
@@ -51,15 +52,9 @@ def add_stats(subparsers: Any) -> None:
         metavar="K",
         help="k values for eps (default: 30 50 100)",
     )
-    parser.add_argument(
-        "--seed",
-        type=seed_value,
-        default=0,
-        help="seed of the sampled BFS sources / HyperBall (default 0)",
-    )
-    parser.add_argument(
-        "--threads", type=int, default=None, help="worker threads (default: all cores)"
-    )
+    # A fixed default: the statistics of one graph repeat run after run.
+    add_seed_argument(parser, "the sampled BFS sources / HyperBall", default=0, secret=False)
+    add_threads_argument(parser)
     parser.set_defaults(run=_run_stats)
 
 
@@ -70,7 +65,7 @@ def _run_stats(args: argparse.Namespace) -> int:
     )
     check_outputs(args.json)
     if args.json is not None:
-        write_json(args.json, finite(stats))
+        write_json(args.json, stats)
         if json_to_stdout(args):
             return 0
     width = max(map(len, stats))
@@ -118,21 +113,9 @@ def add_evaluate(subparsers: Any) -> None:
         metavar="K",
         help="k values for eps (default: 30 50 100)",
     )
-    parser.add_argument(
-        "--seed",
-        type=seed_value,
-        default=None,
-        help="seed of the samples and statistics (default: fresh)",
-    )
-    parser.add_argument(
-        "--threads", type=int, default=None, help="worker threads (default: all cores)"
-    )
-    parser.add_argument(
-        "--record",
-        metavar="FILE",
-        help="the private run record written with UNCERTAIN (--record / save(record=...)): maps "
-        "its permuted ids back to the true graph's; needed unless it was written with --keep-ids",
-    )
+    add_seed_argument(parser, "the samples and statistics", secret=False)
+    add_threads_argument(parser)
+    add_record_argument(parser, reads="UNCERTAIN")
     parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
     )
@@ -177,7 +160,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None
     if args.json == "-":
-        write_json("-", finite(report.to_dict()))
+        write_json("-", report.to_dict())
     else:
         print(report.table())
         if args.json:

@@ -11,17 +11,17 @@ from graphveil.anonymize import partitioners, registry
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
-    finite,
     json_to_stdout,
     load_graph,
     require_extras,
-    seed_value,
     write_json,
 )
 from graphveil.cli.anonymize import ALLOW_IDENTITY
-from graphveil.experiments.config import _fmt_value
+from graphveil.experiments.config import StudyConfig, _fmt_value
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 
@@ -116,7 +116,8 @@ def _add_grid_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--samples", type=int, default=20, help="possible worlds per grid point (default 20)"
     )
-    parser.add_argument("--seed", type=seed_value, default=1, help="master seed (default 1)")
+    # A fixed default (StudyConfig's): the study's tables repeat run after run.
+    add_seed_argument(parser, "the study (its master seed)", default=StudyConfig.seed, secret=False)
     parser.add_argument(
         "--distance-sources",
         type=int,
@@ -145,9 +146,7 @@ def _add_grid_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
     """How the study runs (threads, resume, a cluster) and what it writes."""
-    parser.add_argument(
-        "--jobs", "--threads", dest="threads", type=int, default=0, help="threads (0: all cores)"
-    )
+    add_threads_argument(parser, "--jobs")
     parser.add_argument(
         "--no-resume", action="store_true", help="recompute points already recorded in --out"
     )
@@ -228,7 +227,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     out = Path(args.output) if args.output else Path("graphveil-out") / folder
     with _executor(args.scheduler) as pool:
         study = _run(args, graph, name, schemes, grid, out, pool)
-    write_json(args.json, finite(study.to_json()))
+    write_json(args.json, study.to_json())
     if json_to_stdout(args):
         return 0
     print(study.to_markdown())

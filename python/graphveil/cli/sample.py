@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from graphveil.cli._common import (
-    RECORD_HELP,
-    SEED_HELP,
     add_json_argument,
+    add_record_argument,
+    add_seed_argument,
+    add_threads_argument,
     add_verbosity,
     check_outputs,
     json_to_stdout,
     release_inputs,
-    seed_value,
     write_json,
 )
 from graphveil.io.formats import FORMATS, usual_suffixes
@@ -50,16 +50,14 @@ def add_sample(subparsers: Any) -> None:
         default=".txt",
         help=f"file suffix: {', '.join(FORMATS['edgelist'].all_suffixes())}",
     )
-    parser.add_argument("--seed", type=seed_value, default=None, help=SEED_HELP)
+    add_seed_argument(parser, "the possible worlds drawn")
     parser.add_argument(
         "--keep-ids",
         action="store_true",
         help="write the file's ids as they are even when they are the true ids",
     )
-    parser.add_argument("--record", metavar="FILE", help=RECORD_HELP)
-    parser.add_argument(
-        "--threads", type=int, default=None, help="worker threads (default: all cores)"
-    )
+    add_record_argument(parser)
+    add_threads_argument(parser)
     add_json_argument(parser, "the paths written")
     add_verbosity(parser)
     parser.set_defaults(run=_run_sample)

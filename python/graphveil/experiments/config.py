@@ -9,9 +9,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphveil._checks import check_graph
 from graphveil._common import check_int, check_threads, seed_to_u64
+from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import partitioners, registry
-from graphveil.anonymize.registry import derived_seed
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
@@ -129,8 +130,7 @@ def _study_config(
     partitioner: str = partitioners.DEFAULT,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
     if int(samples) < 1:
@@ -164,11 +164,6 @@ def no_directed_form(point: GridPoint) -> str | None:
         f"{record.title} has no directed form: the study of a directed graph runs only "
         f"{', '.join(registry.scheme(s).title for s in registry.directed())} (see docs/directed.rst)"
     )
-
-
-def point_seed(master: int, key: str) -> int:
-    """The seed of one grid point: a hash of the master seed and the point's key."""
-    return derived_seed(master, key)
 
 
 def _prepare_key(scheme: str) -> str:

@@ -8,7 +8,6 @@ study's folder and read by the tables (:mod:`graphveil.experiments.tables`), the
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -18,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import NotApplicable
+from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.experiments.config import ATTACK_COLUMNS, GridPoint, StudyConfig, point_seed
-from graphveil.experiments.state import _json_default
 from graphveil.experiments.tables import _pick
 from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
@@ -216,7 +215,7 @@ def _jsonable(report: dict[str, Any]) -> dict[str, Any]:
         if isinstance(value, np.ndarray) and value.size > 64:
             continue
         try:
-            json.dumps(value, default=_json_default)
+            dumps(value)
         except TypeError:
             continue
         out[key] = value

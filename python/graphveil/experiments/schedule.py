@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from graphveil._common import NotApplicable
+from graphveil._seeds import evaluation_seeds
 from graphveil.anonymize import registry
 from graphveil.cluster import result_item, share, sharing, submit
 from graphveil.experiments import tasks
@@ -24,7 +25,7 @@ from graphveil.experiments.config import GridPoint, StudyConfig, point_seed
 from graphveil.experiments.rows import _point_id, _point_row
 from graphveil.experiments.tasks import PointTasks
 from graphveil.measure.original import Original
-from graphveil.measure.report import _seeds, measure_sample, side_by_side
+from graphveil.measure.report import measure_sample, side_by_side
 
 
 class Scheduler:
@@ -182,7 +183,9 @@ class Scheduler:
             return PointTasks(i, point, not_applicable=result)
         ug, report, t_anon = result
         seed = point_seed(config.seed, point.key)
-        root, sample_seed, stat_seed = _seeds(point_seed(seed, "evaluate"), self._stat_seed)
+        root, sample_seed, stat_seed = evaluation_seeds(
+            point_seed(seed, "evaluate"), self._stat_seed
+        )
         queued = PointTasks(
             i, point, ug=ug, report=report, t_anon=t_anon, root=root, sample_seed=sample_seed
         )

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import atomic_path, check_output_path, clean_stale_temporaries
+from graphveil._json import dumps
 from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
 
@@ -131,7 +132,7 @@ def _save_point(state_dir: Path | None, key: str, fingerprint: str, row: dict[st
     if state_dir is None:
         return
     record = {"key": key, "fingerprint": fingerprint, "row": row}
-    text = json.dumps(record, default=_json_default)
+    text = dumps(record)
     _write_text(_state_file(state_dir, key), text, private=True)
 
 
@@ -139,13 +140,3 @@ def _write_text(path: Path, text: str, *, private: bool = False) -> Path:
     with atomic_path(path, private=private) as tmp:
         tmp.write_text(text)
     return path
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    raise TypeError(f"not JSON-serialisable: {type(value).__name__}")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.experiments.checks import attack_disagreements, family_markdown
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
-from graphveil.experiments.state import _json_default, _write_text
+from graphveil.experiments.state import _write_text
 from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
 
 
@@ -213,7 +213,7 @@ class Study:
         written.append(
             _write_text(
                 out / "study.json",
-                json.dumps(self.to_json(), indent=2, default=_json_default),
+                dumps(self.to_json(), indent=2),
                 private=True,  # per-point seeds and scheme reports: like a run record
             )
         )

@@ -26,6 +26,7 @@ from typing import NamedTuple
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph
 from graphveil._common import (
     SeedLike,
     atomic_group,
@@ -268,8 +269,7 @@ def write_edgelist(
     >>> read_edgelist(p) == Graph.from_edges(perm[[0, 1]], perm[[1, 2]], 4)
     True
     """
-    if not isinstance(graph, Graph):
-        raise TypeError(f"graph must be a graphveil.Graph, not {type(graph).__name__}")
+    check_graph(graph, what=None)
     if delimiter not in _DELIMITERS:
         raise ValueError(
             f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}"

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from graphveil._common import check_output_path
+from graphveil._json import dumps
 from graphveil.record import PUBLIC_META
 from graphveil.uncertain import UncertainGraph
 
@@ -132,19 +133,9 @@ def pair_chunks(graph: Any) -> Any:
         yield u[start:stop].tolist(), v[start:stop].tolist(), p[start:stop].tolist()
 
 
-def _json_default(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, (Path, os.PathLike)):
-        return os.fspath(value)
-    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
-
-
 def json_dumps(value: Any) -> str:
     """``value`` as the JSON text every header holds (sorted keys, numpy values as Python's)."""
-    return json.dumps(value, default=_json_default, sort_keys=True, allow_nan=True)
+    return dumps(value, sort_keys=True)
 
 
 def public_meta(meta: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:

@@ -3,7 +3,7 @@
 A release read from a file may be corrupt or crafted: ``n`` claiming more nodes than any graph
 (:data:`MAX_RELEASE_NODES`), an ``.npy`` header claiming more data than its zip entry holds, a
 newer or invalid format version, wrong scalar types. JSON nesting is limited where JSON is read
-(:data:`graphveil._common.MAX_JSON_DEPTH`).
+(:data:`graphveil._json.MAX_JSON_DEPTH`).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_ints
 from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
@@ -233,13 +234,7 @@ class Original:
 
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
     """``k`` as a tuple of integers >= 1 (one int or an iterable), or a ValueError."""
-    ks = (k,) if isinstance(k, (int, np.integer)) and not isinstance(k, bool) else tuple(k)  # type: ignore[arg-type]
-    if not ks:
-        raise ValueError("k must be an int or a non-empty sequence of ints")
-    for kk in ks:
-        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
-            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
-    return tuple(int(kk) for kk in ks)
+    return check_ints(k, "k", 1)
 
 
 def edge_keys(g: Graph) -> np.ndarray:

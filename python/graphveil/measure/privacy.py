@@ -63,7 +63,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import aligned, check_threads, require_undirected
+from graphveil._checks import check_graph, check_int, check_ints
+from graphveil._common import aligned, check_threads
 from graphveil.graph import Graph
 from graphveil.measure import directed
 from graphveil.multigraph import Multigraph
@@ -94,10 +95,7 @@ ENTROPY_TOLERANCE = 1e-9
 
 
 def _check_graph(g: Any, name: str, *, what: str = "this measure") -> Graph:
-    if not isinstance(g, Graph):
-        raise TypeError(f"{name} must be a graphveil.Graph, got {type(g).__name__}")
-    require_undirected(g, what)
-    return g
+    return check_graph(g, name, what=what)
 
 
 def _check_kind(kind: str) -> str:
@@ -540,8 +538,7 @@ def eps(
     Definition 2.1 of the paper; Boldi et al., "Injecting Uncertainty in Graphs for Identity
     Obfuscation", VLDB 2012.
     """
-    if not isinstance(g0, Graph):
-        raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    check_graph(g0, "g0", what=None)
     _check_published(published)
     side = _check_degree(degree, g0, published)
     if g0.n != published.n:
@@ -549,12 +546,7 @@ def eps(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
     single = isinstance(k, (int, np.integer)) and not isinstance(k, bool)
-    ks: list[Any] = [k] if single else list(cast("Iterable[int]", k))
-    if not ks:
-        raise ValueError("k must be an int or a non-empty sequence of ints")
-    for kk in ks:
-        if isinstance(kk, bool) or not isinstance(kk, (int, np.integer)) or kk < 1:
-            raise ValueError(f"every k must be an integer >= 1, got {kk!r}")
+    ks = check_ints(k, "k", 1)
     if side == "total":
         entropy = degree_entropy(published, threads=threads)
         deg0 = g0.degrees
@@ -705,8 +697,7 @@ def directed_eps(
     >>> directed_eps(g0, g0, 3), directed_eps(g0, g0, 4)
     (0.0, 1.0)
     """
-    if not isinstance(g0, Graph):
-        raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    check_graph(g0, "g0", what=None)
     _check_published(published)
     degree = cast("DirectedDegree", check_directed_degree(degree))
     if not (g0.directed and published.directed):
@@ -718,9 +709,8 @@ def directed_eps(
         raise ValueError(
             f"g0 has {g0.n} nodes and the published graph {published.n}: they must share nodes 0..n-1"
         )
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-        raise ValueError(f"k must be an integer >= 1, got {k!r}")
-    return float(eps(g0, published, int(k), degree=degree, threads=threads))
+    k = check_int(k, "k", low=1)
+    return float(eps(g0, published, k, degree=degree, threads=threads))
 
 
 def _directed_entropies(

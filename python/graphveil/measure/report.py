@@ -11,16 +11,16 @@ or CSV.
 from __future__ import annotations
 
 import csv
-import json
 import math
 import os
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from graphveil._checks import check_graph, check_int
 from graphveil._common import (
     SeedLike,
     atomic_path,
@@ -28,6 +28,8 @@ from graphveil._common import (
     seed_to_u64,
     task_threads,
 )
+from graphveil._json import dumps
+from graphveil._threads import map_ordered
 from graphveil.graph import Graph
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
@@ -418,9 +420,7 @@ class Report:
     def to_json(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_dict` as JSON (NaN written as null); atomic (temp file + rename)."""
         with atomic_path(path) as tmp:
-            tmp.write_text(
-                json.dumps(_json_safe(self.to_dict()), indent=2) + "\n", encoding="utf-8"
-            )
+            tmp.write_text(dumps(self.to_dict(), nan="null", indent=2) + "\n", encoding="utf-8")
 
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
@@ -481,16 +481,6 @@ def _csv_value(v: Any) -> Any:
     return v
 
 
-def _json_safe(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {k: _json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_json_safe(v) for v in obj]
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    return obj
-
-
 def true_graph_row(
     g0: Graph,
     k: int | Iterable[int] = PAPER_K,
@@ -523,8 +513,7 @@ def _check_inputs(
     record: RunRecord | np.ndarray | None,
 ) -> tuple[UncertainGraph | Graph, str, int, tuple[int, ...], int]:
     """Validated inputs of :func:`evaluate`: ``(ug in true ids, label, samples, ks, threads)``."""
-    if not isinstance(g0, Graph):
-        raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
+    check_graph(g0, "g0", what=None)
     if isinstance(ug, Anonymized):
         if label == "published":
             label = _scheme_label(ug.report)
@@ -537,25 +526,7 @@ def _check_inputs(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
         )
     ug = true_ids(ug, record)
-    if isinstance(samples, bool) or not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise ValueError(f"samples must be a positive integer, got {samples!r}")
-    return ug, label, int(samples), check_k(k), check_threads(threads)
-
-
-def _seeds(seed: SeedLike, statistics_seed: SeedLike) -> tuple[int, int, int]:
-    """``(root, sample_seed, statistics_seed)`` of one evaluation."""
-    root = seed_to_u64(seed)
-    rng = np.random.default_rng(root)
-    sample_seed = int(rng.integers(0, 2**63))
-    # One statistics seed for G0 and every sample (common random numbers): the BFS sources of
-    # S_Diam and the HyperBall hashes are then the same on all of them, so their estimation
-    # errors largely cancel in |mean - original| instead of adding noise to rel.err.
-    stat_seed = (
-        int(rng.integers(0, 2**63))
-        if statistics_seed is None
-        else int(seed_to_u64(statistics_seed))
-    )
-    return root, sample_seed, stat_seed
+    return ug, label, check_int(samples, "samples", low=1), check_k(k), check_threads(threads)
 
 
 def _reference(
@@ -709,15 +680,11 @@ def map_samples(
 
     One task each on ``executor``, or here, side by side on ``threads`` (:func:`side_by_side`).
     """
+    workers = None
     if executor is None:
-        workers, per_task = side_by_side(threads, len(indices))
-        with ThreadPoolExecutor(workers, thread_name_prefix="graphveil-sample") as pool:
-            return map_samples(pool, g0, ug, indices, sample_seed, stat_seed, per_task, statistics)
-    futures = [
-        executor.submit(measure_sample, g0, ug, i, sample_seed, stat_seed, threads, statistics)
-        for i in indices
-    ]
-    return [f.result() for f in futures]
+        workers, threads = side_by_side(threads, len(indices))
+    tasks = [(g0, ug, i, sample_seed, stat_seed, threads, statistics) for i in indices]
+    return map_ordered(executor, workers, measure_sample, tasks, star=True, name="graphveil-sample")
 
 
 def _sum_histograms(histograms: Iterable[np.ndarray | None]) -> np.ndarray:

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
+from graphveil._checks import check_graph, check_int
 from graphveil._common import SeedLike, check_threads, require_undirected, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure import directed
@@ -51,12 +52,7 @@ HYPERBALL_LOG2M = 7
 
 
 def _check_graph(graph: Any) -> Graph:
-    if not isinstance(graph, Graph):
-        raise TypeError(
-            f"expected a graphveil.Graph, got {type(graph).__name__}; build one with "
-            "Graph.from_edges, Graph.from_scipy or Graph.from_networkx"
-        )
-    return graph
+    return check_graph(graph, what=None)
 
 
 def _check_measured(graph: Any) -> Graph | Multigraph:
@@ -77,9 +73,7 @@ def _simple(graph: Graph | Multigraph) -> Graph:
 
 
 def _check_count(value: Any, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
+    return check_int(value, name, low)
 
 
 # ---------------------------------------------------------------------------- degree statistics

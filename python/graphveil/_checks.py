@@ -1,0 +1,126 @@
+"""Argument checks: the one home of the checks every layer makes of its arguments.
+
+One policy (STYLE.md): a value of the wrong type is a TypeError, a value of the right type out
+of its range a ValueError, and every message names the argument, says what it must be and
+shows what it got, so that the caller knows what to change. :class:`NotApplicable` (a
+ValueError) is the graph, not the caller, stopping a scheme or measure.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+
+class NotApplicable(ValueError):
+    """The graph cannot take this scheme, attack or setting (too few nodes, pairs or edges).
+
+    Not a bug: the study records the point as "not applicable: <reason>" and goes on, and the
+    command line prints the one-line reason and exits 2. Raised by schemes and attacks where a
+    graph, not a mistake in the code, stops them; any other exception is a bug and surfaces.
+    """
+
+
+def require_undirected(graph: Any, what: str) -> None:
+    """Refuse a directed graph at the entry of ``what``, which has no directed form yet.
+
+    ``graph`` is a :class:`~graphveil.Graph` or :class:`~graphveil.UncertainGraph` (directed
+    when its ``directed`` is True). The one check of every scheme, measure and attack that assumes a symmetric CSR or unordered
+    pairs: such code must refuse a directed graph rather than silently treat its arcs as edges.
+    Raises :class:`NotApplicable` (a ValueError: the study records the point as not applicable,
+    the command line prints the reason) whose message starts ``"<what> has no directed form
+    yet"``. Anything else (an undirected graph, an object without ``directed``) passes.
+
+    Examples
+    --------
+    >>> from graphveil import Graph
+    >>> require_undirected(Graph.from_edges([0], [1], directed=True), "maxvar")
+    Traceback (most recent call last):
+    ...
+    graphveil._checks.NotApplicable: maxvar has no directed form yet: ...
+    """
+    if getattr(graph, "directed", False) is True:
+        raise NotApplicable(
+            f"{what} has no directed form yet: it needs an undirected graph, got a directed one "
+            f"({graph!r}); pass graph.to_undirected() to drop the arc directions"
+        )
+
+
+def check_int(value: Any, name: str, low: int | None = None, hint: str = "") -> int:
+    """``value`` as an int: TypeError if it is not an integer (bools refused), ValueError below ``low``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}{hint}")
+    return int(value)
+
+
+def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool = False) -> float:
+    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``open_low``)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {value!r}")
+    x = float(value)
+    bad_low = x <= low if open_low else x < low
+    if not np.isfinite(x) or bad_low or x > high:
+        left = "(" if open_low else "["
+        right = ")" if math.isinf(high) else "]"  # an infinite bound is never reached
+        raise ValueError(f"{name} must lie in {left}{low:g}, {high:g}{right}, got {value!r}")
+    return x
+
+
+def check_threads(threads: int | None) -> int:
+    """0 or None means the machine's share (:func:`default_threads`); otherwise a positive count."""
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
+        raise ValueError(
+            f"threads must be a non-negative integer (0 = default_threads()), got {threads!r}"
+        )
+    return int(threads)
+
+
+def check_graph(
+    graph: Any, name: str = "graph", *, what: str | None = "this scheme", directed: bool = False
+) -> Any:
+    """``graph``, checked to be a :class:`~graphveil.Graph` (the input of ``what``).
+
+    TypeError naming ``name`` for anything else. A directed graph is refused too
+    (:func:`require_undirected`) unless ``directed`` (``what`` has a directed form: its
+    registry record says ``directed=True``) or ``what`` is None (the caller takes both).
+    """
+    from graphveil.graph import Graph  # the model imports this module: no import-time cycle
+
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
+            "Graph.from_edges / from_scipy / from_networkx"
+        )
+    if what is not None and not directed:
+        require_undirected(graph, what)
+    return graph
+
+
+def check_ints(value: Any, name: str, low: int) -> tuple[int, ...]:
+    """``value`` (one integer or a non-empty iterable of them) as a tuple of integers >= ``low``.
+
+    >>> check_ints(30, "k", 1), check_ints([30, 50], "k", 1)
+    ((30,), (30, 50))
+    """
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, bool):
+        items: tuple[Any, ...] = (value,)
+    elif isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
+        items = tuple(value)
+    else:
+        raise TypeError(f"{name} must be an int or a sequence of ints, got {value!r}")
+    if not items:
+        raise ValueError(f"{name} must be an int or a non-empty sequence of ints")
+    for item in items:
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, numbers.Integral):
+            raise TypeError(f"every {name} must be an integer >= {low}, got {item!r}")
+        if item < low:
+            raise ValueError(f"every {name} must be an integer >= {low}, got {item!r}")
+    return tuple(int(item) for item in items)
