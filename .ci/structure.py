@@ -33,6 +33,8 @@ LAYERS = {
             "graphveil.graph",
             "graphveil.multigraph",
             "graphveil.uncertain",
+            "graphveil._pairs",
+            "graphveil._file_methods",
             "graphveil.record",
             "graphveil.interop",
             "graphveil.generators",

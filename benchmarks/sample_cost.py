@@ -20,6 +20,7 @@ import numpy as np
 import graphveil as gv
 from graphveil import _core
 from graphveil.measure import Original
+from graphveil.measure import distances as D
 from graphveil.measure import utility as U
 from graphveil.measure.privacy import h1, h2_open
 
@@ -57,7 +58,7 @@ def main() -> None:
         "degrees + power law",
         lambda: (U.degree_statistics(world), U.powerlaw_exponent(world.degrees)),
     )
-    src = U._random_sources(world, sources, np.random.default_rng(3))
+    src = D._random_sources(world, sources, np.random.default_rng(3))
     hist = timed("distance BFS", lambda: U.distance_histogram(world, src, threads=1))
     known = hist.size - 1
     ifub = timed("iFUB", lambda: _core.diameter_ifub(world.indptr, world.indices, 100, known))

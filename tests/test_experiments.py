@@ -505,17 +505,18 @@ def _sourced_study(graph):
 def test_the_distance_sources_reach_g0_and_every_sample(bfs_graph, monkeypatch):
     # Above the exact threshold the study's BFS source count is its own setting, used alike
     # for G0's row and every sample (their errors cancel in rel.err only then).
+    from graphveil.measure import distances as D
     from graphveil.measure import utility as U
 
     g = bfs_graph
     seen = []
-    histogram = U.distance_histogram
+    histogram = D.distance_histogram
 
     def counted(graph, sources=None, **kwargs):
         seen.append(len(sources))
         return histogram(graph, sources, **kwargs)
 
-    monkeypatch.setattr(U, "distance_histogram", counted)
+    monkeypatch.setattr(D, "distance_histogram", counted)
     study = _sourced_study(g)
     assert seen == [64] * 5  # G0, two samples of MaxVar, two runs of RandWalk
     assert study.config.distance_sources == 64

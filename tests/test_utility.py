@@ -13,6 +13,7 @@ from graph_zoo import ZOO, shared_graph_path
 import graphveil as gv
 from graphveil import _core
 from graphveil._common import seed_to_u64
+from graphveil.measure import distances as D
 from graphveil.measure import utility as U
 
 nx = pytest.importorskip("networkx")
@@ -126,9 +127,9 @@ def test_small_examples_by_hand():
 def test_the_effective_diameter_is_the_smallest_h_covering_90_percent():
     # 9 pairs at distance 1 and 1 at distance 2: exactly 90% within 1.
     pairs = np.array([9, 1], dtype=np.int64)
-    assert U._from_pairs(pairs)["S_EDiam"] == 1.0
-    assert U._from_pairs(np.array([8, 2], dtype=np.int64))["S_EDiam"] == 2.0
-    assert U._from_pairs(np.array([9.0, 1.0]))["S_EDiam"] == 1.0
+    assert D._from_pairs(pairs)["S_EDiam"] == 1.0
+    assert D._from_pairs(np.array([8, 2], dtype=np.int64))["S_EDiam"] == 2.0
+    assert D._from_pairs(np.array([9.0, 1.0]))["S_EDiam"] == 1.0
 
 
 # -------------------------------------------------------------------------- validation
@@ -504,12 +505,12 @@ def test_ifub_from_any_true_lower_bound_stays_exact(seed):
 def test_the_sampled_statistics_take_the_diameter_fallback_from_their_own_sources(monkeypatch):
     g = real_graph("ca-GrQc")
     rng = np.random.default_rng(seed_to_u64(4))
-    own = U.distance_histogram(g, U._random_sources(g, 30, rng)).size - 1
+    own = U.distance_histogram(g, D._random_sources(g, 30, rng)).size - 1
 
     def no_second_bfs(*args, **kwargs):
         raise AssertionError("the fallback drew a second set of BFS sources")
 
-    monkeypatch.setattr(U, "diameter_lower_bound", no_second_bfs)
+    monkeypatch.setattr(D, "diameter_lower_bound", no_second_bfs)
     stats = U.distance_statistics(
         g, method="sampled", sources=30, seed=4, diameter_max_bfs=3, exact_threshold=0
     )
@@ -583,7 +584,7 @@ def test_original_measures_g0_and_its_samples_with_one_diameter_method(monkeypat
     def no_ifub(*args, **kwargs):
         raise AssertionError("iFUB ran")
 
-    monkeypatch.setattr(U, "diameter", no_ifub)
+    monkeypatch.setattr(D, "diameter", no_ifub)
     ref = Original(g0, statistics_seed=7)
     assert ref.row["S_Diam"] == U.diameter_lower_bound(g0, seed=7)
     row, _ = measure_sample(ref, ug, 0, 11, ref.statistics_seed, 1)

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
-from graphveil import _core
-from graphveil._checks import check_int
 from graphveil._common import (
     SeedLike,
     aligned,
     check_threads,
-    in_sorted,
-    index_dtype,
     require_undirected,
     seed_to_u64,
+)
+from graphveil._file_methods import FileMethods, files, install_files
+from graphveil._pairs import (
+    adjacency,
+    canonical_pairs,
+    check_graph,
+    match,
+    non_negative,
+    simplify,
+    world_edges,
+    worlds,
 )
 from graphveil.graph import Graph
 from graphveil.interop import (
@@ -39,35 +45,6 @@ __all__ = [
     "install_files",
     "load_uncertain",
 ]
-
-
-class FileMethods(NamedTuple):
-    """The file methods of :class:`UncertainGraph`, implemented above the model.
-
-    The model imports no file format: :mod:`graphveil.io` implements these and installs them
-    (:func:`install_files`) when it is imported, which ``import graphveil`` does. The methods
-    (:meth:`UncertainGraph.save`, :meth:`~UncertainGraph.to_graphml`,
-    :meth:`~UncertainGraph.load`) look them up at call time.
-    """
-
-    #: ``(graph, path, *, format, keep_ids, seed, compress, record) -> RunRecord``: publish.
-    write: Callable[..., RunRecord]
-    #: ``(path, *, format) -> UncertainGraph``: read a release.
-    read: Callable[..., UncertainGraph]
-
-
-_FILE_METHODS: list[FileMethods] = []
-
-
-def install_files(methods: FileMethods) -> None:
-    """Install the file methods :class:`UncertainGraph` calls (done by :mod:`graphveil.io`)."""
-    _FILE_METHODS[:] = [methods]
-
-
-def _files() -> FileMethods:
-    if not _FILE_METHODS:  # only if graphveil's own __init__ failed half-way
-        raise RuntimeError("no file formats installed: import graphveil first")
-    return _FILE_METHODS[0]
 
 
 class UncertainGraph:
@@ -168,70 +145,7 @@ class UncertainGraph:
         directed: bool = False,
         meta: dict[str, Any] | None = None,
     ) -> None:
-        n = check_int(n, "n", low=0)
-        u_arr = np.asarray(u)
-        v_arr = np.asarray(v)
-        try:
-            p_arr = np.array(p, dtype=np.float64)  # always a private copy: it is frozen below
-        except (TypeError, ValueError) as err:
-            raise TypeError(f"p must hold real numbers: {err}") from None
-        if not (u_arr.ndim == v_arr.ndim == p_arr.ndim == 1) or not (
-            u_arr.size == v_arr.size == p_arr.size
-        ):
-            raise ValueError(
-                f"u, v and p must be 1-d arrays of one length, got shapes {u_arr.shape}, {v_arr.shape}, {p_arr.shape}"
-            )
-        if u_arr.size and not (
-            np.issubdtype(u_arr.dtype, np.integer) and np.issubdtype(v_arr.dtype, np.integer)
-        ):
-            raise TypeError(
-                f"pair ends must be integers, got dtypes {u_arr.dtype} and {v_arr.dtype}"
-            )
-        if p_arr.size:
-            bad = ~((p_arr >= 0.0) & (p_arr <= 1.0))
-            if bad.any():
-                i = int(np.flatnonzero(bad)[0])
-                raise ValueError(
-                    f"probabilities must lie in [0, 1]: pair {i} ({int(u_arr[i])}, {int(v_arr[i])}) has p={float(p_arr[i])!r} "
-                    f"({int(bad.sum())} such pairs)"
-                )
-            lo = int(min(u_arr.min(), v_arr.min()))
-            hi = int(max(u_arr.max(), v_arr.max()))
-            if lo < 0 or hi >= n:
-                raise ValueError(
-                    f"pair ends must lie in 0..{n - 1}, found {lo if lo < 0 else hi}; pass a larger n or relabel"
-                )
-        dtype = index_dtype(n)
-        # cast first: mixing e.g. uint64 and int64 would promote to float64
-        u_arr = u_arr.astype(dtype, copy=False)
-        v_arr = v_arr.astype(dtype, copy=False)
-        if directed:  # ordered pairs stay as given
-            a, b = u_arr.copy(), v_arr.copy()
-        else:
-            a = np.minimum(u_arr, v_arr)
-            b = np.maximum(u_arr, v_arr)
-        if not relaxed and np.any(a == b):
-            i = int(np.flatnonzero(a == b)[0])
-            raise ValueError(
-                f"self-loop ({int(a[i])}, {int(a[i])}) is not allowed in the strict model; "
-                "drop it or pass relaxed=True"
-            )
-        if not _is_sorted(a, b):
-            # one stable sort of uint64 keys is ~3x faster than lexsort; stable keeps the
-            # input order of repeated pairs (relaxed), so results never depend on the sort
-            order = (
-                np.argsort(_pair_keys(a, b, n), kind="stable") if n <= 2**32 else np.lexsort((b, a))
-            )
-            a, b, p_arr = a[order], b[order], p_arr[order]
-        if not relaxed and a.size > 1:
-            same = (a[1:] == a[:-1]) & (b[1:] == b[:-1])
-            if same.any():
-                i = int(np.flatnonzero(same)[0])
-                raise ValueError(
-                    f"pair ({int(a[i])}, {int(b[i])}) appears more than once; merge duplicates or pass relaxed=True"
-                )
-        for arr in (a, b, p_arr):
-            arr.setflags(write=False)
+        n, a, b, p_arr = canonical_pairs(n, u, v, p, relaxed=relaxed, directed=directed)
         self._n = n
         self._u = a
         self._v = b
@@ -399,17 +313,7 @@ class UncertainGraph:
         if not self._relaxed:
             return self
         if self._simple is None:
-            keep = self._u != self._v
-            a, b, p = self._u[keep], self._v[keep], self._p[keep]
-            if a.size:
-                start = np.flatnonzero(np.r_[True, (a[1:] != a[:-1]) | (b[1:] != b[:-1])])
-                size = np.diff(np.r_[start, a.size])
-                q = 1.0 - np.multiply.reduceat(1.0 - p, start)
-                # a lone pair keeps its p exactly (1 - (1 - p) may round away from p)
-                q = np.where(size == 1, p[start], q)
-                a, b = a[start], b[start]
-            else:
-                q = p
+            a, b, q = simplify(self._u, self._v, self._p)
             self._simple = UncertainGraph(self._n, a, b, q, directed=self._directed, meta=self.meta)
             self._simple._ids_permuted = self._ids_permuted
             self._simple._record = self._record
@@ -424,18 +328,7 @@ class UncertainGraph:
         ``(u, v)`` sums ``p`` over the arcs ``u -> v`` (a loop adds ``p``), so row sums are
         :meth:`expected_out_degrees` and column sums :meth:`expected_in_degrees`.
         """
-        if self._directed:
-            coo = sp.coo_matrix((self._p, (self._u, self._v)), shape=(self._n, self._n))
-            directed = coo.tocsr()
-            directed.sort_indices()
-            return sp.csr_array(directed) if array else directed
-        rows = np.concatenate([self._u, self._v])
-        cols = np.concatenate([self._v, self._u])
-        data = np.concatenate([self._p, self._p])
-        coo = sp.coo_matrix((data, (rows, cols)), shape=(self._n, self._n))
-        out = coo.tocsr()  # sums repeated pairs
-        out.sort_indices()
-        return sp.csr_array(out) if array else out
+        return adjacency(self._n, self._u, self._v, self._p, self._directed, array)
 
     @classmethod
     def from_scipy(
@@ -590,7 +483,7 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        return _files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
+        return files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -626,7 +519,7 @@ class UncertainGraph:
         Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 4.1 and Theorem 4.1.
         """
         simple = self.simplified()
-        in_graph, outside = simple._match(graph)
+        in_graph, outside = match(simple, graph)
         q = simple._p
         return float(np.sum(1.0 - q[in_graph]) + np.sum(q[~in_graph]) + outside)
 
@@ -643,32 +536,8 @@ class UncertainGraph:
         """
         simple = self.simplified()
         if graph is not None:
-            simple._check_graph(graph)
+            check_graph(graph, simple.n, simple.directed)
         return simple.total_variance()
-
-    def _check_graph(self, graph: Graph) -> None:
-        if not isinstance(graph, Graph):
-            raise TypeError(f"expected a graphveil.Graph, got {type(graph).__name__}")
-        if graph.n != self._n:
-            raise ValueError(
-                f"graph has {graph.n} nodes but the uncertain graph has {self._n}; they must match"
-            )
-        if graph.directed != self._directed:
-            kinds = ("undirected", "directed")
-            raise ValueError(
-                f"graph is {kinds[graph.directed]} but the uncertain graph is "
-                f"{kinds[self._directed]}; compare graphs of one kind (Graph.to_undirected() "
-                "drops a graph's directions)"
-            )
-
-    def _match(self, graph: Graph) -> tuple[np.ndarray, int]:
-        """For a strict graph: which pairs are edges of ``graph``, and how many edges are no pair."""
-        self._check_graph(graph)
-        gu, gv = graph.edges()
-        pairs = _pair_keys(self._u, self._v, self._n)
-        edges = _pair_keys(gu, gv, self._n)
-        in_graph = in_sorted(pairs, edges)  # both lists are distinct sorted keys
-        return in_graph, int(edges.size - np.count_nonzero(in_graph))
 
     # ------------------------------------------------------------------ sampling
     def sample(
@@ -717,40 +586,10 @@ class UncertainGraph:
         1
         """
         single = count is None
-        count = 1 if single else _non_negative(count, "count", " or None")
+        count = 1 if single else non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
-        simple = self.simplified()
-        if self._directed:
-            graphs = [simple._directed_world(seed, k, nthreads) for k in range(count)]
-            return graphs[0] if single else graphs
-        csrs = _core.sample_csr(
-            simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), 0, int(count), nthreads
-        )
-        # Ids of a permuted release are public: the samples carry them as labels, so that
-        # write_edgelist writes them as they are (no second permutation) and they stay the ids
-        # the release's run record maps back. Other samples carry no labels: write_edgelist
-        # then permutes their ids unless told to keep them.
-        labels = np.arange(self._n, dtype=np.int64) if self._ids_permuted else None
-        if labels is not None:
-            labels.setflags(write=False)
-        graphs = [Graph(indptr, indices, labels, validate=False) for indptr, indices in csrs]
+        graphs = worlds(self.simplified(), count, seed, nthreads)
         return graphs[0] if single else graphs
-
-    def _directed_world(self, seed: SeedLike, index: int, nthreads: int) -> Graph:
-        """Sample ``index`` of a strict directed graph: the kept arcs are its out-CSR as they are.
-
-        The same draws as :meth:`sample_edges` (one stream per fixed block of pairs); the kept
-        pairs are sorted and unique, so the heads are the out-CSR's indices in order.
-        """
-        u, v = _core.sample_edges(
-            self._n, self._u, self._v, self._p, seed_to_u64(seed), index, nthreads
-        )
-        indptr = np.zeros(self._n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(u, minlength=self._n), out=indptr[1:])
-        labels = np.arange(self._n, dtype=np.int64) if self._ids_permuted else None
-        if labels is not None:
-            labels.setflags(write=False)
-        return Graph(indptr, v, labels, validate=False, directed=True)
 
     def sample_edges(
         self,
@@ -778,12 +617,9 @@ class UncertainGraph:
         (numpy.ndarray, numpy.ndarray)
             The kept pairs, in the node-id dtype.
         """
-        index = _non_negative(index, "index")
+        index = non_negative(index, "index")
         nthreads = check_threads(threads)
-        simple = self.simplified()
-        return _core.sample_edges(
-            simple._n, simple._u, simple._v, simple._p, seed_to_u64(seed), int(index), nthreads
-        )
+        return world_edges(self.simplified(), seed_to_u64(seed), int(index), nthreads)
 
     def sample_multigraph(
         self,
@@ -811,17 +647,9 @@ class UncertainGraph:
         >>> world.m, world.degrees.tolist(), world.simple.m
         (3, [3, 3, 0], 1)
         """
-        index = _non_negative(index, "index")
+        index = non_negative(index, "index")
         require_undirected(self, "sample_multigraph (a Multigraph)")
-        u, v = _core.sample_edges(
-            self._n,
-            self._u,
-            self._v,
-            self._p,
-            seed_to_u64(seed),
-            int(index),
-            check_threads(threads),
-        )
+        u, v = world_edges(self, seed_to_u64(seed), int(index), check_threads(threads))
         return Multigraph(self._n, u, v)
 
     # ------------------------------------------------------------------ files
@@ -938,7 +766,7 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
-        return _files().write(
+        return files().write(
             self,
             path,
             format=format,
@@ -988,7 +816,7 @@ class UncertainGraph:
             version, or holds an invalid uncertain graph; the message names the file. If
             ``record`` belongs to another release or cannot map its ids.
         """
-        graph = _files().read(path, format=format)
+        graph = files().read(path, format=format)
         if record is not None:
             graph._record = check_record(graph, record, str(path))
         return graph
@@ -1030,28 +858,6 @@ def load_uncertain(
 ) -> UncertainGraph:
     """Read an uncertain graph from a .npz, TSV or parquet release: :meth:`UncertainGraph.load`."""
     return UncertainGraph.load(path, format=format, record=record)
-
-
-# ---------------------------------------------------------------------- helpers
-def _is_sorted(a: np.ndarray, b: np.ndarray) -> bool:
-    if a.size < 2:
-        return True
-    da = np.diff(a)
-    return bool(np.all(da >= 0) and np.all((da > 0) | (b[1:] >= b[:-1])))
-
-
-def _pair_keys(u: np.ndarray, v: np.ndarray, n: int) -> np.ndarray:
-    """One sortable uint64 per canonical pair (sorted pairs give sorted keys)."""
-    if n > 2**32:
-        raise ValueError(f"edit distances need n <= 2**32 nodes, got {n}")
-    return u.astype(np.uint64) * np.uint64(n) + v.astype(np.uint64)
-
-
-def _non_negative(value: Any, name: str, alternative: str = "") -> int:
-    # ValueError for every wrong value (also a float or a bool): a count or index is one number.
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{name} must be a non-negative integer{alternative}, got {value!r}")
-    return int(value)
 
 
 class Anonymized(NamedTuple):
