@@ -554,12 +554,15 @@ def test_maxvar_message_names_the_cli_option(capsys):
 
 def _reproduce(out, *extra):
     cmd = [sys.executable, "-m", "graphveil", "reproduce", "--dataset", "ca-GrQc", "-o", str(out)]
+    # nine points, so that the signal sent after the second lands while points remain (four
+    # points of two samples could all finish between the poll and the signal on a loaded machine)
     cmd += [
         "--samples",
-        "2",
+        "3",
         "--no-figures",
         "--schemes",
         "randwalk",
+        "edge_switch",
         "--threads",
         "1",
         *extra,
