@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -86,6 +87,16 @@ class TestSameAsPymetis:
         )
         with pytest.raises(RuntimeError, match="METIS_PartGraphKway failed"):
             metis_parts(ZOO["two_components"], 2, options={"contig": 1})
+
+    @pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+    def test_a_failed_call_leaves_the_signal_mask_as_it_was(self):
+        # METIS fails by raising SIGTERM at itself and longjmp-ing out of the handler, which
+        # left SIGTERM blocked in the calling thread (and in every process it then spawned)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        with pytest.raises(RuntimeError, match="METIS_PartGraphKway failed"):
+            metis_parts(ZOO["two_components"], 2, options={"contig": 1})
+        assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+        assert signal.SIGTERM not in before
 
 
 class TestWithoutPymetis:

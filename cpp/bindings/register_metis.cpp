@@ -2,6 +2,10 @@
 // for an unweighted graph with recursive=False, so the two give the same labels.
 #include <metis.h>
 
+#ifndef _WIN32
+#include <csignal>
+#endif
+
 #include <array>
 #include <cstdint>
 #include <mutex>
@@ -41,6 +45,31 @@ constexpr std::array<std::pair<const char*, int>, 25> kOptions{{
 // calls are serialised so two threads never interleave either.
 std::mutex metis_mutex;
 
+// METIS reports an error by raising SIGTERM (GKlib's SIGERR) at itself and longjmp-ing out of
+// its handler; longjmp does not restore the signal mask, so the calling thread would be left
+// with SIGTERM blocked: the process could no longer be terminated, and every child it spawns
+// inherits the blocked signal. The thread's mask is saved before the call and put back after.
+class SignalMaskGuard {
+   public:
+    SignalMaskGuard() {
+#ifndef _WIN32
+        pthread_sigmask(SIG_SETMASK, nullptr, &saved_);
+#endif
+    }
+    ~SignalMaskGuard() {
+#ifndef _WIN32
+        pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+#endif
+    }
+    SignalMaskGuard(const SignalMaskGuard&) = delete;
+    SignalMaskGuard& operator=(const SignalMaskGuard&) = delete;
+
+   private:
+#ifndef _WIN32
+    sigset_t saved_{};
+#endif
+};
+
 std::string option_names() {
     std::string names;
     for (const auto& [name, index] : kOptions) names += (names.empty() ? "" : ", ") + std::string(name);
@@ -72,6 +101,7 @@ py::array_t<std::int64_t> metis_part_kway_py(const carray<std::int64_t>& indptr,
         // its process-wide state (rand(), signal handlers) is guarded by metis_mutex.
         py::gil_scoped_release release;
         std::lock_guard<std::mutex> lock(metis_mutex);
+        const SignalMaskGuard mask;  // METIS's error path leaves SIGTERM blocked (see above)
         // METIS takes non-const pointers but does not write the graph.
         status = METIS_PartGraphKway(&nvtxs, &ncon, const_cast<idx_t*>(g.indptr), const_cast<idx_t*>(g.indices),
                                      nullptr, nullptr, nullptr, &nparts, nullptr, nullptr, opts.data(), &edgecut,
