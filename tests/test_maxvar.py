@@ -714,7 +714,8 @@ class TestGivenParts:
     """``labels=``: precomputed parts, as the study passes G0's one partition to every point."""
 
     @pytest.fixture(scope="class")
-    def grqc(self) -> gv.Graph:
+    @classmethod
+    def grqc(cls) -> gv.Graph:
         return _read_shared("ca-GrQc")
 
     def test_given_parts_equal_the_internal_partition(self, grqc):
