@@ -36,6 +36,25 @@ numpydoc_xref_param_type = False
 
 # No intersphinx: CI builds offline, and a failed inventory fetch is a warning (an error here).
 
+# nitpicky: every cross-reference must resolve (CI builds with -W, so a dangling one fails).
+nitpicky = True
+# External, no intersphinx offline: the third-party and standard-library targets the docstrings
+# name. Only such names belong here; a graphveil name that does not resolve needs its page.
+nitpick_ignore = [
+    # standard library
+    ("py:class", "collections.abc.Callable"),  # the "alias of" line of a Callable type alias
+    ("py:class", "concurrent.futures.Executor"),
+    ("py:class", "concurrent.futures._base.Executor"),  # DaskExecutor's base, as autodoc shows it
+    ("py:class", "pathlib.Path"),
+    # numpy
+    ("py:class", "numpy.ndarray"),
+    ("py:mod", "numpy.lib.format"),
+    # networkx
+    ("py:func", "networkx.powerlaw_cluster_graph"),
+    # pymetis
+    ("py:class", "pymetis.Options"),
+]
+
 html_theme = "pydata_sphinx_theme"
 html_title = f"graphveil {release}"
 html_theme_options = {"navigation_with_keys": False, "show_toc_level": 2}
@@ -83,7 +102,32 @@ def _resolve_reexport(app, env, node, contnode):  # type: ignore[no-untyped-def]
         )
         if found is not None:
             return found
+    # A re-export documented at its public path (``graphveil.measure.utility.STATISTICS`` is on the
+    # page as ``graphveil.measure.STATISTICS``'s home or the other way round): the documented name
+    # with the same last component that is the very same object. Data have no ``__module__``, so
+    # identity is the only sure test; the name must match too (equal small ints are one object).
+    for name in [target] + candidates:
+        if not name.startswith("graphveil."):
+            continue
+        obj = _lookup(name)
+        if obj is None:
+            continue
+        last = name.rsplit(".", 1)[-1]
+        for documented in _documented(domain).get(last, ()):
+            if documented != name and _lookup(documented) is obj:
+                return domain.resolve_xref(
+                    env, node["refdoc"], app.builder, "obj", documented, node, contnode
+                )
     return None
+
+
+def _documented(domain):  # type: ignore[no-untyped-def]
+    """The py domain's documented graphveil names, by their last dotted component."""
+    by_last: dict[str, list[str]] = {}
+    for name in domain.objects:
+        if name.startswith("graphveil."):
+            by_last.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    return by_last
 
 
 def setup(app):  # type: ignore[no-untyped-def]

@@ -91,7 +91,7 @@ def evaluate(
         G0's row is identical across them.
     original : Original or dict, optional
         G0 measured once (:class:`Original` of ``g0``: its signatures, edge keys and row, with
-        ``k`` among its levels), or just its row (:func:`true_graph_row` of ``g0`` with the same
+        ``k`` among its levels), or just its row (:func:`~graphveil.measure.report.true_graph_row` of ``g0`` with the same
         ``k``, ``statistics_seed`` and ``statistics``): a caller evaluating many published
         graphs of one G0 builds it once. An Original brings its ``statistics_seed`` and
         ``statistics``; passing different ones here is an error.

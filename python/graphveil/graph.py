@@ -72,7 +72,7 @@ class Graph:
     occurs). :meth:`neighbors` is :meth:`successors`. For an undirected graph
     :attr:`out_degrees`, :attr:`in_degrees` and :attr:`degrees` are equal and the in-CSR is the
     CSR itself. Operations with no directed form yet (the schemes, measures and attacks) refuse
-    a directed graph with a ValueError (:func:`graphveil._checks.require_undirected`);
+    a directed graph with a ValueError (``graphveil._checks.require_undirected``);
     :meth:`to_undirected` drops the directions.
 
     Build one with :meth:`from_edges`, :meth:`from_scipy`, :meth:`from_networkx`,

@@ -8,16 +8,16 @@ every copy of a pair and every loop is an edge, and a loop adds 2 to its node's 
 (``igraph.Graph.degree``, ``networkx.MultiGraph.degree``). :class:`Multigraph` holds that
 form once, for every measure that reads it:
 
-* :attr:`m` counts every pair (a loop once, every copy), as igraph's ``ecount``;
-* :attr:`degrees` are the row sums of the adjacency matrix (a loop 2, every copy 1), as igraph's
-  ``degree`` (so :attr:`m` is half their sum);
-* :attr:`loopless_degrees` leave the loops out: the maximum degree ``S_MD`` is theirs, as
+* :attr:`~Multigraph.m` counts every pair (a loop once, every copy), as igraph's ``ecount``;
+* :attr:`~Multigraph.degrees` are the row sums of the adjacency matrix (a loop 2, every copy 1), as igraph's
+  ``degree`` (so :attr:`~Multigraph.m` is half their sum);
+* :attr:`~Multigraph.loopless_degrees` leave the loops out: the maximum degree ``S_MD`` is theirs, as
   igraph's ``maxdegree()`` counts no loop unless asked (``loops=False`` by default, in 0.7 too);
-* :attr:`indptr` / :attr:`indices` list, for every node, each copy of each neighbour (a loop
+* :attr:`~Multigraph.indptr` / :attr:`~Multigraph.indices` list, for every node, each copy of each neighbour (a loop
   lists the node twice in its own row): the degree is the row length, and the set of the
   neighbours' degrees (H2_open) holds the node's own degree if it has a loop, as networkx's
   ``MultiGraph.neighbors`` does;
-* :attr:`simple` is the simple graph (loops dropped, copies merged) on which the authors
+* :attr:`~Multigraph.simple` is the simple graph (loops dropped, copies merged) on which the authors
   computed the distance statistics; igraph's ``transitivity_undirected`` simplifies its
   adjacency lists first (``igraph_adjlist_simplify``), so S_CC is also the simple graph's.
 

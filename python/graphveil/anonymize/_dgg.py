@@ -21,7 +21,7 @@ def dgg(
 ) -> Anonymized:
     """DGG: a BTER graph generated from each node's degree released under edge DP.
 
-    **Privacy: epsilon-edge-DP** (:mod:`graphveil.anonymize._dp`), n public. The whole budget
+    **Privacy: epsilon-edge-DP** (``graphveil.anonymize._dp``), n public. The whole budget
     goes to the degree vector ``(deg(0), ..., deg(n-1))``, whose L1 sensitivity under one edge
     is **2** (the edge adds 1 to the degrees of its two endpoints; PGB's implementation
     calibrates to 1, which gives only 2 epsilon). Noise: two-sided geometric with ``alpha =

@@ -38,7 +38,7 @@ def dp_dk(
 ) -> Anonymized:
     """DP-dK (k = 1 or 2): a random graph with a noisy degree sequence / joint degree matrix.
 
-    **Privacy: epsilon-edge-DP** (:mod:`graphveil.anonymize._dp`). The node set (``n``) is
+    **Privacy: epsilon-edge-DP** (``graphveil.anonymize._dp``). The node set (``n``) is
     public; every other input of the output is one of the noisy queries below, and the rest is
     post-processing. No true statistic (maximum degree, edge count) is used unprotected.
 
@@ -78,7 +78,7 @@ def dp_dk(
     graph : Graph
         The true graph (n >= 2 nodes).
     epsilon : float
-        The privacy budget (finite, > 0); see :data:`~graphveil.anonymize._dp.EPSILON_GRID`.
+        The privacy budget (finite, > 0); see ``EPSILON_GRID``.
     k : int
         1 (degree sequence) or 2 (joint degree matrix).
     seed : int, numpy.random.Generator or None

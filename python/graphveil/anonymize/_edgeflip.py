@@ -69,7 +69,7 @@ def edgeflip(
     refuses a release expected to be larger.
 
     ``form="uncertain"`` publishes the same release as an uncertain graph: each published
-    pair with its posterior Pr[edge | bit 1] (:func:`edgeflip_posterior`, Bayes with the prior
+    pair with its posterior Pr[edge | bit 1] (``edgeflip_posterior``, Bayes with the prior
     m_hat / N estimated from the release itself, so still epsilon-edge-DP). The N - K pairs
     published 0 keep the posterior p0 (in the report), too small to list sparsely: they are
     left out.

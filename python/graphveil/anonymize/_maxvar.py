@@ -148,7 +148,7 @@ def maxvar(
         ``n_potential % parts`` parts one more.
     parts : int, optional
         Number of parts, ``1 <= parts <= graph.n``; by default the study's rule,
-        :func:`maxvar_parts` (about 16,000 nodes a part, at least
+        :func:`~graphveil.anonymize.registry.maxvar_parts` (about 16,000 nodes a part, at least
         50 nodes a part, at least one part: 20 parts on dblp, 1 on ca-GrQc). ``parts=1``
         solves the whole graph as one QP (no cut edges, so no variance lost on them).
     seed : int, numpy.random.Generator or None

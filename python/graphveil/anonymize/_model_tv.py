@@ -96,7 +96,7 @@ def randwalk_mod_tv(
         In ``[0, 1]``.
     block_entries : int
         At most how many matrix entries one block of rows holds (rows per block:
-        ``block_entries // n``, at least 1 and at most :data:`_MAX_BLOCK`).
+        ``block_entries // n``, at least 1 and at most ``_MAX_BLOCK``).
     threads : int, optional
         Threads for the blocks at ``alpha = 0.5`` (None or 0: :func:`~graphveil.default_threads`);
         the result does not depend on it.
@@ -263,7 +263,7 @@ def randwalk_mod_tv_estimate(
     seed : int, numpy.random.Generator or None
         Draws the sampled columns (0 by default, so the estimate is reproducible).
     block_entries, threads
-        As in :func:`randwalk_mod_tv` (but at least :data:`_MIN_ESTIMATE_BLOCK` columns a block).
+        As in :func:`randwalk_mod_tv` (but at least ``_MIN_ESTIMATE_BLOCK`` columns a block).
 
     Returns
     -------

@@ -392,7 +392,7 @@ def randwalk_mod(
     ValueError
         If ``t < 1``, ``alpha`` lies outside ``[0, 1]``, ``variant`` or ``routing`` is unknown,
         ``max_tries < 1``, or ``max_tries`` is given with ``variant="printed"``; a directed
-        graph (:class:`~graphveil._common.NotApplicable`: RandWalk-mod has no directed form).
+        graph (:class:`~graphveil.NotApplicable`: RandWalk-mod has no directed form).
 
     References
     ----------

@@ -55,7 +55,7 @@ def tmf(
     epsilon buys a noisy edge count m~ = m + two-sided geometric noise (sensitivity 1), and
     eps_2 = epsilon - eps_t the noisy adjacency matrix A_ij + Lap(1/eps_2) of the N = n(n-1)/2
     upper cells (one edge changes one cell: L1 sensitivity 1). A pair is published when its
-    noisy cell exceeds the threshold theta (:func:`tmf_threshold`) chosen from m~ so that about
+    noisy cell exceeds the threshold theta (``tmf_threshold``) chosen from m~ so that about
     m~ cells pass; thresholding is post-processing, so the release is epsilon-edge-DP.
 
     The N cells are never visited: each true edge passes with probability Pr[Lap > theta - 1],

@@ -149,7 +149,7 @@ class Partitioner:
     ) -> np.ndarray:
         """Split ``graph`` into ``parts`` parts: the part label ``0..parts-1`` of every node.
 
-        ``seed`` is read once (:func:`~graphveil._common.seed_to_u64`) and reduced to the
+        ``seed`` is read once (``seed_to_u64``) and reduced to the
         partitioner's range (:meth:`seed`); ``options`` are merged over the defaults
         (:meth:`options`). ``parts=1`` puts every node in part 0 without running the
         partitioner. A partitioner balances the part sizes; where it leaves a part empty (a

@@ -17,7 +17,7 @@ alternative function). Adding a scheme means writing its module ``anonymize/_<na
 kernel, and tests) and adding its record here; exporting the function from
 :mod:`graphveil.anonymize` is one more line, for ``from graphveil.anonymize import <name>``.
 A differentially private scheme ``function(graph, *, epsilon, seed=None, threads=None)`` is one
-:func:`dp_scheme` record: the grid (:data:`~graphveil.anonymize._dp.EPSILON_GRID`), its check,
+:func:`dp_scheme` record: the grid (``EPSILON_GRID``), its check,
 the family and the study's run come with it.
 
 Examples
@@ -184,7 +184,7 @@ class Scheme:
     expected_degrees: bool = False
     #: Has a directed form: the function takes a directed graph (its docstring says which
     #: degrees it keeps in expectation). A scheme without one refuses a directed graph with
-    #: :class:`~graphveil._common.NotApplicable` ("<name> has no directed form ..."), never
+    #: :class:`~graphveil.NotApplicable` ("<name> has no directed form ..."), never
     #: running it as undirected. The CLI and the study read it (:func:`directed`).
     directed: bool = False
     #: Former spellings, still accepted on the command line and by Partition for one release.
@@ -402,7 +402,7 @@ def dp_scheme(
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
-    Its grid is epsilon over :data:`~graphveil.anonymize._dp.EPSILON_GRID`, its family
+    Its grid is epsilon over ``EPSILON_GRID``, its family
     ``"dp"``; its output is one published graph (deterministic: the study measures ``samples``
     independent releases). ``study`` replaces the default run (``function`` at each epsilon).
     """

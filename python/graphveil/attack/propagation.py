@@ -155,7 +155,7 @@ def propagation(
         Eccentricity threshold (>= 0) a best candidate must reach, in both directions.
     degree_ratio : float or None
         Score only candidates whose degree is within this factor (>= 1) of the node's; None
-        scores every candidate, as the paper (not in NS 2009; see :data:`DEFAULT_DEGREE_RATIO`).
+        scores every candidate, as the paper (not in NS 2009; see :data:`~graphveil.attack.propagation.DEFAULT_DEGREE_RATIO`).
     eccentricity : {"ns", "scored"}
         The standard deviation of ``(max - second max) / std``: ``"ns"`` (default) over the
         scores of every node of the other graph, zeros included, as NS 2009 define it;
@@ -309,7 +309,7 @@ def reidentification_rate(
     twins : array_like of bool, optional
         ``twins[t]``: target node ``t`` has a structural twin (:func:`structural_twins` of the
         graph ``truth`` points into, carried over to target ids); gives
-        :attr:`Reidentification.twins`.
+        the ``twins`` field of :class:`Reidentification`.
 
     Returns
     -------

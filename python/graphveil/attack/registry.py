@@ -5,7 +5,7 @@ name (the ``graphveil attack <name>`` command), the function, the few numbers it
 a study row (:class:`Column`: name, title, meaning, range, whether a deterministic release has
 it, whether the comparison table shows it), how to compute them (:attr:`Attack.score`, run by
 :func:`~graphveil.attack.attack_scores`) and its command line (:class:`Option` and the help
-texts; :mod:`graphveil.cli.attack` builds one subcommand per record).
+texts; ``graphveil.cli.attack`` builds one subcommand per record).
 
 :func:`~graphveil.attack.attack_scores` (and so the study's rows), the study's attack columns
 (:data:`graphveil.experiments.ATTACK_COLUMNS`), its attack figure and checks (the

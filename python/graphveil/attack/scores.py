@@ -53,7 +53,7 @@ def attack_scores(
     seed : int, numpy.random.Generator or None
         Randomness of every attack (id permutation, seed pairs, the sampled world).
     seeds : int, optional
-        Seed pairs the attacker knows (default :data:`ATTACK_SEEDS`, at most ``n // 10``).
+        Seed pairs the attacker knows (default :data:`~graphveil.attack.scores.ATTACK_SEEDS`, at most ``n // 10``).
     eccentricity : {"ns", "scored"}
         The propagation's eccentricity rule (:func:`~graphveil.attack.propagation`).
     threads : int, optional

@@ -34,6 +34,7 @@ class Study:
     m: int
     config: StudyConfig
     original: dict[str, Any]
+    #: One row per grid point, a plain dict: ``scheme``, ``value``, ``label`` and the point's scores.
     rows: list[dict[str, Any]]
     version: str
     timings: dict[str, float] = field(default_factory=dict)

@@ -41,7 +41,7 @@ class PointTasks:
     report: dict[str, Any] = field(default_factory=dict)
     #: Seconds of the anonymization.
     t_anon: float = 0.0
-    #: The evaluation's root seed and the samples' seed (:func:`~graphveil._seeds.evaluation_seeds`).
+    #: The evaluation's root seed and the samples' seed (``evaluation_seeds``).
     root: int = 0
     sample_seed: int = 0
     #: The samples' tasks and then the eps task, or the independent runs' tasks.

@@ -57,7 +57,7 @@ def write_release(
     In this order: the format is told (``format`` or the suffix, :func:`release_format`) and
     the destinations checked; the public part of ``graph.meta`` is taken (``scheme`` and
     ``params``, refusing any secret name in ``params``) and the rest kept for the record; the
-    ids are permuted (:func:`release`, the draw of :meth:`UncertainGraph.with_permuted_ids
+    ids are permuted (:func:`~graphveil.io.releases.release`, the draw of :meth:`UncertainGraph.with_permuted_ids
     <graphveil.UncertainGraph.with_permuted_ids>`); the header (exactly the scalar keys of
     :data:`RELEASE_KEYS`) and the arrays are written atomically; the private
     :class:`~graphveil.record.RunRecord` is returned, and written to ``record`` (mode 0600)

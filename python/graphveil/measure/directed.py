@@ -22,7 +22,7 @@ directed:
   are left out): ``S_APD``, ``S_EDiam``, ``S_CL``, ``S_Diam`` as undirected, exact (BFS from
   every node) up to ``exact_threshold`` nodes, else from ``sources`` random sources with at least
   one out-arc, ``S_Diam`` then the longest distance they find (the paper's lower bound; iFUB
-  needs symmetric distances). The BFS is :func:`graphveil._core.directed_distance_histogram`.
+  needs symmetric distances). The BFS is ``graphveil._core.directed_distance_histogram``.
 * ``S_SCC``/``S_WCC`` the number of strongly/weakly connected components (isolated nodes
   included, as networkx counts them) and ``S_SCC_max``/``S_WCC_max`` the largest one's share
   of the nodes.

@@ -338,7 +338,7 @@ def distance_statistics(
     all four values are then exact. ``method="hyperball"`` estimates the first three from
     :func:`neighbourhood_function`. For both of these and ``"sampled"``, ``S_Diam`` comes from
     :func:`diameter` (iFUB, exact unless its BFS budget runs out). The returned
-    :class:`Statistics` records how in ``diameter_method``: ``"exact"`` (all-pairs BFS),
+    :class:`~graphveil.measure.distances.Statistics` records how in ``diameter_method``: ``"exact"`` (all-pairs BFS),
     ``"ifub"`` or ``"lower_bound"`` (the budget ran out: the larger of iFUB's bound and the
     ``sources``-source bound, the paper's own definition; ``"sampled"`` takes it from the same
     BFS as its distances, and starts iFUB from it). ``method="sampled"`` uses the BFS histogram from the ``sources``

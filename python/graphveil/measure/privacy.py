@@ -500,7 +500,7 @@ def eps(
         degree, in + out). ``"in"``, ``"out"`` or ``"joint"`` (directed graphs only): the in-
         or out-degree, whose law at ``v`` is Poisson-binomial over the pairs with head (tail)
         ``v``, or the pair (in, out), whose law is the product of the two (exact, see
-        :func:`directed_eps`).
+        :func:`~graphveil.measure.privacy.directed_eps`).
     threads : int, optional
         Worker threads for the degree distributions; the result does not depend on it.
 

@@ -205,7 +205,7 @@ class Report:
         """One report from partial reports of the same evaluation split over its samples.
 
         The parts must share the true graph's row, eps, seeds and label, and together cover
-        samples ``0..N-1`` once (each part's :attr:`first_sample` and length). Per-sample rows
+        samples ``0..N-1`` once (each part's ``first_sample`` and length). Per-sample rows
         are the sufficient statistics: the merged means and spreads are those of one run over
         all samples, and ``S_PL_pooled`` is refitted on the summed degree histograms.
 

@@ -555,7 +555,7 @@ def utility_statistics(
         Keys :data:`STATISTICS`, in table order: ``S_NE, S_AD, S_MD, S_DV`` (:func:`degree_statistics`),
         ``S_CC`` (:func:`transitivity`), ``S_PL`` (:func:`powerlaw_exponent` of this graph's
         degrees), ``S_APD, S_EDiam, S_CL, S_Diam`` (:func:`distance_statistics`). Degenerate
-        graphs follow the conventions in this module's docstring. A :class:`Statistics` dict,
+        graphs follow the conventions in this module's docstring. A :class:`~graphveil.measure.distances.Statistics` dict,
         whose ``diameter_method`` attribute says how ``S_Diam`` was found.
 
     References
