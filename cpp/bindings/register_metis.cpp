@@ -49,6 +49,9 @@ std::mutex metis_mutex;
 // its handler; longjmp does not restore the signal mask, so the calling thread would be left
 // with SIGTERM blocked: the process could no longer be terminated, and every child it spawns
 // inherits the blocked signal. The thread's mask is saved before the call and put back after.
+// (An external SIGTERM that lands during a call is taken by METIS's handler too: the call then
+// fails with METIS's error, a RuntimeError, instead of the CLI's exit 143. The window is the
+// partitioning itself; SIGINT, which GKlib does not trap, is unaffected.)
 class SignalMaskGuard {
    public:
     SignalMaskGuard() {
