@@ -5,7 +5,8 @@ function-local imports; the longest functions), then checks the layering of LAYE
 import of a module (module level or function-local) must go to its own layer or one its layer
 may import, unless ESCAPES declares it with a reason. Exits 1 on a violation, on a runtime
 import cycle (module-level imports; a declared lazy escape does not count), or on an escape
-that no longer exists or is declared lazy but imported at module level.
+that no longer exists or is declared lazy but imported at module level, and on a module over 900
+lines or a function over 80 lines of code (docstring, blank and comment lines excluded).
 docs/architecture.rst describes the layers. Usage: python3 .ci/structure.py [PROJECT_ROOT]
 """
 
@@ -259,6 +260,33 @@ for i, (src, dst, _, _) in enumerate(ESCAPES):
         violations.append(f"escape {src} -> {dst} is declared but no longer imported: drop it")
 for s in runtime_sccs:
     violations.append(f"runtime import cycle: {' -> '.join(s)}")
+
+# Sizes: no module over MAX_MODULE_LINES lines, no function over MAX_FUNCTION_CODE lines of code
+# (non-blank, non-comment lines, its docstring excluded).
+MAX_MODULE_LINES, MAX_FUNCTION_CODE = 900, 80
+for m, p in mods.items():
+    if p is None:  # the compiled core
+        continue
+    src = p.read_text()
+    lines = src.splitlines()
+    if len(lines) > MAX_MODULE_LINES:
+        violations.append(f"{m} has {len(lines)} lines (at most {MAX_MODULE_LINES}): split it")
+    for node in ast.walk(ast.parse(src)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        first = node.body[0]
+        doc = ast.get_docstring(node, clean=False) is not None
+        skip = range(first.lineno, first.end_lineno + 1) if doc else range(0)
+        code = sum(
+            1
+            for i in range(node.lineno, node.end_lineno + 1)
+            if i not in skip and lines[i - 1].strip() and not lines[i - 1].strip().startswith("#")
+        )
+        if code > MAX_FUNCTION_CODE:
+            violations.append(
+                f"{m}.{node.name} has {code} lines of code (at most {MAX_FUNCTION_CODE}): split it"
+            )
+
 for v in violations:
     print("VIOLATION:", v)
 print(f"layering: {len(violations)} violation(s), {len(used)} declared back-arrow(s)")
