@@ -116,3 +116,14 @@ def authors_random_walk_transform(
                 out.add((u, z))
                 out.add((z, u))
     return {(a, b) for a, b in out if a < b}, failed, lost
+
+
+def cli_parsers(parser, path=()):
+    """Every (command path, parser) reachable from the CLI's ``parser`` (its subcommands too)."""
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from cli_parsers(sub, (*path, name))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from graph_zoo import cli_parsers
 
 from graphveil.cli import build_parser, main
 
@@ -18,19 +19,10 @@ def _private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHVEIL_DATA_DIR", str(tmp_path / "cache"))
 
 
-def _parsers(parser, path=()):
-    """Every (command path, parser) reachable from ``parser``."""
-    yield path, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from _parsers(sub, (*path, name))
-
-
 def test_each_short_option_means_one_thing_across_commands():
     meaning: dict[str, set[str]] = {}
     where: dict[str, list[str]] = {}
-    for path, parser in _parsers(build_parser()):
+    for path, parser in cli_parsers(build_parser()):
         for action in parser._actions:
             for flag in action.option_strings:
                 if len(flag) == 2 and flag[0] == "-" and flag != "-h":
@@ -42,7 +34,7 @@ def test_each_short_option_means_one_thing_across_commands():
 
 
 def test_every_command_has_json_and_quiet():
-    for path, parser in _parsers(build_parser()):
+    for path, parser in cli_parsers(build_parser()):
         if any(isinstance(a, argparse._SubParsersAction) for a in parser._actions) or not path:
             continue
         flags = {f for a in parser._actions for f in a.option_strings}

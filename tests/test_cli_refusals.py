@@ -7,6 +7,7 @@ import contextlib
 import io
 
 import pytest
+from graph_zoo import cli_parsers
 
 from graphveil.cli import build_parser, main
 from graphveil.cli._common import Parser
@@ -15,15 +16,6 @@ from graphveil.cli._common import Parser
 @pytest.fixture(autouse=True)
 def _private_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("GRAPHVEIL_DATA_DIR", str(tmp_path / "cache"))
-
-
-def _parsers(parser, path=()):
-    """Every (command path, parser) reachable from ``parser``."""
-    yield path, parser
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, sub in action.choices.items():
-                yield from _parsers(sub, (*path, name))
 
 
 def _minimal_argv(parser: argparse.ArgumentParser) -> list[str]:
@@ -56,7 +48,7 @@ def _rejects(parser: argparse.ArgumentParser, argv: list[str], arg: str) -> bool
 
 
 def test_every_parser_refuses_abbreviations():
-    for path, parser in _parsers(build_parser()):
+    for path, parser in cli_parsers(build_parser()):
         assert isinstance(parser, Parser) and not parser.allow_abbrev, path
 
 
@@ -64,7 +56,7 @@ def test_no_prefix_of_a_long_option_is_taken_for_it():
     """Every proper prefix of every long option of every command is refused (exit 2), bare or
     with ``=value``, unless the prefix is itself an option of that command."""
     tried = 0
-    for path, parser in _parsers(build_parser()):
+    for path, parser in cli_parsers(build_parser()):
         argv = _minimal_argv(parser)
         parser.parse_args(argv)  # the base line parses: a refusal below is the prefix's
         # A parent's own options go before its command; a command's after its arguments.
