@@ -145,3 +145,25 @@ def test_graphveil_edgeflip_notre_dame(benchmark, notre_dame):
     )
     mean, var, _ = _edgeflip_closed_form(notre_dame, 10.0)
     assert abs(ug.num_pairs - mean) <= 6 * math.sqrt(var)
+
+
+# The second scale target: the youtube-size graph in well under a minute on 2 cores. EdgeFlip's
+# time follows its output (at epsilon = 10 about 32M pairs on N = 6.4e11).
+@pytest.mark.benchmark(group="DP releases on synthetic-youtube")
+def test_graphveil_tmf_youtube_size(benchmark, youtube_size):
+    g = youtube_size
+    ug, report = benchmark.pedantic(
+        tmf, args=(g,), kwargs={"epsilon": 1.0, "seed": 1}, rounds=1, iterations=1
+    )
+    pairs = g.n * (g.n - 1) // 2
+    mean = g.m * report["p_keep"] + (pairs - g.m) * report["p_add"]
+    assert abs(ug.num_pairs - mean) <= 6 * math.sqrt(mean) + 1
+
+
+@pytest.mark.benchmark(group="DP releases on synthetic-youtube")
+def test_graphveil_edgeflip_youtube_size(benchmark, youtube_size):
+    ug, _ = benchmark.pedantic(
+        edgeflip, args=(youtube_size,), kwargs={"epsilon": 10.0, "seed": 1}, rounds=1, iterations=1
+    )
+    mean, var, _ = _edgeflip_closed_form(youtube_size, 10.0)
+    assert abs(ug.num_pairs - mean) <= 6 * math.sqrt(var)

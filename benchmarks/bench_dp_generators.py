@@ -130,19 +130,14 @@ def test_graphveil_notre_dame(benchmark, notre_dame_path, scheme):
     check_release(graph, ug, 0.9, 1.1)
 
 
-@pytest.fixture(scope="module")
-def youtube() -> gv.Graph:
-    return gv.datasets.load("synthetic-youtube")
-
-
 @pytest.mark.benchmark(group="DP generators synthetic-youtube (1,134,890 nodes, 2,987,624 edges)")
 @pytest.mark.parametrize("scheme", ["dp_1k", "dp_2k", "dgg"])
-def test_graphveil_youtube_size(benchmark, youtube, scheme):
+def test_graphveil_youtube_size(benchmark, youtube_size, scheme):
     # Target: well under a minute each on 2 cores, memory linear in m.
     run = {
-        "dp_1k": lambda: dp_dk(youtube, epsilon=EPSILON, k=1, seed=1),
-        "dp_2k": lambda: dp_dk(youtube, epsilon=EPSILON, k=2, seed=1),
-        "dgg": lambda: dgg(youtube, epsilon=EPSILON, seed=1),
+        "dp_1k": lambda: dp_dk(youtube_size, epsilon=EPSILON, k=1, seed=1),
+        "dp_2k": lambda: dp_dk(youtube_size, epsilon=EPSILON, k=2, seed=1),
+        "dgg": lambda: dgg(youtube_size, epsilon=EPSILON, seed=1),
     }[scheme]
     ug, _ = benchmark.pedantic(run, rounds=1, iterations=1)
-    check_release(youtube, ug, 0.9, 1.1)
+    check_release(youtube_size, ug, 0.9, 1.1)

@@ -178,13 +178,6 @@ def test_hop_plot_networkit(benchmark, notre_dame_networkit, notre_dame):
 # Exact diameter by iFUB against the paper's 1,000-source BFS lower bound. iFUB is sequential
 # and needs a handful of BFS on web-NotreDame (diameter 46 in 3 BFS: 0.13 s against 1.9 s);
 # on the youtube-size Holme-Kim graph it gives up at a wide fringe level and falls back.
-@pytest.fixture(scope="module")
-def youtube_size(request) -> gv.Graph:
-    if request.config.getoption("benchmark_disable"):
-        pytest.skip("the youtube-size graph (1.1M nodes) runs with --benchmark-only")
-    return gv.datasets.load("synthetic-youtube")
-
-
 @pytest.mark.benchmark(group="diameter web-NotreDame")
 def test_diameter_ifub_notre_dame(benchmark, notre_dame):
     value, method = benchmark.pedantic(lambda: U.diameter(notre_dame), rounds=3, iterations=1)
