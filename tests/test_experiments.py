@@ -748,3 +748,18 @@ def test_the_paper_datasets_take_the_paper_maxvar_parts(monkeypatch, tmp_path, k
     ):
         assert main(["reproduce", *argv, *common, "-o", str(tmp_path / str(len(seen)))]) == 0
     assert seen == [60, 7, None]
+
+
+def test_study_md_names_the_authors_run_each_table_reproduces(study_dir):
+    out, _ = study_dir
+    text = (out / "study.md").read_text()
+    sections = text.split("\n## ")
+    for name in registry.names(family="uncertainty"):
+        record = registry.scheme(name)
+        (section,) = [s for s in sections if s.startswith(f"{record.title}\n")]
+        line = f"The authors' run these rows reproduce: {record.authors_run}."
+        assert (line in section) == bool(record.authors_run), name
+    # the three schemes of the paper's Tables 4 and 6 name their logged runs
+    assert "randwalk_keep_<t>_0.5" in registry.scheme("randwalk_mod").authors_run
+    assert "randwalk_<t>_10" in registry.scheme("randwalk").authors_run
+    assert "nb_missing" in registry.scheme("maxvar").authors_run

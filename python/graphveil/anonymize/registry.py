@@ -187,6 +187,10 @@ class Scheme:
     #: :class:`~graphveil.NotApplicable` ("<name> has no directed form ..."), never
     #: running it as undirected. The CLI and the study read it (:func:`directed`).
     directed: bool = False
+    #: The authors' run that the study's rows of this scheme reproduce, named as their scripts
+    #: and console logs (``hiepbkhn/itce2011``, ``graph-dp/``) name it; "" when no logged run of
+    #: theirs is reproduced (printed under the scheme's table in ``study.md``).
+    authors_run: str = ""
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -466,6 +470,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             directed=True,
             no_op=_no_op_walk("RandWalk"),
+            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk.py), retries and alpha = 1, behind the paper's Table 4 RandWalk rows",
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
@@ -484,6 +489,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             aliases=("randwalk-mod",),
             no_op=_no_op_walk("RandWalk-mod"),
+            authors_run="random_walk_transform_multigraph(G, t, 0.5): the runs randwalk_keep_<t>_0.5 (graph-dp/src/random_walk.py), scored by graph-dp/compare/utility_measure_multigraph.py and incorrectness_measure_multigraph.py; equal to the paper's 12 Table 4 RandWalk-mod rows in the console logs graph-dp/console/*-UTIL.txt",
             cli=Cli(
                 description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
                 "tables ran it (default: a multigraph, self-loops and multi-edges kept, written as a "
@@ -518,6 +524,7 @@ REGISTRY: dict[str, Scheme] = {
             expected_degrees=True,
             directed=True,
             no_op=_no_op_maxvar,
+            authors_run="prepare_mps_and_solve (graph-dp/uncertain/uncertain_convex_opt_parallel.py): the runs <graph>_cvxopt_<n_p>_<parts>_nb_missing (console logs graph-dp/console/*_cvxopt_*_nb_missing-UTIL.txt), one gpmetis part file per graph, behind the paper's Table 6",
             cli=Cli(
                 description="MaxVar: the graph's parts (--partitioner, METIS by default), friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "

@@ -162,6 +162,9 @@ class Study:
                 else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
+            run = "" if name == "comparison" else registry.scheme(name).authors_run
+            if run:
+                parts += ["", f"The authors' run these rows reproduce: {run}."]
         parts += ["", *self._findings_markdown()]
         control = self.original.get("attack_not_applicable")
         if self.not_applicable or control:
