@@ -566,3 +566,16 @@ def test_evaluate_with_attacks_adds_the_attack_scores(grqc):
     assert math.isnan(
         evaluate(grqc, walked, samples=1, seed=6, k=30, attacks=True).extra["attack_link_auc"]
     )
+
+
+def test_given_twins_give_the_same_attack_and_bad_ones_are_refused():
+    # attack_scores computes G0's twins once for its worlds: the same result as each run's own
+    from graphveil.attack.propagation import propagation_attack, structural_twins
+
+    g = gv.datasets.load("karate_club")
+    ug, _ = gv.anonymize.edge_switch(g, switches=20, seed=3)
+    own = propagation_attack(g, ug, seeds=5, seed=2)
+    given = propagation_attack(g, ug, seeds=5, seed=2, g0_twins=structural_twins(g))
+    assert own == given
+    with pytest.raises(ValueError, match="g0_twins"):
+        propagation_attack(g, ug, seeds=5, seed=2, g0_twins=np.zeros(3, dtype=bool))

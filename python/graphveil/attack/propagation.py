@@ -574,6 +574,7 @@ def propagation_attack(
     max_rounds: int = DEFAULT_MAX_ROUNDS,
     seed: SeedLike = None,
     threads: int | None = None,
+    g0_twins: np.ndarray | None = None,
 ) -> PropagationAttack:
     """Run :func:`propagation` with ``G0`` as the auxiliary graph against a release.
 
@@ -596,6 +597,9 @@ def propagation_attack(
         Degree bound of the core the main rates are reported on (:func:`core_nodes`).
     seed : int, numpy.random.Generator or None
         Randomness of the permutation, the seeds and the sampled world.
+    g0_twins : numpy.ndarray, optional
+        :func:`structural_twins` of ``g0`` (of its undirected graph), when the caller attacks
+        several releases of one G0 and computes it once; computed here otherwise.
 
     Returns
     -------
@@ -639,8 +643,14 @@ def propagation_attack(
     core = np.zeros(g0.n, dtype=bool)
     core[perm[core_nodes(g0, min_degree)]] = True
     core &= scored
+    if g0_twins is None:
+        g0_twins = structural_twins(g0)
+    elif np.shape(g0_twins) != (g0.n,) or np.asarray(g0_twins).dtype != bool:
+        raise ValueError(
+            f"g0_twins must be structural_twins(g0): a boolean array of {g0.n:,} entries"
+        )
     twins = np.zeros(g0.n, dtype=bool)
-    twins[perm] = structural_twins(g0)
+    twins[perm] = g0_twins
 
     def attack(world: Graph) -> tuple[Reidentification, Reidentification]:
         wu, wv = world.to_undirected().edges()

@@ -42,6 +42,7 @@ from graphveil.attack.propagation import (
     ECCENTRICITIES,
     propagation_attack,
     propagation_table,
+    structural_twins,
 )
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -175,6 +176,7 @@ def _propagation_score(
     g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
 ) -> dict[str, Any]:
     rng = np.random.default_rng(seed_to_u64(request.seed))
+    twins = structural_twins(g0.to_undirected())  # G0's, once for every attacked world
     runs = [
         propagation_attack(
             g0,
@@ -183,6 +185,7 @@ def _propagation_score(
             eccentricity=request.eccentricity,
             seed=int(s),
             threads=request.threads,
+            g0_twins=twins,
         )
         for s in rng.integers(0, 2**63, size=request.samples)
     ]
