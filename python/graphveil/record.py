@@ -115,7 +115,12 @@ class RunRecord:
         return inverse[ids]
 
     def unpermute(self, graph: Any) -> Any:
-        """``graph`` (a Graph or an uncertain graph in release ids) under the original ids.
+        """``graph`` (in release ids) under the original ids, of the same kind.
+
+        ``graph`` is a :class:`~graphveil.Graph`, a :class:`~graphveil.multigraph.Multigraph`
+        (every loop and copy of a pair kept) or an uncertain graph (its model, relaxed or
+        strict, and its direction kept: an arc ``a -> b`` of the release is the arc
+        ``to_original(a) -> to_original(b)``).
 
         Raises
         ------
@@ -129,16 +134,21 @@ class RunRecord:
                 f"the permutation has {self.permutation.size} entries, the published graph "
                 f"{graph.n} nodes"
             )
-        if not hasattr(graph, "p"):  # a Graph
-            u, v = graph.edges()
-            return type(graph).from_edges(self.to_original(u), self.to_original(v), graph.n)
-        return type(graph)(
-            graph.n,
-            self.to_original(graph.u),
-            self.to_original(graph.v),
-            graph.p,
-            relaxed=graph.relaxed,
-            meta=graph.meta,
+        if hasattr(graph, "p"):  # an uncertain graph
+            return type(graph)(
+                graph.n,
+                self.to_original(graph.u),
+                self.to_original(graph.v),
+                graph.p,
+                relaxed=graph.relaxed,
+                directed=graph.directed,
+                meta=graph.meta,
+            )
+        u, v = graph.edges()
+        if not hasattr(graph, "directed"):  # a Multigraph: its loops and copies stay
+            return type(graph)(graph.n, self.to_original(u), self.to_original(v))
+        return type(graph).from_edges(
+            self.to_original(u), self.to_original(v), graph.n, directed=graph.directed
         )
 
     def check(self, graph: Any, name: str = "the release") -> RunRecord:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from graphveil.cli._common import (
+    add_directed_argument,
     add_json_argument,
     add_record_argument,
     add_seed_argument,
@@ -15,6 +16,7 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     json_to_stdout,
+    read_published,
     release_inputs,
     write_json,
 )
@@ -57,6 +59,11 @@ def add_sample(subparsers: Any) -> None:
         help="write the file's ids as they are even when they are the true ids",
     )
     add_record_argument(parser)
+    add_directed_argument(
+        parser,
+        "a plain u v p TSV without header",
+        also="; a release's header says its direction, and --directed then only checks it",
+    )
     add_threads_argument(parser)
     add_json_argument(parser, "the paths written")
     add_verbosity(parser)
@@ -78,7 +85,6 @@ def _run_sample(args: argparse.Namespace) -> int:
     from graphveil._common import atomic_group, seed_to_u64
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
-    from graphveil.uncertain import UncertainGraph
 
     if args.count < 1:
         raise ValueError(f"-n/--count must be at least 1, got {args.count}")
@@ -90,7 +96,7 @@ def _run_sample(args: argparse.Namespace) -> int:
     out = Path(args.output)
     _check_folder(out)
     check_outputs(args.record, args.json, inputs=release_inputs(args.published))
-    ug = UncertainGraph.load(args.published)
+    ug = read_published(args.published, args.directed)
     # Every input checked: only now may the folder be created.
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))
