@@ -499,3 +499,48 @@ def g0_file(tmp_path: Path, g0: gv.Graph) -> Path:
     path = tmp_path / "g0.txt"
     gv.write_edgelist(g0, path, keep_ids=True)
     return path
+
+
+# ---------------------------------------------------------------------- the permutation's digest
+def test_a_permutation_swapped_for_another_runs_is_refused(tmp_path, karate, capsys):
+    g0, ug = karate
+    ug.save(tmp_path / "a.npz", record=tmp_path / "a.json")
+    ug.save(tmp_path / "b.npz", record=tmp_path / "b.json")
+    body = json.loads((tmp_path / "a.json").read_text())
+    other = json.loads((tmp_path / "b.json").read_text())["permutation"]
+    assert len(other) == len(body["permutation"]) and other != body["permutation"]
+    body["permutation"] = other  # the same n: every other check passes
+    swapped = tmp_path / "swapped.json"
+    swapped.write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="permutation_digest differs"):
+        RunRecord.load(swapped)
+    code, out, err = _run(
+        capsys, "evaluate", "--dataset", "karate_club", tmp_path / "a.npz",
+        "--record", swapped, "--samples", "1",
+    )  # fmt: skip
+    assert code == 2 and out == ""
+    assert "swapped from another run's record" in _one_error(err)
+    # the record as written is accepted, and an edited list of releases is refused too
+    RunRecord.load(tmp_path / "a.json").check(gv.UncertainGraph.load(tmp_path / "a.npz"))
+    body = json.loads((tmp_path / "a.json").read_text())
+    body["releases"].append({"file": "b.npz", "digest": "0" * 64})
+    swapped.write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="permutation_digest differs"):
+        RunRecord.load(swapped)
+
+
+def test_a_version_1_record_is_read_and_a_version_2_needs_its_digest(tmp_path, karate):
+    _, ug = karate
+    rec = ug.save(tmp_path / "a.npz", record=tmp_path / "a.json")
+    body = json.loads((tmp_path / "a.json").read_text())
+    assert body["format_version"] == 2 and isinstance(body["permutation_digest"], str)
+    del body["permutation_digest"]
+    (tmp_path / "v2.json").write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="corrupt run record: no 'permutation_digest'"):
+        RunRecord.load(tmp_path / "v2.json")
+    body["format_version"] = 1  # written before the digest: read as it is
+    (tmp_path / "v1.json").write_text(json.dumps(body))
+    old = RunRecord.load(tmp_path / "v1.json")
+    assert np.array_equal(old.permutation, rec.permutation)
+    loaded = gv.UncertainGraph.load(tmp_path / "a.npz", record=tmp_path / "v1.json")
+    assert gv.record.true_ids(loaded) == ug
