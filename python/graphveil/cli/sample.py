@@ -35,7 +35,11 @@ def add_sample(subparsers: Any) -> None:
             "A release saved with permuted ids is already in public ids: its worlds keep them (the "
             "release's run record maps them back). A file saved with --keep-ids holds the true ids: its "
             "worlds are written under one fresh random permutation, shared by all of them and kept in "
-            "--record, unless --keep-ids."
+            "--record, unless --keep-ids. A relaxed release (the printed RandWalk-mod, Mixture over "
+            "it) has multigraph worlds, measured so by `graphveil evaluate`: each is written as that "
+            "multigraph, one line per edge, every parallel copy and every self-loop (u u) kept "
+            "(header '# graphveil edgelist ... multigraph=yes'; networkx's read_edgelist with "
+            "create_using=MultiGraph reads it so)."
         ),
     )
     parser.add_argument(
@@ -107,8 +111,15 @@ def _run_sample(args: argparse.Namespace) -> int:
     if not ug.ids_permuted and not args.keep_ids:
         ug, perm = ug.with_permuted_ids()
     seed = seed_to_u64(args.seed)
-    worlds = ug.sample(args.count, seed, threads=args.threads)
-    assert isinstance(worlds, list)  # a count was given
+    multigraph = ug.relaxed and not ug.directed  # the worlds evaluate measures: loops, copies
+    if multigraph:
+        worlds: list[Any] = [
+            ug.sample_multigraph(seed, index=i, threads=args.threads) for i in range(args.count)
+        ]
+    else:
+        drawn = ug.sample(args.count, seed, threads=args.threads)
+        assert isinstance(drawn, list)  # a count was given
+        worlds = drawn
     releases: list[dict[str, str]] = []
     with atomic_group():  # the worlds and their record: all in place, or none
         for world, path in zip(worlds, paths):
@@ -116,13 +127,34 @@ def _run_sample(args: argparse.Namespace) -> int:
             releases += rec.releases
         record = RunRecord(
             perm,
-            {"command": "sample", "source": source, "seed": seed, "count": args.count},
+            {
+                "command": "sample",
+                "source": source,
+                "seed": seed,
+                "count": args.count,
+                "multigraph": multigraph,
+            },
             releases,
         )
         if args.record:
             record.save(args.record)
     kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
-    write_json(args.json, {"worlds": [str(p) for p in paths], "ids_permuted": ug.ids_permuted})
+    write_json(
+        args.json,
+        {
+            "worlds": [str(p) for p in paths],
+            "ids_permuted": ug.ids_permuted,
+            "multigraph": multigraph,
+        },
+    )
     if not json_to_stdout(args):
-        print(f"wrote {args.count} world(s) to {out}/ in {kind}")
+        what = "multigraph" if multigraph else "simple"
+        print(f"wrote {args.count} {what} world(s) to {out}/ in {kind}{_MULTIGRAPH * multigraph}")
     return 0
+
+
+#: What ``sample`` adds about a relaxed release's worlds.
+_MULTIGRAPH = (
+    "; every parallel copy and self-loop kept, one line each, as evaluate measures them "
+    "(header multigraph=yes)"
+)
