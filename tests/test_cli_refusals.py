@@ -420,3 +420,18 @@ def gv_uncertain(tmp_path):
     path = tmp_path / "u.npz"
     UncertainGraph(3, [0], [1], [0.5]).save(path)
     return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["randwalk", "-t", "2", "--routing", "fixed"], "--routing fixed"),
+        (["edge_switch", "--switches", "3", "--nearby"], "--nearby"),
+    ],
+)
+def test_an_option_without_a_directed_form_is_named_as_typed(argv, flag, tmp_path, capsys):
+    code = main(["anonymize", argv[0], "--directed", str(_dg(tmp_path)), "-q", *argv[1:]])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"{flag} has no directed form" in err and f"drop {flag} with --directed" in err
+    assert "=" not in err.split("error: ", 1)[1], err  # no Python keyword

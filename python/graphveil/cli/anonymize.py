@@ -102,6 +102,10 @@ CLI_OPTIONS = {
     "n_potential": "--n-potential",
     "keep_ids=True": "--keep-ids",
     "use q=1": "use --white-noise 1",
+    "routing='fixed'": "--routing fixed",
+    "use routing='random' on a directed graph": "drop --routing fixed with --directed",
+    "nearby=True": "--nearby",
+    "use nearby=False for a directed graph": "drop --nearby with --directed",
     "Graph.to_undirected() drops the arc directions": (
         "--directed reads both edge lists as arcs; a release's header says its direction"
     ),
