@@ -114,7 +114,8 @@ def _parser() -> Any:
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("matrix")
-    gv.write_edgelist(true_graph("directed"), path / "digraph.txt", keep_ids=True)
+    # a SNAP-style file: no graphveil header, so only --directed makes its lines arcs
+    gv.write_edgelist(true_graph("directed"), path / "digraph.txt", keep_ids=True, header=False)
     return path
 
 
