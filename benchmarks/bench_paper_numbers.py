@@ -421,7 +421,7 @@ def test_graphveil_matches_the_logs_and_the_paper(graph: str) -> None:
     runs = int(os.environ.get("GRAPHVEIL_PAPER_RUNS", "5"))
     cells = load_logs()
     grid = paper_grid(cells, graph, g.m)
-    parts = datasets.dataset(dataset).maxvar_parts
+    parts = datasets.info(dataset).maxvar_parts
     outcomes = compare(measure(g, graph, runs=runs, grid=grid, maxvar_parts=parts), cells)
     for outcome in outcomes:
         if outcome.excuse:
