@@ -11,8 +11,9 @@ the project), and writes one CSV row per cell of the four tables, G0's rows incl
 (:data:`OUT`, ``benchmarks/paper_logs.csv``), with its provenance:
 
 ``table``, ``tex_label``
-    The paper's table (numbered as the project numbers them, Table 3 = (k,eps)-obf) and the
-    ``\\label`` of its ``table*`` in the source.
+    The paper's table, numbered as the project's docs number it (Table 3 = (k,eps)-obf, 4 =
+    RandWalk, 6 = MaxVar, 7 = the comparison; the shipped source, an IEEEtran file with four tables
+    before them, would print them as TABLE V to VIII), and the ``\\label`` of its ``table*``.
 ``graph``, ``case``, ``column``
     The paper's graph, graphveil's name of the row (``G0``, ``obfuscation sigma=0.001``,
     ``randwalk t=2``, ``randwalk_mod t=2``, ``maxvar n_p=200000``) and of the column.
