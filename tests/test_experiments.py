@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -759,7 +760,25 @@ def test_study_md_names_the_authors_run_each_table_reproduces(study_dir):
         (section,) = [s for s in sections if s.startswith(f"{record.title}\n")]
         line = f"The authors' run these rows reproduce: {record.authors_run}."
         assert (line in section) == bool(record.authors_run), name
+        assert (f"\n{record.paper_departs}.\n" in section) == bool(record.paper_departs), name
     # the three schemes of the paper's Tables 4 and 6 name their logged runs
     assert "randwalk_keep_<t>_0.5" in registry.scheme("randwalk_mod").authors_run
     assert "randwalk_<t>_10" in registry.scheme("randwalk").authors_run
     assert "nb_missing" in registry.scheme("maxvar").authors_run
+    # only RandWalk-mod's printed rows depart from its logs (divided by 4), and the figures the
+    # note cites are the logged and printed cells of benchmarks/paper_logs.csv
+    assert [n for n in registry.names() if registry.scheme(n).paper_departs] == ["randwalk_mod"]
+    note = registry.scheme("randwalk_mod").paper_departs
+    with (Path(__file__).resolve().parents[1] / "benchmarks" / "paper_logs.csv").open() as f:
+        cells = {
+            (r["table"], r["column"]): r
+            for r in csv.DictReader(f)
+            if (r["graph"], r["case"]) == ("dblp", "randwalk_mod t=2")
+        }
+    for key in (("4", "H1"), ("4", "H2_open")):
+        assert cells[key]["relation"] == "log / 4"
+        assert f"= {cells[key]['log']} " in note and cells[key]["paper"] in note
+    for column in ("eps_k30", "eps_k50", "eps_k100", "removed_edges", "added_edges"):
+        assert cells["7", column]["relation"] == "rounded"
+        assert cells["7", column]["log"][:7] in note.replace(",", ""), column
+        assert cells["7", column]["paper"] in note.replace(",", ""), column

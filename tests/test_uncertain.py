@@ -174,7 +174,7 @@ def test_simplified_is_the_law_of_simplified_samples():
 
 
 def test_paper_edit_distance_formula_on_possible_world():
-    # E[D] = sum over E_G of (1 - p) + sum over the other pairs of p (Section 4.1)
+    # E[D] = sum over E_G of (1 - p) + sum over the other pairs of p (Section V-A)
     ug = gv.UncertainGraph(4, [0, 0, 1, 2], [1, 2, 2, 3], [0.9, 0.2, 0.6, 1.0])
     g = graph_of(4, [(0, 1), (2, 3)])
     assert ug.expected_edit_distance(g) == pytest.approx(0.1 + 0.2 + 0.6 + 0.0)

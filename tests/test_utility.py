@@ -1,4 +1,4 @@
-"""The ten utility statistics (Section 5.2) against networkx, igraph, scipy and powerlaw."""
+"""The ten utility statistics (Section VI-B) against networkx, igraph, scipy and powerlaw."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ def evaluate(
     executor: Executor | None = None,
     first_sample: int = 0,
 ) -> Report:
-    """Measure the privacy and utility of a published graph as the paper does (Section 5).
+    """Measure the privacy and utility of a published graph as the paper does (Section VI).
 
     Parameters
     ----------
@@ -150,7 +150,7 @@ def evaluate(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections VI and VII (Tables 3-7).
 
     Examples
     --------

@@ -51,7 +51,7 @@ class UncertainGraph:
     """An uncertain graph on nodes ``0..n-1``: pairs ``(u, v)`` with probabilities ``p``.
 
     Every pair exists independently with its probability; a *possible world* (a sample)
-    keeps each pair with probability ``p`` (Section 2.1 of the paper).
+    keeps each pair with probability ``p`` (Section III-A of the paper).
 
     Canonical form (strict model, the default): ``u < v``, pairs sorted by ``(u, v)`` and
     unique, ``p`` float64 in ``[0, 1]``. Pairs with ``p = 0`` and ``p = 1`` are kept as given.
@@ -288,7 +288,7 @@ class UncertainGraph:
         return var
 
     def total_variance(self) -> float:
-        """TV = sum over pairs of p(1 - p) (Section 4.1).
+        """TV = sum over pairs of p(1 - p) (Section V-A).
 
         In the strict model this is half the sum of the degree variances, and the variance of
         the edit distance between a sample and any graph (Theorem 4.1). For a directed graph it
@@ -320,7 +320,7 @@ class UncertainGraph:
         return self._simple
 
     def to_scipy(self, *, array: bool = True) -> sp.csr_array | sp.csr_matrix:
-        """The uncertain adjacency matrix (Section 3.1) as a symmetric scipy.sparse CSR.
+        """The uncertain adjacency matrix (Section IV-A) as a symmetric scipy.sparse CSR.
 
         Entry ``(u, v)`` is the sum of ``p`` over the pairs ``(u, v)``; a self-loop contributes
         ``2 p`` to the diagonal (Theorem 3.1's adjacency matrix), so row sums are
@@ -490,7 +490,7 @@ class UncertainGraph:
         r"""Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
 
         ``D(G, G') = |E_G \ E_G'| + |E_G' \ E_G|`` counts the pairs present in exactly one of
-        the two graphs. By linearity (Section 4.1), ``E[D] = sum over pairs in graph of (1 - p)
+        the two graphs. By linearity (Section V-A), ``E[D] = sum over pairs in graph of (1 - p)
         + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
         here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
         Relaxed graphs are measured through their simplified samples (:meth:`simplified`).
@@ -516,7 +516,7 @@ class UncertainGraph:
 
         References
         ----------
-        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 4.1 and Theorem 4.1.
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section V-A and Theorem 4.1.
         """
         simple = self.simplified()
         in_graph, outside = match(simple, graph)
@@ -577,7 +577,7 @@ class UncertainGraph:
 
         References
         ----------
-        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 2.1 (possible worlds).
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section III-A (possible worlds).
 
         Examples
         --------

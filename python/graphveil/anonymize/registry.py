@@ -191,6 +191,10 @@ class Scheme:
     #: and console logs (``hiepbkhn/itce2011``, ``graph-dp/``) name it; "" when no logged run of
     #: theirs is reproduced (printed under the scheme's table in ``study.md``).
     authors_run: str = ""
+    #: Where the paper's printed rows of this scheme depart from that logged run, with the log
+    #: lines ("" where they follow it; printed under the scheme's table in ``study.md``).
+    #: ``benchmarks/paper_logs.csv`` holds every logged cell beside the printed one.
+    paper_departs: str = ""
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -490,6 +494,7 @@ REGISTRY: dict[str, Scheme] = {
             aliases=("randwalk-mod",),
             no_op=_no_op_walk("RandWalk-mod"),
             authors_run="random_walk_transform_multigraph(G, t, 0.5): the runs randwalk_keep_<t>_0.5 (graph-dp/src/random_walk.py), scored by graph-dp/compare/utility_measure_multigraph.py and incorrectness_measure_multigraph.py; equal to the paper's 12 Table 4 RandWalk-mod rows in the console logs graph-dp/console/*-UTIL.txt",
+            paper_departs="The paper printed these runs' H1 and H2_open divided by 4, in all 24 RandWalk-mod cells of its Table 4 and the 12 of Table 7, so its RandWalk-mod tradeoffs are half the logged ones: dblp t = 2 logs score_H1 = 47.156462808 and score_H2 = 17.9092894575 (graph-dp/console/com_dblp_ungraph_randwalk_keep_2_0.5-PRIV.txt), printed 11.8 and 4.5, while the same log's eps_arr = [0.000727..., 0.001347..., 0.002520...] and edge differences (means 719,361.2 and 719,416.5) appear unscaled in Table 7 (0.00073, 0.00135, 0.00252). These rows are not divided: they compare with the logs, and with the paper's H1 and H2_open only after dividing by 4 (benchmarks/paper_logs.csv, benchmarks/bench_paper_numbers.py)",
             cli=Cli(
                 description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
                 "tables ran it (default: a multigraph, self-loops and multi-edges kept, written as a "
@@ -509,7 +514,7 @@ REGISTRY: dict[str, Scheme] = {
             name="maxvar",
             function=maxvar,
             title="MaxVar",
-            summary="MaxVar (Section 4): most degree variance, expected degrees kept",
+            summary="MaxVar (Section V): most degree variance, expected degrees kept",
             grid_parameter="n_p/m",
             default_grid=(0.19, 0.38, 0.57, 0.76, 0.95),
             valid=lambda v: v > 0,

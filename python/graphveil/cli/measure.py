@@ -35,7 +35,7 @@ def add_stats(subparsers: Any) -> None:
         description=(
             "Print n, m, degree statistics, what was cleaned while reading the graph, the graph's own "
             "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the "
-            "utility statistics of the paper (Section 5)."
+            "utility statistics of the paper (Section VI)."
         ),
     )
     add_graph_argument(parser)
@@ -90,7 +90,7 @@ def add_evaluate(subparsers: Any) -> None:
         description=(
             "Draw samples of UNCERTAIN (a .npz or TSV written by UncertainGraph.save) and print, as the "
             "paper's table rows, H1, H2_open, the utility statistics, rel.err, tradeoff, the edge "
-            "differences and eps for each k, next to the true graph's own row (Section 5)."
+            "differences and eps for each k, next to the true graph's own row (Section VI)."
         ),
     )
     parser.add_argument(

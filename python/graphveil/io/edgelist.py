@@ -136,7 +136,7 @@ def read_edgelist(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch (ASIACCS 2015), Section 7 (Evaluation): the paper's graphs
+    Nguyen, Imine, Rusinowitch (ASIACCS 2015), Section VII (Evaluation): the paper's graphs
     (dblp, amazon, youtube) are SNAP edge lists in this format, http://snap.stanford.edu/data/
     """
     nthreads = check_threads(threads)

@@ -1,4 +1,4 @@
-"""Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports.
+"""Measures of an anonymized graph (Section VI of the paper): privacy, utility and reports.
 
 :func:`evaluate` composes these measures with the attacks and the cluster one layer up
 (:mod:`graphveil.evaluation`); it is loaded from there on first use, so that ``measure``

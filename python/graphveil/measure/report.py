@@ -1,4 +1,4 @@
-"""Evaluation reports: privacy and utility of a published graph against the true one (Section 5).
+"""Evaluation reports: privacy and utility of a published graph against the true one (Section VI).
 
 :func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
 computes, on every sample, the re-identification scores H1 and H2_open, the utility
@@ -302,7 +302,7 @@ class Report:
 
     @property
     def rel_err(self) -> float:
-        """Mean relative error over the utility statistics (Section 6 of the paper)."""
+        """Mean relative error over the utility statistics (Section VII of the paper)."""
         return relative_error(self.mean, self.original, directed=self.directed)[0]
 
     @property

@@ -1,4 +1,4 @@
-"""The utility statistics of Section 5.2 of the paper, and their one table.
+"""The utility statistics of Section VI-B of the paper, and their one table.
 
 :data:`STATISTIC_TABLE` is the only list of statistics: name, description, how it is computed,
 display formats and header. :func:`utility_statistics`, the reports
@@ -83,7 +83,7 @@ def degree_statistics(graph: Graph | Multigraph) -> dict[str, float]:
 
     References
     ----------
-    Section 5.2 ("Degree-based statistics") of the paper.
+    Section VI-B ("Degree-based statistics") of the paper.
 
     Examples
     --------
@@ -161,7 +161,7 @@ def transitivity(graph: Graph | Multigraph, *, threads: int | None = None) -> fl
 
     References
     ----------
-    Section 5.2 ("Clustering statistics") of the paper.
+    Section VI-B ("Clustering statistics") of the paper.
 
     Examples
     --------
@@ -408,7 +408,7 @@ _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
 
-#: The utility statistics of Section 5.2, in the paper's column order: the one table every
+#: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
@@ -560,7 +560,7 @@ def utility_statistics(
 
     References
     ----------
-    Section 5.2 of the paper.
+    Section VI-B of the paper.
 
     Examples
     --------
