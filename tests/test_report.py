@@ -211,6 +211,44 @@ def test_json_round_trip(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temp file left
 
 
+def test_saved_report_reads_back_after_the_table_grows(tmp_path, monkeypatch):
+    # A report saved before a statistic joins the table keeps its own columns: its mean, rel.err,
+    # table and CSV are those it was saved with (they raised KeyError on the new column).
+    from graphveil.measure import utility
+
+    rep = _report()
+    rep.to_json(tmp_path / "report.json")
+    saved = json.loads((tmp_path / "report.json").read_text())
+    assert saved["statistics"] == list(STATISTICS)
+    grown = utility.Statistic("S_NEW", "a statistic added later", lambda g, o: {"S_NEW": 1.0})
+    monkeypatch.setattr(utility, "STATISTIC_TABLE", (*utility.STATISTIC_TABLE, grown))
+    assert utility.statistic_names()[-1] == "S_NEW"
+    for data in (saved, {k: v for k, v in saved.items() if k != "statistics"}):  # older files too
+        back = Report.from_dict(json.loads(json.dumps(data)))
+        assert back.statistics == STATISTICS
+        assert back.rel_err == pytest.approx(rep.rel_err)
+        assert back.rel_err_terms.keys() == rep.rel_err_terms.keys()
+        assert back.table() == rep.table() and "S_NEW" not in back.table()
+        back.to_csv(tmp_path / "back.csv")
+        assert "S_NEW" not in (tmp_path / "back.csv").read_text()
+    # A report built now has the grown table's columns, and one that lacks their values says so.
+    with pytest.raises(ValueError, match="^the true graph's row has no S_NEW: measure"):
+        Report(**{**_fields(rep), "statistics": ()})
+
+
+def test_report_with_an_unknown_statistic_is_refused(tmp_path):
+    data = _report().to_dict()
+    data["statistics"] = [*data["statistics"], "S_GONE"]
+    with pytest.raises(ValueError, match=r"^the report holds S_GONE, not among .* version that"):
+        Report.from_dict(data)
+
+
+def _fields(rep: Report) -> dict:
+    import dataclasses
+
+    return {f.name: getattr(rep, f.name) for f in dataclasses.fields(rep)}
+
+
 def test_csv_rows(tmp_path):
     rep = _report()
     path = tmp_path / "report.csv"
