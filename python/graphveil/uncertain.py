@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, NamedTuple
 
@@ -863,13 +864,46 @@ def load_uncertain(
 class Anonymized(NamedTuple):
     """The output of a scheme: the uncertain graph and a report of how it was made.
 
-    Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
+    Unpacks as ``ug, report = scheme(...)``; ``.graph`` and ``.report`` are the two. Every
+    public attribute and method of the uncertain graph is also read through the result, so
+    ``result = maxvar(g, ...)`` then ``result.directed``, ``result.n`` or ``result.save(path)``
+    are those of ``result.graph``. The result stays a tuple (``len`` 2, compared as a tuple):
+    pass ``result.graph`` where an :class:`UncertainGraph` is expected
+    (:func:`~graphveil.measure.evaluate` also takes the result itself).
+
+    ``report`` is a plain dict (JSON-serialisable):
     ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
     entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
     :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
     user chose); the rest, the seed first, goes to the private run record (``record=``), never
     into the release.
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> result = gv.anonymize.randwalk(gv.datasets.load("karate_club"), t=2, seed=1)
+    >>> result.directed, result.n == result.graph.n
+    (False, True)
+    >>> ug, report = result
+    >>> report["scheme"]
+    'randwalk'
+    >>> result.nodes
+    Traceback (most recent call last):
+    ...
+    AttributeError: 'Anonymized' object has no attribute 'nodes': a scheme returns (graph, report); the uncertain graph is .graph (or unpack: ug, report = scheme(...)) and has no 'nodes' either
     """
 
     graph: UncertainGraph
     report: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names that neither a tuple nor the two fields have: the graph's.
+        if name.startswith("_"):  # protocol lookups (copy, pickle, numpy) are not forwarded
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with contextlib.suppress(AttributeError):
+            return getattr(self.graph, name)
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}: a scheme returns "
+            "(graph, report); the uncertain graph is .graph (or unpack: ug, report = "
+            f"scheme(...)) and has no {name!r} either"
+        )
