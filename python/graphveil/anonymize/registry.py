@@ -609,7 +609,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             deterministic=True,
             directed=True,
             no_op=_no_op_walk("RandWalk"),
-            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk.py), retries and alpha = 1, behind the paper's Table 4 RandWalk rows",
+            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk_igraph.py, run by graph-dp/bash/rwAll.cmd as `random_walk_igraph.py <graph> <t> 10 20 0`: 20 samples, retries, alpha = 1, neighbours in ascending id order), behind the paper's Table 4 RandWalk rows",
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
