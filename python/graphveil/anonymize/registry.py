@@ -80,6 +80,7 @@ __all__ = [
     "partitionable",
     "resolve",
     "scheme",
+    "study_directed",
 ]
 
 
@@ -330,6 +331,9 @@ class Scheme:
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
     #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
     family: str = "uncertainty"
+    #: The schemes its study run calls (Mixture's is over the study's RandWalk-mod output): a
+    #: directed study runs it only if they have a directed form too (:func:`study_directed`).
+    study_uses: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
@@ -565,6 +569,12 @@ def _by_name(*records: Scheme) -> dict[str, Scheme]:
                     f"{owner[spelling]!r}'s: choose another"
                 )
             owner[spelling] = record.name
+    for record in records:
+        unknown = [used for used in record.study_uses if used not in owner]
+        if unknown:
+            raise ValueError(
+                f"scheme {record.name!r}: study_uses names {', '.join(unknown)}, not a scheme"
+            )
     return {record.name: record for record in records}
 
 
@@ -709,6 +719,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             deterministic=False,
             directed=True,
             no_op=_no_op_mixture,
+            study_uses=("randwalk_mod",),
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
                 "an edge list, or an uncertain graph written with --keep-ids."
@@ -774,6 +785,21 @@ def directed() -> tuple[str, ...]:
     ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
     """
     return tuple(s.name for s in REGISTRY.values() if s.directed)
+
+
+def study_directed() -> tuple[str, ...]:
+    """The schemes the study runs on a directed graph: a directed form, and so has all it uses.
+
+    Examples
+    --------
+    >>> study_directed()
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch')
+    """
+    return tuple(
+        s.name
+        for s in REGISTRY.values()
+        if s.directed and all(REGISTRY[used].directed for used in s.study_uses)
+    )
 
 
 def partitionable() -> tuple[str, ...]:

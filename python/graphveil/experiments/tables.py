@@ -22,7 +22,7 @@ from graphveil.experiments.checks import attack_disagreements, family_markdown
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.state import _write_text
-from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
+from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
 
 @dataclass
@@ -148,11 +148,17 @@ class Study:
                 "are arcs, eps is on the joint (in, out) degree, and only the schemes with a "
                 "directed form run (docs/directed.rst)."
             )
-        if self.diameter_method == "lower_bound":
+        if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
+            why = (
+                f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
+                "nodes (the all-pairs limit)"
+                if self.config.directed
+                else f"iFUB does not prove G0's diameter within {DIAMETER_MAX_BFS} BFS"
+            )
+            along = "along arcs " if self.config.directed else ""
             header += (
-                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
-                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
-                f"{DIAMETER_MAX_BFS} BFS."
+                f" S_Diam is the longest distance {along}from {self.config.distance_sources:,} "
+                f"random BFS sources (the paper's bound), as {why}."
             )
         parts.append(header)
         for name, table in self.tables().items():
@@ -162,9 +168,8 @@ class Study:
                 else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            run = "" if name == "comparison" else registry.scheme(name).authors_run
-            if run:
-                parts += ["", f"The authors' run these rows reproduce: {run}."]
+            if name != "comparison":
+                parts += self._authors_run(name)
         parts += ["", *self._findings_markdown()]
         control = self.original.get("attack_not_applicable")
         if self.not_applicable or control:
@@ -176,6 +181,20 @@ class Study:
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
+
+    def _authors_run(self, scheme: str) -> list[str]:
+        """The sentence naming the authors' run a scheme's rows reproduce (none if directed)."""
+        run = registry.scheme(scheme).authors_run
+        if not run:
+            return []
+        if self.config.directed:  # the paper's tables, and the runs behind them, are undirected
+            title = registry.scheme(scheme).title
+            return [
+                "",
+                f"These rows reproduce no run of the paper: G0 is directed, and the authors' run "
+                f"behind the paper's {title} rows is undirected ({run}).",
+            ]
+        return ["", f"The authors' run these rows reproduce: {run}."]
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
