@@ -864,33 +864,21 @@ def load_uncertain(
 class Anonymized(NamedTuple):
     """The output of a scheme: the uncertain graph and a report of how it was made.
 
-    Unpacks as ``ug, report = scheme(...)``; ``.graph`` and ``.report`` are the two. Every
-    public attribute and method of the uncertain graph is also read through the result, so
-    ``result = maxvar(g, ...)`` then ``result.directed``, ``result.n`` or ``result.save(path)``
-    are those of ``result.graph``. The result stays a tuple (``len`` 2, compared as a tuple):
-    pass ``result.graph`` where an :class:`UncertainGraph` is expected
-    (:func:`~graphveil.measure.evaluate` also takes the result itself).
-
-    ``report`` is a plain dict (JSON-serialisable):
+    Unpacks as ``ug, report = scheme(...)``, or read ``.graph`` and ``.report``. The uncertain
+    graph's public attributes and methods read through it too (``result.directed``,
+    ``result.save(path)``); it stays a tuple (``len`` 2): pass ``result.graph`` where an
+    :class:`UncertainGraph` is expected. ``report`` is a plain dict (JSON-serialisable):
     ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
     entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
     :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
     user chose); the rest, the seed first, goes to the private run record (``record=``), never
     into the release.
 
-    Examples
-    --------
     >>> import graphveil as gv
     >>> result = gv.anonymize.randwalk(gv.datasets.load("karate_club"), t=2, seed=1)
-    >>> result.directed, result.n == result.graph.n
-    (False, True)
     >>> ug, report = result
-    >>> report["scheme"]
-    'randwalk'
-    >>> result.nodes
-    Traceback (most recent call last):
-    ...
-    AttributeError: 'Anonymized' object has no attribute 'nodes': a scheme returns (graph, report); the uncertain graph is .graph (or unpack: ug, report = scheme(...)) and has no 'nodes' either
+    >>> result.directed, result.n == ug.n, report["scheme"]
+    (False, True, 'randwalk')
     """
 
     graph: UncertainGraph
