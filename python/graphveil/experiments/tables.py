@@ -18,7 +18,7 @@ import numpy as np
 
 from graphveil._json import dumps
 from graphveil.anonymize import registry
-from graphveil.experiments.checks import attack_disagreements, family_markdown
+from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.state import _write_text
@@ -161,6 +161,12 @@ class Study:
                 f"random BFS sources (the paper's bound), as {why}."
             )
         parts.append(header)
+        warnings = fit_warnings(
+            self.rows, self.original, self.config.directed, lambda s: registry.scheme(s).title
+        )
+        if warnings:  # before the tables: a term of every row's rel.err is at stake
+            parts += ["", "## Warning: an unstable power-law fit", ""]
+            parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
             title = (
                 "Comparison (the paper's Table 7)"

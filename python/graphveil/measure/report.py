@@ -42,11 +42,14 @@ from graphveil.measure.original import (
 )
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import (
+    POWERLAW_DEGREES,
+    RIVAL_KS_MARGIN,
     STATISTICS,
     powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
+    unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
 from graphveil.record import true_ids
@@ -183,7 +186,10 @@ class Report:
         A name for the published graph (scheme and parameters), shown as the row label.
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
-        all samples, as the authors did).
+        all samples, as the authors did), and for a power-law statistic whose fit on G0 is
+        unstable (:func:`~graphveil.measure.unstable_powerlaw_fits`) its ``<name>_fit_alpha``,
+        ``<name>_fit_xmin``, ``<name>_rival_alpha`` and ``<name>_rival_xmin``: see
+        :attr:`Report.warnings`.
     degree_histogram : numpy.ndarray, optional
         Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
         that :meth:`merge` refits it exactly.
@@ -349,6 +355,34 @@ class Report:
         return relative_error(self.mean, self.original, statistics=self.statistics)[0]
 
     @property
+    def warnings(self) -> list[str]:
+        """What makes a number of this report unreliable, one sentence each.
+
+        A power-law statistic whose fit on G0 has a rival (``extra``'s ``<name>_rival_alpha``):
+        its samples may fit either exponent, so its rel.err term partly says which fit each
+        sample took. The sentence gives both fits of G0 and the range of the samples' values.
+        """
+        out = []
+        terms = self.rel_err_terms
+        for name in self.statistics:
+            if f"{name}_rival_alpha" not in self.extra:
+                continue
+            values = np.asarray([row[name] for row in self.per_sample], dtype=np.float64)
+            finite = values[np.isfinite(values)]
+            span = f"{finite.min():.3f} to {finite.max():.3f}" if finite.size else "nan"
+            degrees = POWERLAW_DEGREES[name].replace("_", "-")
+            out.append(
+                f"{name} is unstable: G0's {degrees} fit alpha "
+                f"{self.extra[f'{name}_fit_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_fit_xmin']:g} and, within {RIVAL_KS_MARGIN:.0%} of its KS "
+                f"distance, alpha {self.extra[f'{name}_rival_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_rival_xmin']:g}; the samples' {name} span {span}, so its "
+                f"rel.err term ({terms.get(name, math.nan):.3f}) partly says which fit each "
+                "sample took (docs/directed.rst)"
+            )
+        return out
+
+    @property
     def tradeoff(self) -> float:
         """``sqrt(H2_open) * rel.err`` (lower is better; Table 7 of the paper)."""
         return math.sqrt(self.mean["H2_open"]) * self.rel_err
@@ -397,6 +431,7 @@ class Report:
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
             f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
         )
+        lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     @property
@@ -412,7 +447,11 @@ class Report:
 
         A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
         """
-        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        kind: dict[str, Any] = (
+            {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        )
+        if self.warnings:
+            kind["warnings"] = self.warnings
         return {
             "label": self.label,
             "n": self.n,
@@ -648,6 +687,7 @@ def _reduce(
     directed = reference.directed
     if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
     return Report(
@@ -760,6 +800,19 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
+
+
+def fit_extra(g0: Graph) -> dict[str, float]:
+    """``extra``'s entries of every power-law statistic whose fit on G0 has a rival.
+
+    ``<name>_fit_alpha``, ``<name>_fit_xmin``, ``<name>_rival_alpha``, ``<name>_rival_xmin``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); :attr:`Report.warnings` reads them.
+    """
+    out: dict[str, float] = {}
+    for name, (fit, rival) in unstable_powerlaw_fits(g0).items():
+        out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
+        out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
+    return out
 
 
 def _scheme_label(report: dict[str, Any]) -> str:
