@@ -176,7 +176,7 @@ class Cli:
     user_errors: tuple[type[Exception], ...] = ()
 
     def flags_of(self, name: str) -> tuple[str, ...]:
-        """The option strings of keyword ``name``: its :attr:`flags`, else ``-x`` or ``--long-name``.
+        """The option strings of keyword ``name``: its :attr:`flags`, else ``-x``/``--long-name``.
 
         Examples
         --------
@@ -188,7 +188,7 @@ class Cli:
 
 
 def graph_parameter(function: Callable[..., Any]) -> str:
-    """The parameter of ``function`` that takes the input graph: annotated ``Graph``, else the first."""
+    """The parameter of ``function`` taking the input graph: annotated ``Graph``, else the first."""
     params = list(inspect.signature(function).parameters.values())
     annotated = (p.name for p in params if p.annotation in ("Graph", Graph))
     return next(annotated, params[0].name)
@@ -232,7 +232,8 @@ def check_cli(name: str, function: Callable[..., Any], cli: Cli) -> None:
         if unknown:
             raise ValueError(
                 f"scheme {name!r}: Cli({field_name}=...) names {', '.join(unknown)}, which "
-                f"{getattr(function, '__name__', 'its function')} has no keyword of (it has: {', '.join(keywords)})"
+                f"{getattr(function, '__name__', 'its function')} has no keyword of "
+                f"(it has: {', '.join(keywords)})"
             )
     # argparse keeps an option's value under its long name: ``--keep-ids`` in ``keep_ids``.
     reserved_values = {f[2:].replace("-", "_") for f in RESERVED_FLAGS if f.startswith("--")}

@@ -370,8 +370,9 @@ POWERLAW_DEGREES: dict[str, str] = {
 def unstable_powerlaw_fits(graph: Graph) -> dict[str, tuple[PowerLawFit, PowerLawFit]]:
     """The power-law statistics of ``graph`` whose fit has a rival: ``{name: (fit, rival)}``.
 
-    Each statistic of :data:`POWERLAW_DEGREES` measured on ``graph`` (``S_PL``, or ``S_PL_in``
-    and ``S_PL_out`` of a digraph) whose :func:`powerlaw_fit` has a :func:`powerlaw_rival`.
+    Each statistic of :data:`~graphveil.measure.utility.POWERLAW_DEGREES` measured on
+    ``graph`` (``S_PL``, or ``S_PL_in`` and ``S_PL_out`` of a digraph) whose
+    :func:`powerlaw_fit` has a :func:`powerlaw_rival`.
     Measured against such a G0, a sample's exponent may take either fit, so the statistic's
     rel.err term says which fit the samples took more than what the release changed:
     :class:`~graphveil.measure.Report` and the study's ``study.md`` warn of it.
