@@ -205,10 +205,6 @@ def _print_report(report: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- the generator
-#: Parameters every command gets from :func:`_common`, or that a command line cannot give.
-_HANDLED = {"seed", "threads", "progress", "executor"}
-
-
 @dataclass(frozen=True)
 class Option:
     """One keyword parameter of a scheme as a command-line option."""
@@ -260,19 +256,18 @@ def add_command(
     inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
     publish G0 unchanged or only true edges are refused.
     """
+    registry.check_cli(name, function, cli)  # a scheme's record did at its definition
     signature = inspect.signature(function)
     docs = parameter_docs(function)
     namespace = getattr(inspect.unwrap(function), "__globals__", {})
-    first = next(iter(signature.parameters))
-    graph = next(
-        (p.name for p in signature.parameters.values() if _annotation_text(p) == "Graph"), first
-    )
+    graph = registry.graph_parameter(function)
     p = sub.add_parser(name, help=summary, description=cli.description or summary)
     _common(p, seeded="seed" in signature.parameters, threaded="threads" in signature.parameters)
     options: list[Option] = []
     params = False
     for param in signature.parameters.values():
-        if param.name in _HANDLED or param.name == graph or param.kind is param.VAR_POSITIONAL:
+        handled = param.name in registry.HANDLED_PARAMETERS
+        if handled or param.name == graph or param.kind is param.VAR_POSITIONAL:
             continue
         if param.kind is param.VAR_KEYWORD:
             params = True
@@ -310,9 +305,7 @@ def _add_option(
     namespace: dict[str, Any],
 ) -> Option | None:
     name = param.name
-    flags = cli.flags.get(name) or (
-        (f"-{name}",) if len(name) == 1 else (f"--{name.replace('_', '-')}",)
-    )
+    flags = cli.flags_of(name)
     kind, choices = _annotation_type(param, namespace)
     choices = cli.choices.get(name, choices)
     required = param.default is param.empty

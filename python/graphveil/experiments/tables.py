@@ -20,11 +20,11 @@ from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
 from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
-from graphveil.experiments.checks import attack_disagreements, family_markdown
+from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.state import _write_text
-from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
+from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
 
 @dataclass
@@ -152,13 +152,25 @@ class Study:
             )
         if self.config.attacks:
             header += " " + _ATTACK_LEGEND
-        if self.diameter_method == "lower_bound":
+        if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
+            why = (
+                f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
+                "nodes (the all-pairs limit)"
+                if self.config.directed
+                else f"iFUB does not prove G0's diameter within {DIAMETER_MAX_BFS} BFS"
+            )
+            along = "along arcs " if self.config.directed else ""
             header += (
-                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
-                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
-                f"{DIAMETER_MAX_BFS} BFS."
+                f" S_Diam is the longest distance {along}from {self.config.distance_sources:,} "
+                f"random BFS sources (the paper's bound), as {why}."
             )
         parts.append(header)
+        warnings = fit_warnings(
+            self.rows, self.original, self.config.directed, lambda s: registry.scheme(s).title
+        )
+        if warnings:  # before the tables: a term of every row's rel.err is at stake
+            parts += ["", "## Warning: an unstable power-law fit", ""]
+            parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
             title = (
                 "Comparison (the paper's Table 7)"
@@ -166,11 +178,11 @@ class Study:
                 else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            record = None if name == "comparison" else registry.scheme(name)
-            if record is not None and record.authors_run:
-                parts += ["", f"The authors' run these rows reproduce: {record.authors_run}."]
-            if record is not None and record.paper_departs:
-                parts += ["", f"{record.paper_departs}."]
+            if name != "comparison":
+                parts += self._authors_run(name)
+                record = registry.scheme(name)
+                if record.paper_departs and not self.config.directed:
+                    parts += ["", f"{record.paper_departs}."]
         parts += ["", *self._findings_markdown()]
         control = self.original.get("attack_not_applicable")
         if self.not_applicable or control:
@@ -182,6 +194,20 @@ class Study:
                 for r in self.not_applicable
             ]
         return "\n".join(parts) + "\n"
+
+    def _authors_run(self, scheme: str) -> list[str]:
+        """The sentence naming the authors' run a scheme's rows reproduce (none if directed)."""
+        run = registry.scheme(scheme).authors_run
+        if not run:
+            return []
+        if self.config.directed:  # the paper's tables, and the runs behind them, are undirected
+            title = registry.scheme(scheme).title
+            return [
+                "",
+                f"These rows reproduce no run of the paper: G0 is directed, and the authors' run "
+                f"behind the paper's {title} rows is undirected ({run}).",
+            ]
+        return ["", f"The authors' run these rows reproduce: {run}."]
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""

@@ -42,11 +42,14 @@ from graphveil.measure.original import (
 )
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import (
+    POWERLAW_DEGREES,
+    RIVAL_KS_MARGIN,
     STATISTICS,
     powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
+    unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
 from graphveil.record import true_ids
@@ -82,9 +85,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(directed: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, then the utility statistics."""
-    return _PRIVACY + _EDGES + statistic_names(directed)
+def _columns(statistics: tuple[str, ...]) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, then the utility ``statistics``."""
+    return _PRIVACY + _EDGES + statistics
 
 
 def _format(column: str, row: int) -> str:
@@ -97,7 +100,11 @@ def _header(column: str) -> str:
 
 
 def relative_error(
-    mean: dict[str, float], original: dict[str, float], *, directed: bool = False
+    mean: dict[str, float],
+    original: dict[str, float],
+    *,
+    directed: bool = False,
+    statistics: Sequence[str] | None = None,
 ) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
@@ -112,6 +119,10 @@ def relative_error(
         in/out degree statistics, the largest components' shares ...) instead of the paper's
         ten. The component counts are reported but not averaged in
         (:attr:`~graphveil.measure.utility.Statistic.relative`).
+    statistics : sequence of str, optional
+        The statistics measured (default: every one of the table for ``directed``); rel.err
+        averages those of them that are ``relative``. A saved report passes its own, so that its
+        rel.err stays what it was when a statistic is later added to the table.
 
     Returns
     -------
@@ -133,7 +144,10 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in rel_err_names(directed):
+    names = rel_err_names(directed)
+    if statistics is not None:
+        names = tuple(name for name in statistics if statistic(name).relative)
+    for key in names:
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -172,7 +186,10 @@ class Report:
         A name for the published graph (scheme and parameters), shown as the row label.
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
-        all samples, as the authors did).
+        all samples, as the authors did), and for a power-law statistic whose fit on G0 is
+        unstable (:func:`~graphveil.measure.unstable_powerlaw_fits`) its ``<name>_fit_alpha``,
+        ``<name>_fit_xmin``, ``<name>_rival_alpha`` and ``<name>_rival_xmin``: see
+        :attr:`Report.warnings`.
     degree_histogram : numpy.ndarray, optional
         Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
         that :meth:`merge` refits it exactly.
@@ -183,6 +200,16 @@ class Report:
         G0 and the release are directed: the columns are the directed statistics
         (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
         (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    statistics : tuple of str
+        The utility statistics measured, in table order (default: ``statistic_names(directed)``
+        as the table is now). A report read back keeps those it was saved with, so its mean,
+        rel.err and table stay what they were when a statistic is later added to the table.
+
+    Raises
+    ------
+    ValueError
+        If ``statistics`` names a statistic that the table does not have (a report written by
+        another graphveil version), or one missing from ``original``.
     """
 
     original: dict[str, float]
@@ -198,6 +225,24 @@ class Report:
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
     directed: bool = False
+    statistics: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.statistics = tuple(self.statistics) or statistic_names(self.directed)
+        known = statistic_names(self.directed)
+        unknown = [name for name in self.statistics if name not in known]
+        if unknown:
+            kind = "directed" if self.directed else "undirected"
+            raise ValueError(
+                f"the report holds {', '.join(unknown)}, not among this graphveil's {kind} "
+                f"statistics ({', '.join(known)}): read it with the graphveil version that wrote it"
+            )
+        missing = [name for name in self.statistics if name not in self.original]
+        if missing:
+            raise ValueError(
+                f"the true graph's row has no {', '.join(missing)}: measure every statistic "
+                "of the report, or name those measured in statistics="
+            )
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -234,6 +279,7 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
+            "statistics",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -275,6 +321,7 @@ class Report:
             degree_histogram=histogram,
             first_sample=head.first_sample,
             directed=head.directed,
+            statistics=head.statistics,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -287,23 +334,53 @@ class Report:
     def mean(self) -> dict[str, float]:
         """Every column averaged over the samples."""
         return {
-            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.directed)
+            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
         }
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)}
+        return {
+            key: _std([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
+        }
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
         """``|mean - original| / original`` for each statistic (nan where undefined)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[1]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[1]
 
     @property
     def rel_err(self) -> float:
         """Mean relative error over the utility statistics (Section VII of the paper)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[0]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[0]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes a number of this report unreliable, one sentence each.
+
+        A power-law statistic whose fit on G0 has a rival (``extra``'s ``<name>_rival_alpha``):
+        its samples may fit either exponent, so its rel.err term partly says which fit each
+        sample took. The sentence gives both fits of G0 and the range of the samples' values.
+        """
+        out = []
+        terms = self.rel_err_terms
+        for name in self.statistics:
+            if f"{name}_rival_alpha" not in self.extra:
+                continue
+            values = np.asarray([row[name] for row in self.per_sample], dtype=np.float64)
+            finite = values[np.isfinite(values)]
+            span = f"{finite.min():.3f} to {finite.max():.3f}" if finite.size else "nan"
+            degrees = POWERLAW_DEGREES[name].replace("_", "-")
+            out.append(
+                f"{name} is unstable: G0's {degrees} fit alpha "
+                f"{self.extra[f'{name}_fit_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_fit_xmin']:g} and, within {RIVAL_KS_MARGIN:.0%} of its KS "
+                f"distance, alpha {self.extra[f'{name}_rival_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_rival_xmin']:g}; the samples' {name} span {span}, so its "
+                f"rel.err term ({terms.get(name, math.nan):.3f}) partly says which fit each "
+                "sample took (docs/directed.rst)"
+            )
+        return out
 
     @property
     def tradeoff(self) -> float:
@@ -314,7 +391,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + statistic_names(self.directed)
+        stats_cols = _PRIVACY + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -354,6 +431,7 @@ class Report:
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
             f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
         )
+        lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     @property
@@ -369,7 +447,11 @@ class Report:
 
         A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
         """
-        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        kind: dict[str, Any] = (
+            {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        )
+        if self.warnings:
+            kind["warnings"] = self.warnings
         return {
             "label": self.label,
             "n": self.n,
@@ -377,6 +459,7 @@ class Report:
             "samples": self.samples,
             "seed": self.seed,
             "sample_seed": self.sample_seed,
+            "statistics": list(self.statistics),
             "original": dict(self.original),
             "per_sample": [dict(row) for row in self.per_sample],
             "mean": self.mean,
@@ -396,7 +479,19 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file)."""
+        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file).
+
+        The report keeps the statistics it was saved with (a file written before reports named
+        them: those of its true graph's row), whatever the statistics table holds now.
+
+        Raises
+        ------
+        ValueError
+            If the file holds a statistic the table does not have.
+        """
+        statistics = data.get("statistics")
+        if statistics is None:
+            statistics = [k for k in data["original"] if k not in _PRIVACY]
         return cls(
             original={k: float(v) for k, v in data["original"].items()},
             per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
@@ -415,6 +510,7 @@ class Report:
             ),
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
+            statistics=tuple(str(name) for name in statistics),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -430,7 +526,7 @@ class Report:
         ``original`` row for the true graph).
         """
         ks = sorted(self.eps)
-        columns = _columns(self.directed)
+        columns = _columns(self.statistics)
         header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
@@ -591,6 +687,7 @@ def _reduce(
     directed = reference.directed
     if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
     return Report(
@@ -703,6 +800,19 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
+
+
+def fit_extra(g0: Graph) -> dict[str, float]:
+    """``extra``'s entries of every power-law statistic whose fit on G0 has a rival.
+
+    ``<name>_fit_alpha``, ``<name>_fit_xmin``, ``<name>_rival_alpha``, ``<name>_rival_xmin``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); :attr:`Report.warnings` reads them.
+    """
+    out: dict[str, float] = {}
+    for name, (fit, rival) in unstable_powerlaw_fits(g0).items():
+        out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
+        out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
+    return out
 
 
 def _scheme_label(report: dict[str, Any]) -> str:
