@@ -43,12 +43,13 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._checks import NotApplicable
 from graphveil._seeds import derived_seed
 from graphveil.anonymize import partitioners
 from graphveil.anonymize._dgg import dgg
-from graphveil.anonymize._dp import EPSILON_GRID
+from graphveil.anonymize._dp import EPSILON_GRID, epsilon_requirement, valid_epsilon
 from graphveil.anonymize._dp_dk import dp_dk
-from graphveil.anonymize._edgeflip import edgeflip
+from graphveil.anonymize._edgeflip import edgeflip, too_many_pairs
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
@@ -389,8 +390,14 @@ def _study_dp(function: Callable[..., Anonymized]) -> StudyRun:
 
 
 def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
-    # A release above the bound is a ValueError: the study lists the point as not applicable.
+    # A release above the bound is not applicable. The reason names the bound, not its value:
+    # 20 m would print the true edge count into study.md.
     limit = DP_STUDY_PAIRS_PER_EDGE * graph.m
+    if too_many_pairs(graph.n, v, limit) is not None:
+        raise NotApplicable(
+            f"EdgeFlip at epsilon={v:g} would publish more than the study's bound of "
+            f"{DP_STUDY_PAIRS_PER_EDGE} pairs per true edge"
+        )
     return edgeflip(graph, epsilon=v, max_pairs=limit, seed=seed, threads=config.threads)
 
 
@@ -417,8 +424,8 @@ def dp_scheme(
         summary=summary,
         grid_parameter="epsilon",
         default_grid=EPSILON_GRID,
-        valid=lambda v: v > 0,
-        requirement="epsilon must be > 0",
+        valid=valid_epsilon,
+        requirement=epsilon_requirement(),
         study=study or _study_dp(function),
         marker=marker,
         partitionable=False,

@@ -475,6 +475,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
     given = {o.name: getattr(args, o.name) for o in command.options}
     _refuse_no_op(args, command, {**kwargs, **given})
+    _check_epsilon(command, given)
     g = _load(args)
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
@@ -529,6 +530,15 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
             f"{reason}; permuting the ids alone does not stop re-identification: "
             f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
         )
+
+
+def _check_epsilon(command: Command, given: dict[str, Any]) -> None:
+    """Refuse a DP scheme's epsilon outside its bounds before the graph is read."""
+    record = registry.REGISTRY.get(command.name)
+    if record is not None and record.family == "dp" and "epsilon" in given:
+        problem = record.check_value(given["epsilon"])
+        if problem is not None:
+            raise ValueError(f"{command.title}: {problem}, got {given['epsilon']!r}")
 
 
 def _number_or_text(text: str) -> Any:
