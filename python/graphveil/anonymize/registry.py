@@ -64,6 +64,7 @@ from graphveil.graph import Graph
 __all__ = [
     "FAMILIES",
     "PARTITION_CLI",
+    "PUBLIC_REPORT",
     "REGISTRY",
     "Alternative",
     "Cli",
@@ -73,6 +74,7 @@ __all__ = [
     "dp_scheme",
     "names",
     "partitionable",
+    "public_report",
     "resolve",
     "scheme",
 ]
@@ -80,6 +82,10 @@ __all__ = [
 
 #: The families of schemes: the paper's study (the default of the study) and edge DP.
 FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
+
+#: The keys of every scheme's report that are public: the scheme, the parameters its user chose,
+#: the timings, n and the number of published pairs (see :func:`public_report`).
+PUBLIC_REPORT: tuple[str, ...] = ("scheme", "params", "timings", "n", "pairs")
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
 #: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute). A scheme with a
@@ -218,6 +224,10 @@ class Scheme:
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
     #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
     family: str = "uncertainty"
+    #: The report's public keys beyond :data:`PUBLIC_REPORT`: quantities read off the release
+    #: alone or off DP-noised values. Every other key is private (the print policy, see
+    #: :func:`public_report`): the command line prints and ``--json`` writes only these.
+    public_report: tuple[str, ...] = ()
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
@@ -392,7 +402,7 @@ def _study_dp(function: Callable[..., Anonymized]) -> StudyRun:
 def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
     # A release above the bound is not applicable. The reason names the bound, not its value:
     # 20 m would print the true edge count into study.md.
-    limit = DP_STUDY_PAIRS_PER_EDGE * graph.m
+    limit = max(DP_STUDY_PAIRS_PER_EDGE * graph.m, 1)
     if too_many_pairs(graph.n, v, limit) is not None:
         raise NotApplicable(
             f"EdgeFlip at epsilon={v:g} would publish more than the study's bound of "
@@ -410,6 +420,7 @@ def dp_scheme(
     *,
     study: StudyRun | None = None,
     cli: Cli | None = None,
+    public_report: tuple[str, ...] = (),
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -432,6 +443,7 @@ def dp_scheme(
         deterministic=True,
         cli=cli or Cli(description=f"{title}: {summary}."),
         family="dp",
+        public_report=public_report,
     )
 
 
@@ -453,6 +465,8 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=False,
             directed=True,
+            # sigma, eps-hat and the search are measured on G0: private
+            public_report=("mode", "tv"),
             cli=Cli(
                 description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose "
                 "output k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 "
@@ -477,6 +491,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             directed=True,
             no_op=_no_op_walk("RandWalk"),
+            public_report=("edges",),  # walks, failed and lost count G0's edges
             authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk.py), retries and alpha = 1, behind the paper's Table 4 RandWalk rows",
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
@@ -496,6 +511,8 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             aliases=("randwalk-mod",),
             no_op=_no_op_walk("RandWalk-mod"),
+            # counted on the release (--uncertain: its tv); K_t and tv_bound are G0's
+            public_report=("edges", "self_loops", "repeated", "tv"),
             authors_run="random_walk_transform_multigraph(G, t, 0.5): the runs randwalk_keep_<t>_0.5 (graph-dp/src/random_walk.py), scored by graph-dp/compare/utility_measure_multigraph.py and incorrectness_measure_multigraph.py; equal to the paper's 12 Table 4 RandWalk-mod rows in the console logs graph-dp/console/*-UTIL.txt",
             cli=Cli(
                 description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
@@ -531,12 +548,14 @@ REGISTRY: dict[str, Scheme] = {
             expected_degrees=True,
             directed=True,
             no_op=_no_op_maxvar,
+            # the parts, cut edges and solver statistics are G0's (in the record)
+            public_report=("tv",),
             authors_run="prepare_mps_and_solve (graph-dp/uncertain/uncertain_convex_opt_parallel.py): the runs <graph>_cvxopt_<n_p>_<parts>_nb_missing (console logs graph-dp/console/*_cvxopt_*_nb_missing-UTIL.txt), one gpmetis part file per graph, behind the paper's Table 6",
             cli=Cli(
                 description="MaxVar: the graph's parts (--partitioner, METIS by default), friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
                 "cut edges keep p = 1. Shows a progress bar per phase on stderr (on a terminal) and "
-                "prints the report, with one line per part.",
+                "prints the public report; the solver statistics of every part go to --record.",
                 metavar={"n_potential": "N_P"},
                 choices={"solver": tuple(SOLVERS), "partitioner": partitioners.names()},
                 progress="bars",
@@ -560,6 +579,7 @@ REGISTRY: dict[str, Scheme] = {
             directed=True,
             aliases=("switch", "edge-switch"),
             no_op=_no_op_edge_switch,
+            public_report=("attempted",),  # the switches asked; how many were performed is G0's
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
         ),
         Scheme(
@@ -588,6 +608,8 @@ REGISTRY: dict[str, Scheme] = {
             "TmF",
             "Top-m Filter (Nguyen et al. 2015): epsilon-edge-DP, about m edges, O(m)",
             "P",
+            # from the noisy count; kept_edges and added_pairs count true edges: private
+            public_report=("m_noisy", "theta", "p_keep", "p_add"),
         ),
         dp_scheme(
             "edgeflip",
@@ -596,6 +618,7 @@ REGISTRY: dict[str, Scheme] = {
             "randomized response on every node pair, epsilon-edge-DP, O(m + output)",
             "*",
             study=_study_edgeflip,
+            public_report=("s", "m_hat", "p1", "p0"),  # epsilon and the release's size
         ),
         dp_scheme(
             "dp_dk",
@@ -604,6 +627,7 @@ REGISTRY: dict[str, Scheme] = {
             "a noisy degree sequence (k=1) or joint degree matrix (k=2), made consistent, then a "
             "graph generated from it; epsilon-edge-DP (the study runs k=1)",
             "X",
+            public_report=("budget", "erased", "degree_cap", "sensitivity"),
         ),
         dp_scheme(
             "dgg",
@@ -611,6 +635,7 @@ REGISTRY: dict[str, Scheme] = {
             "DGG",
             "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
             "h",
+            public_report=("budget", "blocks", "block_edges", "chung_lu_edges"),
         ),
     )
 }
@@ -624,6 +649,26 @@ PARTITION_CLI = Cli(
     choices={"partitioner": partitioners.names()},
     user_errors=(ObfuscationError,),
 )
+
+
+def public_report(name: str, report: Mapping[str, Any]) -> dict[str, Any]:
+    """The public part of the report of scheme ``name``: what the command line may show.
+
+    The print policy (docs/conventions.rst, *What is printed*): the terminal and ``--json``
+    show only public parameters and quantities read off the release or off DP-noised values,
+    :data:`PUBLIC_REPORT` and the record's :attr:`Scheme.public_report`; every other key (true
+    edges kept, counts and searches on G0, seeds) goes to the private run record only. A name
+    without a record (``partition``, whose parts are G0's) shows :data:`PUBLIC_REPORT` alone.
+
+    Examples
+    --------
+    >>> report = {"scheme": "tmf", "params": {"epsilon": 1.0}, "m_noisy": 80.0, "kept_edges": 40}
+    >>> public_report("tmf", report)
+    {'scheme': 'tmf', 'params': {'epsilon': 1.0}, 'm_noisy': 80.0}
+    """
+    record = REGISTRY.get(name)
+    keys = PUBLIC_REPORT + (record.public_report if record is not None else ())
+    return {key: value for key, value in report.items() if key in keys}
 
 
 def names(family: str | None = None) -> tuple[str, ...]:
