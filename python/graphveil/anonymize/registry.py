@@ -654,7 +654,7 @@ PARTITION_CLI = Cli(
 def public_report(name: str, report: Mapping[str, Any]) -> dict[str, Any]:
     """The public part of the report of scheme ``name``: what the command line may show.
 
-    The print policy (docs/conventions.rst, *What is printed*): the terminal and ``--json``
+    The print policy (docs/formats.rst, *What is printed*): the terminal and ``--json``
     show only public parameters and quantities read off the release or off DP-noised values,
     :data:`PUBLIC_REPORT` and the record's :attr:`Scheme.public_report`; every other key (true
     edges kept, counts and searches on G0, seeds) goes to the private run record only. A name
