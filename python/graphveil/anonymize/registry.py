@@ -658,7 +658,9 @@ def public_report(name: str, report: Mapping[str, Any]) -> dict[str, Any]:
     show only public parameters and quantities read off the release or off DP-noised values,
     :data:`PUBLIC_REPORT` and the record's :attr:`Scheme.public_report`; every other key (true
     edges kept, counts and searches on G0, seeds) goes to the private run record only. A name
-    without a record (``partition``, whose parts are G0's) shows :data:`PUBLIC_REPORT` alone.
+    without a record is looked up by the report's ``scheme`` (a command running a registered
+    scheme under another name); ``partition``, whose parts are G0's, shows :data:`PUBLIC_REPORT`
+    alone.
 
     Examples
     --------
@@ -666,7 +668,7 @@ def public_report(name: str, report: Mapping[str, Any]) -> dict[str, Any]:
     >>> public_report("tmf", report)
     {'scheme': 'tmf', 'params': {'epsilon': 1.0}, 'm_noisy': 80.0}
     """
-    record = REGISTRY.get(name)
+    record = REGISTRY.get(name) or REGISTRY.get(str(report.get("scheme")))
     keys = PUBLIC_REPORT + (record.public_report if record is not None else ())
     return {key: value for key, value in report.items() if key in keys}
 
