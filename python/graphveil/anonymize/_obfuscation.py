@@ -434,7 +434,8 @@ def obfuscation(
         Directed graphs only: the degree to obfuscate, ``"joint"`` by default.
     progress : bool
         Log one line per sigma tried at INFO on the ``graphveil`` logger (at DEBUG without it);
-        ``logging.basicConfig(level=logging.INFO)`` shows them.
+        ``logging.basicConfig(level=logging.INFO)`` shows them. The lines count the steps only:
+        the sigmas tried and their eps-hat are private (the report's ``history``).
 
     Returns
     -------
@@ -536,13 +537,12 @@ class _Trials:
                 self.prep, sigma, self.attempts, self.seed64, len(self.history)
             )
         self.history.append({"sigma": sigma, "eps_hat": hats, "success": ok is not None})
+        # The sigmas tried and their eps-hat are the search history, measured on G0: private
+        # (the report's ``history``, kept by the run record), so the log counts steps only.
         log.log(
             logging.INFO if self.progress else logging.DEBUG,
-            "obfuscation: sigma=%.6g %s eps-hat min %.4f (eps=%g)",
-            sigma,
-            "ok  " if ok is not None else "fail",
-            min(hats),
-            self.prep.eps,
+            "obfuscation: sigma search, step %d done",
+            len(self.history),
         )
         return ok, closest
 
@@ -579,8 +579,9 @@ def _at_sigma(trials: _Trials, sigma: float) -> Anonymized:
     if found is None:
         prep = trials.prep
         raise trials.fail(
-            f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: the best of {trials.attempts} has "
-            f"eps-hat={closest.eps_hat:.4g} > eps={prep.eps:g} for k={prep.k}; raise sigma or eps, or lower k",
+            # eps-hat is measured on G0: private, in the error's report, never in its message
+            f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: none of {trials.attempts} "
+            f"leaves at most eps={prep.eps:g} of them below k={prep.k}; raise sigma or eps, or lower k",
             closest,
             sigma,
         )
@@ -611,8 +612,8 @@ def _search_up(trials: _Trials, closest: _Attempt, sigma_max: float) -> _Bracket
         if high > sigma_max:
             prep = trials.prep
             raise trials.fail(
-                f"no sigma up to sigma_max={sigma_max:g} gives a (k={prep.k}, eps={prep.eps:g})-obfuscation: the "
-                f"best attempt has eps-hat={closest.eps_hat:.4g}; raise eps or c, or lower k",
+                f"no sigma up to sigma_max={sigma_max:g} gives a (k={prep.k}, eps={prep.eps:g})-obfuscation "
+                "(the best attempt's eps-hat is in the private report); raise eps or c, or lower k",
                 closest,
                 low,
             )
