@@ -338,3 +338,43 @@ def test_original_and_report_carry_the_scoring(grqc: gv.Graph) -> None:
     directed = gv.Graph.from_edges([0, 1], [1, 2], 3, directed=True)
     with pytest.raises(ValueError, match="undirected"):
         Original(directed, k=2, scoring="authors")
+
+
+def test_eps_ties_are_decided_as_their_code_decided_them() -> None:
+    # a star: three leaves of degree 1 (entropy log2 3 at k = 3), the centre unique (skipped)
+    star = gv.Graph.from_edges([0, 0, 0], [1, 2, 3], 4)
+    # compute_eps_multi sums three terms -(1/3) log2(1/3): just below math.log(3, 2), so the
+    # leaves fail; compute_eps_deterministic_multi takes math.log(3, 2) itself: they pass
+    assert authors_eps(star, star, 3) == {3: 0.75}
+    pairs = [(0, w, 1.0) for w in (1, 2, 3)]
+    assert compute_eps_multi([3, 1, 1, 1], 4, pairs, [3]) == [0.75]
+    relaxed = gv.UncertainGraph(4, [0, 0, 0], [1, 2, 3], [1.0] * 3, relaxed=True)
+    assert authors_eps(star, relaxed, 3) == {3: 0.0}
+    assert compute_eps_deterministic_multi([3, 1, 1, 1], [3, 1, 1, 1], [3]) == [0.0]
+    # graphveil's corrected eps: the leaves pass (tolerance), the unique centre fails
+    assert gv.measure.eps(star, star, 3) == 0.25
+
+
+def test_eps_of_small_uncertain_graphs_matches_the_port() -> None:
+    # probabilities 0, 1, tiny (their Y <= 1e-6 floor) and in between, pairs at every node
+    rng = np.random.default_rng(9)
+    choices = np.array([0.0, 1.0, 1e-8, 3e-7, 0.5, 0.9, 0.2])
+    for _ in range(40):
+        n = int(rng.integers(4, 25))
+        g0 = nx.gnp_random_graph(n, 0.3, seed=int(rng.integers(1 << 30)))
+        u, v = np.triu_indices(n, 1)
+        pick = rng.random(u.size) < 0.4
+        u, v = u[pick], v[pick]
+        p = choices[rng.integers(0, choices.size, u.size)]
+        if u.size == 0:
+            continue
+        ug = gv.UncertainGraph(n, u, v, p)
+        graph0 = (
+            gv.Graph.from_edges(*zip(*g0.edges()), n)
+            if g0.edges()
+            else gv.Graph.from_edges([], [], n)
+        )
+        deg0 = graph0.degrees.tolist()
+        ks = [2, 3, 5]
+        expected = compute_eps_multi(deg0, n, list(zip(u.tolist(), v.tolist(), p.tolist())), ks)
+        assert list(authors_eps(graph0, ug, ks).values()) == expected

@@ -11,6 +11,7 @@ from graphveil.anonymize import partitioners, registry
 from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
@@ -169,6 +170,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    add_scoring_argument(parser, study=True)
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -293,4 +295,5 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         distance_sources=args.distance_sources,
         executor=pool,
         overwrite=args.overwrite,
+        scoring=args.scoring,
     )

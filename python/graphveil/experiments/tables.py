@@ -22,6 +22,7 @@ from graphveil.experiments.checks import attack_disagreements, family_markdown
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.state import _write_text
+from graphveil.measure.scoring import scoring
 from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
 
 
@@ -139,7 +140,8 @@ class Study:
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
-            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better. "
+            f"Scored with {scoring(self.config.scoring).title}."
         )
         if self.config.directed:
             header += (

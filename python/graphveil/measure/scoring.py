@@ -262,7 +262,7 @@ def authors_eps(
     *,
     threads: int | None = None,
 ) -> dict[int, float]:
-    """eps of (k, eps)-obfuscation by the authors' rule, ``{k: eps}``.
+    """Eps of (k, eps)-obfuscation by the authors' rule, ``{k: eps}``.
 
     Their ``compute_eps_multi`` (``src/entropy_obfuscation_igraph.py``) for an uncertain graph
     and for a deterministic output read with ``p = 1`` (RandWalk, EdgeSwitch, G0 itself):
