@@ -171,17 +171,9 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph,
-        samples,
-        seed,
-        k,
-        threads,
-        attacks,
-        maxvar_parts,
-        distance_sources,
-        partitioner,
+        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner,
         scoring,
-    )
+    )  # fmt: skip
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)

@@ -21,6 +21,7 @@ from graphveil.anonymize import registry
 from graphveil.experiments.checks import attack_disagreements, family_markdown
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
+from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
 from graphveil.measure.scoring import scoring
 from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
@@ -181,15 +182,20 @@ class Study:
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        lines = claims_markdown(
-            paper_claims(
-                self.rows,
-                self.config.k,
-                original=self.original,
-                graph=self.graph_name,
-                directed=self.config.directed,
-            )
+        claims = paper_claims(
+            self.rows,
+            self.config.k,
+            original=self.original,
+            graph=self.graph_name,
+            directed=self.config.directed,
         )
+        claims += further_claims(
+            self.rows,
+            original=self.original,
+            preparations=self.preparations,
+            directed=self.config.directed,
+        )
+        lines = claims_markdown(claims)
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
