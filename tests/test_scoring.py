@@ -378,3 +378,70 @@ def test_eps_of_small_uncertain_graphs_matches_the_port() -> None:
         ks = [2, 3, 5]
         expected = compute_eps_multi(deg0, n, list(zip(u.tolist(), v.tolist(), p.tolist())), ks)
         assert list(authors_eps(graph0, ug, ks).values()) == expected
+
+
+# ------------------------------------------------------------------ the scheme variant, the study, the CLI
+def test_obfuscation_variant_authors_excludes_ceil_eps_n() -> None:
+    g = gv.datasets.load("karate_club")
+    runs = {
+        variant: obfuscation(g, k=2, eps=0.3, sigma=0.5, seed=1, variant=variant).report
+        for variant in ("boldi", "authors")
+    }
+    # Boldi: ceil(0.3 * 34 / 2) = 6 nodes in H, 5 tries; the authors: ceil(0.3 * 34) = 11, 3 tries
+    assert (runs["boldi"]["excluded"], runs["authors"]["excluded"]) == (6, 11)
+    assert [len(r["history"][0]["eps_hat"]) for r in runs.values()] == [5, 3]
+    assert runs["authors"]["params"]["variant"] == "authors"
+    assert "variant" not in runs["boldi"]["params"]  # the default's params are unchanged
+    with pytest.raises(ValueError, match="variant must be one of"):
+        obfuscation(g, k=2, eps=0.3, sigma=0.5, seed=1, variant="paper")
+
+
+def test_study_scored_as_the_authors_is_its_own(tmp_path) -> None:
+    from graphveil.experiments import reproduce
+
+    g = gv.datasets.load("karate_club")
+    kwargs = dict(
+        schemes=["obfuscation", "randwalk_mod"],
+        grid={"obfuscation": [0.5], "randwalk_mod": [2]},
+        samples=2,
+        k=(5,),
+        figures=False,
+        attacks=False,
+        out_dir=tmp_path,
+    )
+    said: list[str] = []
+    study = reproduce(g, scoring="authors", progress=said.append, **kwargs)
+    text = (tmp_path / "study.md").read_text()
+    assert "Scored with the authors' scoring" in text
+    obf = study.scheme_rows("obfuscation")[0]
+    assert obf["scheme_report"]["excluded"] == math.ceil(0.1 * g.n)  # the study's eps = 0.1
+    rw = study.scheme_rows("randwalk_mod")[0]
+    assert rw["S_PL"] == rw["extra_S_PL_pooled"]  # the runs' degrees pooled
+    assert study.original["H2_open"] == len(set(authors_h2_signatures(g)))
+    # the authors' scoring reuses its recorded points; the default does not reuse them
+    said.clear()
+    reproduce(g, scoring="authors", progress=said.append, **kwargs)
+    assert sum("reused" in line for line in said) == 2
+    said.clear()
+    default = reproduce(g, progress=said.append, **kwargs)
+    assert not any("reused" in line for line in said)
+    # Boldi's H: ceil(0.1 n / 2) = 2 nodes
+    assert default.scheme_rows("obfuscation")[0]["scheme_report"]["excluded"] == 2
+    assert "Scored with graphveil's corrected measures" in (tmp_path / "study.md").read_text()
+
+
+def test_cli_scoring(capsys, tmp_path) -> None:
+    from graphveil.cli import main
+
+    g = gv.datasets.load("karate_club")
+    path = tmp_path / "rw.npz"
+    randwalk_mod(g, t=2, seed=3).graph.save(path, keep_ids=True)
+    base = ["evaluate", "--dataset", "karate_club", str(path), "--samples", "2", "--k", "5"]
+    assert main([*base, "--scoring", "authors", "--json", "-"]) == 0
+    report = __import__("json").loads(capsys.readouterr().out)
+    assert report["scoring"] == "authors"
+    assert report["original"]["H2_open"] == len(set(authors_h2_signatures(g)))
+    with pytest.raises(SystemExit) as exc:
+        main([*base, "--scoring", "theirs"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'theirs'" in capsys.readouterr().err
