@@ -375,7 +375,7 @@ class Report:
     @property
     def _eps_note(self) -> str:
         if self.scoring != DEFAULT_SCORING:
-            return f"scored as {scoring_named(self.scoring).title}"
+            return f"scored with {scoring_named(self.scoring).title}"
         kind = "joint (in, out) degree" if self.directed else "degree"
         return f"eps counts every node whose {kind} entropy is below log2 k"
 
