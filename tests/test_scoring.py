@@ -268,10 +268,12 @@ def _check_worlds(g: gv.Graph, report: Report, worlds: list, g0_view, multigraph
         after = view(g.n, u, v)
         row = report.per_sample[i]
         assert row["H2_open"] == incorrectness_h2_open(g0_view, after)
-        assert row["H1"] == pytest.approx(incorrectness_h1(deg_b, after[1]), rel=1e-12, abs=0)
+        # graphveil's H1 kernel sums in its own order: equal to the last bit or two
+        assert row["H1"] == pytest.approx(incorrectness_h1(deg_b, after[1]), rel=1e-13, abs=0)
         pooled += after[1]
     assert report.original["H2_open"] == h2_count(*g0_view)
-    assert report.mean["S_PL"] == pytest.approx(power_law_estimate(pooled), rel=1e-9)
+    # graphveil's fit and the powerlaw package's sum their logarithms in their own orders
+    assert report.mean["S_PL"] == pytest.approx(power_law_estimate(pooled), rel=1e-13, abs=0)
     g0_pairs = [(a, b, 1.0) for a, b in zip(*(x.tolist() for x in g.edges()))]
     assert list(report.eps_original.values()) == compute_eps_multi(deg_b, g.n, g0_pairs, K)
 
