@@ -415,6 +415,12 @@ def test_maxvar_partition_negligible():
     got = further(rows, "partition", preparations={"maxvar": {"time_s": 0.1}})
     assert got.verdict == NOT_HOLDS and "9.1%" in got.evidence  # 0.1 / 1.1
     assert further(rows, "partition").verdict == NOT_CHECKED
+    one = [{**r, "parts": 1} for r in rows]
+    got = further(one, "partition", preparations={"maxvar": {"time_s": 0.0}})
+    assert got.verdict == NOT_APPLICABLE and "one part" in got.evidence
+    short = [timed(0.2, 100), timed(0.2, 200)]  # 0.2 s of steps: timer noise, not judged
+    got = further(short, "partition", preparations={"maxvar": {"time_s": 0.001}})
+    assert got.verdict == NOT_APPLICABLE and "not comparable" in got.evidence
 
 
 def test_maxvar_steps_near_linear_in_n_p():
