@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from scipy import special
@@ -376,7 +376,7 @@ def obfuscation(
     sigma_max: float = 16.0,
     sigma_min: float = 1e-8,
     degree: str | None = None,
-    variant: str = "boldi",
+    variant: Literal["boldi", "authors"] = "boldi",
     seed: SeedLike = None,
     threads: int | None = None,
     progress: bool = False,
