@@ -20,7 +20,8 @@ from graphveil.cli.anonymize import add_command, parameter_docs
 OLD_OPTIONS = {
     "obfuscation": (
         ["-k", "--eps", "--sigma", "-c", "--white-noise", "--attempts", "--tol", "--sigma-max"],
-        {"sigma": None, "c": 2.0, "q": 0.01, "attempts": 5, "tol": 0.05, "sigma_max": 16.0},
+        # attempts: None is the variant's tries, 5 for the default variant (as before; issue 32)
+        {"sigma": None, "c": 2.0, "q": 0.01, "attempts": None, "tol": 0.05, "sigma_max": 16.0},
     ),
     "randwalk": (["-t", "-M", "--max-tries", "--routing"], {"max_tries": 10, "routing": "random"}),
     "randwalk_mod": (

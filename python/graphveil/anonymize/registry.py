@@ -302,6 +302,7 @@ def _study_obfuscation(graph: Graph, v: float, config: Any, seed: int) -> Anonym
             c=2.0,
             seed=seed,
             threads=config.threads,
+            variant=config.obfuscation_variant,
         )
         return Anonymized(ug, {**report, "met_k_eps": True})
     except ObfuscationError as err:

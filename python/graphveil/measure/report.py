@@ -40,7 +40,9 @@ from graphveil.measure.original import (
     eps_degree,
     statistic_values,
 )
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
     POWERLAW_DEGREES,
     RIVAL_KS_MARGIN,
@@ -204,6 +206,10 @@ class Report:
         The utility statistics measured, in table order (default: ``statistic_names(directed)``
         as the table is now). A report read back keeps those it was saved with, so its mean,
         rel.err and table stay what they were when a statistic is later added to the table.
+    scoring : str
+        The :mod:`~graphveil.measure.scoring` of H2_open, eps and ``S_PL`` (``"corrected"``,
+        graphveil's, or ``"authors"``). Under ``"authors"`` the mean row's ``S_PL`` (and so
+        rel.err) is ``extra["S_PL_pooled"]``, the exponent of the pooled degrees.
 
     Raises
     ------
@@ -226,6 +232,7 @@ class Report:
     first_sample: int = 0
     directed: bool = False
     statistics: tuple[str, ...] = ()
+    scoring: str = DEFAULT_SCORING
 
     def __post_init__(self) -> None:
         self.statistics = tuple(self.statistics) or statistic_names(self.directed)
@@ -280,6 +287,7 @@ class Report:
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
             "statistics",
+            "scoring",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -322,6 +330,7 @@ class Report:
             first_sample=head.first_sample,
             directed=head.directed,
             statistics=head.statistics,
+            scoring=head.scoring,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -332,10 +341,17 @@ class Report:
 
     @property
     def mean(self) -> dict[str, float]:
-        """Every column averaged over the samples."""
-        return {
+        """Every column averaged over the samples.
+
+        Under a scoring that pools ``S_PL`` (the authors'), ``S_PL`` is instead the exponent
+        fitted on the pooled degrees, ``extra["S_PL_pooled"]``.
+        """
+        mean = {
             key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
         }
+        if scoring_named(self.scoring).pooled_s_pl and "S_PL_pooled" in self.extra:
+            mean["S_PL"] = float(self.extra["S_PL_pooled"])
+        return mean
 
     @property
     def std(self) -> dict[str, float]:
@@ -429,14 +445,17 @@ class Report:
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
-            f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
+            f"{self._eps_note})"
         )
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     @property
-    def _eps_property(self) -> str:
-        return "joint (in, out) degree" if self.directed else "degree"
+    def _eps_note(self) -> str:
+        if self.scoring != DEFAULT_SCORING:
+            return f"scored with {scoring_named(self.scoring).title}"
+        kind = "joint (in, out) degree" if self.directed else "degree"
+        return f"eps counts every node whose {kind} entropy is below log2 k"
 
     def __str__(self) -> str:
         return self.table()
@@ -445,13 +464,16 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff.
 
-        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
+        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``); a
+        report not scored the default way its ``scoring``.
         """
         kind: dict[str, Any] = (
             {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         )
         if self.warnings:
             kind["warnings"] = self.warnings
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
         return {
             "label": self.label,
             "n": self.n,
@@ -511,6 +533,7 @@ class Report:
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
             statistics=tuple(str(name) for name in statistics),
+            scoring=check_scoring(data.get("scoring", DEFAULT_SCORING)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -633,11 +656,23 @@ def _reference(
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
+    scoring: str = DEFAULT_SCORING,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
     if not isinstance(original, Original):
         return Original(
-            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics, row=original
+            g0,
+            ks,
+            statistics_seed=stat_seed,
+            threads=threads,
+            statistics=statistics,
+            row=original,
+            scoring=scoring,
+        )
+    if original.scoring.name != check_scoring(scoring, directed=g0.directed):
+        raise ValueError(
+            f"original is scored {original.scoring.name!r} and the call asks {scoring!r}: "
+            "build the Original with the same scoring"
         )
     if original.graph is not g0 and original.graph != g0:
         raise ValueError("original was built for another graph: pass Original(g0) of this g0")
@@ -693,7 +728,7 @@ def _reduce(
     return Report(
         original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
         per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
+        eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
         n=g0.n,
         m=g0.m,
@@ -703,6 +738,7 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
         directed=directed,
+        scoring=reference.scoring.name,
     )
 
 

@@ -454,6 +454,9 @@ class Statistic:
         (the numbers of strong and weak components: G0 with 2 weak components and a world
         with a few hundred isolated nodes give a term of several hundred) is reported, not
         averaged into rel.err; its share of the largest component is.
+    group : {"degree", "path", "clustering", ""}
+        The paper's group of the statistic (Section 5.2's degree-based, shortest path-based and
+        clustering statistics); ``""`` for the directed-only ones.
     """
 
     name: str
@@ -466,6 +469,8 @@ class Statistic:
     applies: str = "undirected"
     #: Whether it enters rel.err (see the class docstring).
     relative: bool = True
+    #: The paper's group: ``"degree"``, ``"path"``, ``"clustering"`` (``""``: none).
+    group: str = ""
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -531,20 +536,36 @@ _BOTH, _DIRECTED = "both", "directed"
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
-    Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
-    Statistic("S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH),
-    Statistic("S_MD", "maximum degree", _degrees, _COUNT),
-    Statistic("S_DV", "degree variance", _degrees),
+    Statistic(
+        "S_NE",
+        "number of edges (arcs)",
+        _degrees,
+        ("{:.0f}", "{:.0f}"),
+        applies=_BOTH,
+        group="degree",
+    ),
+    Statistic(
+        "S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH, group="degree"
+    ),
+    Statistic("S_MD", "maximum degree", _degrees, _COUNT, group="degree"),
+    Statistic("S_DV", "degree variance", _degrees, group="degree"),
     Statistic(
         "S_CC",
         "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
         _clustering,
         ("{:.4f}", "{:.4f}"),
         applies=_BOTH,
+        group="clustering",
     ),
-    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
     Statistic(
-        "S_APD", "average distance between connected pairs (along arcs)", _distances, applies=_BOTH
+        "S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}"), group="degree"
+    ),
+    Statistic(
+        "S_APD",
+        "average distance between connected pairs (along arcs)",
+        _distances,
+        applies=_BOTH,
+        group="path",
     ),
     Statistic(
         "S_EDiam",
@@ -553,14 +574,22 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _COUNT,
         "S_ED",
         applies=_BOTH,
+        group="path",
     ),
-    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH),
+    Statistic(
+        "S_CL",
+        "connectivity length (harmonic mean distance)",
+        _distances,
+        applies=_BOTH,
+        group="path",
+    ),
     Statistic(
         "S_Diam",
         "diameter (exact by iFUB, else a BFS lower bound)",
         _distances,
         _COUNT,
         applies=_BOTH,
+        group="path",
     ),
     # directed graphs only (graphveil.measure.directed)
     Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
@@ -628,6 +657,17 @@ def statistic_names(directed: bool = False) -> tuple[str, ...]:
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
     return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.relative)
+
+
+def group_names(group: str) -> tuple[str, ...]:
+    """The undirected statistics of one of the paper's groups (:attr:`Statistic.group`).
+
+    Examples
+    --------
+    >>> group_names("degree")
+    ('S_NE', 'S_AD', 'S_MD', 'S_DV', 'S_PL')
+    """
+    return tuple(s.name for s in STATISTIC_TABLE if s.group == group and s.measures(False))
 
 
 def statistic(name: str) -> Statistic:
