@@ -53,7 +53,6 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.stats import beta, rankdata
 
 from graphveil._checks import check_real
 from graphveil._common import SeedLike, in_sorted, seed_to_u64
@@ -234,6 +233,8 @@ def _logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def _auc(y: np.ndarray, score: np.ndarray) -> float | None:
     """Mann-Whitney AUC of ``score`` for ``y`` (ties count half); None if a class is empty."""
+    from scipy.stats import rankdata  # scipy.stats is slow to import: on first use
+
     pos = int(y.sum())
     neg = y.size - pos
     if pos == 0 or neg == 0:
@@ -270,6 +271,8 @@ def _lower_bound(tp: Any, pos: Any, fp: Any, neg: Any, alpha: float) -> np.ndarr
     ``tp`` of ``pos`` edges and ``fp`` of ``neg`` non-edges passed the test; -inf when no edge
     did (no evidence).
     """
+    from scipy.stats import beta  # scipy.stats is slow to import: on first use
+
     tp, pos, fp, neg = (np.asarray(x, dtype=float) for x in (tp, pos, fp, neg))
     tpr_low = np.where(tp > 0, beta.ppf(alpha / 2, np.maximum(tp, 1), pos - tp + 1), 0.0)
     fpr_high = np.where(fp < neg, beta.ppf(1 - alpha / 2, fp + 1, np.maximum(neg - fp, 1)), 1.0)
