@@ -235,8 +235,8 @@ _LINK = Attack(
         Column(
             "precision_at_m",
             "precision@m",
-            "true edges among the m published pairs of highest p",
-            deterministic=False,
+            "true edges among the m published pairs of highest p, ties shared (a graph's every "
+            "pair ties: the share of its pairs that are true edges)",
             table=True,
         ),
         Column(

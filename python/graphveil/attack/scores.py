@@ -62,8 +62,8 @@ def attack_scores(
     Returns
     -------
     dict
-        ``link_auc`` and ``precision_at_m`` (None for a deterministic release, which has no
-        ranking), ``link_precision`` and ``link_recall`` of the most-likely world,
+        ``link_auc`` (None for a deterministic release, which has no ranking by p),
+        ``precision_at_m``, ``link_precision`` and ``link_recall`` of the most-likely world,
         ``reid_rate`` (mean fraction of the core nodes of ``g0`` re-identified in a sampled
         world; :func:`~graphveil.attack.core_nodes`), ``reid_rate_std`` (its spread over the
         attacks, each with its own world, id permutation and seed pairs), ``reid_wrong`` (mean
