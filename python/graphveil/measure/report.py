@@ -43,6 +43,8 @@ from graphveil.measure.original import (
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import (
     STATISTICS,
+    analyst_names,
+    error_term,
     powerlaw_exponent,
     rel_err_names,
     statistic,
@@ -55,7 +57,7 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "relative_error"]
+__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "analyst_error", "relative_error"]
 
 
 def __getattr__(name: str) -> Any:
@@ -82,9 +84,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(directed: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, then the utility statistics."""
-    return _PRIVACY + _EDGES + statistic_names(directed)
+def _columns(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, the utility statistics (and analyst's)."""
+    return _PRIVACY + _EDGES + statistic_names(directed) + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -145,6 +147,37 @@ def relative_error(
     return (math.fsum(finite) / len(finite) if finite else math.nan), terms
 
 
+def analyst_error(
+    mean: dict[str, float], original: dict[str, float]
+) -> tuple[float, dict[str, float]]:
+    """analyst.err = mean over the analyst statistics of their error terms.
+
+    Each term is :func:`~graphveil.measure.utility.error_term`: relative for the statistics
+    scored ``"relative"`` (triangles, average clustering, assortativity, modularity, spread),
+    ``|mean - G0|`` for a divergence, an agreement or an overlap (G0's own value being 0 or 1).
+    A term that is nan (a value not defined on G0 or the samples) is left out of the mean;
+    analyst.err is nan if no term is left. rel.err and the paper's columns are unchanged.
+
+    Returns
+    -------
+    (float, dict)
+        analyst.err and the per-statistic terms.
+
+    Examples
+    --------
+    >>> terms = analyst_error({"S_TRI": 90.0, "S_NMI": 0.75}, {"S_TRI": 100.0, "S_NMI": 1.0})[1]
+    >>> terms["S_TRI"], terms["S_NMI"]
+    (0.1, 0.25)
+    """
+    terms = {
+        key: error_term(key, float(mean[key]), float(original[key]))
+        for key in analyst_names()
+        if key in mean and key in original
+    }
+    finite = [t for t in terms.values() if math.isfinite(t)]
+    return (math.fsum(finite) / len(finite) if finite else math.nan), terms
+
+
 @dataclass
 class Report:
     r"""Privacy and utility of one published graph against the true graph.
@@ -183,6 +216,10 @@ class Report:
         G0 and the release are directed: the columns are the directed statistics
         (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
         (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    analyst : bool
+        The analyst statistics (:func:`~graphveil.measure.utility.analyst_names`) were
+        measured too: their columns follow the paper's, with their own mean error
+        :attr:`analyst_err`.
     """
 
     original: dict[str, float]
@@ -198,6 +235,7 @@ class Report:
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
     directed: bool = False
+    analyst: bool = False
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -234,6 +272,7 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
+            "analyst",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -275,6 +314,7 @@ class Report:
             degree_histogram=histogram,
             first_sample=head.first_sample,
             directed=head.directed,
+            analyst=head.analyst,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -286,14 +326,16 @@ class Report:
     @property
     def mean(self) -> dict[str, float]:
         """Every column averaged over the samples."""
-        return {
-            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.directed)
-        }
+        return {key: _mean([row[key] for row in self.per_sample]) for key in self._columns}
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)}
+        return {key: _std([row[key] for row in self.per_sample]) for key in self._columns}
+
+    @property
+    def _columns(self) -> tuple[str, ...]:
+        return _columns(self.directed, self.analyst)
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
@@ -304,6 +346,16 @@ class Report:
     def rel_err(self) -> float:
         """Mean relative error over the utility statistics (Section 6 of the paper)."""
         return relative_error(self.mean, self.original, directed=self.directed)[0]
+
+    @property
+    def analyst_err_terms(self) -> dict[str, float]:
+        """Each analyst statistic's error term (:func:`analyst_error`); empty without them."""
+        return analyst_error(self.mean, self.original)[1] if self.analyst else {}
+
+    @property
+    def analyst_err(self) -> float:
+        """Mean error over the analyst statistics (:func:`analyst_error`; nan without them)."""
+        return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
     @property
     def tradeoff(self) -> float:
@@ -350,11 +402,30 @@ class Report:
         lines = [" ".join(r) for r in (head, orig_row, mean_row)]
         lines.append("")
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
+        if self.analyst:
+            lines.append("")
+            lines.extend(self._analyst_rows(width, mean))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
             f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
         )
         return "\n".join(lines)
+
+    def _analyst_rows(self, width: int, mean: dict[str, float]) -> list[str]:
+        """The analyst column group: G0's row and the mean row, with analyst.err."""
+        cols = analyst_names()
+        head = ["".ljust(width)] + [_header(c).rjust(10) for c in cols] + ["analyst.err".rjust(11)]
+        orig = (
+            ["original".ljust(width)]
+            + [_format(c, 0).format(self.original[c]).rjust(10) for c in cols]
+            + ["".rjust(11)]
+        )
+        row = (
+            [self.label.ljust(width)]
+            + [_format(c, 1).format(mean[c]).rjust(10) for c in cols]
+            + [f"{self.analyst_err:.3f}".rjust(11)]
+        )
+        return [" ".join(r) for r in (head, orig, row)]
 
     @property
     def _eps_property(self) -> str:
@@ -369,7 +440,15 @@ class Report:
 
         A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
         """
-        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        kind: dict[str, Any] = (
+            {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        )
+        if self.analyst:
+            kind.update(
+                analyst=True,
+                analyst_err=self.analyst_err,
+                analyst_err_terms=self.analyst_err_terms,
+            )
         return {
             "label": self.label,
             "n": self.n,
@@ -415,6 +494,7 @@ class Report:
             ),
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
+            analyst=bool(data.get("analyst", False)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -425,29 +505,25 @@ class Report:
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
 
-        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics, rel_err,
-        tradeoff and eps_k<k> (filled on the ``mean`` row for the published graph and on the
-        ``original`` row for the true graph).
+        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics (and the
+        analyst statistics if measured), rel_err, tradeoff (and analyst_err) and eps_k<k> (filled
+        on the ``mean`` row for the published graph and on the ``original`` row for the true
+        graph).
         """
         ks = sorted(self.eps)
-        columns = _columns(self.directed)
-        header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
+        columns = self._columns
+        errs = ["rel_err", "tradeoff", *(["analyst_err"] if self.analyst else [])]
+        blank = [""] * len(errs)
+        header = ["row", *columns, *errs, *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
-            rows.append([f"sample_{i}", *[row[c] for c in columns], "", "", *[""] * len(ks)])
+            rows.append([f"sample_{i}", *[row[c] for c in columns], *blank, *[""] * len(ks)])
         mean, std = self.mean, self.std
-        rows.append(
-            [
-                "mean",
-                *[mean[c] for c in columns],
-                self.rel_err,
-                self.tradeoff,
-                *[self.eps[k] for k in ks],
-            ]
-        )
-        rows.append(["std", *[std[c] for c in columns], "", "", *[""] * len(ks)])
+        errors = [self.rel_err, self.tradeoff, *([self.analyst_err] if self.analyst else [])]
+        rows.append(["mean", *[mean[c] for c in columns], *errors, *[self.eps[k] for k in ks]])
+        rows.append(["std", *[std[c] for c in columns], *blank, *[""] * len(ks)])
         orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in columns]
-        rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
+        rows.append(["original", *orig, *blank, *[self.eps_original.get(k, "") for k in ks]])
         with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             writer.writerow(header)
@@ -537,11 +613,23 @@ def _reference(
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
+    analyst: bool = False,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
     if not isinstance(original, Original):
         return Original(
-            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics, row=original
+            g0,
+            ks,
+            statistics_seed=stat_seed,
+            threads=threads,
+            statistics=statistics,
+            row=original,
+            analyst=analyst,
+        )
+    if bool(analyst) != original.analyst:
+        raise ValueError(
+            f"analyst={bool(analyst)} differs from original's: build the Original with "
+            f"analyst={bool(analyst)}"
         )
     if original.graph is not g0 and original.graph != g0:
         raise ValueError("original was built for another graph: pass Original(g0) of this g0")
@@ -593,8 +681,9 @@ def _reduce(
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
     row = reference.row
     g0 = reference.graph
+    names = ("H1", "H2_open", *statistic_names(directed), *reference.analyst_names)
     return Report(
-        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
+        original={key: float(row[key]) for key in names},
         per_sample=per_sample,
         eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
@@ -606,6 +695,7 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
         directed=directed,
+        analyst=reference.analyst,
     )
 
 
@@ -649,7 +739,7 @@ def measure_sample(
     row = reference.scores(world, nthreads)
     row.update(edges_removed=float(removed), edges_added=float(added))
     fn = statistics or reference.statistics_function
-    row.update(statistic_values(fn, world, stat_seed, nthreads))
+    row.update(statistic_values(fn, world, stat_seed, nthreads, names=reference.columns))
     return row, np.bincount(world.degrees)
 
 

@@ -27,6 +27,7 @@ graph before the distances).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,7 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, require_undirected
 from graphveil.graph import Graph
+from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
 from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
 
@@ -306,6 +308,8 @@ class StatisticOptions:
     threads: int | None
     distance_method: str
     diameter_method: str = "ifub"
+    #: G0 measured once for the analyst statistics (None: they are not measured).
+    analyst: _analyst.AnalystReference | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +338,20 @@ class Statistic:
         (the numbers of strong and weak components: G0 with 2 weak components and a world
         with a few hundred isolated nodes give a term of several hundred) is reported, not
         averaged into rel.err; its share of the largest component is.
+    group : {"paper", "analyst"}
+        Its column group. ``"paper"``: the statistics of Section 5.2 (and their directed
+        forms), averaged into rel.err. ``"analyst"``: the statistics of :mod:`graphveil.measure.analyst`
+        (PGB's and PrivGraph's queries), measured only against an
+        :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged into their own
+        mean error, ``analyst_err`` (:func:`error_term`), so the paper's columns and rel.err
+        do not change.
+    score : {"relative", "divergence", "agreement", "overlap"}
+        How a sample's value is scored against G0's (:func:`error_term`): ``"relative"``,
+        ``|mean - G0| / |G0|``; the others compare the sample with G0 themselves (G0 scores
+        0 against itself for a divergence, 1 for an agreement or an overlap) and their error
+        is ``|mean - G0|``.
+    reference : str
+        The implementation it is tested against (and equals where the definitions agree).
     """
 
     name: str
@@ -346,6 +364,13 @@ class Statistic:
     applies: str = "undirected"
     #: Whether it enters rel.err (see the class docstring).
     relative: bool = True
+    #: Its column group: ``"paper"`` or ``"analyst"`` (see the class docstring).
+    group: str = "paper"
+    #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
+    #: ``"overlap"`` (see the class docstring and :func:`error_term`).
+    score: str = "relative"
+    #: The implementation it is tested against.
+    reference: str = ""
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -403,10 +428,87 @@ def _distances(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str
     )
 
 
+# The analyst statistics (graphveil.measure.analyst): each compares the graph with G0's
+# reference, measured on the graph's simple graph; statistics computed together share a function.
+def _reference(options: StatisticOptions) -> _analyst.AnalystReference:
+    if options.analyst is None:
+        raise ValueError(
+            "the analyst statistics are measured against G0: pass analyst=analyst_reference(g0)"
+        )
+    return options.analyst
+
+
+def _triangles(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_TRI": float(triangle_count(graph, threads=options.threads)[0])}
+
+
+def _avg_clustering(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_ACC": _analyst.average_clustering(graph)}
+
+
+def _degree_kl(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    g = _analyst.check_reference(graph, ref)
+    return {"S_DegKL": _analyst.kl_divergence(ref.degree_counts, np.bincount(g.degrees))}
+
+
+def _distance_kl(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    counts = _analyst.distance_counts(
+        _analyst.check_reference(graph, ref),
+        seed=ref.seed,
+        exact_threshold=ref.exact_threshold,
+        sources=ref.sources,
+        threads=options.threads,
+    )
+    return {"S_DistKL": _analyst.kl_divergence(ref.distance_counts, counts)}
+
+
+def _assortativity(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    return {"S_ASS": _analyst.assortativity(graph)}
+
+
+def _communities(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    g = _analyst.check_reference(graph, ref)
+    labels = _analyst.communities(g, seed=ref.seed)
+    return {
+        "S_MOD": _analyst.modularity(g, labels),
+        "S_NMI": _analyst.normalized_mutual_info(ref.communities, labels),
+        "S_ARI": _analyst.adjusted_rand_index(ref.communities, labels),
+    }
+
+
+def _eigenvector(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    evc = _analyst.eigenvector_centrality(_analyst.check_reference(graph, ref))
+    k = ref.evc_top.size
+    top = np.sort(evc)[::-1][:k]
+    return {
+        "S_EVC_MAE": float(np.mean(np.abs(ref.evc_top - top))) if k else float("nan"),
+        "S_EVC_top": _analyst.node_overlap(ref.evc_nodes, _analyst.top_nodes(evc, k)),
+    }
+
+
+def _pagerank(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    rank = _analyst.pagerank(_analyst.check_reference(graph, ref))
+    k = ref.pagerank_nodes.size
+    return {"S_PR_top": _analyst.node_overlap(ref.pagerank_nodes, _analyst.top_nodes(rank, k))}
+
+
+def _spread(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
+    ref = _reference(options)
+    seeds = _analyst.degree_discount_seeds(_analyst.check_reference(graph, ref))
+    return {"S_IC": _analyst.influence_spread(ref.graph, seeds, seed=ref.seed)}
+
+
 _COUNT = ("{:.0f}", "{:.1f}")
 _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
+_ANALYST = "analyst"
+_NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
 #: The utility statistics of Section 5.2, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
@@ -490,24 +592,168 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         applies=_DIRECTED,
     ),
+    # the analyst statistics (graphveil.measure.analyst), their own column group and mean error
+    Statistic(
+        "S_TRI",
+        "number of triangles (PGB's tria_count)",
+        _triangles,
+        _COUNT,
+        group=_ANALYST,
+        reference="networkx triangles",
+    ),
+    Statistic(
+        "S_ACC",
+        "average clustering, degree < 2 counting 0 (PGB's ACC)",
+        _avg_clustering,
+        _SHARE,
+        group=_ANALYST,
+        reference="networkx average_clustering",
+    ),
+    Statistic(
+        "S_DegKL",
+        "KL divergence of the degree distribution from G0's (PGB's deg_dsb_KL)",
+        _degree_kl,
+        _SHARE,
+        group=_ANALYST,
+        score="divergence",
+        reference=f"{_PGB} cal_kl",
+    ),
+    Statistic(
+        "S_DistKL",
+        "KL divergence of the distance distribution from G0's (PGB's dis_dsb_KL)",
+        _distance_kl,
+        _SHARE,
+        group=_ANALYST,
+        score="divergence",
+        reference=f"{_PGB} cal_kl of distance_distribution",
+    ),
+    Statistic(
+        "S_ASS",
+        "degree assortativity (PGB's Ass)",
+        _assortativity,
+        _SHARE,
+        group=_ANALYST,
+        reference="networkx degree_assortativity_coefficient",
+    ),
+    Statistic(
+        "S_MOD",
+        "modularity of the graph's own Leiden communities (PGB's and PrivGraph's MOD)",
+        _communities,
+        _SHARE,
+        group=_ANALYST,
+        reference="networkx community.modularity",
+    ),
+    Statistic(
+        "S_NMI",
+        "NMI of the graph's Leiden communities with G0's (PGB's CD_NMI)",
+        _communities,
+        _SHARE,
+        group=_ANALYST,
+        score="agreement",
+        reference=f"{_SKL} normalized_mutual_info_score",
+    ),
+    Statistic(
+        "S_ARI",
+        "adjusted Rand index of the graph's Leiden communities with G0's",
+        _communities,
+        _SHARE,
+        group=_ANALYST,
+        score="agreement",
+        reference=f"{_SKL} adjusted_rand_score",
+    ),
+    Statistic(
+        "S_EVC_MAE",
+        "mean absolute difference of the top-1% eigenvector centralities (PGB's evc_MAE)",
+        _eigenvector,
+        ("{:.5f}", "{:.5f}"),
+        group=_ANALYST,
+        score="divergence",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_EVC_top",
+        "share of G0's top-1% nodes by eigenvector centrality in the graph's (PrivGraph's)",
+        _eigenvector,
+        _SHARE,
+        "S_EVC_1%",
+        group=_ANALYST,
+        score="overlap",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_PR_top",
+        "share of G0's top-1% nodes by PageRank in the graph's (SecGraph's PageRank)",
+        _pagerank,
+        _SHARE,
+        "S_PR_1%",
+        group=_ANALYST,
+        score="overlap",
+        reference="networkx pagerank",
+    ),
+    Statistic(
+        "S_IC",
+        "independent-cascade spread in G0 from the graph's 20 degree-discount seeds, p = 0.01 "
+        "(PrivGraph's)",
+        _spread,
+        ("{:.1f}", "{:.1f}"),
+        group=_ANALYST,
+        reference="PrivGraph (Privacy-Graph/PrivGraph utils.py) runIC",
+    ),
 )
 
-#: The names of :data:`STATISTIC_TABLE` measured on an undirected graph, in order: the keys of
-#: :func:`utility_statistics`.
-STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(False))
+#: The column groups of :data:`STATISTIC_TABLE`, in table order.
+GROUPS: tuple[str, ...] = ("paper", _ANALYST)
+
+#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
+SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
+
+#: The names of the paper's group of :data:`STATISTIC_TABLE` measured on an undirected graph, in
+#: order: the keys of :func:`utility_statistics` (without ``analyst``).
+STATISTICS: tuple[str, ...] = tuple(
+    stat.name for stat in STATISTIC_TABLE if stat.measures(False) and stat.group == "paper"
+)
 
 
-def statistic_names(directed: bool = False) -> tuple[str, ...]:
-    """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
+def statistic_names(directed: bool = False, group: str = "paper") -> tuple[str, ...]:
+    """The names of one group of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
 
     In table order, as the table is now (what reports and the study read).
     """
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
+    if group not in GROUPS:
+        raise ValueError(f"group must be one of {', '.join(GROUPS)}, got {group!r}")
+    return tuple(
+        stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.group == group
+    )
+
+
+def analyst_names(directed: bool = False) -> tuple[str, ...]:
+    """The analyst statistics' names (:func:`statistic_names` of the ``"analyst"`` group)."""
+    return statistic_names(directed, "analyst")
 
 
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.relative)
+    return tuple(name for name in statistic_names(directed) if statistic(name).relative)
+
+
+def error_term(name: str, mean: float, original: float) -> float:
+    """The error of a mean against G0's value, as statistic ``name`` is scored.
+
+    ``|mean - original| / |original|`` for a ``"relative"`` score (nan when ``original`` is 0),
+    ``|mean - original|`` for the others (G0's value being what G0 scores against itself);
+    nan when either value is not finite.
+
+    Examples
+    --------
+    >>> error_term("S_TRI", 90.0, 100.0), error_term("S_NMI", 0.75, 1.0)
+    (0.1, 0.25)
+    """
+    score = statistic(name).score
+    if not (math.isfinite(mean) and math.isfinite(original)):
+        return math.nan
+    if score == "relative":
+        return abs(mean - original) / abs(original) if original != 0.0 else math.nan
+    return abs(mean - original)
 
 
 def statistic(name: str) -> Statistic:
@@ -527,6 +773,7 @@ def utility_statistics(
     threads: int | None = None,
     distance_method: str = "auto",
     diameter_method: str = "ifub",
+    analyst: _analyst.AnalystReference | None = None,
 ) -> Statistics:
     """The utility statistics of the paper (:data:`STATISTIC_TABLE`) for one (sample) graph.
 
@@ -548,6 +795,10 @@ def utility_statistics(
     diameter_method : {"ifub", "lower_bound"}
         How ``S_Diam`` is found above ``exact_threshold``; see :func:`distance_statistics`
         and :func:`diameter_choice`.
+    analyst : ~graphveil.measure.analyst.AnalystReference, optional
+        G0 measured once (:func:`~graphveil.measure.analyst.analyst_reference`): the analyst
+        statistics (:func:`analyst_names`) follow the paper's, measured against it with its
+        seed. None (default): the paper's only.
 
     Returns
     -------
@@ -570,9 +821,14 @@ def utility_statistics(
     """
     graph = _check_measured(graph)
     options = StatisticOptions(
-        exact_threshold, sources, seed, threads, distance_method, diameter_method
+        exact_threshold, sources, seed, threads, distance_method, diameter_method, analyst
     )
-    rows = [stat for stat in STATISTIC_TABLE if stat.measures(_is_directed(graph))]
+    groups = ("paper",) if analyst is None else GROUPS
+    rows = [
+        stat
+        for stat in STATISTIC_TABLE
+        if stat.measures(_is_directed(graph)) and stat.group in groups
+    ]
     out: dict[str, float] = {}
     diameter_method = ""
     for stat in rows:
