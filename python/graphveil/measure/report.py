@@ -85,7 +85,7 @@ _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges
 
 
 def _columns(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, the utility statistics (and analyst's)."""
+    """Every per-sample column: privacy, edge differences, the statistics (and the analyst's)."""
     return _PRIVACY + _EDGES + statistic_names(directed) + (analyst_names() if analyst else ())
 
 
@@ -349,12 +349,18 @@ class Report:
 
     @property
     def analyst_err_terms(self) -> dict[str, float]:
-        """Each analyst statistic's error term (:func:`analyst_error`); empty without them."""
+        """Each analyst statistic's error term (:func:`~graphveil.measure.report.analyst_error`).
+
+        Empty without them.
+        """
         return analyst_error(self.mean, self.original)[1] if self.analyst else {}
 
     @property
     def analyst_err(self) -> float:
-        """Mean error over the analyst statistics (:func:`analyst_error`; nan without them)."""
+        """Mean error over the analyst statistics (nan without them).
+
+        :func:`~graphveil.measure.report.analyst_error` of the mean and G0's row.
+        """
         return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
     @property

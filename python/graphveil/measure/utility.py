@@ -340,13 +340,15 @@ class Statistic:
         averaged into rel.err; its share of the largest component is.
     group : {"paper", "analyst"}
         Its column group. ``"paper"``: the statistics of Section 5.2 (and their directed
-        forms), averaged into rel.err. ``"analyst"``: the statistics of :mod:`graphveil.measure.analyst`
-        (PGB's and PrivGraph's queries), measured only against an
-        :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged into their own
-        mean error, ``analyst_err`` (:func:`error_term`), so the paper's columns and rel.err
-        do not change.
+        forms), averaged into rel.err. ``"analyst"``: the statistics of
+        :mod:`graphveil.measure.analyst` (PGB's and PrivGraph's queries), measured only
+        against an :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged
+        into their own mean error, ``analyst_err``
+        (:func:`~graphveil.measure.utility.error_term`), so the paper's columns and rel.err do
+        not change.
     score : {"relative", "divergence", "agreement", "overlap"}
-        How a sample's value is scored against G0's (:func:`error_term`): ``"relative"``,
+        How a sample's value is scored against G0's
+        (:func:`~graphveil.measure.utility.error_term`): ``"relative"``,
         ``|mean - G0| / |G0|``; the others compare the sample with G0 themselves (G0 scores
         0 against itself for a divergence, 1 for an agreement or an overlap) and their error
         is ``|mean - G0|``.
@@ -367,7 +369,7 @@ class Statistic:
     #: Its column group: ``"paper"`` or ``"analyst"`` (see the class docstring).
     group: str = "paper"
     #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
-    #: ``"overlap"`` (see the class docstring and :func:`error_term`).
+    #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.utility.error_term`).
     score: str = "relative"
     #: The implementation it is tested against.
     reference: str = ""
@@ -715,9 +717,10 @@ STATISTICS: tuple[str, ...] = tuple(
 
 
 def statistic_names(directed: bool = False, group: str = "paper") -> tuple[str, ...]:
-    """The names of one group of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
+    """The names of one group of :data:`STATISTIC_TABLE` measured on an (un)directed graph.
 
-    In table order, as the table is now (what reports and the study read).
+    ``group`` is ``"paper"`` (default) or ``"analyst"``. In table order, as the table is now
+    (what reports and the study read).
     """
     if group not in GROUPS:
         raise ValueError(f"group must be one of {', '.join(GROUPS)}, got {group!r}")
@@ -797,8 +800,8 @@ def utility_statistics(
         and :func:`diameter_choice`.
     analyst : ~graphveil.measure.analyst.AnalystReference, optional
         G0 measured once (:func:`~graphveil.measure.analyst.analyst_reference`): the analyst
-        statistics (:func:`analyst_names`) follow the paper's, measured against it with its
-        seed. None (default): the paper's only.
+        statistics (:func:`~graphveil.measure.utility.analyst_names`) follow the paper's,
+        measured against it with its seed. None (default): the paper's only.
 
     Returns
     -------
