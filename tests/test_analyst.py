@@ -365,6 +365,23 @@ def test_report_keeps_the_papers_columns_and_adds_the_analyst_group(tmp_path):
         rows = {row["row"]: row for row in csv.DictReader(fh)}
     assert float(rows["mean"]["analyst_err"]) == pytest.approx(both.analyst_err)
     assert float(rows["original"]["S_NMI"]) == 1.0
+    # one thread or many, the same report
+    alone = evaluate(g0, published, samples=3, seed=5, k=2, analyst=True, threads=1)
+    assert text(alone) == text(
+        evaluate(g0, published, samples=3, seed=5, k=2, analyst=True, threads=2)
+    )
     ref = gv.measure.Original(g0, k=2)
     with pytest.raises(ValueError, match="analyst"):
         evaluate(g0, published, samples=1, seed=5, k=2, analyst=True, original=ref)
+
+
+def test_a_multigraph_world_is_measured_on_its_simple_graph():
+    g0 = karate_graph()
+    u, v = g0.edges()
+    world = gv.multigraph.Multigraph(g0.n, np.concatenate([u, [0, 3]]), np.concatenate([v, [0, 1]]))
+    ref = A.analyst_reference(g0, seed=1)
+    values = U.utility_statistics(world, seed=1, analyst=ref)
+    simple = U.utility_statistics(world.simple, seed=1, analyst=ref)
+    assert {k: values[k] for k in U.analyst_names()} == pytest.approx(
+        {k: simple[k] for k in U.analyst_names()}, nan_ok=True
+    )

@@ -16,6 +16,24 @@ number of oriented wedges, ``sum_v d+(v)^2``), one Lanczos run (eigenvector cent
 120 sparse products (PageRank), one Leiden run, ``sources`` BFS (distance distribution, as the
 paper's distances), and ``IC_RUNS`` cascades that touch only the edges of the nodes they reach.
 
+Choices where the peers leave room (the table's rows name them, ``Statistic.reference``):
+
+- ``S_MOD`` is the modularity of the graph's own communities, as PGB (``Tmf.py``:
+  ``community.modularity(mat2_par, mat2_graph)``) and PrivGraph compute it: how strongly the
+  release is organised in communities. Whether it keeps G0's communities is what ``S_NMI`` and
+  ``S_ARI`` score; G0's partition evaluated on the sample would score that a second time.
+- ``S_IC`` is PrivGraph's influence measure (``IM_spread.py``): 20 seeds chosen on the graph by
+  degree discount, their independent-cascade spread (p = 0.01, 100 runs) measured in G0. An
+  analyst picks whom to target on the release; what counts is how far they reach in the true
+  network. G0's own row is the spread of G0's own seeds, so the relative error is the reach
+  lost by targeting from the release.
+- The divergences are PGB's ``cal_kl(G0, graph)``, the eigenvector MAE PGB's ``cal_MAE`` of the
+  two graphs' top-1% centrality values (sorted, not node by node), the top-1% overlap
+  PrivGraph's ``cal_overlap``.
+- The randomness (Leiden's, the distance sources, the cascades' coins) is the reference's seed,
+  shared by G0 and every sample, so that G0 scores exactly 0 (divergences) or 1 (agreements,
+  overlaps) against itself and a sample's differences are its own.
+
 Every analyst statistic is measured on a graph's simple graph (a multigraph world's loops
 dropped and copies merged). Conventions for degenerate graphs (no crash, no warning): a value
 over nothing (no nodes; no edges for modularity and assortativity; a zero degree variance over
