@@ -342,3 +342,13 @@ def _igraph_eigenvector(graph) -> list[float]:
 @pytest.mark.benchmark(group="eigenvector centrality web-NotreDame")
 def test_eigenvector_igraph(benchmark, notre_dame_igraph):
     benchmark.pedantic(_igraph_eigenvector, args=(notre_dame_igraph,), rounds=2, iterations=1)
+
+
+@pytest.mark.benchmark(group="analyst statistics synthetic-youtube")
+def test_ten_statistics_one_sample_youtube_size(benchmark, youtube_size):
+    sample = _sample(youtube_size)
+    stats = benchmark.pedantic(
+        U.utility_statistics, args=(sample,), kwargs={"seed": 1, "threads": THREADS},
+        rounds=1, iterations=1,
+    )  # fmt: skip
+    assert tuple(stats) == U.STATISTICS

@@ -337,7 +337,8 @@ class Statistic:
         Whether it enters rel.err (default True). A count that a graph's small pieces dominate
         (the numbers of strong and weak components: G0 with 2 weak components and a world
         with a few hundred isolated nodes give a term of several hundred) is reported, not
-        averaged into rel.err; its share of the largest component is.
+        averaged into rel.err; its share of the largest component is. Only the paper's group
+        enters rel.err; the analyst group enters ``analyst_err`` instead.
     group : {"paper", "analyst"}
         Its column group. ``"paper"``: the statistics of Section 5.2 (and their directed
         forms), averaged into rel.err. ``"analyst"``: the statistics of
