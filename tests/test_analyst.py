@@ -16,6 +16,7 @@ from graph_zoo import ZOO, karate_graph, load_shared
 import graphveil as gv
 from graphveil.measure import analyst as A
 from graphveil.measure import utility as U
+from graphveil.measure.errors import error_term
 from graphveil.measure.report import Report, analyst_error, evaluate
 
 nx = pytest.importorskip("networkx")
@@ -344,9 +345,7 @@ def test_report_keeps_the_papers_columns_and_adds_the_analyst_group(tmp_path):
     for key in U.STATISTICS:
         assert [r[key] for r in both.per_sample] == [r[key] for r in paper.per_sample]
     assert math.isnan(paper.analyst_err) and "analyst" not in paper.to_dict()
-    terms = {
-        key: U.error_term(key, both.mean[key], both.original[key]) for key in U.analyst_names()
-    }
+    terms = {key: error_term(key, both.mean[key], both.original[key]) for key in U.analyst_names()}
     finite = [t for t in terms.values() if math.isfinite(t)]
     assert both.analyst_err == pytest.approx(sum(finite) / len(finite))
     assert both.analyst_err == analyst_error(both.mean, both.original)[0] > 0.0

@@ -6,6 +6,9 @@ The study below is small enough to check by hand: G0 has m = 1000 edges, each ro
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from graphveil.experiments.checks import attack_disagreements
@@ -86,7 +89,43 @@ def find(rows, scheme, value):
 def test_every_claim_holds_on_the_hand_study():
     claims = paper_claims(study(), (30,), original={"H2_open": 1800.0})
     assert [c.verdict for c in claims] == [HOLDS] * len(ORDER)
-    assert all(c.quote and c.section[:3] in ("6.1", "6.2", "6.3") for c in claims)
+    assert all(c.quote and c.section.split()[0] in ("VII-A", "VII-B", "VII-C") for c in claims)
+
+
+def _paper_tex() -> Path | None:
+    for parent in Path(__file__).resolve().parents[1:]:
+        candidate = parent / "shared" / "paper" / "uncertainty-semantics.tex"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def test_the_claims_sections_are_numbered_as_the_shipped_source():
+    """Each claim's section, e.g. "VII-A ((k,ε)-obf and RandWalk)", is the source's: IEEEtran
+    numbers sections I, II, ... and their subsections A, B, ... (cited as VII-A)."""
+    tex = _paper_tex()
+    if tex is None:
+        pytest.skip(
+            "the paper's source (shared/paper/uncertainty-semantics.tex) is not beside the project"
+        )
+    numbers: dict[str, str] = {}
+    section = subsection = 0
+    for kind, title in re.findall(r"\\(section|subsection)\{(.*)\}", tex.read_text()):
+        if kind == "section":
+            section, subsection = section + 1, 0
+            numbers[_roman(section)] = title
+        else:
+            subsection += 1
+            numbers[f"{_roman(section)}-{'ABCDEFGH'[subsection - 1]}"] = title
+    assert numbers["VII"] == "Evaluation"
+    for c in paper_claims(study(), (30,), original={"H2_open": 1800.0}):
+        number, _, title = c.section.partition(" ")
+        plain = re.sub(r"[$\\]|\\epsilon", "", numbers[number]).replace("epsilon", "ε")
+        assert title.startswith(f"({plain})"), c.section
+
+
+def _roman(n: int) -> str:
+    return ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][n - 1]
 
 
 def test_obf_trend():

@@ -1,4 +1,4 @@
-"""MaxVar (Section 4): METIS parts, friend-of-friend proposals, the per-part QP and its two backends."""
+"""MaxVar (Section V): METIS parts, friend-of-friend proposals, the per-part QP and its two backends."""
 
 from __future__ import annotations
 

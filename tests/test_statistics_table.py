@@ -40,7 +40,7 @@ def test_table_matches_the_public_names():
     paper = [s for s in U.STATISTIC_TABLE if s.group == "paper"]
     undirected = tuple(s.name for s in paper if s.applies != "directed")
     assert undirected == U.STATISTICS == U.statistic_names()
-    assert len(U.STATISTICS) == 10  # Section 5.2 of the paper
+    assert len(U.STATISTICS) == 10  # Section VI-B of the paper
     directed = tuple(s.name for s in paper if s.applies != "undirected")
     assert directed == U.statistic_names(directed=True)
     analyst = tuple(s.name for s in U.STATISTIC_TABLE if s.group == "analyst")

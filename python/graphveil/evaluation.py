@@ -58,7 +58,7 @@ def evaluate(
     first_sample: int = 0,
     analyst: bool = False,
 ) -> Report:
-    """Measure the privacy and utility of a published graph as the paper does (Section 5).
+    """Measure the privacy and utility of a published graph as the paper does (Section VI).
 
     Parameters
     ----------
@@ -156,7 +156,7 @@ def evaluate(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections 5 and 6 (Tables 3-7).
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Sections VI and VII (Tables 3-7).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""(k, eps)-obfuscation of Boldi et al. (VLDB 2012), as analysed in Section 2.2 of the paper.
+"""(k, eps)-obfuscation of Boldi et al. (VLDB 2012), as analysed in Section III-B of the paper.
 
 Potential pairs are drawn between "unique" nodes, every candidate pair gets a probability
 from a truncated normal perturbation, and the width ``sigma`` of the perturbation is searched
@@ -459,7 +459,7 @@ def obfuscation(
     References
     ----------
     Boldi, Bonchi, Gionis, Tassa, "Injecting Uncertainty in Graphs for Identity Obfuscation",
-    VLDB 2012 (Algorithms 1 and 2); the paper, Sections 2.2 and 4.3 (Proposition 4.3).
+    VLDB 2012 (Algorithms 1 and 2); the paper, Sections III-B and V-C (Proposition 4.3).
 
     Examples
     --------

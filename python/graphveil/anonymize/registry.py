@@ -45,6 +45,13 @@ import numpy as np
 
 from graphveil._seeds import derived_seed
 from graphveil.anonymize import partitioners
+from graphveil.anonymize._command import (
+    HANDLED_PARAMETERS,
+    RESERVED_FLAGS,
+    RESERVED_NAMES,
+    check_cli,
+    graph_parameter,
+)
 from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID
 from graphveil.anonymize._dp_dk import dp_dk
@@ -62,23 +69,30 @@ from graphveil.graph import Graph
 
 __all__ = [
     "FAMILIES",
+    "HANDLED_PARAMETERS",
     "PARTITION_CLI",
     "REGISTRY",
+    "RESERVED_FLAGS",
+    "RESERVED_NAMES",
     "Alternative",
     "Cli",
     "Found",
     "Scheme",
+    "check_cli",
     "derived_seed",
     "dp_scheme",
+    "graph_parameter",
     "names",
     "partitionable",
     "resolve",
     "scheme",
+    "study_directed",
 ]
 
 
 #: The families of schemes: the paper's study (the default of the study) and edge DP.
 FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
+
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
 #: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute). A scheme with a
@@ -149,6 +163,17 @@ class Cli:
     #: Exceptions that mean the input cannot be anonymized as asked: exit status 2, one line.
     user_errors: tuple[type[Exception], ...] = ()
 
+    def flags_of(self, name: str) -> tuple[str, ...]:
+        """The option strings of keyword ``name``: its :attr:`flags`, else ``-x``/``--long-name``.
+
+        Examples
+        --------
+        >>> Cli(flags={"q": ("--white-noise",)}).flags_of("q"), Cli().flags_of("max_tries")
+        (('--white-noise',), ('--max-tries',))
+        """
+        derived = f"-{name}" if len(name) == 1 else f"--{name.replace('_', '-')}"
+        return self.flags.get(name) or (derived,)
+
 
 @dataclass(frozen=True)
 class Scheme:
@@ -191,6 +216,10 @@ class Scheme:
     #: and console logs (``hiepbkhn/itce2011``, ``graph-dp/``) name it; "" when no logged run of
     #: theirs is reproduced (printed under the scheme's table in ``study.md``).
     authors_run: str = ""
+    #: Where the paper's printed rows of this scheme depart from that logged run, with the log
+    #: lines ("" where they follow it; printed under the scheme's table in ``study.md``).
+    #: ``benchmarks/paper_logs.csv`` holds every logged cell beside the printed one.
+    paper_departs: str = ""
     #: Former spellings, still accepted on the command line and by Partition for one release.
     aliases: tuple[str, ...] = ()
     #: Work done once per study and handed to every grid point's ``study(..., prepared=...)``
@@ -217,6 +246,22 @@ class Scheme:
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
     #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
     family: str = "uncertainty"
+    #: The schemes its study run calls (Mixture's is over the study's RandWalk-mod output): a
+    #: directed study runs it only if they have a directed form too (:func:`study_directed`).
+    study_uses: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
+        if self.name in RESERVED_NAMES:
+            raise ValueError(
+                f"scheme {self.name!r}: graphveil anonymize {self.name} is another command: "
+                "choose another name"
+            )
+        if self.family not in FAMILIES:
+            raise ValueError(
+                f"scheme {self.name!r}: family {self.family!r} is not one of {', '.join(FAMILIES)}"
+            )
+        check_cli(self.name, self.function, self.cli)
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
@@ -428,10 +473,29 @@ def dp_scheme(
     )
 
 
+def _by_name(*records: Scheme) -> dict[str, Scheme]:
+    """The records keyed by name, refusing a name or alias that two of them would share."""
+    owner: dict[str, str] = {}
+    for record in records:
+        for spelling in (record.name, *record.aliases):
+            if spelling in owner:
+                raise ValueError(
+                    f"scheme {record.name!r}: the spelling {spelling!r} is already scheme "
+                    f"{owner[spelling]!r}'s: choose another"
+                )
+            owner[spelling] = record.name
+    for record in records:
+        unknown = [used for used in record.study_uses if used not in owner]
+        if unknown:
+            raise ValueError(
+                f"scheme {record.name!r}: study_uses names {', '.join(unknown)}, not a scheme"
+            )
+    return {record.name: record for record in records}
+
+
 #: Every scheme, in the order the study's tables and figures list them.
-REGISTRY: dict[str, Scheme] = {
-    s.name: s
-    for s in (
+REGISTRY: dict[str, Scheme] = _by_name(
+    *(
         Scheme(
             name="obfuscation",
             function=obfuscation,
@@ -470,7 +534,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             directed=True,
             no_op=_no_op_walk("RandWalk"),
-            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk.py), retries and alpha = 1, behind the paper's Table 4 RandWalk rows",
+            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk_igraph.py, run by graph-dp/bash/rwAll.cmd as `random_walk_igraph.py <graph> <t> 10 20 0`: 20 samples, retries, alpha = 1, neighbours in ascending id order), behind the paper's Table 4 RandWalk rows",
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
@@ -490,6 +554,7 @@ REGISTRY: dict[str, Scheme] = {
             aliases=("randwalk-mod",),
             no_op=_no_op_walk("RandWalk-mod"),
             authors_run="random_walk_transform_multigraph(G, t, 0.5): the runs randwalk_keep_<t>_0.5 (graph-dp/src/random_walk.py), scored by graph-dp/compare/utility_measure_multigraph.py and incorrectness_measure_multigraph.py; equal to the paper's 12 Table 4 RandWalk-mod rows in the console logs graph-dp/console/*-UTIL.txt",
+            paper_departs="The paper printed these runs' H1 and H2_open divided by 4, in all 24 RandWalk-mod cells of its Table 4 and the 12 of Table 7, so its RandWalk-mod tradeoffs are half the logged ones: dblp t = 2 logs score_H1 = 47.156462808 and score_H2 = 17.9092894575 (graph-dp/console/com_dblp_ungraph_randwalk_keep_2_0.5-PRIV.txt), printed 11.8 and 4.5, while the same log's eps_arr = [0.000727..., 0.001347..., 0.002520...] and edge differences (means 719,361.2 and 719,416.5) appear unscaled in Table 7 (0.00073, 0.00135, 0.00252). These rows are not divided: they compare with the logs, and with the paper's H1 and H2_open only after dividing by 4 (benchmarks/paper_logs.csv, benchmarks/bench_paper_numbers.py)",
             cli=Cli(
                 description="RandWalk-mod(G0, t, alpha): Algorithm 2 as printed, as the paper's "
                 "tables ran it (default: a multigraph, self-loops and multi-edges kept, written as a "
@@ -509,7 +574,7 @@ REGISTRY: dict[str, Scheme] = {
             name="maxvar",
             function=maxvar,
             title="MaxVar",
-            summary="MaxVar (Section 4): most degree variance, expected degrees kept",
+            summary="MaxVar (Section V): most degree variance, expected degrees kept",
             grid_parameter="n_p/m",
             default_grid=(0.19, 0.38, 0.57, 0.76, 0.95),
             valid=lambda v: v > 0,
@@ -570,6 +635,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=False,
             directed=True,
             no_op=_no_op_mixture,
+            study_uses=("randwalk_mod",),
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
                 "an edge list, or an uncertain graph written with --keep-ids."
@@ -606,7 +672,7 @@ REGISTRY: dict[str, Scheme] = {
             "h",
         ),
     )
-}
+)
 
 #: ``graphveil anonymize partition``: any partitionable scheme on a graph's parts (a command
 #: beside the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
@@ -635,6 +701,21 @@ def directed() -> tuple[str, ...]:
     ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
     """
     return tuple(s.name for s in REGISTRY.values() if s.directed)
+
+
+def study_directed() -> tuple[str, ...]:
+    """The schemes the study runs on a directed graph: a directed form, and so has all it uses.
+
+    Examples
+    --------
+    >>> study_directed()
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch')
+    """
+    return tuple(
+        s.name
+        for s in REGISTRY.values()
+        if s.directed and all(REGISTRY[used].directed for used in s.study_uses)
+    )
 
 
 def partitionable() -> tuple[str, ...]:

@@ -102,6 +102,13 @@ CLI_OPTIONS = {
     "n_potential": "--n-potential",
     "keep_ids=True": "--keep-ids",
     "use q=1": "use --white-noise 1",
+    "routing='fixed'": "--routing fixed",
+    "use routing='random' on a directed graph": "drop --routing fixed with --directed",
+    "nearby=True": "--nearby",
+    "use nearby=False for a directed graph": "drop --nearby with --directed",
+    "Graph.to_undirected() drops the arc directions": (
+        "--directed reads both edge lists as arcs; a release's header says its direction"
+    ),
 }
 
 
@@ -198,10 +205,6 @@ def _print_report(report: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- the generator
-#: Parameters every command gets from :func:`_common`, or that a command line cannot give.
-_HANDLED = {"seed", "threads", "progress", "executor"}
-
-
 @dataclass(frozen=True)
 class Option:
     """One keyword parameter of a scheme as a command-line option."""
@@ -211,8 +214,8 @@ class Option:
     label: str
     #: Its default (``inspect.Parameter.empty`` if required): the progress line shows other values.
     default: Any
-    #: Reads the option's text after the graph is loaded (a file), or None.
-    read: Callable[[str], Any] | None = None
+    #: Reads the option's text after the graph is loaded (a file; given ``--directed``), or None.
+    read: Callable[[str, bool], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,19 +256,18 @@ def add_command(
     inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
     publish G0 unchanged or only true edges are refused.
     """
+    registry.check_cli(name, function, cli)  # a scheme's record did at its definition
     signature = inspect.signature(function)
     docs = parameter_docs(function)
     namespace = getattr(inspect.unwrap(function), "__globals__", {})
-    first = next(iter(signature.parameters))
-    graph = next(
-        (p.name for p in signature.parameters.values() if _annotation_text(p) == "Graph"), first
-    )
+    graph = registry.graph_parameter(function)
     p = sub.add_parser(name, help=summary, description=cli.description or summary)
     _common(p, seeded="seed" in signature.parameters, threaded="threads" in signature.parameters)
     options: list[Option] = []
     params = False
     for param in signature.parameters.values():
-        if param.name in _HANDLED or param.name == graph or param.kind is param.VAR_POSITIONAL:
+        handled = param.name in registry.HANDLED_PARAMETERS
+        if handled or param.name == graph or param.kind is param.VAR_POSITIONAL:
             continue
         if param.kind is param.VAR_KEYWORD:
             params = True
@@ -303,9 +305,7 @@ def _add_option(
     namespace: dict[str, Any],
 ) -> Option | None:
     name = param.name
-    flags = cli.flags.get(name) or (
-        (f"-{name}",) if len(name) == 1 else (f"--{name.replace('_', '-')}",)
-    )
+    flags = cli.flags_of(name)
     kind, choices = _annotation_type(param, namespace)
     choices = cli.choices.get(name, choices)
     required = param.default is param.empty
@@ -435,7 +435,11 @@ def _plain(text: str) -> str:
     return text.replace("``", "")
 
 
-def _read_graph_or_uncertain(path: str) -> Any:
+def _read_graph_or_uncertain(path: str, directed: bool = False) -> Any:
+    """A file option's graph: a release (its header says its direction) or an edge list.
+
+    An edge list is read as arcs with ``--directed``, as the input graph is.
+    """
     from graphveil.io import read_edgelist
     from graphveil.io.formats import named
     from graphveil.uncertain import UncertainGraph
@@ -449,11 +453,11 @@ def _read_graph_or_uncertain(path: str) -> Any:
                 f"{path} was written with permuted node ids; write it again with --keep-ids"
             )
         return g
-    return read_edgelist(path)
+    return read_edgelist(path, directed=True) if directed else read_edgelist(path)
 
 
 #: Parameters read from a file after the input graph, by their annotation (spaces removed).
-_READERS: dict[str, Callable[[str], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
+_READERS: dict[str, Callable[[str, bool], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
 _READ_HELP = " (FILE: a .npz/.tsv uncertain graph written with --keep-ids, or an edge list)"
 
 
@@ -474,6 +478,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     if cli.inner_scheme:
         kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
     given = {o.name: getattr(args, o.name) for o in command.options}
+    _refuse_directed(args, command, kwargs)
     _refuse_no_op(args, command, {**kwargs, **given})
     g = _load(args)
     shown = []  # the options given, in the command line's spelling
@@ -484,7 +489,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         value = getattr(args, option.name)
         if value != option.default:
             shown.append(f"{option.label}={value}")
-        kwargs[option.name] = option.read(value) if option.read is not None else value
+        kwargs[option.name] = option.read(value, args.directed) if option.read else value
     if command.seeded:
         kwargs["seed"] = args.seed
     if hasattr(args, "threads"):
@@ -529,6 +534,27 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
             f"{reason}; permuting the ids alone does not stop re-identification: "
             f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
         )
+
+
+def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[str, Any]) -> None:
+    """Refuse ``--directed``, before the graph is read, for a scheme with no directed form.
+
+    Whether a scheme has one is its registry record's :attr:`~graphveil.anonymize.registry.Scheme.directed`
+    (the inner scheme's for Partition); such a scheme never runs a directed graph as undirected.
+    """
+    if not args.directed:
+        return
+    inner = command.cli.inner_scheme
+    record = registry.REGISTRY.get(kwargs[inner] if inner else command.name)
+    if record is None or record.directed:
+        return
+    what = f"{command.name} with {record.name}" if inner else record.name
+    others = ", ".join(n for n in registry.names() if registry.scheme(n).directed)
+    raise ValueError(
+        f"{what} has no directed form (the scheme registry's Scheme.directed is False), so it "
+        f"cannot anonymize arcs: drop --directed to anonymize the graph as undirected edges, or "
+        f"use a scheme with a directed form ({others})"
+    )
 
 
 def _number_or_text(text: str) -> Any:

@@ -9,6 +9,7 @@ from typing import Any
 from graphveil import experiments as ex
 from graphveil.anonymize import partitioners, registry
 from graphveil.cli._common import (
+    add_directed_argument,
     add_header_argument,
     add_json_argument,
     add_seed_argument,
@@ -75,12 +76,10 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     add_header_argument(parser)
-    parser.add_argument(
-        "--directed",
-        action="store_true",
-        help="read GRAPH's lines (or the --dataset's) as arcs u -> v and study the directed "
-        "graph: only the schemes with a directed form run, on the directed statistics "
-        "(see docs/directed.rst)",
+    add_directed_argument(
+        parser,
+        also=", and study it: only the schemes with a directed form run, on the directed "
+        "statistics (see docs/directed.rst)",
     )
     parser.add_argument(
         "-o",

@@ -156,14 +156,22 @@ def _study_config(
 
 
 def no_directed_form(point: GridPoint) -> str | None:
-    """Why ``point`` does not run on a directed G0 (its scheme has no directed form), else None."""
+    """Why ``point`` does not run on a directed G0, else None.
+
+    Its scheme has no directed form, or its study run uses one that has none (the study's
+    Mixture is over RandWalk-mod): :func:`~graphveil.anonymize.registry.study_directed`.
+    """
     record = registry.scheme(point.scheme)
-    if record.directed:
+    runs = registry.study_directed()
+    if record.name in runs:
         return None
-    return (
-        f"{record.title} has no directed form: the study of a directed graph runs only "
-        f"{', '.join(registry.scheme(s).title for s in registry.directed())} (see docs/directed.rst)"
-    )
+    only = ", ".join(registry.scheme(s).title for s in runs)
+    if record.directed:
+        without = [registry.scheme(s).title for s in record.study_uses if s not in runs]
+        why = f"the study's {record.title} runs over {' and '.join(without)}, with no directed form"
+    else:
+        why = f"{record.title} has no directed form"
+    return f"{why}: the study of a directed graph runs only {only} (see docs/directed.rst)"
 
 
 def _prepare_key(scheme: str) -> str:

@@ -21,7 +21,13 @@ from graphveil.experiments.config import (
     no_directed_form,
     paper_grid,
 )
-from graphveil.experiments.rows import _original_row, _point_id, _reference, _study_rows
+from graphveil.experiments.rows import (
+    _original_row,
+    _point_id,
+    _reference,
+    _study_rows,
+    unstable_fits,
+)
 from graphveil.experiments.schedule import Scheduler
 from graphveil.experiments.state import (
     _claim_folder,
@@ -179,6 +185,7 @@ def reproduce(
     if original is None:
         original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
+    original.update(unstable_fits(graph))  # also of a G0 row recorded before the check
     records, preparations, pending = _recorded(state_dir, fingerprint, points, resume, say)
     if config.directed:  # a scheme without a directed form never runs, not even as undirected
         for i, point in [(i, p) for i, p in pending if no_directed_form(p)]:

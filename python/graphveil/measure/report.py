@@ -1,4 +1,4 @@
-"""Evaluation reports: privacy and utility of a published graph against the true one (Section 5).
+"""Evaluation reports: privacy and utility of a published graph against the true one (Section VI).
 
 :func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
 computes, on every sample, the re-identification scores H1 and H2_open, the utility
@@ -31,6 +31,7 @@ from graphveil._common import (
 from graphveil._json import dumps
 from graphveil._threads import map_ordered
 from graphveil.graph import Graph
+from graphveil.measure.errors import analyst_error
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
     PAPER_K,
@@ -42,13 +43,15 @@ from graphveil.measure.original import (
 )
 from graphveil.measure.privacy import eps as eps_of
 from graphveil.measure.utility import (
+    POWERLAW_DEGREES,
+    RIVAL_KS_MARGIN,
     STATISTICS,
     analyst_names,
-    error_term,
     powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
+    unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
 from graphveil.record import true_ids
@@ -84,9 +87,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, the statistics (and the analyst's)."""
-    return _PRIVACY + _EDGES + statistic_names(directed) + (analyst_names() if analyst else ())
+def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, the ``statistics`` (and the analyst's)."""
+    return _PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -99,7 +102,11 @@ def _header(column: str) -> str:
 
 
 def relative_error(
-    mean: dict[str, float], original: dict[str, float], *, directed: bool = False
+    mean: dict[str, float],
+    original: dict[str, float],
+    *,
+    directed: bool = False,
+    statistics: Sequence[str] | None = None,
 ) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
@@ -114,6 +121,10 @@ def relative_error(
         in/out degree statistics, the largest components' shares ...) instead of the paper's
         ten. The component counts are reported but not averaged in
         (:attr:`~graphveil.measure.utility.Statistic.relative`).
+    statistics : sequence of str, optional
+        The statistics measured (default: every one of the table for ``directed``); rel.err
+        averages those of them that are ``relative``. A saved report passes its own, so that its
+        rel.err stays what it was when a statistic is later added to the table.
 
     Returns
     -------
@@ -135,7 +146,10 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in rel_err_names(directed):
+    names = rel_err_names(directed)
+    if statistics is not None:
+        names = tuple(name for name in statistics if statistic(name).relative)
+    for key in names:
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -143,37 +157,6 @@ def relative_error(
             if (math.isfinite(o) and o != 0.0 and math.isfinite(mval))
             else math.nan
         )
-    finite = [t for t in terms.values() if math.isfinite(t)]
-    return (math.fsum(finite) / len(finite) if finite else math.nan), terms
-
-
-def analyst_error(
-    mean: dict[str, float], original: dict[str, float]
-) -> tuple[float, dict[str, float]]:
-    """analyst.err = mean over the analyst statistics of their error terms.
-
-    Each term is :func:`~graphveil.measure.utility.error_term`: relative for the statistics
-    scored ``"relative"`` (triangles, average clustering, assortativity, modularity, spread),
-    ``|mean - G0|`` for a divergence, an agreement or an overlap (G0's own value being 0 or 1).
-    A term that is nan (a value not defined on G0 or the samples) is left out of the mean;
-    analyst.err is nan if no term is left. rel.err and the paper's columns are unchanged.
-
-    Returns
-    -------
-    (float, dict)
-        analyst.err and the per-statistic terms.
-
-    Examples
-    --------
-    >>> terms = analyst_error({"S_TRI": 90.0, "S_NMI": 0.75}, {"S_TRI": 100.0, "S_NMI": 1.0})[1]
-    >>> terms["S_TRI"], terms["S_NMI"]
-    (0.1, 0.25)
-    """
-    terms = {
-        key: error_term(key, float(mean[key]), float(original[key]))
-        for key in analyst_names()
-        if key in mean and key in original
-    }
     finite = [t for t in terms.values() if math.isfinite(t)]
     return (math.fsum(finite) / len(finite) if finite else math.nan), terms
 
@@ -205,7 +188,10 @@ class Report:
         A name for the published graph (scheme and parameters), shown as the row label.
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
-        all samples, as the authors did).
+        all samples, as the authors did), and for a power-law statistic whose fit on G0 is
+        unstable (:func:`~graphveil.measure.unstable_powerlaw_fits`) its ``<name>_fit_alpha``,
+        ``<name>_fit_xmin``, ``<name>_rival_alpha`` and ``<name>_rival_xmin``: see
+        :attr:`Report.warnings`.
     degree_histogram : numpy.ndarray, optional
         Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
         that :meth:`merge` refits it exactly.
@@ -216,10 +202,20 @@ class Report:
         G0 and the release are directed: the columns are the directed statistics
         (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
         (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    statistics : tuple of str
+        The utility statistics measured, in table order (default: ``statistic_names(directed)``
+        as the table is now). A report read back keeps those it was saved with, so its mean,
+        rel.err and table stay what they were when a statistic is later added to the table.
     analyst : bool
         The analyst statistics (:func:`~graphveil.measure.utility.analyst_names`) were
         measured too: their columns follow the paper's, with their own mean error
-        :attr:`analyst_err`.
+        :attr:`analyst_err` (they never enter ``statistics`` or rel.err).
+
+    Raises
+    ------
+    ValueError
+        If ``statistics`` names a statistic that the table does not have (a report written by
+        another graphveil version), or one missing from ``original``.
     """
 
     original: dict[str, float]
@@ -235,7 +231,29 @@ class Report:
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
     directed: bool = False
+    statistics: tuple[str, ...] = ()
     analyst: bool = False
+
+    def __post_init__(self) -> None:
+        self.statistics = tuple(self.statistics) or statistic_names(self.directed)
+        known = statistic_names(self.directed)
+        unknown = [name for name in self.statistics if name not in known]
+        if unknown:
+            kind = "directed" if self.directed else "undirected"
+            raise ValueError(
+                f"the report holds {', '.join(unknown)}, not among this graphveil's {kind} "
+                f"statistics ({', '.join(known)}): read it with the graphveil version that wrote it"
+            )
+        missing = [
+            name
+            for name in (*self.statistics, *(analyst_names() if self.analyst else ()))
+            if name not in self.original
+        ]
+        if missing:
+            raise ValueError(
+                f"the true graph's row has no {', '.join(missing)}: measure every statistic "
+                "of the report, or name those measured in statistics="
+            )
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -272,7 +290,7 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
-            "analyst",
+            "statistics", "analyst",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -314,6 +332,7 @@ class Report:
             degree_histogram=histogram,
             first_sample=head.first_sample,
             directed=head.directed,
+            statistics=head.statistics,
             analyst=head.analyst,
         )
 
@@ -335,21 +354,49 @@ class Report:
 
     @property
     def _columns(self) -> tuple[str, ...]:
-        return _columns(self.directed, self.analyst)
+        return _columns(self.statistics, self.analyst)
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
         """``|mean - original| / original`` for each statistic (nan where undefined)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[1]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[1]
 
     @property
     def rel_err(self) -> float:
-        """Mean relative error over the utility statistics (Section 6 of the paper)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[0]
+        """Mean relative error over the utility statistics (Section VII of the paper)."""
+        return relative_error(self.mean, self.original, statistics=self.statistics)[0]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes a number of this report unreliable, one sentence each.
+
+        A power-law statistic whose fit on G0 has a rival (``extra``'s ``<name>_rival_alpha``):
+        its samples may fit either exponent, so its rel.err term partly says which fit each
+        sample took. The sentence gives both fits of G0 and the range of the samples' values.
+        """
+        out = []
+        terms = self.rel_err_terms
+        for name in self.statistics:
+            if f"{name}_rival_alpha" not in self.extra:
+                continue
+            values = np.asarray([row[name] for row in self.per_sample], dtype=np.float64)
+            finite = values[np.isfinite(values)]
+            span = f"{finite.min():.3f} to {finite.max():.3f}" if finite.size else "nan"
+            degrees = POWERLAW_DEGREES[name].replace("_", "-")
+            out.append(
+                f"{name} is unstable: G0's {degrees} fit alpha "
+                f"{self.extra[f'{name}_fit_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_fit_xmin']:g} and, within {RIVAL_KS_MARGIN:.0%} of its KS "
+                f"distance, alpha {self.extra[f'{name}_rival_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_rival_xmin']:g}; the samples' {name} span {span}, so its "
+                f"rel.err term ({terms.get(name, math.nan):.3f}) partly says which fit each "
+                "sample took (docs/directed.rst)"
+            )
+        return out
 
     @property
     def analyst_err_terms(self) -> dict[str, float]:
-        """Each analyst statistic's error term (:func:`~graphveil.measure.report.analyst_error`).
+        """Each analyst statistic's error term (:func:`~graphveil.measure.errors.analyst_error`).
 
         Empty without them.
         """
@@ -359,7 +406,7 @@ class Report:
     def analyst_err(self) -> float:
         """Mean error over the analyst statistics (nan without them).
 
-        :func:`~graphveil.measure.report.analyst_error` of the mean and G0's row.
+        :func:`~graphveil.measure.errors.analyst_error` of the mean and G0's row.
         """
         return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
@@ -372,7 +419,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + statistic_names(self.directed)
+        stats_cols = _PRIVACY + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -415,6 +462,7 @@ class Report:
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
             f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
         )
+        lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     def _analyst_rows(self, width: int, mean: dict[str, float]) -> list[str]:
@@ -449,6 +497,8 @@ class Report:
         kind: dict[str, Any] = (
             {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         )
+        if self.warnings:
+            kind["warnings"] = self.warnings
         if self.analyst:
             kind.update(
                 analyst=True,
@@ -462,6 +512,7 @@ class Report:
             "samples": self.samples,
             "seed": self.seed,
             "sample_seed": self.sample_seed,
+            "statistics": list(self.statistics),
             "original": dict(self.original),
             "per_sample": [dict(row) for row in self.per_sample],
             "mean": self.mean,
@@ -481,7 +532,19 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file)."""
+        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file).
+
+        The report keeps the statistics it was saved with (a file written before reports named
+        them: those of its true graph's row), whatever the statistics table holds now.
+
+        Raises
+        ------
+        ValueError
+            If the file holds a statistic the table does not have.
+        """
+        statistics = data.get("statistics")
+        if statistics is None:
+            statistics = [k for k in data["original"] if k not in _PRIVACY]
         return cls(
             original={k: float(v) for k, v in data["original"].items()},
             per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
@@ -500,6 +563,7 @@ class Report:
             ),
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
+            statistics=tuple(str(name) for name in statistics),
             analyst=bool(data.get("analyst", False)),
         )
 
@@ -685,6 +749,7 @@ def _reduce(
     directed = reference.directed
     if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
     names = ("H1", "H2_open", *statistic_names(directed), *reference.analyst_names)
@@ -799,6 +864,19 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
+
+
+def fit_extra(g0: Graph) -> dict[str, float]:
+    """``extra``'s entries of every power-law statistic whose fit on G0 has a rival.
+
+    ``<name>_fit_alpha``, ``<name>_fit_xmin``, ``<name>_rival_alpha``, ``<name>_rival_xmin``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); :attr:`Report.warnings` reads them.
+    """
+    out: dict[str, float] = {}
+    for name, (fit, rival) in unstable_powerlaw_fits(g0).items():
+        out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
+        out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
+    return out
 
 
 def _scheme_label(report: dict[str, Any]) -> str:

@@ -1,4 +1,4 @@
-"""The utility statistics of Section 5.2 of the paper, and their one table.
+"""The utility statistics of Section VI-B of the paper, and their one table.
 
 :data:`STATISTIC_TABLE` is the only list of statistics: name, description, how it is computed,
 display formats and header. :func:`utility_statistics`, the reports
@@ -27,7 +27,6 @@ graph before the distances).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +36,7 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, require_undirected
 from graphveil.graph import Graph
+from graphveil.measure import _analyst_rows as _rows
 from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
 from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
@@ -85,7 +85,7 @@ def degree_statistics(graph: Graph | Multigraph) -> dict[str, float]:
 
     References
     ----------
-    Section 5.2 ("Degree-based statistics") of the paper.
+    Section VI-B ("Degree-based statistics") of the paper.
 
     Examples
     --------
@@ -163,7 +163,7 @@ def transitivity(graph: Graph | Multigraph, *, threads: int | None = None) -> fl
 
     References
     ----------
-    Section 5.2 ("Clustering statistics") of the paper.
+    Section VI-B ("Clustering statistics") of the paper.
 
     Examples
     --------
@@ -234,6 +234,21 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
     >>> round(fit.alpha, 3), fit.xmin
     (2.315, 2.0)
     """
+    nan = float("nan")
+    candidates = _powerlaw_candidates(degrees)
+    if candidates is None:  # fewer than two candidates: the powerlaw package returns nan too
+        return PowerLawFit(nan, nan, 0, nan)
+    best = _best(candidates, _eligible(candidates, alpha_max))
+    return _candidate(candidates, best)
+
+
+#: Candidates of one degree sample: each distinct value as ``xmin``, its ``alpha``, its KS
+#: distance and its tail size (:func:`powerlaw_fit`).
+_Candidates = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _powerlaw_candidates(degrees: Any) -> _Candidates | None:
+    """``(xmins, alphas, ks, n_tail)`` of every candidate ``xmin``, or None if fewer than two."""
     x = np.asarray(degrees)
     if x.ndim != 1:
         raise ValueError(f"degrees must be a 1-d array, got shape {x.shape}")
@@ -249,9 +264,8 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
         if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
             raise ValueError("degrees must be finite and non-negative")
         values, counts = np.unique(x[x > 0], return_counts=True)
-    nan = float("nan")
-    if values.size < 4:  # fewer than two candidates: the powerlaw package returns nan too
-        return PowerLawFit(nan, nan, 0, nan)
+    if values.size < 4:
+        return None
     logs = np.log(values)
     # Suffix sums over distinct values: n_tail(i) and sum of ln d over the tail starting at i.
     tail_n = np.cumsum(counts[::-1])[::-1]
@@ -267,12 +281,118 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
         fitted = 1.0 - np.exp((1.0 - alpha) * (logs[i:] - logs[i]))
         alphas[i] = alpha
         distances[i] = np.max(np.abs(fitted - empirical))
-    eligible = np.ones(n_cand, dtype=bool) if alpha_max is None else alphas < alpha_max
-    pool = np.flatnonzero(eligible) if eligible.any() else np.arange(n_cand)
-    best = int(pool[np.argmin(distances[pool])])
-    return PowerLawFit(
-        float(alphas[best]), float(values[best]), int(tail_n[best]), float(distances[best])
+    return values[:n_cand], alphas, distances, tail_n[:n_cand]
+
+
+def _eligible(candidates: _Candidates, alpha_max: float | None) -> np.ndarray:
+    """The candidates :func:`powerlaw_fit` may choose: ``alpha < alpha_max``, else all of them."""
+    alphas = candidates[1]
+    eligible = np.ones(alphas.size, dtype=bool) if alpha_max is None else alphas < alpha_max
+    return eligible if eligible.any() else np.ones(alphas.size, dtype=bool)
+
+
+def _best(candidates: _Candidates, among: np.ndarray) -> int:
+    """The candidate of smallest KS distance among the ``among`` mask."""
+    pool = np.flatnonzero(among)
+    return int(pool[np.argmin(candidates[2][pool])])
+
+
+def _candidate(candidates: _Candidates, i: int) -> PowerLawFit:
+    values, alphas, distances, tail_n = candidates
+    return PowerLawFit(float(alphas[i]), float(values[i]), int(tail_n[i]), float(distances[i]))
+
+
+#: :func:`powerlaw_rival`'s default margin: a rival's KS distance is at most 2% above the chosen
+#: fit's.
+RIVAL_KS_MARGIN = 0.02
+#: :func:`powerlaw_rival`'s default gap: a rival's exponent lies at least 0.2 from the chosen one.
+RIVAL_ALPHA_GAP = 0.2
+
+
+def powerlaw_rival(
+    degrees: Any,
+    *,
+    alpha_max: float | None = 3.0,
+    margin: float = RIVAL_KS_MARGIN,
+    gap: float = RIVAL_ALPHA_GAP,
+) -> PowerLawFit | None:
+    """A fit almost as good as :func:`powerlaw_fit`'s with a far exponent, else None.
+
+    The best candidate ``xmin`` whose exponent differs from the chosen fit's by at least
+    ``gap`` and whose KS distance is within ``margin`` (relative) of the chosen one's. When one
+    exists the fit is unstable: a small change of the degrees (a sample of a release with the
+    same expected degrees) may choose either, and the exponent jumps by at least ``gap``.
+    soc-Epinions1's out-degrees fit ``alpha`` 2.705 at ``xmin`` 55 (KS 0.0517), and 1.892 at
+    ``xmin`` 2 (KS 0.0521, 0.7% more); worlds of that graph with every arc kept at p = 0.98
+    fit 1.87-1.89, 2.70-2.73 or 2.99-3.00. (email-Enron's degrees have a rival at 4.7% and
+    their worlds all fit 2.11: the margin keeps to the near ties.)
+
+    Parameters
+    ----------
+    degrees : array_like of int or float
+        As for :func:`powerlaw_fit`.
+    alpha_max : float or None, default 3.0
+        As for :func:`powerlaw_fit`; the rival is held to it too.
+    margin : float, default 0.02
+        How much larger the rival's KS distance may be, relative to the chosen fit's.
+    gap : float, default 0.2
+        How far at least the rival's exponent lies from the chosen one.
+
+    Examples
+    --------
+    >>> powerlaw_rival([1, 1, 1, 2, 2, 3, 4, 8, 16]) is None
+    True
+    """
+    candidates = _powerlaw_candidates(degrees)
+    if candidates is None:
+        return None
+    eligible = _eligible(candidates, alpha_max)
+    best = _best(candidates, eligible)
+    alphas, distances = candidates[1], candidates[2]
+    far = eligible & (np.abs(alphas - alphas[best]) >= gap)
+    if not far.any():
+        return None
+    rival = _best(candidates, far)
+    return (
+        _candidate(candidates, rival)
+        if distances[rival] <= distances[best] * (1 + margin)
+        else None
     )
+
+
+#: The degrees each power-law statistic fits (a graph attribute): ``S_PL`` a graph's degrees,
+#: ``S_PL_in`` and ``S_PL_out`` a digraph's in- and out-degrees.
+POWERLAW_DEGREES: dict[str, str] = {
+    "S_PL": "degrees",
+    "S_PL_in": "in_degrees",
+    "S_PL_out": "out_degrees",
+}
+
+
+def unstable_powerlaw_fits(graph: Graph) -> dict[str, tuple[PowerLawFit, PowerLawFit]]:
+    """The power-law statistics of ``graph`` whose fit has a rival: ``{name: (fit, rival)}``.
+
+    Each statistic of :data:`~graphveil.measure.utility.POWERLAW_DEGREES` measured on
+    ``graph`` (``S_PL``, or ``S_PL_in`` and ``S_PL_out`` of a digraph) whose
+    :func:`powerlaw_fit` has a :func:`powerlaw_rival`.
+    Measured against such a G0, a sample's exponent may take either fit, so the statistic's
+    rel.err term says which fit the samples took more than what the release changed:
+    :class:`~graphveil.measure.Report` and the study's ``study.md`` warn of it.
+
+    Examples
+    --------
+    >>> unstable_powerlaw_fits(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
+    {}
+    """
+    graph = _check_graph(graph)
+    out = {}
+    for name in statistic_names(graph.directed):
+        if name in POWERLAW_DEGREES:
+            degrees = getattr(graph, POWERLAW_DEGREES[name])
+            rival = powerlaw_rival(degrees)
+            if rival is not None:
+                out[name] = (powerlaw_fit(degrees), rival)
+    return out
 
 
 def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
@@ -345,11 +465,11 @@ class Statistic:
         :mod:`graphveil.measure.analyst` (PGB's and PrivGraph's queries), measured only
         against an :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged
         into their own mean error, ``analyst_err``
-        (:func:`~graphveil.measure.utility.error_term`), so the paper's columns and rel.err do
+        (:func:`~graphveil.measure.errors.error_term`), so the paper's columns and rel.err do
         not change.
     score : {"relative", "divergence", "agreement", "overlap"}
         How a sample's value is scored against G0's
-        (:func:`~graphveil.measure.utility.error_term`): ``"relative"``,
+        (:func:`~graphveil.measure.errors.error_term`): ``"relative"``,
         ``|mean - G0| / |G0|``; the others compare the sample with G0 themselves (G0 scores
         0 against itself for a divergence, 1 for an agreement or an overlap) and their error
         is ``|mean - G0|``.
@@ -370,7 +490,7 @@ class Statistic:
     #: Its column group: ``"paper"`` or ``"analyst"`` (see the class docstring).
     group: str = "paper"
     #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
-    #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.utility.error_term`).
+    #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
     score: str = "relative"
     #: The implementation it is tested against.
     reference: str = ""
@@ -431,81 +551,6 @@ def _distances(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str
     )
 
 
-# The analyst statistics (graphveil.measure.analyst): each compares the graph with G0's
-# reference, measured on the graph's simple graph; statistics computed together share a function.
-def _reference(options: StatisticOptions) -> _analyst.AnalystReference:
-    if options.analyst is None:
-        raise ValueError(
-            "the analyst statistics are measured against G0: pass analyst=analyst_reference(g0)"
-        )
-    return options.analyst
-
-
-def _triangles(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    return {"S_TRI": float(triangle_count(graph, threads=options.threads)[0])}
-
-
-def _avg_clustering(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    return {"S_ACC": _analyst.average_clustering(graph)}
-
-
-def _degree_kl(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    g = _analyst.check_reference(graph, ref)
-    return {"S_DegKL": _analyst.kl_divergence(ref.degree_counts, np.bincount(g.degrees))}
-
-
-def _distance_kl(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    counts = _analyst.distance_counts(
-        _analyst.check_reference(graph, ref),
-        seed=ref.seed,
-        exact_threshold=ref.exact_threshold,
-        sources=ref.sources,
-        threads=options.threads,
-    )
-    return {"S_DistKL": _analyst.kl_divergence(ref.distance_counts, counts)}
-
-
-def _assortativity(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    return {"S_ASS": _analyst.assortativity(graph)}
-
-
-def _communities(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    g = _analyst.check_reference(graph, ref)
-    labels = _analyst.communities(g, seed=ref.seed)
-    return {
-        "S_MOD": _analyst.modularity(g, labels),
-        "S_NMI": _analyst.normalized_mutual_info(ref.communities, labels),
-        "S_ARI": _analyst.adjusted_rand_index(ref.communities, labels),
-    }
-
-
-def _eigenvector(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    evc = _analyst.eigenvector_centrality(_analyst.check_reference(graph, ref))
-    k = ref.evc_top.size
-    top = np.sort(evc)[::-1][:k]
-    return {
-        "S_EVC_MAE": float(np.mean(np.abs(ref.evc_top - top))) if k else float("nan"),
-        "S_EVC_top": _analyst.node_overlap(ref.evc_nodes, _analyst.top_nodes(evc, k)),
-    }
-
-
-def _pagerank(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    rank = _analyst.pagerank(_analyst.check_reference(graph, ref))
-    k = ref.pagerank_nodes.size
-    return {"S_PR_top": _analyst.node_overlap(ref.pagerank_nodes, _analyst.top_nodes(rank, k))}
-
-
-def _spread(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    ref = _reference(options)
-    seeds = _analyst.degree_discount_seeds(_analyst.check_reference(graph, ref))
-    return {"S_IC": _analyst.influence_spread(ref.graph, seeds, seed=ref.seed)}
-
-
 _COUNT = ("{:.0f}", "{:.1f}")
 _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
@@ -513,7 +558,7 @@ _BOTH, _DIRECTED = "both", "directed"
 _ANALYST = "analyst"
 _NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
-#: The utility statistics of Section 5.2, in the paper's column order: the one table every
+#: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
@@ -599,7 +644,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_TRI",
         "number of triangles (PGB's tria_count)",
-        _triangles,
+        _rows.triangles,
         _COUNT,
         group=_ANALYST,
         reference="networkx triangles",
@@ -607,7 +652,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_ACC",
         "average clustering, degree < 2 counting 0 (PGB's ACC)",
-        _avg_clustering,
+        _rows.avg_clustering,
         _SHARE,
         group=_ANALYST,
         reference="networkx average_clustering",
@@ -615,7 +660,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_DegKL",
         "KL divergence of the degree distribution from G0's (PGB's deg_dsb_KL)",
-        _degree_kl,
+        _rows.degree_kl,
         _SHARE,
         group=_ANALYST,
         score="divergence",
@@ -624,7 +669,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_DistKL",
         "KL divergence of the distance distribution from G0's (PGB's dis_dsb_KL)",
-        _distance_kl,
+        _rows.distance_kl,
         _SHARE,
         group=_ANALYST,
         score="divergence",
@@ -633,7 +678,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_ASS",
         "degree assortativity (PGB's Ass)",
-        _assortativity,
+        _rows.assortativity,
         _SHARE,
         group=_ANALYST,
         reference="networkx degree_assortativity_coefficient",
@@ -641,7 +686,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_MOD",
         "modularity of the graph's own Leiden communities (PGB's and PrivGraph's MOD)",
-        _communities,
+        _rows.communities,
         _SHARE,
         group=_ANALYST,
         reference="networkx community.modularity",
@@ -649,7 +694,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_NMI",
         "NMI of the graph's Leiden communities with G0's (PGB's CD_NMI)",
-        _communities,
+        _rows.communities,
         _SHARE,
         group=_ANALYST,
         score="agreement",
@@ -658,7 +703,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_ARI",
         "adjusted Rand index of the graph's Leiden communities with G0's",
-        _communities,
+        _rows.communities,
         _SHARE,
         group=_ANALYST,
         score="agreement",
@@ -667,7 +712,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_EVC_MAE",
         "mean absolute difference of the top-1% eigenvector centralities (PGB's evc_MAE)",
-        _eigenvector,
+        _rows.eigenvector,
         ("{:.5f}", "{:.5f}"),
         group=_ANALYST,
         score="divergence",
@@ -676,7 +721,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_EVC_top",
         "share of G0's top-1% nodes by eigenvector centrality in the graph's (PrivGraph's)",
-        _eigenvector,
+        _rows.eigenvector,
         _SHARE,
         "S_EVC_1%",
         group=_ANALYST,
@@ -686,7 +731,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_PR_top",
         "share of G0's top-1% nodes by PageRank in the graph's (SecGraph's PageRank)",
-        _pagerank,
+        _rows.pagerank,
         _SHARE,
         "S_PR_1%",
         group=_ANALYST,
@@ -697,7 +742,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "S_IC",
         "independent-cascade spread in G0 from the graph's 20 degree-discount seeds, p = 0.01 "
         "(PrivGraph's)",
-        _spread,
+        _rows.spread,
         ("{:.1f}", "{:.1f}"),
         group=_ANALYST,
         reference="PrivGraph (Privacy-Graph/PrivGraph utils.py) runIC",
@@ -738,26 +783,6 @@ def analyst_names(directed: bool = False) -> tuple[str, ...]:
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
     return tuple(name for name in statistic_names(directed) if statistic(name).relative)
-
-
-def error_term(name: str, mean: float, original: float) -> float:
-    """The error of a mean against G0's value, as statistic ``name`` is scored.
-
-    ``|mean - original| / |original|`` for a ``"relative"`` score (nan when ``original`` is 0),
-    ``|mean - original|`` for the others (G0's value being what G0 scores against itself);
-    nan when either value is not finite.
-
-    Examples
-    --------
-    >>> error_term("S_TRI", 90.0, 100.0), error_term("S_NMI", 0.75, 1.0)
-    (0.1, 0.25)
-    """
-    score = statistic(name).score
-    if not (math.isfinite(mean) and math.isfinite(original)):
-        return math.nan
-    if score == "relative":
-        return abs(mean - original) / abs(original) if original != 0.0 else math.nan
-    return abs(mean - original)
 
 
 def statistic(name: str) -> Statistic:
@@ -815,7 +840,7 @@ def utility_statistics(
 
     References
     ----------
-    Section 5.2 of the paper.
+    Section VI-B of the paper.
 
     Examples
     --------
