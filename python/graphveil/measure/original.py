@@ -91,9 +91,9 @@ class Original:
     analyst : bool, default False
         Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
-        on web-NotreDame one sample's analyst set takes about 13 times the paper's ten (17 s
-        against 1.3 s on a loaded 2-core machine, most of it Leiden and the eigenvector;
-        ``benchmarks/bench_utility.py``), and G0's reference 15 s once. Undirected G0 only; the
+        on web-NotreDame one sample's analyst set takes about 15 times the paper's ten
+        (8.5-18 s against 0.5-1.3 s on a loaded 2-core machine, most of it Leiden and the
+        eigenvector; ``benchmarks/bench_utility.py``), and G0's reference 10-15 s once. Undirected G0 only; the
         community statistics need igraph (the ``analyst`` extra).
 
     Attributes
