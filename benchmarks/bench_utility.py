@@ -231,7 +231,7 @@ def _analyst_only(graph, reference) -> dict[str, float]:
     options = dataclasses.replace(options, analyst=reference)
     out: dict[str, float] = {}
     for stat in U.STATISTIC_TABLE:
-        if stat.group == "analyst" and stat.name not in out:
+        if stat.analyst and stat.name not in out:
             out.update(stat.compute(graph, options))
     return out
 

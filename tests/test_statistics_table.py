@@ -37,19 +37,16 @@ def _graph() -> gv.Graph:
 
 
 def test_table_matches_the_public_names():
-    paper = [s for s in U.STATISTIC_TABLE if s.group == "paper"]
+    paper = [s for s in U.STATISTIC_TABLE if not s.analyst]
     undirected = tuple(s.name for s in paper if s.applies != "directed")
     assert undirected == U.STATISTICS == U.statistic_names()
     assert len(U.STATISTICS) == 10  # Section VI-B of the paper
     directed = tuple(s.name for s in paper if s.applies != "undirected")
     assert directed == U.statistic_names(directed=True)
-    analyst = tuple(s.name for s in U.STATISTIC_TABLE if s.group == "analyst")
-    assert analyst == U.analyst_names() == U.statistic_names(group="analyst")
-    assert {s.group for s in U.STATISTIC_TABLE} == set(U.GROUPS)
+    analyst = tuple(s.name for s in U.STATISTIC_TABLE if s.analyst)
+    assert analyst == U.analyst_names() == U.statistic_names(analyst=True)
     assert {s.score for s in U.STATISTIC_TABLE} <= set(U.SCORES)
-    assert all(s.reference for s in U.STATISTIC_TABLE if s.group == "analyst")
-    with pytest.raises(ValueError, match="group"):
-        U.statistic_names(group="nope")
+    assert all(s.reference and s.group == "" for s in U.STATISTIC_TABLE if s.analyst)
     assert U.statistic("S_EDiam").column == "S_ED" and U.statistic("S_NE").column == "S_NE"
     with pytest.raises(KeyError, match="S_NE"):
         U.statistic("S_XX")
@@ -65,7 +62,7 @@ def test_each_compute_function_runs_once(monkeypatch):
     )
     g = _graph()
     expected = U.utility_statistics(g, seed=1)
-    analyst = [s.compute.__name__ for s in U.STATISTIC_TABLE if s.group == "analyst"]
+    analyst = [s.compute.__name__ for s in U.STATISTIC_TABLE if s.analyst]
     monkeypatch.setattr(U, "STATISTIC_TABLE", table)
     assert U.utility_statistics(g, seed=1) == expected
     assert calls == ["_degrees", "_clustering", "_powerlaw", "_distances"]

@@ -2,7 +2,7 @@
 
 ``graphveil anonymize <scheme>`` has one option per keyword of the scheme's function
 (:meth:`~graphveil.anonymize.registry.Cli.flags_of`) beside the options every such command has
-(:data:`RESERVED_FLAGS`). :func:`check_cli` refuses, naming the scheme, a record whose options
+(``RESERVED_FLAGS``). :func:`check_cli` refuses, naming the scheme, a record whose options
 would clash (an argparse conflict names no scheme and breaks every command); every
 :class:`~graphveil.anonymize.registry.Scheme` runs it when it is made. The registry re-exports
 these names.
@@ -52,7 +52,7 @@ def check_cli(name: str, function: Callable[..., Any], cli: Cli) -> None:
     """Refuse a command line that would clash, naming the scheme: its options are checked here.
 
     Each keyword of ``function`` becomes an option (:meth:`Cli.flags_of`): none may take one of
-    :data:`RESERVED_FLAGS` (``-q`` is ``--quiet`` on every command), two may not take the same,
+    ``RESERVED_FLAGS`` (``-q`` is ``--quiet`` on every command), two may not take the same,
     none may be named like a common option's value (``output``), and :class:`Cli`'s fields may
     name only keywords of ``function``.
 

@@ -128,17 +128,7 @@ def _progress(args: argparse.Namespace, text: str) -> None:
     log.info(text)
 
 
-#: Report keys of per-part lists (MaxVar's): a table after the report, not lines of it.
-_PER_PART = (
-    "solver_stats",
-    "potential_requested",
-    "potential_proposed",
-    "proposal_attempts",
-    "potential_available",
-)
-
-
-def _finish(args: argparse.Namespace, result: Anonymized) -> int:
+def _finish(args: argparse.Namespace, name: str, result: Anonymized) -> int:
     ug, report = result
     if args.output:
         ug.save(
@@ -150,29 +140,17 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
         _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
         if args.record:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")
-    # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
-    # The METIS labels (one per node) go there too.
-    report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
-    write_json(args.json, report)
+    # The print policy (registry.public_report): public parameters and what the release or
+    # DP-noised values give; the rest (seed, true edges kept, searches on G0) is the record's.
+    shown = registry.public_report(name, report)
+    write_json(args.json, shown)
     if not json_to_stdout(args):
-        _print_report({k: v for k, v in report.items() if k not in _PER_PART})
-        if isinstance(report.get("solver_stats"), list):
-            _print_parts(report)
+        _print_report(shown)
+        private = [key.replace("_", " ") for key in report if key not in shown and key != "seed"]
+        if private:
+            where = f"in {args.record}" if args.record else "give --record FILE to keep them"
+            _progress(args, f"private, not shown: {', '.join(private)} ({where})")
     return 0
-
-
-def _print_parts(report: dict[str, Any]) -> None:
-    """One line per part of the solver statistics (MaxVar's report)."""
-    print()
-    print(
-        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
-        f"{'box':>4} {'objective':>13} {'seconds':>8}"
-    )
-    for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
-        print(
-            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
-            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
-        )
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -480,6 +458,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     given = {o.name: getattr(args, o.name) for o in command.options}
     _refuse_directed(args, command, kwargs)
     _refuse_no_op(args, command, {**kwargs, **given})
+    _check_epsilon(command, given)
     g = _load(args)
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
@@ -501,7 +480,8 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         function = cli.alternative.function
         accepted = inspect.signature(function).parameters
         kwargs = {k: v for k, v in kwargs.items() if k in accepted}
-    _progress(args, f"{command.title} on {g.n:,} nodes, {g.m:,} edges: {', '.join(shown)}")
+    # n is public (the release holds it); G0's edge count is not printed (print policy)
+    _progress(args, f"{command.title} on {g.n:,} nodes: {', '.join(shown)}")
     log.debug(
         "calling %s.%s with %s",
         function.__module__,
@@ -515,7 +495,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     except ValueError as err:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
-    return _finish(args, result)
+    return _finish(args, command.name, result)
 
 
 def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, Any]) -> None:
@@ -555,6 +535,15 @@ def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[st
         f"cannot anonymize arcs: drop --directed to anonymize the graph as undirected edges, or "
         f"use a scheme with a directed form ({others})"
     )
+
+
+def _check_epsilon(command: Command, given: dict[str, Any]) -> None:
+    """Refuse a DP scheme's epsilon outside its bounds before the graph is read."""
+    record = registry.REGISTRY.get(command.name)
+    if record is not None and record.family == "dp" and "epsilon" in given:
+        problem = record.check_value(given["epsilon"])
+        if problem is not None:
+            raise ValueError(f"{command.title}: {problem}, got {given['epsilon']!r}")
 
 
 def _number_or_text(text: str) -> Any:

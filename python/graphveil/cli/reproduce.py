@@ -12,6 +12,7 @@ from graphveil.cli._common import (
     add_directed_argument,
     add_header_argument,
     add_json_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
@@ -168,6 +169,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    add_scoring_argument(parser, study=True)
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -292,4 +294,5 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         distance_sources=args.distance_sources,
         executor=pool,
         overwrite=args.overwrite,
+        scoring=args.scoring,
     )

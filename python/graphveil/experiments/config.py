@@ -16,6 +16,8 @@ from graphveil.anonymize import partitioners, registry
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring, scoring
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`), those
@@ -50,10 +52,25 @@ class StudyConfig:
     #: applicable), the statistics are the directed ones and eps is on the joint (in, out)
     #: degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
     directed: bool = False
+    #: How H2_open, eps and S_PL are scored and which (k,eps)-obf variant runs
+    #: (:mod:`graphveil.measure.scoring`): part of the fingerprint, so that a folder scored one
+    #: way is never resumed the other way.
+    scoring: str = DEFAULT_SCORING
+
+    @property
+    def obfuscation_variant(self) -> str:
+        """The ``variant`` of :func:`~graphveil.anonymize.obfuscation` this study's scoring runs."""
+        return scoring(self.scoring).obfuscation_variant
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``directed`` only when True)."""
+        """The settings as a JSON-ready dict (``directed`` only when True).
+
+        ``scoring`` is there only when not the default, so that the default's fingerprint and
+        ``study.json`` stay as they were.
+        """
         kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -128,6 +145,7 @@ def _study_config(
     maxvar_parts: int | None,
     distance_sources: int,
     partitioner: str = partitioners.DEFAULT,
+    scoring: str = DEFAULT_SCORING,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
@@ -152,6 +170,7 @@ def _study_config(
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
         partitioner=splitter.name,
         directed=bool(graph.directed),
+        scoring=check_scoring(scoring, directed=bool(graph.directed)),
     )
 
 

@@ -99,6 +99,7 @@ def _point_row(
         extra={} if directed else {"S_PL_pooled": _pooled_exponent(histogram)},
         degree_histogram=histogram,
         directed=directed,
+        scoring=config.scoring,
     )
     row: dict[str, Any] = {
         **_point_id(point),
@@ -195,6 +196,7 @@ def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Origi
             sources=config.distance_sources,
             diameter_method=diameter_method,
         ),
+        scoring=config.scoring,
     )
 
 

@@ -62,6 +62,7 @@ def reproduce(
     executor: Executor | None = None,
     distance_sources: int = DISTANCE_SOURCES,
     overwrite: bool = False,
+    scoring: str = "corrected",
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -131,6 +132,13 @@ def reproduce(
         Let ``out_dir`` hold another graph's study (its ``study.json`` names another graph):
         its tables, figures and recorded points are removed first. Without it such a folder is
         refused, so that no table of the old graph is left beside the new ones.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How every row is scored (:mod:`graphveil.measure.scoring`): graphveil's corrected
+        measures, or the authors' (H2_open on their neighbour-degree lists, their eps rule,
+        ``S_PL`` fitted on the pooled degrees of a row's samples or runs), which also runs
+        (k,eps)-obf as they did (``variant="authors"``: ``|H| = ceil(eps n)``, 3 tries).
+        ``study.md`` says which; it is part of the study's fingerprint, so recorded points
+        scored the other way are not reused. Undirected graphs only.
 
     Returns
     -------
@@ -169,8 +177,9 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner
-    )
+        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner,
+        scoring,
+    )  # fmt: skip
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)

@@ -23,7 +23,9 @@ from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
 from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
+from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
+from graphveil.measure.scoring import scoring
 from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
 
@@ -141,7 +143,8 @@ class Study:
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
-            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better. "
+            f"Scored with {scoring(self.config.scoring).title}."
         )
         if self.config.directed:
             header += (
@@ -211,15 +214,20 @@ class Study:
 
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        lines = claims_markdown(
-            paper_claims(
-                self.rows,
-                self.config.k,
-                original=self.original,
-                graph=self.graph_name,
-                directed=self.config.directed,
-            )
+        claims = paper_claims(
+            self.rows,
+            self.config.k,
+            original=self.original,
+            graph=self.graph_name,
+            directed=self.config.directed,
         )
+        claims += further_claims(
+            self.rows,
+            original=self.original,
+            preparations=self.preparations,
+            directed=self.config.directed,
+        )
+        lines = claims_markdown(claims)
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [

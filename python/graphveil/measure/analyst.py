@@ -1,7 +1,7 @@
 """Utility as analysts use it: communities, central nodes, spread and PGB's divergences.
 
-The paper's ten statistics (:data:`~graphveil.measure.utility.STATISTIC_TABLE`, group
-``"paper"``) summarise a graph on its own. The analyst statistics (group ``"analyst"``) are what
+The paper's ten statistics (:data:`~graphveil.measure.utility.STATISTIC_TABLE`) summarise a
+graph on its own. The analyst statistics (its rows marked ``analyst``) are what
 the benchmarks of the field compute on a release: PGB (Liu et al. 2024, ``dooohow/PGB``,
 ``Tmf.py``), PrivGraph (Yuan et al., USENIX Security 2023, ``Privacy-Graph/PrivGraph``) and
 SecGraph (Ji et al., USENIX Security 2015). Several compare the release with G0 itself (the

@@ -11,7 +11,7 @@ import math
 
 from graphveil.measure.utility import analyst_names, statistic
 
-__all__ = ["analyst_error", "error_term"]
+__all__ = ["analyst_error", "analyst_rows", "error_term"]
 
 
 def error_term(name: str, mean: float, original: float) -> float:
@@ -63,3 +63,21 @@ def analyst_error(
     }
     finite = [t for t in terms.values() if math.isfinite(t)]
     return (math.fsum(finite) / len(finite) if finite else math.nan), terms
+
+
+def analyst_rows(
+    label: str, width: int, original: dict[str, float], mean: dict[str, float], error: float
+) -> list[str]:
+    """The analyst column group of a report's table: headers, G0's row, the mean row and its error."""
+    cols = analyst_names()
+    head = ["".ljust(width)] + [statistic(c).column.rjust(10) for c in cols]
+    orig = ["original".ljust(width)] + [
+        statistic(c).formats[0].format(original[c]).rjust(10) for c in cols
+    ]
+    row = [label.ljust(width)] + [statistic(c).formats[1].format(mean[c]).rjust(10) for c in cols]
+    rows = (
+        head + ["analyst.err".rjust(11)],
+        orig + ["".rjust(11)],
+        row + [f"{error:.3f}".rjust(11)],
+    )
+    return [" ".join(r) for r in rows]

@@ -27,7 +27,9 @@ from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.analyst import AnalystReference, analyst_reference
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import authors_h2_open, check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
     analyst_names,
     diameter_choice,
@@ -88,6 +90,9 @@ class Original:
     row : dict, optional
         G0's row if already known (a :func:`~graphveil.measure.report.true_graph_row` of the
         same ``k``, seed and statistics); otherwise it is computed on first use of :attr:`row`.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How H2_open and eps are scored, G0's row and every world against it
+        (:mod:`graphveil.measure.scoring`).
     analyst : bool, default False
         Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
@@ -102,6 +107,7 @@ class Original:
     k : tuple of int
     statistics_seed : int
         The 64-bit statistics seed.
+    scoring : ~graphveil.measure.scoring.Scoring
     h1_index, h2_open_index : ~graphveil.measure.privacy.SignatureIndex
         G0's signature classes, the ``g0`` of every H1 and H2_open score against G0.
 
@@ -110,8 +116,9 @@ class Original:
     TypeError
         If ``graph`` is not a :class:`graphveil.Graph`.
     ValueError
-        If some ``k < 1``, ``row`` lacks a column or an asked ``k``, or ``analyst`` is asked of
-        a directed G0.
+        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``; if ``scoring`` is
+        unknown, or not ``"corrected"`` for a directed graph; if ``analyst`` is asked of a
+        directed G0.
 
     Examples
     --------
@@ -134,6 +141,7 @@ class Original:
         threads: int | None = None,
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
+        scoring: str = DEFAULT_SCORING,
         analyst: bool = False,
     ) -> None:
         if not isinstance(graph, Graph):
@@ -146,6 +154,9 @@ class Original:
         self.analyst = bool(analyst)
         self._analyst_reference: AnalystReference | None = None
         self.graph = graph
+        self.scoring = scoring_named(check_scoring(scoring, directed=graph.directed))
+        #: G0's H2_open signatures when the scoring computes them in Python (the authors' lists)
+        self.h2_signatures = self.scoring.h2_open_signatures(graph)
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
@@ -195,7 +206,11 @@ class Original:
             return {"H1": h1(self.graph, world), "H2_open": h2_open(self.graph, world)}
         return {
             "H1": h1(self.h1_index, world, threads=threads),
-            "H2_open": h2_open(self.h2_open_index, world, threads=threads),
+            "H2_open": (
+                h2_open(self.h2_open_index, world, threads=threads)
+                if self.h2_signatures is None
+                else authors_h2_open(self.h2_signatures, world)
+            ),
         }
 
     @property
@@ -227,7 +242,11 @@ class Original:
                 if self.h1_index is None or self.h2_open_index is None
                 else {
                     "H1": float(self.h1_index.count),
-                    "H2_open": float(self.h2_open_index.count),
+                    "H2_open": float(
+                        self.h2_open_index.count
+                        if self.h2_signatures is None
+                        else len(set(self.h2_signatures))
+                    ),
                 }
             )
             fn = self.statistics_function
@@ -236,10 +255,10 @@ class Original:
                     fn, self.graph, self.statistics_seed, self._threads, names=self.columns
                 )
             )
-            row["eps"] = eps_of(
+            row["eps"] = self.scoring.eps(
                 self.graph,
                 self.graph,
-                list(self.k),
+                self.k,
                 degree=eps_degree(self.graph),
                 threads=self._threads,
             )
@@ -276,8 +295,9 @@ class Original:
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
+        scored = "" if self.scoring.name == DEFAULT_SCORING else f", scoring={self.scoring.name!r}"
         extra = ", analyst=True" if self.analyst else ""
-        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k}{extra})"
+        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k}{scored}{extra})"
 
 
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:

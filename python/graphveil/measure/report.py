@@ -31,7 +31,7 @@ from graphveil._common import (
 from graphveil._json import dumps
 from graphveil._threads import map_ordered
 from graphveil.graph import Graph
-from graphveil.measure.errors import analyst_error
+from graphveil.measure.errors import analyst_error, analyst_rows
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
     PAPER_K,
@@ -41,7 +41,9 @@ from graphveil.measure.original import (
     eps_degree,
     statistic_values,
 )
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
     POWERLAW_DEGREES,
     RIVAL_KS_MARGIN,
@@ -206,6 +208,10 @@ class Report:
         The utility statistics measured, in table order (default: ``statistic_names(directed)``
         as the table is now). A report read back keeps those it was saved with, so its mean,
         rel.err and table stay what they were when a statistic is later added to the table.
+    scoring : str
+        The :mod:`~graphveil.measure.scoring` of H2_open, eps and ``S_PL`` (``"corrected"``,
+        graphveil's, or ``"authors"``). Under ``"authors"`` the mean row's ``S_PL`` (and so
+        rel.err) is ``extra["S_PL_pooled"]``, the exponent of the pooled degrees.
     analyst : bool
         The analyst statistics (:func:`~graphveil.measure.utility.analyst_names`) were
         measured too: their columns follow the paper's, with their own mean error
@@ -232,6 +238,7 @@ class Report:
     first_sample: int = 0
     directed: bool = False
     statistics: tuple[str, ...] = ()
+    scoring: str = DEFAULT_SCORING
     analyst: bool = False
 
     def __post_init__(self) -> None:
@@ -290,7 +297,9 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
-            "statistics", "analyst",
+            "statistics",
+            "scoring",
+            "analyst",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -333,6 +342,7 @@ class Report:
             first_sample=head.first_sample,
             directed=head.directed,
             statistics=head.statistics,
+            scoring=head.scoring,
             analyst=head.analyst,
         )
 
@@ -344,8 +354,15 @@ class Report:
 
     @property
     def mean(self) -> dict[str, float]:
-        """Every column averaged over the samples."""
-        return {key: _mean([row[key] for row in self.per_sample]) for key in self._columns}
+        """Every column averaged over the samples.
+
+        Under a scoring that pools ``S_PL`` (the authors'), ``S_PL`` is instead the exponent
+        fitted on the pooled degrees, ``extra["S_PL_pooled"]``.
+        """
+        mean = {key: _mean([row[key] for row in self.per_sample]) for key in self._columns}
+        if scoring_named(self.scoring).pooled_s_pl and "S_PL_pooled" in self.extra:
+            mean["S_PL"] = float(self.extra["S_PL_pooled"])
+        return mean
 
     @property
     def std(self) -> dict[str, float]:
@@ -396,18 +413,12 @@ class Report:
 
     @property
     def analyst_err_terms(self) -> dict[str, float]:
-        """Each analyst statistic's error term (:func:`~graphveil.measure.errors.analyst_error`).
-
-        Empty without them.
-        """
+        """Each analyst statistic's error term (``measure.errors.error_term``; empty if none)."""
         return analyst_error(self.mean, self.original)[1] if self.analyst else {}
 
     @property
     def analyst_err(self) -> float:
-        """Mean error over the analyst statistics (nan without them).
-
-        :func:`~graphveil.measure.errors.analyst_error` of the mean and G0's row.
-        """
+        """Mean of :attr:`analyst_err_terms` (``measure.errors.analyst_error``; nan if none)."""
         return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
     @property
@@ -457,33 +468,20 @@ class Report:
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
         if self.analyst:
             lines.append("")
-            lines.extend(self._analyst_rows(width, mean))
+            lines.extend(analyst_rows(self.label, width, self.original, mean, self.analyst_err))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
-            f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
+            f"{self._eps_note})"
         )
         lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
-    def _analyst_rows(self, width: int, mean: dict[str, float]) -> list[str]:
-        """The analyst column group: G0's row and the mean row, with analyst.err."""
-        cols = analyst_names()
-        head = ["".ljust(width)] + [_header(c).rjust(10) for c in cols] + ["analyst.err".rjust(11)]
-        orig = (
-            ["original".ljust(width)]
-            + [_format(c, 0).format(self.original[c]).rjust(10) for c in cols]
-            + ["".rjust(11)]
-        )
-        row = (
-            [self.label.ljust(width)]
-            + [_format(c, 1).format(mean[c]).rjust(10) for c in cols]
-            + [f"{self.analyst_err:.3f}".rjust(11)]
-        )
-        return [" ".join(r) for r in (head, orig, row)]
-
     @property
-    def _eps_property(self) -> str:
-        return "joint (in, out) degree" if self.directed else "degree"
+    def _eps_note(self) -> str:
+        if self.scoring != DEFAULT_SCORING:
+            return f"scored with {scoring_named(self.scoring).title}"
+        kind = "joint (in, out) degree" if self.directed else "degree"
+        return f"eps counts every node whose {kind} entropy is below log2 k"
 
     def __str__(self) -> str:
         return self.table()
@@ -492,13 +490,16 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff.
 
-        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
+        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``); a
+        report not scored the default way its ``scoring``.
         """
         kind: dict[str, Any] = (
             {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         )
         if self.warnings:
             kind["warnings"] = self.warnings
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
         if self.analyst:
             kind.update(
                 analyst=True,
@@ -564,6 +565,7 @@ class Report:
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
             statistics=tuple(str(name) for name in statistics),
+            scoring=check_scoring(data.get("scoring", DEFAULT_SCORING)),
             analyst=bool(data.get("analyst", False)),
         )
 
@@ -683,6 +685,7 @@ def _reference(
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
+    scoring: str = DEFAULT_SCORING,
     analyst: bool = False,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
@@ -694,12 +697,18 @@ def _reference(
             threads=threads,
             statistics=statistics,
             row=original,
+            scoring=scoring,
             analyst=analyst,
         )
     if bool(analyst) != original.analyst:
         raise ValueError(
             f"analyst={bool(analyst)} differs from original's: build the Original with "
             f"analyst={bool(analyst)}"
+        )
+    if original.scoring.name != check_scoring(scoring, directed=g0.directed):
+        raise ValueError(
+            f"original is scored {original.scoring.name!r} and the call asks {scoring!r}: "
+            "build the Original with the same scoring"
         )
     if original.graph is not g0 and original.graph != g0:
         raise ValueError("original was built for another graph: pass Original(g0) of this g0")
@@ -756,7 +765,7 @@ def _reduce(
     return Report(
         original={key: float(row[key]) for key in names},
         per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
+        eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
         n=g0.n,
         m=g0.m,
@@ -766,6 +775,7 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
         directed=directed,
+        scoring=reference.scoring.name,
         analyst=reference.analyst,
     )
 

@@ -457,16 +457,17 @@ class Statistic:
         Whether it enters rel.err (default True). A count that a graph's small pieces dominate
         (the numbers of strong and weak components: G0 with 2 weak components and a world
         with a few hundred isolated nodes give a term of several hundred) is reported, not
-        averaged into rel.err; its share of the largest component is. Only the paper's group
-        enters rel.err; the analyst group enters ``analyst_err`` instead.
-    group : {"paper", "analyst"}
-        Its column group. ``"paper"``: the statistics of Section 5.2 (and their directed
-        forms), averaged into rel.err. ``"analyst"``: the statistics of
-        :mod:`graphveil.measure.analyst` (PGB's and PrivGraph's queries), measured only
-        against an :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged
-        into their own mean error, ``analyst_err``
-        (:func:`~graphveil.measure.errors.error_term`), so the paper's columns and rel.err do
-        not change.
+        averaged into rel.err; its share of the largest component is.
+    group : {"degree", "path", "clustering", ""}
+        The paper's group of the statistic (Section 5.2's degree-based, shortest path-based and
+        clustering statistics); ``""`` for the directed-only ones and the analyst statistics.
+    analyst : bool
+        Whether it is one of the analyst statistics (:mod:`graphveil.measure.analyst`: PGB's
+        and PrivGraph's queries), their own column group (default False: the paper's
+        statistics). They are measured only against an
+        :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged into their own
+        mean error, ``analyst_err`` (:func:`~graphveil.measure.errors.error_term`), so the
+        paper's columns and rel.err do not change.
     score : {"relative", "divergence", "agreement", "overlap"}
         How a sample's value is scored against G0's
         (:func:`~graphveil.measure.errors.error_term`): ``"relative"``,
@@ -487,13 +488,14 @@ class Statistic:
     applies: str = "undirected"
     #: Whether it enters rel.err (see the class docstring).
     relative: bool = True
-    #: Its column group: ``"paper"`` or ``"analyst"`` (see the class docstring).
-    group: str = "paper"
+    #: The paper's group: ``"degree"``, ``"path"``, ``"clustering"`` (``""``: none).
+    group: str = ""
+    #: Whether it is an analyst statistic, in their own column group (see the class docstring).
+    analyst: bool = False
     #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
     #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
     score: str = "relative"
-    #: The implementation it is tested against.
-    reference: str = ""
+    reference: str = ""  #: The implementation it is tested against.
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -555,26 +557,41 @@ _COUNT = ("{:.0f}", "{:.1f}")
 _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
-_ANALYST = "analyst"
 _NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
-    Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
-    Statistic("S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH),
-    Statistic("S_MD", "maximum degree", _degrees, _COUNT),
-    Statistic("S_DV", "degree variance", _degrees),
+    Statistic(
+        "S_NE",
+        "number of edges (arcs)",
+        _degrees,
+        ("{:.0f}", "{:.0f}"),
+        applies=_BOTH,
+        group="degree",
+    ),
+    Statistic(
+        "S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH, group="degree"
+    ),
+    Statistic("S_MD", "maximum degree", _degrees, _COUNT, group="degree"),
+    Statistic("S_DV", "degree variance", _degrees, group="degree"),
     Statistic(
         "S_CC",
         "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
         _clustering,
         ("{:.4f}", "{:.4f}"),
         applies=_BOTH,
+        group="clustering",
     ),
-    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
     Statistic(
-        "S_APD", "average distance between connected pairs (along arcs)", _distances, applies=_BOTH
+        "S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}"), group="degree"
+    ),
+    Statistic(
+        "S_APD",
+        "average distance between connected pairs (along arcs)",
+        _distances,
+        applies=_BOTH,
+        group="path",
     ),
     Statistic(
         "S_EDiam",
@@ -583,14 +600,22 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _COUNT,
         "S_ED",
         applies=_BOTH,
+        group="path",
     ),
-    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH),
+    Statistic(
+        "S_CL",
+        "connectivity length (harmonic mean distance)",
+        _distances,
+        applies=_BOTH,
+        group="path",
+    ),
     Statistic(
         "S_Diam",
         "diameter (exact by iFUB, else a BFS lower bound)",
         _distances,
         _COUNT,
         applies=_BOTH,
+        group="path",
     ),
     # directed graphs only (graphveil.measure.directed)
     Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
@@ -646,7 +671,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "number of triangles (PGB's tria_count)",
         _rows.triangles,
         _COUNT,
-        group=_ANALYST,
+        analyst=True,
         reference="networkx triangles",
     ),
     Statistic(
@@ -654,7 +679,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "average clustering, degree < 2 counting 0 (PGB's ACC)",
         _rows.avg_clustering,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         reference="networkx average_clustering",
     ),
     Statistic(
@@ -662,7 +687,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "KL divergence of the degree distribution from G0's (PGB's deg_dsb_KL)",
         _rows.degree_kl,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl",
     ),
@@ -671,7 +696,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "KL divergence of the distance distribution from G0's (PGB's dis_dsb_KL)",
         _rows.distance_kl,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl of distance_distribution",
     ),
@@ -680,7 +705,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "degree assortativity (PGB's Ass)",
         _rows.assortativity,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         reference="networkx degree_assortativity_coefficient",
     ),
     Statistic(
@@ -688,7 +713,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "modularity of the graph's own Leiden communities (PGB's and PrivGraph's MOD)",
         _rows.communities,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         reference="networkx community.modularity",
     ),
     Statistic(
@@ -696,7 +721,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "NMI of the graph's Leiden communities with G0's (PGB's CD_NMI)",
         _rows.communities,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         score="agreement",
         reference=f"{_SKL} normalized_mutual_info_score",
     ),
@@ -705,7 +730,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "adjusted Rand index of the graph's Leiden communities with G0's",
         _rows.communities,
         _SHARE,
-        group=_ANALYST,
+        analyst=True,
         score="agreement",
         reference=f"{_SKL} adjusted_rand_score",
     ),
@@ -714,7 +739,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "mean absolute difference of the top-1% eigenvector centralities (PGB's evc_MAE)",
         _rows.eigenvector,
         ("{:.5f}", "{:.5f}"),
-        group=_ANALYST,
+        analyst=True,
         score="divergence",
         reference="networkx eigenvector_centrality",
     ),
@@ -724,7 +749,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _rows.eigenvector,
         _SHARE,
         "S_EVC_1%",
-        group=_ANALYST,
+        analyst=True,
         score="overlap",
         reference="networkx eigenvector_centrality",
     ),
@@ -734,7 +759,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _rows.pagerank,
         _SHARE,
         "S_PR_1%",
-        group=_ANALYST,
+        analyst=True,
         score="overlap",
         reference="networkx pagerank",
     ),
@@ -744,45 +769,53 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "(PrivGraph's)",
         _rows.spread,
         ("{:.1f}", "{:.1f}"),
-        group=_ANALYST,
+        analyst=True,
         reference="PrivGraph (Privacy-Graph/PrivGraph utils.py) runIC",
     ),
 )
 
-#: The column groups of :data:`STATISTIC_TABLE`, in table order.
-GROUPS: tuple[str, ...] = ("paper", _ANALYST)
-
 #: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
 SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
 
-#: The names of the paper's group of :data:`STATISTIC_TABLE` measured on an undirected graph, in
-#: order: the keys of :func:`utility_statistics` (without ``analyst``).
+#: The names of the paper's statistics of :data:`STATISTIC_TABLE` measured on an undirected
+#: graph, in order: the keys of :func:`utility_statistics` (without ``analyst``).
 STATISTICS: tuple[str, ...] = tuple(
-    stat.name for stat in STATISTIC_TABLE if stat.measures(False) and stat.group == "paper"
+    stat.name for stat in STATISTIC_TABLE if stat.measures(False) and not stat.analyst
 )
 
 
-def statistic_names(directed: bool = False, group: str = "paper") -> tuple[str, ...]:
-    """The names of one group of :data:`STATISTIC_TABLE` measured on an (un)directed graph.
+def statistic_names(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
+    """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
 
-    ``group`` is ``"paper"`` (default) or ``"analyst"``. In table order, as the table is now
-    (what reports and the study read).
+    The paper's statistics, or with ``analyst`` the analyst statistics. In table order, as
+    the table is now (what reports and the study read).
     """
-    if group not in GROUPS:
-        raise ValueError(f"group must be one of {', '.join(GROUPS)}, got {group!r}")
     return tuple(
-        stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.group == group
+        stat.name
+        for stat in STATISTIC_TABLE
+        if stat.measures(directed) and stat.analyst == bool(analyst)
     )
 
 
 def analyst_names(directed: bool = False) -> tuple[str, ...]:
-    """The analyst statistics' names (:func:`statistic_names` of the ``"analyst"`` group)."""
-    return statistic_names(directed, "analyst")
+    """The analyst statistics' names (:func:`statistic_names` with ``analyst=True``)."""
+    return statistic_names(directed, analyst=True)
 
 
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
     return tuple(name for name in statistic_names(directed) if statistic(name).relative)
+
+
+def group_names(group: str) -> tuple[str, ...]:
+    """The undirected statistics of one of the paper's groups (:attr:`Statistic.group`).
+
+    Examples
+    --------
+    >>> group_names("degree")
+    ('S_NE', 'S_AD', 'S_MD', 'S_DV', 'S_PL')
+    """
+    return tuple(s.name for s in STATISTIC_TABLE if s.group == group and s.measures(False))
 
 
 def statistic(name: str) -> Statistic:
@@ -852,11 +885,10 @@ def utility_statistics(
     options = StatisticOptions(
         exact_threshold, sources, seed, threads, distance_method, diameter_method, analyst
     )
-    groups = ("paper",) if analyst is None else GROUPS
     rows = [
         stat
         for stat in STATISTIC_TABLE
-        if stat.measures(_is_directed(graph)) and stat.group in groups
+        if stat.measures(_is_directed(graph)) and (analyst is not None or not stat.analyst)
     ]
     out: dict[str, float] = {}
     diameter_method = ""
