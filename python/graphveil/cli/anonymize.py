@@ -73,6 +73,12 @@ def _load(args: argparse.Namespace) -> Any:
 #: The flag that lets a scheme publish G0 unchanged, or only true edges (a baseline).
 ALLOW_IDENTITY = "--allow-identity"
 
+#: How a refusal of a release that hides nothing ends: what to change.
+_BASELINE = (
+    "permuting the ids alone does not stop re-identification: change the parameters, or add "
+    f"{ALLOW_IDENTITY} to publish it anyway as a baseline"
+)
+
 
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
     add_graph_argument(parser)
@@ -249,9 +255,11 @@ def add_command(
     False is a flag; a ``Literal`` annotation (or ``cli.choices``) gives the choices; the help
     is the parameter's text in the docstring's Parameters section. ``**kwargs`` becomes
     ``--params JSON``. Parameters of types a command line cannot give (an executor, a dict of
-    options) are left off when they have a default. A command with a ``no_op`` rule (or an
-    inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
-    publish G0 unchanged or only true edges are refused.
+    options) are left off when they have a default. Every command gets ``--allow-identity``:
+    without it, a release that is G0 itself is refused (the rule on the output,
+    :func:`~graphveil.anonymize.registry.identity_reason`), and so are, before any work,
+    parameters that publish G0 unchanged or only true edges (the ``no_op`` rule, or the inner
+    scheme's).
     """
     signature = inspect.signature(function)
     docs = parameter_docs(function)
@@ -282,13 +290,12 @@ def add_command(
             options.append(option)
     if cli.alternative is not None:
         p.add_argument(cli.alternative.flag, action="store_true", help=cli.alternative.help)
-    if no_op is not None or cli.inner_scheme:
-        p.add_argument(
-            ALLOW_IDENTITY,
-            action="store_true",
-            help="publish even when the parameters leave G0 unchanged or publish only true edges "
-            "(a baseline: permuting the ids alone does not stop re-identification)",
-        )
+    p.add_argument(
+        ALLOW_IDENTITY,
+        action="store_true",
+        help="publish even when the release is G0 itself or the parameters publish only true "
+        "edges (a baseline: permuting the ids alone does not stop re-identification)",
+    )
     seeded = "seed" in signature.parameters
     command = Command(name, title, function, cli, graph, tuple(options), params, seeded, no_op)
     p.set_defaults(run=lambda args: _run(args, command))
@@ -510,6 +517,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     except ValueError as err:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
+    _refuse_identity(args, command, g, result.graph)
     return _finish(args, result)
 
 
@@ -525,10 +533,20 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
         rule = registry.resolve(params[command.cli.inner_scheme])[0].no_op  # an old spelling too
     reason = rule(params) if rule is not None else None
     if reason is not None and not getattr(args, _dest(ALLOW_IDENTITY)):
-        raise ValueError(
-            f"{reason}; permuting the ids alone does not stop re-identification: "
-            f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
-        )
+        raise ValueError(f"{reason}; {_BASELINE}")
+
+
+def _refuse_identity(args: argparse.Namespace, command: Command, graph: Any, release: Any) -> None:
+    """Refuse a release that is G0 itself, whatever the parameters, unless ``--allow-identity``.
+
+    The rule on the output (:func:`~graphveil.anonymize.registry.identity_reason`), checked
+    before anything is written or printed; its message says only that the release is G0.
+    """
+    if getattr(args, _dest(ALLOW_IDENTITY)):
+        return
+    reason = registry.identity_reason(graph, release)
+    if reason is not None:
+        raise ValueError(f"{command.title}: {reason}; {_BASELINE}")
 
 
 def _number_or_text(text: str) -> Any:

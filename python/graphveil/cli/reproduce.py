@@ -159,7 +159,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         ALLOW_IDENTITY,
         action="store_true",
-        help="run grid values that leave G0 unchanged or publish only true edges (baseline rows)",
+        help="run grid values that leave G0 unchanged or publish only true edges, and measure "
+        "a point whose release is G0 itself (baseline rows; without it such a point is not "
+        "applicable)",
     )
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
@@ -293,4 +295,5 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         distance_sources=args.distance_sources,
         executor=pool,
         overwrite=args.overwrite,
+        allow_identity=args.allow_identity,
     )

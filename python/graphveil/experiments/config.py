@@ -50,10 +50,15 @@ class StudyConfig:
     #: applicable), the statistics are the directed ones and eps is on the joint (in, out)
     #: degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
     directed: bool = False
+    #: Measure a point whose release is G0 itself as a baseline row; otherwise its point is
+    #: recorded not applicable (:func:`graphveil.anonymize.registry.identity_reason`).
+    allow_identity: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``directed`` only when True)."""
+        """The settings as a JSON-ready dict (``directed`` and ``allow_identity`` only when True)."""
         kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        if self.allow_identity:
+            kind["allow_identity"] = True
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -128,6 +133,7 @@ def _study_config(
     maxvar_parts: int | None,
     distance_sources: int,
     partitioner: str = partitioners.DEFAULT,
+    allow_identity: bool = False,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
@@ -152,6 +158,7 @@ def _study_config(
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
         partitioner=splitter.name,
         directed=bool(graph.directed),
+        allow_identity=bool(allow_identity),
     )
 
 

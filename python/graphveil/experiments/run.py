@@ -56,6 +56,7 @@ def reproduce(
     executor: Executor | None = None,
     distance_sources: int = DISTANCE_SOURCES,
     overwrite: bool = False,
+    allow_identity: bool = False,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -125,6 +126,12 @@ def reproduce(
         Let ``out_dir`` hold another graph's study (its ``study.json`` names another graph):
         its tables, figures and recorded points are removed first. Without it such a folder is
         refused, so that no table of the old graph is left beside the new ones.
+    allow_identity : bool
+        Measure a point whose release is G0 itself (every published pair a true edge with
+        p = 1, no true edge missing: e.g. EdgeFlip at epsilon 30) as a baseline row. Without
+        it such a point is recorded not applicable with that reason
+        (:func:`graphveil.anonymize.registry.identity_reason`), never reported as an
+        anonymization.
 
     Returns
     -------
@@ -163,7 +170,16 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner
+        graph,
+        samples,
+        seed,
+        k,
+        threads,
+        attacks,
+        maxvar_parts,
+        distance_sources,
+        partitioner,
+        allow_identity,
     )
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
