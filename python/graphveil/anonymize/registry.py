@@ -46,7 +46,7 @@ import numpy as np
 from graphveil._seeds import derived_seed
 from graphveil.anonymize import partitioners
 from graphveil.anonymize._dgg import dgg
-from graphveil.anonymize._dp import EPSILON_GRID
+from graphveil.anonymize._dp import EPSILON_GRID, check_epsilon
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
@@ -54,9 +54,14 @@ from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
 from graphveil.anonymize._qp import SOLVERS
-from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
+from graphveil.anonymize._randwalk import (
+    MAX_WALK_LENGTH,
+    randwalk,
+    randwalk_mod,
+    randwalk_mod_uncertain,
+)
 from graphveil.anonymize._result import Anonymized
-from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._switching import MAX_SWITCHES_PER_EDGE, edge_switch
 from graphveil.anonymize._tmf import tmf
 from graphveil.graph import Graph
 
@@ -220,11 +225,21 @@ class Scheme:
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
     #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
     family: str = "uncertainty"
+    #: The function's own check of its grid parameter (raises ValueError or TypeError saying
+    #: what to pass), so that a grid value has the bounds the parameter has: the DP schemes'
+    #: ``check_epsilon``. None: ``valid`` and ``requirement`` alone.
+    check: Callable[[float], Any] | None = None
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
-        ok = math.isfinite(value) and self.valid(value)
-        return None if ok else self.requirement
+        if not (math.isfinite(value) and self.valid(value)):
+            return self.requirement
+        if self.check is not None:
+            try:
+                self.check(value)
+            except (TypeError, ValueError) as err:
+                return str(err)
+        return None
 
     def no_op_reason(self, params: Mapping[str, Any]) -> str | None:
         """None, or why ``params`` (keywords or ``{grid_parameter: value}``) publish nothing hidden.
@@ -334,8 +349,12 @@ def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized
     return mixture(graph, anonymized=rw, p=v)
 
 
-def _integer_at_least_one(v: float) -> bool:
-    return v >= 1 and float(v).is_integer()
+def _walk_length(v: float) -> bool:
+    return 1 <= v <= MAX_WALK_LENGTH and float(v).is_integer()
+
+
+#: What a walk scheme's grid value must be (:data:`MAX_WALK_LENGTH`, the walks' one bound).
+_WALK_REQUIREMENT = f"t must be an integer in 1..{MAX_WALK_LENGTH}"
 
 
 # ---------------------------------------------------------------------------- no-op rules
@@ -474,6 +493,7 @@ def dp_scheme(
         deterministic=True,
         cli=cli or Cli(description=f"{title}: {summary}."),
         family="dp",
+        check=check_epsilon,
     )
 
 
@@ -511,8 +531,8 @@ REGISTRY: dict[str, Scheme] = {
             summary="RandWalk of Mittal et al. (retry bound M)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk,
             marker="^",
             partitionable=True,
@@ -529,8 +549,8 @@ REGISTRY: dict[str, Scheme] = {
             summary="RandWalk-mod (alpha; Algorithm 2 as printed, a multigraph, or the retrying walk)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk_mod,
             model_tv=_study_randwalk_mod_tv,
             marker="v",
@@ -592,8 +612,8 @@ REGISTRY: dict[str, Scheme] = {
             summary="EdgeSwitch: degree-preserving random switches",
             grid_parameter="s/m",
             default_grid=(0.1, 0.2, 0.3, 0.4, 0.5),
-            valid=lambda v: v >= 0,
-            requirement="s/m must be >= 0",
+            valid=lambda v: 0 <= v <= MAX_SWITCHES_PER_EDGE,
+            requirement=f"s/m must lie in [0, {MAX_SWITCHES_PER_EDGE}]",
             study=_study_edge_switch,
             marker="x",
             partitionable=True,

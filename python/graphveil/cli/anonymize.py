@@ -45,6 +45,7 @@ from graphveil.cli._common import (
     graph_inputs,
     json_to_stdout,
     load_graph,
+    release_inputs,
     require_extras,
     show_progress,
     write_json,
@@ -52,8 +53,12 @@ from graphveil.cli._common import (
 from graphveil.io.formats import usual_suffixes
 
 
-def _load(args: argparse.Namespace) -> Any:
-    """Check the outputs (before any work), then read the input graph."""
+def _load(args: argparse.Namespace, read: list[str]) -> Any:
+    """Check the outputs (before any work), then read the input graph.
+
+    ``read`` are the other files the command reads (a scheme option's, e.g. Mixture's
+    ``--anonymized``): no output may name one of them, or its sidecar.
+    """
     from graphveil.io import FORMATS, release_format
 
     fmt = FORMATS[release_format(args.output)] if args.output else None
@@ -64,7 +69,8 @@ def _load(args: argparse.Namespace) -> Any:
     outputs = [args.output, args.record, args.json]
     if fmt is not None:
         outputs += fmt.files(args.output)[1:]  # its sidecar is written too
-    check_outputs(*outputs, inputs=graph_inputs(args))
+    inputs = [*graph_inputs(args), *(f for path in read for f in release_inputs(path))]
+    check_outputs(*outputs, inputs=inputs)
     return load_graph(args)
 
 
@@ -482,7 +488,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
     given = {o.name: getattr(args, o.name) for o in command.options}
     _refuse_no_op(args, command, {**kwargs, **given})
-    g = _load(args)
+    g = _load(args, [getattr(args, o.name) for o in command.options if o.read is not None])
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
         if option.name == cli.inner_scheme:

@@ -15,6 +15,7 @@ from graphveil.cli._common import (
     add_threads_argument,
     add_verbosity,
     check_outputs,
+    graph_inputs,
     json_to_stdout,
     load_graph,
     require_extras,
@@ -210,7 +211,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     """Run the study the arguments describe; print its comparison table."""
     from graphveil import datasets
 
-    check_outputs(args.json)
+    check_outputs(args.json, inputs=graph_inputs(args))
     grid = _parse_grid(args.grid)
     schemes = _schemes(args.schemes, args.family)
     _refuse_no_op(ex.paper_grid(schemes, grid), args.allow_identity)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphveil._checks import check_graph
+from graphveil._checks import check_graph, check_samples
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import partitioners, registry
@@ -133,14 +133,12 @@ def _study_config(
     maxvar_parts: int | None,
     distance_sources: int,
     partitioner: str = partitioners.DEFAULT,
-    allow_identity: bool = False,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
-    if int(samples) < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
+    samples = check_samples(samples)
     splitter = partitioners.get(partitioner)
     splitter.require()  # an optional extra: fail before any work
     ks = tuple(int(x) for x in k)
@@ -158,7 +156,6 @@ def _study_config(
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
         partitioner=splitter.name,
         directed=bool(graph.directed),
-        allow_identity=bool(allow_identity),
     )
 
 
@@ -179,7 +176,12 @@ def _prepare_key(scheme: str) -> str:
 
 
 def _fmt_value(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    """A grid value as keys, labels and file names show it: ``2``, ``0.19``, ``1e+300``.
+
+    At most a dozen characters whatever the value (a point's file is named by its key).
+    """
+    exact = float(value).is_integer() and abs(value) < 1e15
+    return str(int(value)) if exact else f"{value:g}"
 
 
 def _check_value(point: GridPoint) -> None:

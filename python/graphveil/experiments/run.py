@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -170,17 +171,9 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph,
-        samples,
-        seed,
-        k,
-        threads,
-        attacks,
-        maxvar_parts,
-        distance_sources,
-        partitioner,
-        allow_identity,
+        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner
     )
+    config = replace(config, allow_identity=bool(allow_identity))
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)
