@@ -82,7 +82,7 @@ def test_choices_help_and_required_come_from_the_signature():
     assert tuple(action("maxvar", "solver").choices) == ("dual", "osqp")  # registry: the solvers
     assert action("randwalk", "t").required and not action("randwalk", "max_tries").required
     assert action("randwalk", "t").type is int and action("obfuscation", "eps").type is float
-    assert action("edge_switch", "switches").help == "Number of attempted switches s (>= 0)."
+    assert action("edge_switch", "switches").help == "Number of attempted switches s, 0 to 100 m."
     assert action("maxvar", "allow_fewer").help.startswith("Accept fewer potential edges")
     # API-only parameters (an executor, dicts of options) are not options
     dests = {a.dest for a in parsers["maxvar"]._actions}

@@ -21,6 +21,7 @@ from graphveil._pairs import (
     adjacency,
     canonical_pairs,
     check_graph,
+    check_world_memory,
     match,
     non_negative,
     simplify,
@@ -574,7 +575,7 @@ class UncertainGraph:
         Raises
         ------
         ValueError
-            If ``count`` is negative or ``threads`` invalid.
+            If ``count`` is negative, ``threads`` invalid or the worlds exceed physical memory.
 
         References
         ----------
@@ -589,7 +590,9 @@ class UncertainGraph:
         single = count is None
         count = 1 if single else non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
-        graphs = worlds(self.simplified(), count, seed, nthreads)
+        simple = self.simplified()
+        check_world_memory(simple, count, nthreads)
+        graphs = worlds(simple, count, seed, nthreads)
         return graphs[0] if single else graphs
 
     def sample_edges(

@@ -45,6 +45,10 @@ __all__ = [
     "uniqueness",
 ]
 
+#: The most attempts per sigma (t; Boldi et al. and the study take 5): each is a release and
+#: its eps-hat, and a search tries a dozen sigmas or more.
+MAX_ATTEMPTS = 100
+
 #: The sigma search's lines (``graphveil.anonymize._obfuscation``).
 log = logging.getLogger(__name__)
 
@@ -426,7 +430,7 @@ def obfuscation(
     q : float
         White-noise probability in [0, 1].
     attempts : int, optional
-        Attempts per sigma (t, >= 1); default the variant's: 5 (Boldi et al.), 3 (the
+        Attempts per sigma (t, 1 to 100); default the variant's: 5 (Boldi et al.), 3 (the
         authors').
     tol : float
         Relative tolerance in (0, 1) of the search: it stops when the smallest success is at
@@ -509,6 +513,10 @@ def obfuscation(
     if attempts is None:
         attempts = default_attempts
     attempts = check_int(attempts, "attempts", 1, " (t, attempts per sigma)")
+    if attempts > MAX_ATTEMPTS:
+        raise ValueError(
+            f"attempts must lie in 1..{MAX_ATTEMPTS} (t, attempts per sigma), got {attempts}"
+        )
     tol = check_real(tol, "tol", 0.0, 1.0, open_low=True)
     sigma_max = check_real(sigma_max, "sigma_max", 0.0, math.inf, open_low=True)
     sigma_min = check_real(sigma_min, "sigma_min", 0.0, sigma_max, open_low=True)

@@ -54,7 +54,7 @@ from graphveil.anonymize._command import (
     graph_parameter,
 )
 from graphveil.anonymize._dgg import dgg
-from graphveil.anonymize._dp import EPSILON_GRID, epsilon_requirement, valid_epsilon
+from graphveil.anonymize._dp import EPSILON_GRID, check_epsilon, epsilon_requirement, valid_epsilon
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip, too_many_pairs
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
@@ -62,15 +62,22 @@ from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
 from graphveil.anonymize._qp import SOLVERS
-from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
+from graphveil.anonymize._randwalk import (
+    MAX_WALK_LENGTH,
+    randwalk,
+    randwalk_mod,
+    randwalk_mod_uncertain,
+)
 from graphveil.anonymize._result import Anonymized
-from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._switching import MAX_SWITCHES_PER_EDGE, edge_switch
 from graphveil.anonymize._tmf import tmf
 from graphveil.graph import Graph
 
 __all__ = [
     "FAMILIES",
     "HANDLED_PARAMETERS",
+    "IDENTITY_OUTPUT",
+    "IDENTITY_TOLERANCE",
     "PARTITION_CLI",
     "PUBLIC_REPORT",
     "REGISTRY",
@@ -84,6 +91,7 @@ __all__ = [
     "derived_seed",
     "dp_scheme",
     "graph_parameter",
+    "identity_reason",
     "names",
     "partitionable",
     "public_report",
@@ -259,6 +267,10 @@ class Scheme:
     #: alone or off DP-noised values. Every other key is private (the print policy, see
     #: :func:`public_report`): the command line prints and ``--json`` writes only these.
     public_report: tuple[str, ...] = ()
+    #: The function's own check of its grid parameter (raises ValueError or TypeError saying
+    #: what to pass), so that a grid value has the bounds the parameter has: the DP schemes'
+    #: ``check_epsilon``. None: ``valid`` and ``requirement`` alone.
+    check: Callable[[float], Any] | None = None
 
     def __post_init__(self) -> None:
         # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
@@ -275,8 +287,14 @@ class Scheme:
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
-        ok = math.isfinite(value) and self.valid(value)
-        return None if ok else self.requirement
+        if not (math.isfinite(value) and self.valid(value)):
+            return self.requirement
+        if self.check is not None:
+            try:
+                self.check(value)
+            except (TypeError, ValueError) as err:
+                return str(err)
+        return None
 
     def no_op_reason(self, params: Mapping[str, Any]) -> str | None:
         """None, or why ``params`` (keywords or ``{grid_parameter: value}``) publish nothing hidden.
@@ -387,8 +405,12 @@ def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized
     return mixture(graph, anonymized=rw, p=v)
 
 
-def _integer_at_least_one(v: float) -> bool:
-    return v >= 1 and float(v).is_integer()
+def _walk_length(v: float) -> bool:
+    return 1 <= v <= MAX_WALK_LENGTH and float(v).is_integer()
+
+
+#: What a walk scheme's grid value must be (:data:`MAX_WALK_LENGTH`, the walks' one bound).
+_WALK_REQUIREMENT = f"t must be an integer in 1..{MAX_WALK_LENGTH}"
 
 
 # ---------------------------------------------------------------------------- no-op rules
@@ -428,6 +450,52 @@ def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
     if _is(params, ("p",), 0):
         return "Mixture with p=0 is (1 - 0) A(G0): it publishes G0 unchanged"
     return None
+
+
+# ---------------------------------------------------------------------------- the output rule
+#: How close to 1 a p counts as certain, and to 0 as absent, when a release is compared with G0
+#: (a QP's p may miss 1 by rounding).
+IDENTITY_TOLERANCE = 1e-9
+
+#: What the CLI and the study say of a release that is G0 itself (:func:`identity_reason`).
+IDENTITY_OUTPUT = (
+    "the release is the input graph G0: every published pair is a true edge with p = 1 and no "
+    "true edge is missing"
+)
+
+
+def identity_reason(graph: Graph, release: Any) -> str | None:
+    """:data:`IDENTITY_OUTPUT` if ``release`` publishes ``graph`` itself, else None.
+
+    The rule on the output, whatever the scheme and its parameters (the parameter rules,
+    :attr:`Scheme.no_op`, cannot see e.g. TmF at epsilon 50): ``release`` (an
+    :class:`~graphveil.UncertainGraph` on ``graph``'s node ids, before any permutation) is G0
+    when its pairs with p above :data:`IDENTITY_TOLERANCE` are exactly ``graph``'s edges (arcs),
+    each with p within the tolerance of 1. A loop or a repeated pair of a relaxed release is no
+    edge of G0. O(m) on the pair arrays: both are in canonical order, so no sort is needed.
+    The CLI refuses such a release and the study records its point as not applicable, unless
+    ``--allow-identity`` (``allow_identity=True``).
+
+    Examples
+    --------
+    >>> from graphveil import Graph, UncertainGraph
+    >>> g = Graph.from_edges([0, 1], [1, 2])
+    >>> identity_reason(g, UncertainGraph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 0.0])) is not None
+    True
+    >>> identity_reason(g, UncertainGraph(3, [0, 1], [1, 2], [1.0, 0.9])) is None
+    True
+    """
+    if release.n != graph.n or release.directed != graph.directed:
+        return None
+    p = release.p
+    published = p > IDENTITY_TOLERANCE
+    if int(np.count_nonzero(published)) != graph.m:
+        return None
+    if not bool(np.all(p[published] >= 1.0 - IDENTITY_TOLERANCE)):
+        return None
+    gu, gv = graph.edges()
+    same = np.array_equal(release.u[published], gu) and np.array_equal(release.v[published], gv)
+    return IDENTITY_OUTPUT if same else None
 
 
 #: The study's bound on a DP release, in pairs per true edge: the ten statistics and the
@@ -489,6 +557,7 @@ def dp_scheme(
         cli=cli or Cli(description=f"{title}: {summary}."),
         family="dp",
         public_report=public_report,
+        check=check_epsilon,
     )
 
 
@@ -547,8 +616,8 @@ REGISTRY: dict[str, Scheme] = _by_name(
             summary="RandWalk of Mittal et al. (retry bound M)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk,
             marker="^",
             partitionable=True,
@@ -566,8 +635,8 @@ REGISTRY: dict[str, Scheme] = _by_name(
             summary="RandWalk-mod (alpha; Algorithm 2 as printed, a multigraph, or the retrying walk)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk_mod,
             model_tv=_study_randwalk_mod_tv,
             marker="v",
@@ -634,8 +703,8 @@ REGISTRY: dict[str, Scheme] = _by_name(
             summary="EdgeSwitch: degree-preserving random switches",
             grid_parameter="s/m",
             default_grid=(0.1, 0.2, 0.3, 0.4, 0.5),
-            valid=lambda v: v >= 0,
-            requirement="s/m must be >= 0",
+            valid=lambda v: 0 <= v <= MAX_SWITCHES_PER_EDGE,
+            requirement=f"s/m must lie in [0, {MAX_SWITCHES_PER_EDGE}]",
             study=_study_edge_switch,
             marker="x",
             partitionable=True,

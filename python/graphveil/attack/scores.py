@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._common import NotApplicable, SeedLike, check_int
+from graphveil._checks import check_samples
+from graphveil._common import NotApplicable, SeedLike
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, DEFAULT_SEEDS, default_seeds
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
@@ -93,7 +94,7 @@ def attack_scores(
     >>> s["link_auc"] is None, s["link_precision"], s["reid_rate"] > 0.6
     (True, 1.0, True)
     """
-    samples = check_int(samples, "samples", low=1)
+    samples = check_samples(samples)
     if g0.n == 0:
         raise NotApplicable("the graph has no nodes: there is nothing to attack")
     seeds = default_seeds(g0.n) if seeds is None else seeds

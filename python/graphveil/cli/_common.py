@@ -403,13 +403,13 @@ def seed_value(text: str) -> int:
 
 def threads_value(text: str) -> int:
     """``--threads``' type: 0 (all cores) or a positive count, checked as the API checks it."""
-    from graphveil._checks import check_threads
+    from graphveil._checks import MAX_THREADS, check_threads
 
     try:
         return check_threads(int(text))
     except ValueError as err:
         raise argparse.ArgumentTypeError(
-            f"not a thread count: {text!r} (0: all cores, or a positive count)"
+            f"not a thread count: {text!r} (0: all cores, or a count up to {MAX_THREADS})"
         ) from err
 
 

@@ -45,6 +45,7 @@ from graphveil.cli._common import (
     graph_inputs,
     json_to_stdout,
     load_graph,
+    release_inputs,
     require_extras,
     show_progress,
     write_json,
@@ -52,8 +53,12 @@ from graphveil.cli._common import (
 from graphveil.io.formats import usual_suffixes
 
 
-def _load(args: argparse.Namespace) -> Any:
-    """Check the outputs (before any work), then read the input graph."""
+def _load(args: argparse.Namespace, read: list[str]) -> Any:
+    """Check the outputs (before any work), then read the input graph.
+
+    ``read`` are the other files the command reads (a scheme option's, e.g. Mixture's
+    ``--anonymized``): no output may name one of them, or its sidecar.
+    """
     from graphveil.io import FORMATS, release_format
 
     fmt = FORMATS[release_format(args.output)] if args.output else None
@@ -64,7 +69,8 @@ def _load(args: argparse.Namespace) -> Any:
     outputs = [args.output, args.record, args.json]
     if fmt is not None:
         outputs += fmt.files(args.output)[1:]  # its sidecar is written too
-    check_outputs(*outputs, inputs=graph_inputs(args))
+    inputs = [*graph_inputs(args), *(f for path in read for f in release_inputs(path))]
+    check_outputs(*outputs, inputs=inputs)
     return load_graph(args)
 
 
@@ -72,6 +78,12 @@ def _load(args: argparse.Namespace) -> Any:
 
 #: The flag that lets a scheme publish G0 unchanged, or only true edges (a baseline).
 ALLOW_IDENTITY = "--allow-identity"
+
+#: How a refusal of a release that hides nothing ends: what to change.
+_BASELINE = (
+    "permuting the ids alone does not stop re-identification: change the parameters, or add "
+    f"{ALLOW_IDENTITY} to publish it anyway as a baseline"
+)
 
 
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
@@ -230,9 +242,11 @@ def add_command(
     False is a flag; a ``Literal`` annotation (or ``cli.choices``) gives the choices; the help
     is the parameter's text in the docstring's Parameters section. ``**kwargs`` becomes
     ``--params JSON``. Parameters of types a command line cannot give (an executor, a dict of
-    options) are left off when they have a default. A command with a ``no_op`` rule (or an
-    inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
-    publish G0 unchanged or only true edges are refused.
+    options) are left off when they have a default. Every command gets ``--allow-identity``:
+    without it, a release that is G0 itself is refused (the rule on the output,
+    :func:`~graphveil.anonymize.registry.identity_reason`), and so are, before any work,
+    parameters that publish G0 unchanged or only true edges (the ``no_op`` rule, or the inner
+    scheme's).
     """
     registry.check_cli(name, function, cli)  # a scheme's record did at its definition
     signature = inspect.signature(function)
@@ -262,13 +276,12 @@ def add_command(
             options.append(option)
     if cli.alternative is not None:
         p.add_argument(cli.alternative.flag, action="store_true", help=cli.alternative.help)
-    if no_op is not None or cli.inner_scheme:
-        p.add_argument(
-            ALLOW_IDENTITY,
-            action="store_true",
-            help="publish even when the parameters leave G0 unchanged or publish only true edges "
-            "(a baseline: permuting the ids alone does not stop re-identification)",
-        )
+    p.add_argument(
+        ALLOW_IDENTITY,
+        action="store_true",
+        help="publish even when the release is G0 itself or the parameters publish only true "
+        "edges (a baseline: permuting the ids alone does not stop re-identification)",
+    )
     seeded = "seed" in signature.parameters
     command = Command(name, title, function, cli, graph, tuple(options), params, seeded, no_op)
     p.set_defaults(run=lambda args: _run(args, command))
@@ -459,7 +472,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     _refuse_directed(args, command, kwargs)
     _refuse_no_op(args, command, {**kwargs, **given})
     _check_epsilon(command, given)
-    g = _load(args)
+    g = _load(args, [getattr(args, o.name) for o in command.options if o.read is not None])
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
         if option.name == cli.inner_scheme:
@@ -495,6 +508,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     except ValueError as err:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
+    _refuse_identity(args, command, g, result.graph)
     return _finish(args, command.name, result)
 
 
@@ -510,10 +524,20 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
         rule = registry.resolve(params[command.cli.inner_scheme])[0].no_op  # an old spelling too
     reason = rule(params) if rule is not None else None
     if reason is not None and not getattr(args, _dest(ALLOW_IDENTITY)):
-        raise ValueError(
-            f"{reason}; permuting the ids alone does not stop re-identification: "
-            f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
-        )
+        raise ValueError(f"{reason}; {_BASELINE}")
+
+
+def _refuse_identity(args: argparse.Namespace, command: Command, graph: Any, release: Any) -> None:
+    """Refuse a release that is G0 itself, whatever the parameters, unless ``--allow-identity``.
+
+    The rule on the output (:func:`~graphveil.anonymize.registry.identity_reason`), checked
+    before anything is written or printed; its message says only that the release is G0.
+    """
+    if getattr(args, _dest(ALLOW_IDENTITY)):
+        return
+    reason = registry.identity_reason(graph, release)
+    if reason is not None:
+        raise ValueError(f"{command.title}: {reason}; {_BASELINE}")
 
 
 def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphveil._checks import check_graph
+from graphveil._checks import check_graph, check_samples
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import partitioners, registry
@@ -56,6 +56,9 @@ class StudyConfig:
     #: (:mod:`graphveil.measure.scoring`): part of the fingerprint, so that a folder scored one
     #: way is never resumed the other way.
     scoring: str = DEFAULT_SCORING
+    #: Measure a point whose release is G0 itself as a baseline row; otherwise its point is
+    #: recorded not applicable (:func:`graphveil.anonymize.registry.identity_reason`).
+    allow_identity: bool = False
 
     @property
     def obfuscation_variant(self) -> str:
@@ -63,7 +66,7 @@ class StudyConfig:
         return scoring(self.scoring).obfuscation_variant
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``directed`` only when True).
+        """The settings as a JSON-ready dict (``directed`` and ``allow_identity`` only when True).
 
         ``scoring`` is there only when not the default, so that the default's fingerprint and
         ``study.json`` stay as they were.
@@ -71,6 +74,8 @@ class StudyConfig:
         kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
         if self.scoring != DEFAULT_SCORING:
             kind["scoring"] = self.scoring
+        if self.allow_identity:
+            kind["allow_identity"] = True
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -151,8 +156,7 @@ def _study_config(
     check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
-    if int(samples) < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
+    samples = check_samples(samples)
     splitter = partitioners.get(partitioner)
     splitter.require()  # an optional extra: fail before any work
     ks = tuple(int(x) for x in k)
@@ -199,7 +203,12 @@ def _prepare_key(scheme: str) -> str:
 
 
 def _fmt_value(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    """A grid value as keys, labels and file names show it: ``2``, ``0.19``, ``1e+300``.
+
+    At most a dozen characters whatever the value (a point's file is named by its key).
+    """
+    exact = float(value).is_integer() and abs(value) < 1e15
+    return str(int(value)) if exact else f"{value:g}"
 
 
 def _check_value(point: GridPoint) -> None:

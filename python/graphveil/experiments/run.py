@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,7 @@ def reproduce(
     distance_sources: int = DISTANCE_SOURCES,
     overwrite: bool = False,
     scoring: str = "corrected",
+    allow_identity: bool = False,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -139,6 +141,12 @@ def reproduce(
         (k,eps)-obf as they did (``variant="authors"``: ``|H| = ceil(eps n)``, 3 tries).
         ``study.md`` says which; it is part of the study's fingerprint, so recorded points
         scored the other way are not reused. Undirected graphs only.
+    allow_identity : bool
+        Measure a point whose release is G0 itself (every published pair a true edge with
+        p = 1, no true edge missing: e.g. EdgeFlip at epsilon 30) as a baseline row. Without
+        it such a point is recorded not applicable with that reason
+        (:func:`graphveil.anonymize.registry.identity_reason`), never reported as an
+        anonymization.
 
     Returns
     -------
@@ -180,6 +188,7 @@ def reproduce(
         graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner,
         scoring,
     )  # fmt: skip
+    config = replace(config, allow_identity=bool(allow_identity))
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)

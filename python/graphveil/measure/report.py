@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_int
+from graphveil._checks import check_graph, check_samples
 from graphveil._common import (
     SeedLike,
     atomic_path,
@@ -674,7 +674,7 @@ def _check_inputs(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
         )
     ug = true_ids(ug, record)
-    return ug, label, check_int(samples, "samples", low=1), check_k(k), check_threads(threads)
+    return ug, label, check_samples(samples), check_k(k), check_threads(threads)
 
 
 def _reference(
