@@ -21,7 +21,9 @@ def add_scores(subparsers: Any) -> None:
             "releases it is defined on and whether the scoring (--scoring) changes it."
         ),
     )
-    add_json_argument(parser, "the table")
+    add_json_argument(
+        parser, "the table (one object per score; an unbounded end of a range is null)"
+    )
     add_verbosity(parser)
     parser.set_defaults(run=_run_scores)
 
