@@ -10,12 +10,13 @@
   meaning, range, direction and where it is defined are the registry's: an attack added there
   is in the table without an edit here);
 - ``reid``, the re-identification of the strongest attack: the largest headline of the attacks
-  that re-identify nodes (:attr:`Attack.reidentifies <graphveil.attack.registry.Attack.reidentifies>`).
+  that re-identify nodes
+  (:attr:`Attack.reidentifies <graphveil.attack.registry.Attack.reidentifies>`).
 
 Reports (:class:`~graphveil.measure.Report`, through the model scores), the study's rows,
 tables, figures, checks and claims, ``graphveil evaluate`` and ``graphveil scores`` read it, and
 a privacy target (``h2_open<=50``, ``eps_k50<=0.01``, ``reid<=0.05``) names its scores by
-:attr:`~graphveil.measure.scores.PrivacyScore.target` (:func:`target_score`).
+``target`` (:func:`target_score`).
 
 Examples
 --------

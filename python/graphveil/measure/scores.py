@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 #: What a score is computed on: each sampled world (the mean over the samples is reported), the
-#: release itself, or an attack's run on the release (:attr:`PrivacyScore.attack`).
+#: release itself, or an attack's run on the release (``attack``).
 ON = ("sample", "release", "attack")
 
 
@@ -51,7 +51,7 @@ class PrivacyScore:
     ----------
     name : str
         The key in study rows, reports and their CSV and JSON (``"H1"``, ``"reid_rate"``); a
-        score with a :attr:`parameter` is keyed :meth:`key` (``eps_k50``).
+        score with a ``parameter`` is keyed :meth:`key` (``eps_k50``).
     title : str
         Short title (axis labels, listings).
     meaning : str
@@ -63,7 +63,7 @@ class PrivacyScore:
         Display formats of the true graph's row and of the mean row.
     low, high : float
         Its range: every value is in ``[low, high]`` (times ``n``, G0's nodes, when
-        :attr:`per_node`); None and NaN stand for undefined.
+        ``per_node``); None and NaN stand for undefined.
     per_node : bool
         The range scales with G0's nodes: H1 and H2_open are sums over the nodes.
     more_private : {"lower", "higher", ""}
@@ -74,7 +74,7 @@ class PrivacyScore:
         itself, or by an attack (:data:`ON`).
     attack : str
         The attack (its registry name) whose column it is; for a score over several attacks,
-        ``""`` and :attr:`strongest` names their columns.
+        ``""`` and ``strongest`` names their columns.
     deterministic : bool
         Defined on a deterministic release (a Graph, or every p in {0, 1}); None there when
         False (link inference's AUC needs a ranking).
@@ -140,7 +140,7 @@ class PrivacyScore:
         return f"{self.name}_{self.parameter}{int(k)}"
 
     def column(self, k: int | None = None) -> str:
-        """Its column header in a report table (``{k}`` of :attr:`header` filled)."""
+        """Its column header in a report table (``{k}`` of ``header`` filled)."""
         return (self.header or self.name).format(k=k)
 
     def target_name(self, k: int | None = None) -> str:
@@ -174,7 +174,7 @@ class PrivacyScore:
     def value(self, row: Mapping[str, Any], k: int | None = None) -> Any:
         """Its value in a row (a study row, ``attack_scores``); None where undefined.
 
-        A score over several attacks is the largest defined value of its :attr:`strongest`
+        A score over several attacks is the largest defined value of its ``strongest``
         columns (None when none is defined).
         """
         if self.strongest:
@@ -184,7 +184,7 @@ class PrivacyScore:
         return row.get(self.key(k))
 
     def by_authors(self, scoring: str) -> bool:
-        """Whether scoring ``scoring`` computes it the authors' way (:attr:`scoring`)."""
+        """Whether scoring ``scoring`` computes it the authors' way (``scoring``)."""
         return bool(self.scoring) and bool(getattr(scoring_named(scoring), self.scoring))
 
     def applies(self, *, deterministic: bool = False, directed: bool = False) -> bool:
