@@ -14,8 +14,8 @@ import pytest
 
 import graphveil as gv
 from graphveil import experiments as ex
-from graphveil._json import dumps
 from graphveil import scores
+from graphveil._json import dumps
 from graphveil.attack import attack_scores
 from graphveil.attack import registry as attacks
 from graphveil.cli import main
