@@ -47,7 +47,7 @@ LAYERS = {
     "anonymize": (("graphveil.anonymize",), ("core", "common", "model", "io")),
     "attack": (("graphveil.attack",), ("core", "common", "model", "io")),
     "evaluation": (
-        ("graphveil.evaluation",),
+        ("graphveil.evaluation", "graphveil.scores"),
         ("core", "common", "model", "io", "measure", "attack", "cluster"),
     ),
     "experiments": (

@@ -32,6 +32,7 @@ from graphveil.measure.report import (
     _sample_plan,
     map_samples,
 )
+from graphveil.scores import attack_rows
 from graphveil.uncertain import UncertainGraph
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -207,6 +208,11 @@ def evaluate(
 def attack_extra(
     g0: Graph, ug: UncertainGraph | Graph, samples: int, root: int, threads: int
 ) -> dict[str, float]:
-    """The attack numbers of ``report.extra``: ``attack_<column>`` (NaN where undefined)."""
+    """The attack numbers of ``report.extra``: ``attack_<column>`` (NaN where undefined).
+
+    One per attack score of the privacy-score table (:func:`graphveil.scores.attack_rows`, in
+    its order), then the attacks' counts (``attack_samples``, ``attack_seeds``).
+    """
     scores = attack_scores(g0, ug, min(int(samples), ATTACK_SAMPLES), root, threads=threads)
-    return {f"attack_{k}": math.nan if v is None else float(v) for k, v in scores.items()}
+    names = dict.fromkeys([*(s.name for s in attack_rows()), *scores])  # the table's, the counts
+    return {f"attack_{k}": math.nan if scores[k] is None else float(scores[k]) for k in names}

@@ -82,6 +82,10 @@ class Column:
     deterministic: bool = True
     #: Shown in the study's comparison table (:data:`graphveil.experiments.ATTACK_COLUMNS`).
     table: bool = False
+    #: Which way is more private: ``"lower"`` (an attack's success), ``"higher"``, or ``""`` for
+    #: a number that is no level of privacy (a spread, a property of G0); see
+    #: :class:`~graphveil.measure.scores.PrivacyScore`, the record each column becomes.
+    more_private: str = "lower"
 
 
 @dataclass(frozen=True)
@@ -276,8 +280,14 @@ _PROPAGATION = Attack(
             "spread of reid_rate",
             "standard deviation of reid_rate over the attacks",
             high=0.5,
+            more_private="",
         ),
-        Column("reid_wrong", "wrongly matched", "mean wrongly matched fraction of the core"),
+        Column(
+            "reid_wrong",
+            "wrongly matched",
+            "mean wrongly matched fraction of the core",
+            more_private="",
+        ),
         Column(
             "reid_accuracy",
             "accuracy",
@@ -295,6 +305,7 @@ _PROPAGATION = Attack(
             "twin share",
             "share of the core with a structural twin in G0: matched only by guessing",
             table=True,
+            more_private="",
         ),
         Column(
             "reid_rate_most_likely",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
 from graphveil.cli._common import (
@@ -122,12 +123,42 @@ def add_evaluate(subparsers: Any) -> None:
     add_record_argument(parser, reads="UNCERTAIN")
     add_scoring_argument(parser)
     parser.add_argument(
+        "--attacks",
+        action="store_true",
+        help="also run every registered attack on the release and print its scores "
+        "(`graphveil scores` lists them; at most 3 sampled worlds are attacked)",
+    )
+    parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
     )
     add_json_argument(parser, "the report")
     add_verbosity(parser)
     parser.add_argument("--csv", metavar="FILE", help="also write the report as CSV")
     parser.set_defaults(run=_run_evaluate)
+
+
+def attack_lines(extra: dict[str, float]) -> list[str]:
+    """The attack scores of a report's ``extra`` (``attack_<key>``), one line each.
+
+    Every attack score of the privacy-score table (:data:`graphveil.scores.PRIVACY_SCORE_TABLE`)
+    in its order, with its title; the strongest attack's last.
+    """
+    from graphveil.scores import PRIVACY_SCORE_TABLE
+
+    values = {
+        key[len("attack_") :]: None if math.isnan(v) else v
+        for key, v in extra.items()
+        if key.startswith("attack_")
+    }
+    scores = [s for s in PRIVACY_SCORE_TABLE if s.on == "attack"]
+    width = max(len(s.name) for s in scores)
+    lines = ["", "attack scores (lower is more private unless marked; `graphveil scores`):"]
+    for s in scores:
+        value = s.value(values)
+        text = "undefined" if value is None else s.formats[1].format(value)
+        mark = "" if s.more_private else "  (not a privacy level)"
+        lines.append(f"{s.name:<{width}}  {text:>10}  {s.title}{mark}")
+    return lines
 
 
 def _run_evaluate(args: argparse.Namespace) -> int:
@@ -163,6 +194,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             threads=args.threads,
             label=label,
             scoring=args.scoring,
+            attacks=args.attacks,
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None
@@ -170,6 +202,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         write_json("-", report.to_dict())
     else:
         print(report.table())
+        if args.attacks:
+            print("\n".join(attack_lines(report.extra)))
         if args.json:
             report.to_json(args.json)
     if args.csv:

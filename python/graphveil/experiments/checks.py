@@ -17,7 +17,11 @@ from graphveil.anonymize import registry
 from graphveil.attack.registry import reidentification_column
 from graphveil.experiments.findings import Row, _g, _rows, _title
 from graphveil.measure.report import relative_error
+from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.utility import POWERLAW_DEGREES, RIVAL_KS_MARGIN, statistic_names
+
+#: The keys of the model's privacy scores in a row (:mod:`graphveil.measure.scores`).
+_H1, _H2 = H1.name, H2_OPEN.name
 
 __all__ = [
     "ATTACK_LEVELS",
@@ -73,18 +77,18 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
         if len(own) == 1:
             r = own[0]
             inside = (
-                f"{name}: one grid point ({r['label']}: H1 {_g(r['H1'])}, H2_open "
-                f"{_g(r['H2_open'])}, re-identified {_g(r[REID])})"
+                f"{name}: one grid point ({r['label']}: H1 {_g(r[_H1])}, H2_open "
+                f"{_g(r[_H2])}, re-identified {_g(r[REID])})"
             )
         else:
             pairs = list(combinations(own, 2))
             bad = [(a, b) for a, b in pairs if _discordant(a, b)]
             if not bad:
-                lo = min(own, key=lambda r: r["H2_open"])
-                hi = max(own, key=lambda r: r["H2_open"])
+                lo = min(own, key=lambda r: r[_H2])
+                hi = max(own, key=lambda r: r[_H2])
                 inside = (
                     f"{name}: the attack agrees with H1 and H2_open on the order of its "
-                    f"{_pairs(len(pairs))} (H2_open {_g(hi['H2_open'])} → {_g(lo['H2_open'])}, "
+                    f"{_pairs(len(pairs))} (H2_open {_g(hi[_H2])} → {_g(lo[_H2])}, "
                     f"re-identified {_g(hi[REID])} → {_g(lo[REID])})"
                 )
             else:
@@ -118,7 +122,7 @@ def _discordant(a: Row, b: Row) -> bool:
     """H1 or H2_open orders a and b one way, the re-identification rate the other."""
     gap = b[REID] - a[REID]
     attack = 0 if abs(gap) < REID_TIE else _sign(gap)
-    return any(_sign(b[s] - a[s]) * attack < 0 for s in ("H1", "H2_open"))
+    return any(_sign(b[s] - a[s]) * attack < 0 for s in (_H1, _H2))
 
 
 def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = None) -> str:
@@ -129,8 +133,8 @@ def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = 
         return r["label"] if title is None else f"{title(r['scheme'])} {r['label']}"
 
     return (
-        f"{name(a)} → {name(b)}: H1 {_g(a['H1'])} → {_g(b['H1'])} and H2_open "
-        f"{_g(a['H2_open'])} → {_g(b['H2_open'])}, but re-identified {_g(a[REID])} → "
+        f"{name(a)} → {name(b)}: H1 {_g(a[_H1])} → {_g(b[_H1])} and H2_open "
+        f"{_g(a[_H2])} → {_g(b[_H2])}, but re-identified {_g(a[REID])} → "
         f"{_g(b[REID])}"
     )
 

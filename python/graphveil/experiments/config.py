@@ -13,19 +13,20 @@ from graphveil._checks import check_graph, check_samples
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import partitioners, registry
-from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring, scoring
 from graphveil.measure.utility import DISTANCE_SOURCES
+from graphveil.scores import attack_rows
 
-#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`), those
-#: of the attack registry marked ``table`` (:func:`graphveil.attack.registry.table_columns`):
+#: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`): the
+#: attack scores of the privacy-score table shown there (:func:`graphveil.scores.attack_rows`,
+#: the registry's columns marked ``table``):
 #: ``reid_rate`` (correct over the scored core) splits into ``reid_accuracy`` (correct among
 #: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
 #: core with a structural twin, which no structural attack matches but by guessing.
-ATTACK_COLUMNS: tuple[str, ...] = table_columns()
+ATTACK_COLUMNS: tuple[str, ...] = tuple(s.name for s in attack_rows(table=True))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,10 @@ from itertools import pairwise
 from typing import Any
 
 from graphveil.anonymize import registry
+from graphveil.measure.scores import EPS, H1, H2_OPEN
+
+#: The keys of the model's privacy scores in a row (:mod:`graphveil.measure.scores`).
+_H1, _H2 = H1.name, H2_OPEN.name
 
 __all__ = [
     "EDGE_BALANCE",
@@ -460,13 +464,13 @@ def _obf_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim
     obf = sorted(_rows(rows, OBF), key=_param)
     if len(obf) < 2:
         return _claim(_OBF, NOT_CHECKED, "needs two σ values, the study has one")
-    ok, text = _monotone(obf, ("H1", "H2_open"), ("rel_err",))
+    ok, text = _monotone(obf, (_H1, _H2), ("rel_err",))
     over = " → ".join(_g(_param(r)) for r in obf)
     evidence = f"over σ {over}: {text}"
-    if original and original.get("H2_open"):
+    if original and original.get(_H2):
         evidence += (
             f"; H2_open at σ = {_g(_param(obf[0]))} is "
-            f"{_pct(obf[0]['H2_open'] / original['H2_open'])} of G0's {_g(original['H2_open'])}"
+            f"{_pct(obf[0][_H2] / original[_H2])} of G0's {_g(original[_H2])}"
         )
     return _claim(_OBF, ok, evidence)
 
@@ -520,15 +524,15 @@ def _walks_claim(rows: Sequence[Row]) -> Claim:
     if (missing := _needs(_WALKS, rows, (*WALKS, OBF, MAXVAR))) is not None:
         return missing
     walks, others = _rows(rows, *WALKS), _rows(rows, OBF, MAXVAR)
-    top_h2 = max(r["H2_open"] for r in walks)
-    floor_h2 = min(r["H2_open"] for r in others)
+    top_h2 = max(r[_H2] for r in walks)
+    floor_h2 = min(r[_H2] for r in others)
     low_err = min(r["rel_err"] for r in walks)
     ok = top_h2 < floor_h2 and low_err >= RANDWALK_MIN_REL_ERR
     evidence = (
         f"the random walks' H2_open is at most {_g(top_h2)}, the lowest {_OBF_T} or MaxVar "
         f"H2_open {_g(floor_h2)}; their rel.err is at least {_g(low_err)}; their H1 "
-        f"{_span([r['H1'] for r in walks])} against {_OBF_T}'s and MaxVar's "
-        f"{_span([r['H1'] for r in others])}"
+        f"{_span([r[_H1] for r in walks])} against {_OBF_T}'s and MaxVar's "
+        f"{_span([r[_H1] for r in others])}"
     )
     return _claim(_WALKS, ok, evidence)
 
@@ -539,7 +543,7 @@ def _maxvar_claim(rows: Sequence[Row]) -> Claim:
     mv = sorted(_rows(rows, MAXVAR), key=_param)
     if len(mv) < 2:
         return _claim(_MAXVAR, NOT_CHECKED, "needs two n_p values, the study has one")
-    ok, text = _monotone(mv, ("H1", "H2_open"), ("rel_err",))
+    ok, text = _monotone(mv, (_H1, _H2), ("rel_err",))
     over = " → ".join(_g(_param(r)) for r in mv)
     return _claim(_MAXVAR, ok, f"over n_p/m {over}: {text}")
 
@@ -586,7 +590,7 @@ def _eps_claim(rows: Sequence[Row], ks: Sequence[int]) -> Claim:
     ok, parts = True, []
     for k in ks:
         mean = {
-            s: math.fsum(r[f"eps_k{k}"] for r in _rows(rows, s)) / len(_rows(rows, s))
+            s: math.fsum(r[EPS.key(k)] for r in _rows(rows, s)) / len(_rows(rows, s))
             for s in (MAXVAR, *TABLE7_RIVALS)
         }
         rival = min(TABLE7_RIVALS, key=lambda s: mean[s])

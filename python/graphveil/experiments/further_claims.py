@@ -42,7 +42,11 @@ from graphveil.experiments.findings import (
     _title,
     _undirected_only,
 )
+from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.utility import group_names
+
+#: The keys of the model's privacy scores in a row (:mod:`graphveil.measure.scores`).
+_H1, _H2 = H1.name, H2_OPEN.name
 
 __all__ = [
     "DEGREE_METRICS_LITTLE",
@@ -261,16 +265,16 @@ def _trends_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Cl
     m = float(original["S_NE"]) if original and original.get("S_NE") else 1.0
     x = [_replaced(r, m) for r in mv]
     fits = {
-        "H1": r_squared(x, [r["H1"] for r in mv]),
+        _H1: r_squared(x, [r[_H1] for r in mv]),
         "rel_err": r_squared(x, [r["rel_err"] for r in mv]),
-        "H2_open": r_squared(x, [r["H2_open"] for r in mv], 2),
+        _H2: r_squared(x, [r[_H2] for r in mv], 2),
     }
-    line_h2 = r_squared(x, [r["H2_open"] for r in mv])
+    line_h2 = r_squared(x, [r[_H2] for r in mv])
     ok = all(v >= NEAR_FIT_R2 for v in fits.values())
     evidence = (
         f"replaced edges / m {' → '.join(_g(v) for v in x)}; R² of the line: H1 "
-        f"{fits['H1']:.3f}, rel.err {fits['rel_err']:.3f}; of the parabola: H2_open "
-        f"{fits['H2_open']:.3f} (its line's {line_h2:.3f})"
+        f"{fits[_H1]:.3f}, rel.err {fits['rel_err']:.3f}; of the parabola: H2_open "
+        f"{fits[_H2]:.3f} (its line's {line_h2:.3f})"
     )
     return _claim(_TRENDS, ok, evidence)
 
@@ -355,7 +359,7 @@ def _h1_err_claim(rows: Sequence[Row]) -> Claim:
         return missing
 
     def products(*schemes: str) -> list[float]:
-        return [float(r["H1"]) * float(r["rel_err"]) for r in _rows(rows, *schemes)]
+        return [float(r[_H1]) * float(r["rel_err"]) for r in _rows(rows, *schemes)]
 
     judged = products(*_TABLE7)
     low, high = min(judged), max(judged)

@@ -8,9 +8,13 @@ from typing import TYPE_CHECKING, Any
 from graphveil._common import atomic_path
 from graphveil.anonymize import registry
 from graphveil.attack.registry import reidentification_column
+from graphveil.measure.scores import H1, H2_OPEN
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.experiments.tables import Study
+
+#: The keys of the model's privacy scores in a row (:mod:`graphveil.measure.scores`).
+_H1, _H2 = H1.name, H2_OPEN.name
 
 
 def _pyplot() -> Any:
@@ -60,9 +64,7 @@ def scheme_figure(study: Study, record: registry.Scheme, path: Path, plt: Any) -
     ratio = [r["removed_edges"] / study.m for r in rows]
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
     for ax, key, title in zip(
-        axes,
-        ("H1", "H2_open", "rel_err"),
-        ("H1 score (nodes re-identified)", "H2_open score", "rel.err"),
+        axes, (_H1, _H2, "rel_err"), (H1.title, H2_OPEN.title, "rel.err"), strict=True
     ):
         ax.plot(ratio, [r[key] for r in rows], marker="o", label=record.title)
         for r, x in zip(rows, ratio):
@@ -97,13 +99,13 @@ def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
         rows = sorted(rows, key=lambda r: r["rel_err"])
         ax.plot(
             [r["rel_err"] for r in rows],
-            [max(r["H2_open"], 1e-3) for r in rows],
+            [max(r[_H2], 1e-3) for r in rows],
             marker=record.marker,
             label=_label(record),
             linestyle=_LINESTYLE[record.family],
         )
     ax.axhline(
-        study.original["H2_open"],
+        study.original[_H2],
         color="grey",
         linestyle="--",
         label=f"{study.graph_name} (no anonymization)",

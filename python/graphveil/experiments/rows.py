@@ -25,6 +25,7 @@ from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
+from graphveil.measure.scores import EPS, sample_score_names
 from graphveil.measure.utility import statistic_names, unstable_powerlaw_fits, utility_statistics
 
 
@@ -88,10 +89,12 @@ def _point_row(
     histogram = _sum_histograms(hists)
     directed = config.directed  # a directed G0's statistics, and no S_PL to pool
     ev = Report(
-        original={key: original[key] for key in ("H1", "H2_open", *statistic_names(directed))},
+        original={
+            key: original[key] for key in (*sample_score_names(), *statistic_names(directed))
+        },
         per_sample=per_sample,
         eps=eps,
-        eps_original={k: original[f"eps_k{k}"] for k in config.k},
+        eps_original={k: original[EPS.key(k)] for k in config.k},
         n=graph.n,
         m=graph.m,
         seed=tasks.root,
@@ -155,12 +158,12 @@ def _add_model_tv(
 
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     mean, std = ev.mean, ev.std
-    names = ("H1", "H2_open", *statistic_names(config.directed))
+    names = (*sample_score_names(), *statistic_names(config.directed))
     row: dict[str, Any] = {key: mean[key] for key in names}
     row["removed_edges"] = mean["edges_removed"]
     row["added_edges"] = mean["edges_added"]
     for k in config.k:
-        row[f"eps_k{k}"] = float(ev.eps[k])
+        row[EPS.key(k)] = float(ev.eps[k])
     row["rel_err"] = ev.rel_err
     row["tradeoff"] = ev.tradeoff
     row["std"] = {key: std[key] for key in names}
@@ -204,7 +207,7 @@ def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
     graph = reference.graph
     row = dict(reference.row)
     eps = row.pop("eps")
-    row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
+    row.update({EPS.key(k): float(eps[k]) for k in config.k})
     row.update(unstable_fits(graph))
     if config.attacks:  # the un-anonymized control: G0 published as is
         row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))

@@ -26,6 +26,10 @@ from graphveil.experiments.rows import _point_id, _point_row
 from graphveil.experiments.tasks import PointTasks
 from graphveil.measure.original import Original
 from graphveil.measure.report import measure_sample, side_by_side
+from graphveil.measure.scores import H1, H2_OPEN
+
+#: The keys of the model's privacy scores in a row (:mod:`graphveil.measure.scores`).
+_H1, _H2 = H1.name, H2_OPEN.name
 
 
 class Scheduler:
@@ -253,7 +257,7 @@ class Scheduler:
         row["time_anonymize_s"] = queued.t_anon
         row["time_evaluate_s"] = time.perf_counter() - self._started[point.key] - queued.t_anon
         self.say(
-            f"[{i}/{self.total}] {point.key}: done: H2_open={row['H2_open']:.1f} "
+            f"[{i}/{self.total}] {point.key}: done: H2_open={row[_H2]:.1f} "
             f"rel.err={row['rel_err']:.4f}"
         )
         return i, point, row

@@ -25,6 +25,7 @@ from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
+from graphveil.measure.scores import EPS, MODEL_SCORES, sample_score_names
 from graphveil.measure.scoring import scoring
 from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
@@ -80,7 +81,7 @@ class Study:
             {
                 header: self.graph_name,
                 **requested(None),
-                **_pick(self.original, ("H1", "H2_open", *self.statistics)),
+                **_pick(self.original, (*sample_score_names(), *self.statistics)),
                 "rel_err": None,
             }
         ]
@@ -89,15 +90,22 @@ class Study:
                 {
                     header: row.get("found", row["value"]),
                     **requested(row["value"]),
-                    **_pick(row, ("H1", "H2_open", *self.statistics, "rel_err")),
+                    **_pick(row, (*sample_score_names(), *self.statistics, "rel_err")),
                 }
             )
         return table
 
     def comparison_table(self) -> list[dict[str, Any]]:
         """The paper's Table 7: privacy (H1, H2_open, edge differences, eps for each k) and utility."""
-        eps_cols = [f"eps_k{k}" for k in self.config.k]
-        cols = ("H1", "H2_open", "removed_edges", "added_edges", *eps_cols, "rel_err", "tradeoff")
+        eps_cols = [EPS.key(k) for k in self.config.k]
+        cols = (
+            *sample_score_names(),
+            "removed_edges",
+            "added_edges",
+            *eps_cols,
+            "rel_err",
+            "tradeoff",
+        )
         if self.config.attacks:
             cols += ATTACK_COLUMNS
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
@@ -143,7 +151,7 @@ class Study:
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
-            "Lower H1, H2_open, eps, rel.err and tradeoff are better. "
+            f"Lower {', '.join(_lower_is_better())}, rel.err and tradeoff are better. "
             f"Scored with {scoring(self.config.scoring).title}."
         )
         if self.config.directed:
@@ -286,6 +294,11 @@ _ATTACK_LEGEND = (
     "edge_inference_lower that of the plausibility attack, which edge DP does not bound "
     "(graphveil.attack.edges)."
 )
+
+
+def _lower_is_better() -> list[str]:
+    """The model's privacy scores of which lower is more private (H1, H2_open, eps)."""
+    return [s.name for s in MODEL_SCORES if s.more_private == "lower"]
 
 
 def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:

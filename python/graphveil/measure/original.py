@@ -27,6 +27,7 @@ from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.analyst import AnalystReference, analyst_reference
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
+from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import authors_h2_open, check_scoring
 from graphveil.measure.scoring import scoring as scoring_named
@@ -203,10 +204,10 @@ class Original:
     def scores(self, world: Graph | Multigraph, threads: int | None = None) -> dict[str, float]:
         """H1 and H2_open of ``world`` against G0 (through G0's signature index if undirected)."""
         if self.h1_index is None or self.h2_open_index is None:
-            return {"H1": h1(self.graph, world), "H2_open": h2_open(self.graph, world)}
+            return {H1.name: h1(self.graph, world), H2_OPEN.name: h2_open(self.graph, world)}
         return {
-            "H1": h1(self.h1_index, world, threads=threads),
-            "H2_open": (
+            H1.name: h1(self.h1_index, world, threads=threads),
+            H2_OPEN.name: (
                 h2_open(self.h2_open_index, world, threads=threads)
                 if self.h2_signatures is None
                 else authors_h2_open(self.h2_signatures, world)
@@ -241,8 +242,8 @@ class Original:
                 self.scores(self.graph)
                 if self.h1_index is None or self.h2_open_index is None
                 else {
-                    "H1": float(self.h1_index.count),
-                    "H2_open": float(
+                    H1.name: float(self.h1_index.count),
+                    H2_OPEN.name: float(
                         self.h2_open_index.count
                         if self.h2_signatures is None
                         else len(set(self.h2_signatures))
@@ -339,7 +340,7 @@ def statistic_values(
 def _checked_row(
     row: dict[str, Any], ks: tuple[int, ...], columns: tuple[str, ...]
 ) -> dict[str, Any]:
-    names = ("H1", "H2_open", *columns, "eps")
+    names = (H1.name, H2_OPEN.name, *columns, "eps")
     missing = [key for key in names if key not in row]
     if missing or any(kk not in row["eps"] for kk in ks):
         raise ValueError(

@@ -41,6 +41,7 @@ from graphveil.measure.original import (
     eps_degree,
     statistic_values,
 )
+from graphveil.measure.scores import EPS, H2_OPEN, MODEL_SCORES
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring
 from graphveil.measure.scoring import scoring as scoring_named
@@ -75,18 +76,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_PRIVACY = ("H1", "H2_open")
-_EDGES = ("edges_removed", "edges_added")
+#: The privacy scores of every sample (H1, H2_open), from their records (``MODEL_SCORES``).
+_SAMPLED = [s for s in MODEL_SCORES if s.on == "sample"]
+_PRIVACY, _EDGES = tuple(s.name for s in _SAMPLED), ("edges_removed", "edges_added")
 
 # Display formats (original row, mean row; the original row holds exact counts) and headers of
-# the columns that are not utility statistics; those come from the statistics table.
-_FORMATS: dict[str, tuple[str, str]] = {
-    "H1": ("{:.0f}", "{:.1f}"),
-    "H2_open": ("{:.0f}", "{:.1f}"),
-    "edges_removed": ("{:.0f}", "{:.1f}"),
-    "edges_added": ("{:.0f}", "{:.1f}"),
-}
-_HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
+# the privacy scores and edge differences; the statistics' come from the statistics table.
+_FORMATS = {s.name: s.formats for s in _SAMPLED} | dict.fromkeys(_EDGES, ("{:.0f}", "{:.1f}"))
+_HEADERS = {s.name: s.column() for s in _SAMPLED} | dict(zip(_EDGES, ("|E0\\E|", "|E\\E0|")))
 
 
 def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
@@ -424,7 +421,7 @@ class Report:
     @property
     def tradeoff(self) -> float:
         """``sqrt(H2_open) * rel.err`` (lower is better; Table 7 of the paper)."""
-        return math.sqrt(self.mean["H2_open"]) * self.rel_err
+        return math.sqrt(self.mean[H2_OPEN.name]) * self.rel_err
 
     # ------------------------------------------------------------------ display
     def table(self) -> str:
@@ -446,21 +443,21 @@ class Report:
         ks = sorted(self.eps)
         head2 = (
             ["".ljust(width)]
-            + [c.rjust(10) for c in ("H1", "H2_open", "|E0\\E|", "|E\\E0|")]
-            + [f"eps(k={k})".rjust(12) for k in ks]
+            + [_header(c).rjust(10) for c in _PRIVACY + _EDGES]
+            + [EPS.column(k).rjust(12) for k in ks]
             + ["rel.err".rjust(8), "tradeoff".rjust(9)]
         )
         orig2 = (
             ["original".ljust(width)]
             + [_format(c, 0).format(self.original[c]).rjust(10) for c in _PRIVACY]
             + ["".rjust(10)] * 2
-            + [f"{self.eps_original[k]:.5f}".rjust(12) for k in ks]
+            + [EPS.formats[0].format(self.eps_original[k]).rjust(12) for k in ks]
             + ["".rjust(8), "".rjust(9)]
         )
         mean2 = (
             [self.label.ljust(width)]
             + [_format(c, 1).format(mean[c]).rjust(10) for c in _PRIVACY + _EDGES]
-            + [f"{self.eps[k]:.5f}".rjust(12) for k in ks]
+            + [EPS.formats[1].format(self.eps[k]).rjust(12) for k in ks]
             + [f"{self.rel_err:.3f}".rjust(8), f"{self.tradeoff:.2f}".rjust(9)]
         )
         lines = [" ".join(r) for r in (head, orig_row, mean_row)]
@@ -586,7 +583,7 @@ class Report:
         columns = self._columns
         errs = ["rel_err", "tradeoff", *(["analyst_err"] if self.analyst else [])]
         blank = [""] * len(errs)
-        header = ["row", *columns, *errs, *[f"eps_k{k}" for k in ks]]
+        header = ["row", *columns, *errs, *[EPS.key(k) for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
             rows.append([f"sample_{i}", *[row[c] for c in columns], *blank, *[""] * len(ks)])
@@ -761,7 +758,7 @@ def _reduce(
     extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
-    names = ("H1", "H2_open", *statistic_names(directed), *reference.analyst_names)
+    names = (*_PRIVACY, *statistic_names(directed), *reference.analyst_names)
     return Report(
         original={key: float(row[key]) for key in names},
         per_sample=per_sample,

@@ -10,6 +10,7 @@ import numpy as np
 from graphveil.graph import Graph
 from graphveil.measure.original import eps_degree
 from graphveil.measure.privacy import eps, num_signatures
+from graphveil.measure.scores import EPS, H1, H2_OPEN
 from graphveil.measure.utility import utility_statistics
 
 __all__ = ["graph_stats"]
@@ -59,10 +60,10 @@ def graph_stats(
         if value is not None:
             stats[key] = int(value)
     if measures:
-        stats["H1"] = num_signatures(graph, "h1", threads=threads)
-        stats["H2_open"] = num_signatures(graph, "h2_open", threads=threads)
+        stats[H1.name] = num_signatures(graph, "h1", threads=threads)
+        stats[H2_OPEN.name] = num_signatures(graph, "h2_open", threads=threads)
         degree = eps_degree(graph)
         for kk, value in sorted(eps(graph, graph, list(k), degree=degree, threads=threads).items()):
-            stats[f"eps_k{kk}"] = value
+            stats[EPS.key(kk)] = value
         stats.update(utility_statistics(graph, seed=seed, threads=threads))
     return stats
