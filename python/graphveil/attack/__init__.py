@@ -5,13 +5,26 @@
 - :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
   :func:`reidentification_rate` (accuracy and coverage apart, and the share of nodes with a
   structural twin, :func:`structural_twins`); :func:`propagation_attack` runs it against a release.
+- :func:`percolation_attack` (percolation with ExpandWhenStuck), :func:`reconciliation_attack`
+  (Korula-Lattanzi) and :func:`seedless_attack` (Narayanan-Shmatikov seed identification, then
+  percolation): graph-matching de-anonymization (:mod:`~graphveil.attack.matching`) against a
+  release's worlds (:mod:`~graphveil.attack.worlds`: sampled, most likely, top m), over a sweep of
+  seed fractions (:class:`Deanonymization`).
 - :func:`attack_scores`: every attack, as the few numbers a study row carries.
 - :mod:`~graphveil.attack.registry`: one record per attack (function, study columns, command),
   read by :func:`attack_scores`, the study and the CLI.
 """
 
 from graphveil.attack import registry
+from graphveil.attack.deanonymization import (
+    Deanonymization,
+    WorldRate,
+    percolation_attack,
+    reconciliation_attack,
+    seedless_attack,
+)
 from graphveil.attack.link import LinkInference, link_inference
+from graphveil.attack.matching import percolation, reconciliation, seed_identification
 from graphveil.attack.propagation import (
     PropagationAttack,
     Reidentification,
@@ -25,16 +38,24 @@ from graphveil.attack.propagation import (
 from graphveil.attack.scores import attack_scores
 
 __all__ = [
+    "Deanonymization",
     "LinkInference",
+    "WorldRate",
     "PropagationAttack",
     "Reidentification",
     "attack_scores",
     "core_nodes",
     "high_degree_seeds",
     "link_inference",
+    "percolation",
+    "percolation_attack",
     "propagation",
     "propagation_attack",
+    "reconciliation",
+    "reconciliation_attack",
     "registry",
     "reidentification_rate",
+    "seed_identification",
+    "seedless_attack",
     "structural_twins",
 ]
