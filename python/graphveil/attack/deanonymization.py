@@ -4,12 +4,12 @@ Each attack hides the release's ids behind a random permutation, gives the attac
 its auxiliary graph, and maps the nodes of each attacked world (:mod:`graphveil.attack.worlds`:
 a sampled world, the most-likely world, the top-m world) back to ``G0``:
 
-- :func:`percolation_attack`: percolation graph matching with ExpandWhenStuck
-  (:func:`~graphveil.attack.matching.percolation`);
-- :func:`reconciliation_attack`: Korula and Lattanzi's reconciliation
-  (:func:`~graphveil.attack.matching.reconciliation`);
-- :func:`seedless_attack`: no seed given; Narayanan and Shmatikov's seed identification
-  (:func:`~graphveil.attack.matching.seed_identification`) finds a few from the hubs' degrees
+- :func:`~graphveil.attack.percolation_attack`: percolation graph matching with ExpandWhenStuck
+  (:func:`~graphveil.attack.percolation`);
+- :func:`~graphveil.attack.reconciliation_attack`: Korula and Lattanzi's reconciliation
+  (:func:`~graphveil.attack.reconciliation`);
+- :func:`~graphveil.attack.seedless_attack`: no seed given; Narayanan and Shmatikov's seed identification
+  (:func:`~graphveil.attack.seed_identification`) finds a few from the hubs' degrees
   and common neighbours, and percolation with ExpandWhenStuck, which grows a matching from a
   handful of seeds, extends them.
 
@@ -107,7 +107,8 @@ class Deanonymization:
 
     #: The attack's registry name.
     attack: str
-    #: One entry per (seed count, world), seed counts ascending, worlds in :data:`WORLDS` order.
+    #: One entry per (seed count, world), seed counts ascending, worlds in the order of
+    #: :data:`~graphveil.attack.worlds.WORLDS`.
     rates: tuple[WorldRate, ...]
     #: The attack's parameters, as given.
     parameters: dict[str, Any] = field(default_factory=dict)
@@ -333,7 +334,7 @@ def percolation_attack(
     seed_nodes : {"uniform", "hubs"}
         Seeds drawn uniformly among G0's non-isolated nodes, or among its hubs.
     r, expand_when_stuck, max_spread, max_noisy
-        As :func:`~graphveil.attack.matching.percolation`.
+        As :func:`~graphveil.attack.percolation`.
     min_degree : int
         Degree bound of the core the main rates are on (:func:`~graphveil.attack.core_nodes`).
     seed : int, numpy.random.Generator or None
@@ -425,9 +426,9 @@ def reconciliation_attack(
     Parameters
     ----------
     g0, published, seed_fractions, seeds, seed_nodes, min_degree, seed, g0_twins, worlds
-        As :func:`percolation_attack`.
+        As :func:`~graphveil.attack.percolation_attack`.
     threshold, iterations, max_row
-        As :func:`~graphveil.attack.matching.reconciliation`.
+        As :func:`~graphveil.attack.reconciliation`.
     threads : int, optional
         Threads of the sampling and of the kernel; the result does not depend on it.
 
@@ -497,21 +498,21 @@ def seedless_attack(
 ) -> Deanonymization:
     """Seed identification, then percolation with ExpandWhenStuck, against a release's worlds.
 
-    No seed pair is given: :func:`~graphveil.attack.matching.seed_identification` matches a
+    No seed pair is given: :func:`~graphveil.attack.seed_identification` matches a
     ``size``-clique of G0's hubs to the one clique of the world with the same degrees and
     common-neighbour counts (within ``tolerance``), and
-    :func:`~graphveil.attack.matching.percolation` grows the matching from it. When the clique is
+    :func:`~graphveil.attack.percolation` grows the matching from it. When the clique is
     not found, or not uniquely, nothing is mapped. Rates are over G0's core (and every node): the
     identified seeds count as re-identified when right.
 
     Parameters
     ----------
     g0, published, min_degree, seed, threads, g0_twins, worlds
-        As :func:`percolation_attack`.
+        As :func:`~graphveil.attack.percolation_attack`.
     size, tolerance
-        As :func:`~graphveil.attack.matching.seed_identification`.
+        As :func:`~graphveil.attack.seed_identification`.
     r, max_spread, max_noisy
-        As :func:`~graphveil.attack.matching.percolation`.
+        As :func:`~graphveil.attack.percolation`.
 
     Returns
     -------

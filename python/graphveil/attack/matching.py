@@ -3,15 +3,15 @@
 Each maps the nodes of a target graph (the anonymized one) to the nodes of an auxiliary graph
 from structure alone, like :func:`~graphveil.attack.propagation`:
 
-- :func:`percolation`: percolation graph matching with ExpandWhenStuck (Yartseva and
+- :func:`~graphveil.attack.percolation`: percolation graph matching with ExpandWhenStuck (Yartseva and
   Grossglauser, COSN 2013; Kazemi, Hassani and Grossglauser, VLDB 2015). Matched pairs spread
   marks to their neighbouring pairs; the pair with the most marks, at least ``r``, is matched
   next. When no pair has ``r`` marks, the neighbouring pairs of the matched ones spread their
   marks as noisy seeds, which lets a handful of seeds percolate.
-- :func:`reconciliation`: Korula and Lattanzi's User-Matching (VLDB 2014). Rounds over degree
+- :func:`~graphveil.attack.reconciliation`: Korula and Lattanzi's User-Matching (VLDB 2014). Rounds over degree
   buckets from high to low degree; a pair is matched when it has the most similarity witnesses
   (matched pairs among its neighbours) on both sides, and at least ``threshold``.
-- :func:`seed_identification`: Narayanan and Shmatikov's seed identification (IEEE S&P 2009,
+- :func:`~graphveil.attack.seed_identification`: Narayanan and Shmatikov's seed identification (IEEE S&P 2009,
   Section 5.1): the attacker takes a clique of high-degree nodes of the auxiliary graph and finds
   the one clique of the target graph whose degrees and pairwise common-neighbour counts match;
   its pairs are seeds that no one had to give (the seedless attack,
@@ -181,7 +181,7 @@ def reconciliation(
     Parameters
     ----------
     aux, target, seeds
-        As :func:`percolation`.
+        As :func:`~graphveil.attack.percolation`.
     threshold : int
         Witnesses a pair needs (>= 1; the paper's T).
     iterations : int
@@ -202,7 +202,7 @@ def reconciliation(
     Raises
     ------
     TypeError, ValueError
-        As :func:`percolation`; ValueError for a ``threshold``, ``iterations`` or ``max_row``
+        As :func:`~graphveil.attack.percolation`; ValueError for a ``threshold``, ``iterations`` or ``max_row``
         below 1.
 
     Notes
@@ -289,7 +289,7 @@ def seed_identification(
     Parameters
     ----------
     aux, target : Graph
-        As :func:`percolation`.
+        As :func:`~graphveil.attack.percolation`.
     size : int
         Clique size (>= 1; smaller if ``aux`` has no such clique among its hubs).
     tolerance : float

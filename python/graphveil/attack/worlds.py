@@ -3,7 +3,7 @@
 An uncertain release is not one graph; a structural attacker must pick one. Every
 re-identification attack of :mod:`graphveil.attack.registry` runs against the same three:
 
-- ``sampled``: one possible world drawn from the release (:meth:`UncertainGraph.sample`);
+- ``sampled``: one possible world drawn from the release (:meth:`~graphveil.UncertainGraph.sample`);
 - ``most_likely``: the pairs of ``p >= 0.5``;
 - ``top_m``: the ``m`` published pairs of highest ``p`` (``m`` = the edges of ``G0``, which the
   attacker is assumed to know; fewer when fewer pairs have ``p > 0``). Equal ``p`` are ordered by
