@@ -232,8 +232,17 @@ private:
 // lies in at least one image row besides the threshold - 1 longest ones (pigeonhole), so those
 // are not enumerated, only searched (rows are sorted by id): a hub's row is read once per
 // candidate found elsewhere instead of in full.
+// A node's scoring: its best candidate (-1: none), and what can change it while its matched
+// neighbours stay the same: a top-scoring candidate and, on a tie, another one being matched.
+struct Witnessed {
+    std::int64_t best = -1;
+    std::int64_t top = -1;   // a candidate of the top score (-1: none scored)
+    std::int64_t tied = -1;  // another one of the top score (-1: the top is unique)
+    std::int64_t step = -1;  // the step it was computed in (-1: never)
+};
+
 template <class Index>
-std::int64_t best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map,
+Witnessed best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map,
                             const Index* taken, std::int64_t x, std::int64_t threshold, std::int64_t bound,
                             std::int64_t max_row, Counter& counter, std::vector<std::int64_t>& rows) {
     rows.clear();
@@ -241,7 +250,7 @@ std::int64_t best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to
         const Index y = map[from.indices[e]];
         if (y >= 0) rows.push_back(y);
     }
-    if (static_cast<std::int64_t>(rows.size()) < threshold) return -1;
+    if (static_cast<std::int64_t>(rows.size()) < threshold) return {};
     // Longest rows first (equal lengths by id, so the split does not depend on the row order).
     std::sort(rows.begin(), rows.end(), [&](std::int64_t p, std::int64_t q) {
         const std::int64_t dp = degree(to, p), dq = degree(to, q);
@@ -256,8 +265,8 @@ std::int64_t best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to
             if (taken[c] >= 0 || degree(to, c) < bound) continue;
             if (counter.count[c]++ == 0) counter.touched.push_back(c);
         }
-    std::int64_t best = -1, top = 0;
-    bool tied = false;
+    Witnessed out;
+    std::int64_t top = 0;
     for (const std::int64_t c : counter.touched) {
         std::int64_t s = counter.count[c];
         counter.count[c] = 0;
@@ -266,14 +275,15 @@ std::int64_t best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to
                                     static_cast<Index>(c));
         if (s > top) {
             top = s;
-            best = c;
-            tied = false;
+            out.top = c;
+            out.tied = -1;
         } else if (s == top) {
-            tied = true;
+            out.tied = c;
         }
     }
     counter.touched.clear();
-    return (top >= threshold && !tied) ? best : -1;
+    if (top >= threshold && out.tied < 0) out.best = out.top;
+    return out;
 }
 
 constexpr std::int64_t kBlock = 256;
@@ -299,6 +309,16 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
     int top_bucket = 0;
     while ((std::int64_t{2} << top_bucket) <= max_degree) ++top_bucket;  // floor(log2 D)
     CounterPool aux_pool(aux.n), target_pool(target.n);
+    // One cached scoring per (target node, bucket it is eligible in): node t of degree d >= 2 is
+    // eligible in buckets 1..floor(log2 d), at slot_start[t] + j - 1.
+    std::vector<std::int64_t> slot_start(static_cast<std::size_t>(target.n) + 1, 0);
+    for (std::int64_t t = 0; t < target.n; ++t) {
+        int buckets = 0;
+        while ((std::int64_t{2} << buckets) <= degree(target, t)) ++buckets;
+        slot_start[t + 1] = slot_start[t] + buckets;
+    }
+    std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
+    std::vector<std::int64_t> changed(static_cast<std::size_t>(target.n), -1);  // step a neighbour was last matched
     std::vector<std::int64_t> eligible, proposed;
     std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1), backward;
     MatchingStats stats;
@@ -311,14 +331,26 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
             eligible.clear();
             for (std::int64_t t = 0; t < target.n; ++t)
                 if (mapping[t] < 0 && degree(target, t) >= bound) eligible.push_back(t);
+            const std::int64_t step = stats.rounds;
             parallel_ranges(static_cast<std::int64_t>(eligible.size()), kBlock, threads,
                             [&](std::int64_t begin, std::int64_t end, std::int64_t) {
                                 auto counter = aux_pool.acquire();
                                 std::vector<std::int64_t> rows;
-                                for (std::int64_t i = begin; i < end; ++i)
-                                    forward[eligible[i]] = best_witnessed(target, aux, mapping, inverse.data(),
-                                                                          eligible[i], threshold, bound, max_row, *counter,
-                                                                          rows);
+                                for (std::int64_t i = begin; i < end; ++i) {
+                                    const std::int64_t t = eligible[i];
+                                    // The last scoring of t at this bound stands unless t gained a
+                                    // matched neighbour since, or a top candidate was matched.
+                                    Witnessed& c = cache[slot_start[t] + (j - 1)];
+                                    const bool stale = c.step < 0 || changed[t] >= c.step ||
+                                                       (c.top >= 0 && inverse[c.top] >= 0) ||
+                                                       (c.tied >= 0 && inverse[c.tied] >= 0);
+                                    if (stale) {
+                                        c = best_witnessed(target, aux, mapping, inverse.data(), t, threshold, bound,
+                                                           max_row, *counter, rows);
+                                        c.step = step;
+                                    }
+                                    forward[t] = c.best;
+                                }
                                 aux_pool.release(std::move(counter));
                             });
             proposed.clear();
@@ -333,7 +365,8 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
                                 std::vector<std::int64_t> rows;
                                 for (std::int64_t i = begin; i < end; ++i)
                                     backward[i] = best_witnessed(aux, target, inverse.data(), mapping, proposed[i],
-                                                                 threshold, bound, max_row, *counter, rows);
+                                                                 threshold, bound, max_row, *counter, rows)
+                                                      .best;
                                 target_pool.release(std::move(counter));
                             });
             for (std::size_t i = 0; i < proposed.size(); ++i) {
@@ -342,6 +375,7 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
                 mapping[t] = static_cast<Index>(a);
                 inverse[a] = static_cast<Index>(t);
                 ++stats.mapped;
+                for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) changed[target.indices[e]] = step;
             }
             for (const std::int64_t t : eligible) forward[t] = -1;
         }

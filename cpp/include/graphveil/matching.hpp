@@ -48,7 +48,9 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 // x in N(t) and y in N(a); a pair is added when it scores at least `threshold` (>= 1) and is the
 // strictly highest-scoring pair of t and of a (a tie at the top adds neither). The added pairs
 // form a matching. Passes stop early after one that adds nothing (every later one would be the
-// same). Scores are integers, nodes are scored in parallel from a fixed mapping, so the
+// same). A node's scoring at a bucket is kept from the previous pass unless the node gained a
+// matched neighbour since or one of its top candidates was matched (nothing else moves it), so
+// later passes rescore only around the new pairs. Scores are integers, nodes are scored in parallel from a fixed mapping, so the
 // result does not depend on `threads`.
 // Departure, exact where no node has more than max_row neighbours: a node's witnesses through a
 // matched neighbour whose image has more than max_row neighbours count only for the candidates

@@ -146,7 +146,7 @@ def deanonymization_table(result: Deanonymization) -> str:
     return "\n".join(lines)
 
 
-def uniform_seeds(aux: Graph, truth: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+def _uniform_seeds(aux: Graph, truth: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
     """``k`` true pairs ``(target node, aux node)``, aux nodes drawn among the non-isolated ones."""
     owner = np.full(aux.n, -1, dtype=np.int64)
     owner[truth] = np.arange(truth.size)
@@ -292,7 +292,7 @@ def _seeded(
         if seed_nodes == "hubs":
             pairs = high_degree_seeds(s.g0, s.truth, k, seed=rng)
         else:
-            pairs = uniform_seeds(s.g0, s.truth, k, rng)
+            pairs = _uniform_seeds(s.g0, s.truth, k, rng)
         mappings: dict[int, np.ndarray] = {}  # by world graph: equal worlds are matched once
         for world in worlds:
             graph = s.worlds[world]
