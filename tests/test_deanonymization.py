@@ -158,15 +158,26 @@ def ref_reconciliation(aux, target, seeds, threshold=2, iterations=10, max_row=N
     return np.array(mapping)
 
 
-def ref_seed_identification(aux, target, size, tolerance):
-    deg = aux.degrees
-    # the hubs' clique, greedily (as documented)
-    clique = [int(np.lexsort((np.arange(aux.n), -deg))[0])]
-    common = set(aux.neighbors(clique[0]).tolist())
-    while len(clique) < size and common:
-        nxt = min(common, key=lambda c: (-deg[c], c))
-        clique.append(nxt)
-        common &= set(aux.neighbors(nxt).tolist())
+def ref_seed_identification(aux, target, size, tolerance, attempts=10):
+    deg = aux.degrees.tolist()
+    hubs = sorted(range(aux.n), key=lambda c: (-deg[c], c))[:attempts]
+    for start in hubs:
+        if deg[start] == 0:
+            break
+        # the hub's clique, greedily (as documented)
+        clique = [start]
+        common = set(aux.neighbors(start).tolist())
+        while len(clique) < size and common:
+            nxt = min(common, key=lambda c: (-deg[c], c))
+            clique.append(nxt)
+            common &= set(aux.neighbors(nxt).tolist())
+        found = _ref_clique_matches(aux, target, clique, tolerance)
+        if len(found) == 1:
+            return np.column_stack([found[0], clique]).astype(np.int64)
+    return np.zeros((0, 2), dtype=np.int64)
+
+
+def _ref_clique_matches(aux, target, clique, tolerance):
     k = len(clique)
     arow = [set(aux.neighbors(a).tolist()) for a in range(aux.n)]
     trow = [set(target.neighbors(t).tolist()) for t in range(target.n)]
@@ -187,9 +198,7 @@ def ref_seed_identification(aux, target, size, tolerance):
             for j in range(i)
         ):
             found.append(tup)
-    if len(found) != 1:
-        return np.zeros((0, 2), dtype=np.int64)
-    return np.column_stack([found[0], clique]).astype(np.int64)
+    return found
 
 
 # ----------------------------------------------------------------------------- cases
@@ -280,11 +289,12 @@ def test_reconciliation_passes_stop_when_nothing_changes():
 
 @pytest.mark.parametrize("size", [2, 3, 4])
 @pytest.mark.parametrize("tolerance", [0.0, 0.1, 0.3])
+@pytest.mark.parametrize("attempts", [1, 10])
 @pytest.mark.parametrize("case", [0, 2, 4])
-def test_seed_identification_matches_brute_force(case, size, tolerance):
+def test_seed_identification_matches_brute_force(case, size, tolerance, attempts):
     aux, target, truth, _ = _case(case)
-    got = seed_identification(aux, target, size=size, tolerance=tolerance)
-    want = ref_seed_identification(aux, target, size, tolerance)
+    got = seed_identification(aux, target, size=size, tolerance=tolerance, attempts=attempts)
+    want = ref_seed_identification(aux, target, size, tolerance, attempts)
     np.testing.assert_array_equal(got, want)
     if got.size and tolerance == 0.0 and case % 2 == 0:  # exact copy: a unique match is right
         assert (truth[got[:, 0]] == got[:, 1]).all()
@@ -299,6 +309,12 @@ def test_seed_identification_finds_grqc_hubs_and_refuses_ambiguity():
     star = gv.Graph.from_edges([0] * 6, range(1, 7))
     assert seed_identification(star, star, size=2).shape == (0, 2)
     assert seed_identification(star, star, size=1).tolist() == [[0, 0]]
+    # two equal hubs (twins): the first clique is ambiguous, the next hub's is not
+    u = [0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 4]
+    v = [1, 2, 3, 5, 2, 3, 5, 3, 4, 6, 6, 6]
+    g = gv.Graph.from_edges(u, v)
+    assert seed_identification(g, g, size=2, attempts=1).shape == (0, 2)
+    assert seed_identification(g, g, size=2).shape == (2, 2)
 
 
 def _permuted(g, seed):
@@ -427,6 +443,7 @@ def test_directed_release_attacked_on_the_undirected_graphs():
         (lambda g: reconciliation(g, g, [[0, 0]], max_row=0), "max_row must be >= 1"),
         (lambda g: seed_identification(g, g, size=0), "size must be >= 1"),
         (lambda g: seed_identification(g, g, tolerance=1.0), "tolerance must lie in"),
+        (lambda g: seed_identification(g, g, attempts=0), "attempts must be >= 1"),
         (lambda g: percolation_attack(g, g, seed_fractions=[0.0]), "seed fraction must lie"),
         (lambda g: percolation_attack(g, g, seed_fractions=[1.5]), "seed fraction must lie"),
         (lambda g: percolation_attack(g, g, seed_fractions=[]), "at least one fraction"),

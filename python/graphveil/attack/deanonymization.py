@@ -36,6 +36,7 @@ from graphveil._checks import check_int, check_real
 from graphveil._common import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
 from graphveil.attack.matching import (
+    DEFAULT_ATTEMPTS,
     DEFAULT_CLIQUE,
     DEFAULT_ITERATIONS,
     DEFAULT_MAX_NOISY,
@@ -487,6 +488,7 @@ def seedless_attack(
     *,
     size: int = DEFAULT_CLIQUE,
     tolerance: float = DEFAULT_TOLERANCE,
+    attempts: int = DEFAULT_ATTEMPTS,
     r: int = DEFAULT_R,
     max_spread: int | None = DEFAULT_MAX_SPREAD,
     max_noisy: int | None = DEFAULT_MAX_NOISY,
@@ -500,7 +502,8 @@ def seedless_attack(
 
     No seed pair is given: :func:`~graphveil.attack.seed_identification` matches a
     ``size``-clique of G0's hubs to the one clique of the world with the same degrees and
-    common-neighbour counts (within ``tolerance``), and
+    common-neighbour counts (within ``tolerance``; from each of ``attempts`` hubs in turn until
+    one matches uniquely), and
     :func:`~graphveil.attack.percolation` grows the matching from it. When the clique is
     not found, or not uniquely, nothing is mapped. Rates are over G0's core (and every node): the
     identified seeds count as re-identified when right.
@@ -509,7 +512,7 @@ def seedless_attack(
     ----------
     g0, published, min_degree, seed, threads, g0_twins, worlds
         As :func:`~graphveil.attack.percolation_attack`.
-    size, tolerance
+    size, tolerance, attempts
         As :func:`~graphveil.attack.seed_identification`.
     r, max_spread, max_noisy
         As :func:`~graphveil.attack.percolation`.
@@ -534,6 +537,7 @@ def seedless_attack(
     """
     size = check_int(size, "size", low=1)
     tolerance = check_real(tolerance, "tolerance", 0.0, 1.0)
+    attempts = check_int(attempts, "attempts", low=1)
     r = check_int(r, "r", low=1)
     _check_bounds(max_spread=max_spread, max_noisy=max_noisy)
     rng = np.random.default_rng(seed_to_u64(seed))
@@ -547,7 +551,9 @@ def seedless_attack(
     for world in worlds:
         graph = s.worlds[world]
         if id(graph) not in mappings:
-            pairs = seed_identification(s.g0, graph, size=size, tolerance=tolerance)
+            pairs = seed_identification(
+                s.g0, graph, size=size, tolerance=tolerance, attempts=attempts
+            )
             mappings[id(graph)] = percolation(
                 s.g0, graph, pairs, r=r, max_spread=max_spread, max_noisy=max_noisy
             )
@@ -555,6 +561,7 @@ def seedless_attack(
     params = {
         "size": size,
         "tolerance": tolerance,
+        "attempts": attempts,
         "r": r,
         "max_spread": max_spread,
         "max_noisy": max_noisy,

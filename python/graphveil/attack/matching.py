@@ -59,9 +59,14 @@ DEFAULT_ITERATIONS = 10
 #: has more neighbours is only searched (exact up to this degree; email-Enron's largest is 1,383).
 DEFAULT_MAX_ROW = 2_000
 
-#: Default clique size and tolerance of seed identification.
+#: Default clique size of seed identification.
 DEFAULT_CLIQUE = 4
+
+#: Default relative tolerance of seed identification's degrees and common-neighbour counts.
 DEFAULT_TOLERANCE = 0.05
+
+#: Default number of hubs seed identification starts a clique from, in turn.
+DEFAULT_ATTEMPTS = 10
 
 
 def _prepare(aux: Graph, target: Graph, seeds: Any, what: str) -> tuple[np.ndarray, Any, Any]:
@@ -251,22 +256,63 @@ def _common(g: Graph, x: int, y: int) -> int:
     return int(np.intersect1d(_row(g, x), _row(g, y), assume_unique=True).size)
 
 
-def _hub_clique(aux: Graph, size: int) -> list[int]:
+def _hub_clique(aux: Graph, start: int, size: int) -> list[int]:
     """A clique of high-degree aux nodes, greedily.
 
-    The top node, then each time the highest-degree node adjacent to every node taken (equal
+    ``start``, then each time the highest-degree node adjacent to every node taken (equal
     degrees: smallest id); shorter if none is left.
     """
     deg = aux.degrees
-    if aux.m == 0:
-        return []
-    clique = [int(np.lexsort((np.arange(aux.n), -deg))[0])]
-    common = _row(aux, clique[0]).astype(np.int64)
+    clique = [start]
+    common = _row(aux, start).astype(np.int64)
     while len(clique) < size and common.size:
         nxt = int(common[np.lexsort((common, -deg[common]))[0]])
         clique.append(nxt)
         common = np.intersect1d(common, _row(aux, nxt), assume_unique=True)
     return clique
+
+
+def _clique_matches(
+    aux: Graph, target: Graph, clique: list[int], tolerance: float, budget: list[int]
+) -> list[list[int]]:
+    """Up to two cliques of ``target`` matching ``clique`` in order.
+
+    Degrees and pairwise common neighbours within ``tolerance``, depth-first in id order;
+    ``budget[0]`` counts the candidate nodes left to try (the search stops when it runs out).
+    """
+    k = len(clique)
+    want_deg = aux.degrees[clique].astype(np.float64)
+    want_common = np.array([[_common(aux, a, b) for b in clique] for a in clique], dtype=np.float64)
+    tdeg = target.degrees
+
+    def close(x: float, want: float) -> bool:
+        return abs(x - want) <= tolerance * want
+
+    first = np.flatnonzero(np.abs(tdeg - want_deg[0]) <= tolerance * want_deg[0])
+    found: list[list[int]] = []
+    stack: list[tuple[list[int], np.ndarray]] = [([], first)]
+    while stack and len(found) < 2:
+        chosen, candidates = stack.pop()
+        i = len(chosen)
+        for x in candidates[::-1].tolist():  # reversed: the smallest id is popped first
+            budget[0] -= 1
+            if budget[0] < 0:
+                return found
+            if x in chosen or not close(float(tdeg[x]), want_deg[i]):
+                continue
+            if any(
+                not close(_common(target, x, y), want_common[i, j]) for j, y in enumerate(chosen)
+            ):
+                continue
+            path = [*chosen, x]
+            if i + 1 == k:
+                found.append(path)
+            else:
+                rest = _row(target, path[0]).astype(np.int64)
+                for y in path[1:]:
+                    rest = np.intersect1d(rest, _row(target, y), assume_unique=True)
+                stack.append((path, rest))
+    return found
 
 
 def seed_identification(
@@ -275,28 +321,32 @@ def seed_identification(
     *,
     size: int = DEFAULT_CLIQUE,
     tolerance: float = DEFAULT_TOLERANCE,
+    attempts: int = DEFAULT_ATTEMPTS,
     max_steps: int = 1_000_000,
 ) -> np.ndarray:
     """Seed pairs found from structure alone: Narayanan-Shmatikov seed identification.
 
-    The attacker takes a clique of ``size`` high-degree nodes of ``aux`` (the top-degree node,
-    then each time the highest-degree node adjacent to all taken) with their degrees and pairwise
+    The attacker takes a clique of ``size`` high-degree nodes of ``aux`` (a hub, then each time
+    the highest-degree node adjacent to all taken) with their degrees and pairwise
     common-neighbour counts, and searches ``target`` for cliques whose nodes match them in order,
     each degree and count within a factor ``1 +- tolerance``. When exactly one clique of the
-    target matches, its pairs are the seeds; otherwise (none, or an ambiguous match) there are
-    none, as in the paper.
+    target matches, its pairs are the seeds; none, or an ambiguous match (structurally equal
+    hubs), gives none, as in the paper, and the next clique is tried: from each of the
+    ``attempts`` highest-degree nodes of ``aux`` in turn (equal degrees: smallest id).
 
     Parameters
     ----------
     aux, target : Graph
         As :func:`~graphveil.attack.percolation`.
     size : int
-        Clique size (>= 1; smaller if ``aux`` has no such clique among its hubs).
+        Clique size (>= 1; smaller if ``aux`` has no such clique around a hub).
     tolerance : float
         Relative tolerance of degrees and common-neighbour counts, in ``[0, 1)``.
+    attempts : int
+        Hubs tried as the clique's first node (>= 1).
     max_steps : int
-        Bound on the candidate nodes the search tries (>= 1); the search gives up (no seeds)
-        past it.
+        Bound on the candidate nodes the search tries over all attempts (>= 1); past it, the
+        search gives up (no seeds).
 
     Returns
     -------
@@ -321,45 +371,18 @@ def seed_identification(
     tolerance = check_real(tolerance, "tolerance", 0.0, 1.0)
     if tolerance >= 1.0:
         raise ValueError(f"tolerance must lie in [0, 1), got {tolerance!r}")
-    max_steps = check_int(max_steps, "max_steps", low=1)
-    none = np.zeros((0, 2), dtype=np.int64)
-    clique = _hub_clique(aux, size)
-    if not clique or target.m == 0:
-        return none
-    k = len(clique)
-    want_deg = aux.degrees[clique].astype(np.float64)
-    want_common = np.array([[_common(aux, a, b) for b in clique] for a in clique], dtype=np.float64)
-    tdeg = target.degrees
-
-    def close(x: float, want: float) -> bool:
-        return abs(x - want) <= tolerance * want
-
-    first = np.flatnonzero(np.abs(tdeg - want_deg[0]) <= tolerance * want_deg[0])
-    found: list[list[int]] = []
-    steps = 0
-    stack: list[tuple[list[int], np.ndarray]] = [([], first)]
-    # Depth-first over partial matches, in id order; stops at the second full match.
-    while stack and len(found) < 2:
-        chosen, candidates = stack.pop()
-        i = len(chosen)
-        for x in candidates[::-1].tolist():  # reversed: the smallest id is popped first
-            steps += 1
-            if steps > max_steps:
-                return none
-            if x in chosen or not close(float(tdeg[x]), want_deg[i]):
-                continue
-            if any(
-                not close(_common(target, x, y), want_common[i, j]) for j, y in enumerate(chosen)
-            ):
-                continue
-            path = [*chosen, x]
-            if i + 1 == k:
-                found.append(path)
-            else:
-                rest = _row(target, path[0]).astype(np.int64)
-                for y in path[1:]:
-                    rest = np.intersect1d(rest, _row(target, y), assume_unique=True)
-                stack.append((path, rest))
-    if len(found) != 1:
-        return none
-    return np.column_stack([found[0], clique]).astype(np.int64)
+    attempts = check_int(attempts, "attempts", low=1)
+    budget = [check_int(max_steps, "max_steps", low=1)]
+    if aux.m == 0 or target.m == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    hubs = np.lexsort((np.arange(aux.n), -aux.degrees))[:attempts]
+    for start in hubs.tolist():
+        if aux.degrees[start] == 0:
+            break
+        clique = _hub_clique(aux, start, size)
+        found = _clique_matches(aux, target, clique, tolerance, budget)
+        if budget[0] < 0:
+            break
+        if len(found) == 1:
+            return np.column_stack([found[0], clique]).astype(np.int64)
+    return np.zeros((0, 2), dtype=np.int64)

@@ -46,6 +46,7 @@ from graphveil.attack.deanonymization import (
 )
 from graphveil.attack.link import link_inference
 from graphveil.attack.matching import (
+    DEFAULT_ATTEMPTS,
     DEFAULT_CLIQUE,
     DEFAULT_ITERATIONS,
     DEFAULT_MAX_NOISY,
@@ -571,9 +572,9 @@ _SEEDLESS = Attack(
     description=(
         "Hide the release's ids and give the attacker the true graph only. It takes a --size "
         "clique of the true graph's hubs and finds the one clique of the world with the same "
-        "degrees and common-neighbour counts (within --tolerance; none found or several: nothing "
-        "is mapped), then grows the matching by percolation with ExpandWhenStuck, "
-        + _WORLDS_SENTENCE
+        "degrees and common-neighbour counts (within --tolerance; none found or several: the "
+        "clique from the next of --attempts hubs is tried, and if none matches nothing is "
+        "mapped), then grows the matching by percolation with ExpandWhenStuck, " + _WORLDS_SENTENCE
     ),
     options=(
         Option("--size", "size", f"clique size (default {DEFAULT_CLIQUE})", default=DEFAULT_CLIQUE),
@@ -583,6 +584,12 @@ _SEEDLESS = Attack(
             f"relative tolerance of degrees and common neighbours (default {DEFAULT_TOLERANCE:g})",
             type=float,
             default=DEFAULT_TOLERANCE,
+        ),
+        Option(
+            "--attempts",
+            "attempts",
+            f"hubs a clique is started from in turn (default {DEFAULT_ATTEMPTS})",
+            default=DEFAULT_ATTEMPTS,
         ),
         Option("--r", "r", f"marks a pair needs (default {DEFAULT_R})", default=DEFAULT_R),
         Option(
