@@ -9,6 +9,7 @@ import io
 import pytest
 from graph_zoo import cli_parsers
 
+from graphveil.anonymize import registry
 from graphveil.cli import build_parser, main
 from graphveil.cli._common import Parser
 
@@ -323,3 +324,114 @@ def test_the_study_api_refuses_a_grid_for_a_scheme_it_does_not_run():
     with pytest.raises(ValueError, match="not among the schemes run"):
         ex.paper_grid(["randwalk"], {"maxvar": [0.19]})
     assert [p.scheme for p in ex.paper_grid(["maxvar"], {"maxvar": [0.19]})] == ["maxvar"]
+
+
+# ---------------------------------------------------------------------- --directed (issue 31, 2)
+def _options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    return {flag: action for action in parser._actions for flag in action.option_strings}
+
+
+def test_every_command_that_reads_an_edge_list_takes_directed():
+    """A command reading a GRAPH edge list (it has --header) or a release (sample) has --directed,
+    from its one home (its help is cli._common.DIRECTED_HELP's)."""
+    from graphveil.cli._common import DIRECTED_HELP
+
+    readers = []
+    for path, parser in cli_parsers(build_parser()):
+        options = _options(parser)
+        if "--header" in options or path == ("sample",):
+            readers.append(" ".join(path))
+            assert "--directed" in options, path
+            stem = DIRECTED_HELP.split("{reads}")[0]
+            assert options["--directed"].help.startswith(stem), path
+    assert {"stats", "evaluate", "sample", "attack link", "reproduce"} <= set(readers)
+    assert {"anonymize maxvar", "anonymize tmf", "anonymize partition"} <= set(readers)
+
+
+def _dg(tmp_path):
+    path = tmp_path / "dg.txt"
+    path.write_text("0 1\n1 0\n1 2\n2 3\n3 1\n4 5\n5 4\n5 6\n6 7\n7 0\n2 5\n6 2\n")
+    return path
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_directed_is_refused_for_a_scheme_without_a_directed_form(name, tmp_path, capsys):
+    """The refusal follows the registry's Scheme.directed, before the graph is read."""
+    parsers = dict(cli_parsers(build_parser()))
+    argv = ["anonymize", name, *_minimal_argv(parsers[("anonymize", name)]), "--directed"]
+    with contextlib.chdir(tmp_path):  # GRAPH "x" does not exist
+        code = main(argv)
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    if registry.scheme(name).directed:  # gets past the check, to the missing file
+        assert "directed form" not in err, err
+    else:
+        assert (
+            f"{name} has no directed form (the scheme registry's Scheme.directed is False)" in err
+        )
+        assert "drop --directed" in err
+
+
+def test_partition_refuses_directed_for_an_inner_scheme_without_a_directed_form(capsys):
+    code = main(["anonymize", "partition", "--directed", "--dataset", "karate_club",
+                 "--scheme", "randwalk_mod", "--parts", "2"])  # fmt: skip
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "partition with randwalk_mod has no directed form" in err
+
+
+def test_evaluate_and_attack_name_the_flag_for_a_release_of_the_other_kind(tmp_path, capsys):
+    g = _dg(tmp_path)
+    assert main(["anonymize", "randwalk", "--directed", str(g), "-t", "2", "--seed", "1",
+                 "-o", str(tmp_path / "d.npz"), "--record", str(tmp_path / "d.json")]) == 0  # fmt: skip
+    assert main(["anonymize", "randwalk", str(g), "-t", "2", "--seed", "1",
+                 "-o", str(tmp_path / "u.npz"), "--record", str(tmp_path / "u.json")]) == 0  # fmt: skip
+    capsys.readouterr()
+    for command in (["evaluate"], ["attack", "link"]):
+        for flag, release, fix in (
+            ([], "d", "add --directed"),
+            (["--directed"], "u", "drop --directed"),
+        ):
+            code = main([*command, *flag, str(g), str(tmp_path / f"{release}.npz"),
+                         "--record", str(tmp_path / f"{release}.json")])  # fmt: skip
+            err = capsys.readouterr().err.strip()
+            assert code == 2 and len(err.splitlines()) == 1, err
+            assert fix in err and "to_undirected" not in err, err
+
+
+def test_sample_reads_a_plain_tsv_as_arcs_with_directed(tmp_path, capsys):
+    plain = tmp_path / "plain.tsv"
+    plain.write_text("1\t0\t1.0\n0\t2\t1.0\n")  # no header, no sidecar
+    assert main(["sample", "--directed", str(plain), "-o", str(tmp_path / "w"), "--seed", "1",
+                 "--keep-ids"]) == 0  # fmt: skip
+    text = (tmp_path / "w" / "world-0.txt").read_text()
+    assert "directed=yes" in text.splitlines()[0]
+    assert sorted(text.splitlines()[1:]) == ["0\t2", "1\t0"]
+    ug = gv_uncertain(tmp_path)
+    code = main(["sample", "--directed", str(ug), "-o", str(tmp_path / "w2")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "undirected release; drop --directed" in err
+    assert len(err.splitlines()) == 1
+
+
+def gv_uncertain(tmp_path):
+    from graphveil import UncertainGraph
+
+    path = tmp_path / "u.npz"
+    UncertainGraph(3, [0], [1], [0.5]).save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["randwalk", "-t", "2", "--routing", "fixed"], "--routing fixed"),
+        (["edge_switch", "--switches", "3", "--nearby"], "--nearby"),
+    ],
+)
+def test_an_option_without_a_directed_form_is_named_as_typed(argv, flag, tmp_path, capsys):
+    code = main(["anonymize", argv[0], "--directed", str(_dg(tmp_path)), "-q", *argv[1:]])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert f"{flag} has no directed form" in err and f"drop {flag} with --directed" in err
+    assert "=" not in err.split("error: ", 1)[1], err  # no Python keyword

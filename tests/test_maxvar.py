@@ -1,4 +1,4 @@
-"""MaxVar (Section 4): METIS parts, friend-of-friend proposals, the per-part QP and its two backends."""
+"""MaxVar (Section V): METIS parts, friend-of-friend proposals, the per-part QP and its two backends."""
 
 from __future__ import annotations
 
@@ -624,7 +624,10 @@ class TestCli:
             1,
         )
         assert code == 0, err
-        assert "tv bound" in out and "newton/iter" in out and "timings" in out
+        # the print policy: tv (the release's) shown; tv_bound (m's) and the per-part solver
+        # statistics (G0's parts) go to the record only
+        assert "tv  " in out and "timings" in out
+        assert "tv bound" not in out and "newton/iter" not in out and "solver stats" in err
         # progress bars only on a terminal (captured stderr is not one); the phase line stays
         assert "MaxVar on" in err and "solve (dual)" not in err
         g = _read_shared("ca-GrQc")
@@ -646,11 +649,16 @@ class TestCli:
             "--quiet",
             "--solver",
             "osqp",
+            "-o",
+            tmp_path / "osqp.npz",
+            "--record",
+            tmp_path / "osqp.json",
         )
         assert code == 0, err
         report = json.loads(out)
-        assert report["params"]["solver"] == "osqp" and len(report["solver_stats"]) == 4
+        assert report["params"]["solver"] == "osqp" and "solver_stats" not in report
         assert "labels" not in report and err == ""
+        assert len(gv.load_record(tmp_path / "osqp.json").report["solver_stats"]) == 4
 
     def test_bad_input_exits_2_with_the_message(self, capsys):
         code, out, err = self._run(

@@ -217,3 +217,62 @@ def test_study_mixture_mixes_g0_with_the_multigraph() -> None:
     rw = scheme("randwalk_mod").study(g, config.mixture_t, config, 5)
     assert out.graph.relaxed
     assert out.graph == mixture(g, anonymized=rw.graph, p=0.4).graph
+
+
+# ------------------------------------------------------------------ graphveil sample (issue 31, 9)
+def _multigraph_edges(g: nx.MultiGraph) -> list[tuple[int, int]]:
+    return sorted((min(a, b), max(a, b)) for a, b in g.edges())
+
+
+def test_sample_writes_a_relaxed_releases_worlds_as_the_multigraphs_evaluate_measures(
+    tmp_path, capsys
+) -> None:
+    """Each world file is the multigraph evaluate measures (loops and copies kept), read back by
+    networkx's MultiGraph; graphveil's reader gives its simple graph and counts what it merged."""
+    from graphveil.cli import main
+
+    g0 = gv.datasets.load("karate_club")
+    walked, _ = randwalk_mod(g0, t=2, seed=1)
+    mixed, _ = mixture(g0, anonymized=walked, p=0.5)  # relaxed, p < 1: the worlds differ
+    for name, ug in (("walked", walked), ("mixed", mixed)):
+        assert ug.relaxed
+        ug.save(tmp_path / f"{name}.npz", keep_ids=True)
+        out = tmp_path / name
+        argv = ["sample", str(tmp_path / f"{name}.npz"), "-o", str(out), "-n", "2", "--seed", "7"]
+        assert main([*argv, "--keep-ids"]) == 0
+        said = capsys.readouterr().out
+        assert "multigraph world(s)" in said and "self-loop kept" in said
+        for i in range(2):
+            path = out / f"world-{i}.txt"
+            expected = ug.sample_multigraph(7, index=i)
+            assert expected.loops > 0 and expected.m > expected.simple.m  # loops and copies
+            read = nx.read_edgelist(path, create_using=nx.MultiGraph, nodetype=int)
+            assert _multigraph_edges(read) == list(zip(*(a.tolist() for a in expected.edges())))
+            assert path.read_text().splitlines()[0] == (
+                f"# graphveil edgelist n=34 m={expected.m} labels=no multigraph=yes"
+            )
+            simple = gv.read_edgelist(path)
+            assert simple == expected.simple and simple.n == 34
+            counts = simple.build_counts
+            assert counts.self_loops == expected.loops
+            assert counts.duplicates == expected.m - expected.loops - expected.simple.m
+    # a strict release's worlds stay simple graphs, and say so
+    strict = gv.UncertainGraph.from_graph(g0)
+    strict.save(tmp_path / "strict.npz", keep_ids=True)
+    assert (
+        main(["sample", str(tmp_path / "strict.npz"), "-o", str(tmp_path / "s"), "--keep-ids"]) == 0
+    )
+    assert "wrote 1 simple world(s)" in capsys.readouterr().out
+    first = (tmp_path / "s" / "world-0.txt").read_text().splitlines()[0]
+    assert "multigraph" not in first
+
+
+def test_an_edited_multigraph_edge_list_is_refused(tmp_path) -> None:
+    world = Multigraph(4, [0, 0, 1, 2], [1, 1, 1, 3])
+    path = tmp_path / "w.txt"
+    gv.write_edgelist(world, path, keep_ids=True)
+    assert gv.read_edgelist(path).n == 4
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:-1]) + "\n")  # one line lost
+    with pytest.raises(ValueError, match="header says m=4 but the file holds 3 edges"):
+        gv.read_edgelist(path)

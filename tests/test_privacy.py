@@ -1,7 +1,7 @@
 """Privacy measures: H1 / H2_open re-identification scores, degree laws, per-degree entropy, eps.
 
 References used here (none of them is the code under test):
-- the paper's worked examples (Table 2 of Section 2, Example 5.1 / Table 5 of Section 5);
+- the paper's worked examples (Table 2 of Section III, Example 5.1 / Table 5 of Section VI);
 - brute force over all possible worlds of tiny uncertain graphs;
 - a plain-Python signature/score implementation on real graphs from ../shared/data.
 """
@@ -34,7 +34,7 @@ def ref_signatures(g: gv.Graph, kind: str) -> list:
 
 
 def ref_score(g0: gv.Graph, g: gv.Graph, kind: str) -> float:
-    """Section 5.1 literally: C = nodes of g with u's original signature; 1/|C| if u in C."""
+    """Section VI-A literally: C = nodes of g with u's original signature; 1/|C| if u in C."""
     s0, s1 = ref_signatures(g0, kind), ref_signatures(g, kind)
     classes = defaultdict(set)
     for v, s in enumerate(s1):
@@ -105,7 +105,7 @@ PAPER_UG = gv.UncertainGraph(4, [0, 0, 0, 1, 2], [1, 2, 3, 2, 3], [0.3, 0.8, 0.9
 PAPER_G0 = gv.Graph.from_edges([0, 0, 1], [2, 3, 2], 4)
 
 
-# ------------------------------------------------------------------- Section 2, Table 2
+# ------------------------------------------------------------------- Section III, Table 2
 def test_paper_table2_degree_laws():
     X = P.degree_distributions(PAPER_UG).toarray()
     table_x = np.array(
@@ -144,7 +144,7 @@ def test_paper_table2_eps():
     assert P.eps(PAPER_G0, PAPER_UG, [2, 3, 4]) == {2: 0.0, 3: 0.0, 4: 1.0}
 
 
-# ----------------------------------------------------------------- Section 5, Table 5
+# ----------------------------------------------------------------- Section VI, Table 5
 def _graph_with_degrees(degrees: dict[int, int]) -> gv.Graph:
     """A simple graph on nodes 1..8 (-> 0..7) with the given degrees (Havel-Hakimi)."""
     seq = [degrees[i] for i in range(1, 9)]
@@ -389,7 +389,7 @@ def test_scores_are_relabelling_invariant_and_match_reference(graphs):
 @pytest.mark.parametrize("name", ["karate_club", "ca-GrQc"])
 def test_a_signature_index_gives_the_same_scores(name):
     # The score against G0's precomputed classes is the score against G0 itself, bit for bit,
-    # and both are Section 5.1's literal definition.
+    # and both are Section VI-A's literal definition.
     g0 = load_shared(name)
     for kind in ("h1", "h2_open"):
         index = P.signature_index(g0, kind)

@@ -414,3 +414,133 @@ def test_the_study_points_and_json_are_private(tmp_path):
         os.umask(old)
     assert state.stat().st_mode & 0o777 == 0o700
     assert {p.stat().st_mode & 0o777 for p in state.iterdir()} == {0o600}
+
+
+# ---------------------------------------------------------------------- permuted directed releases
+def _arcs(ug: gv.UncertainGraph) -> dict[tuple[int, int], float]:
+    return {(int(a), int(b)): float(q) for a, b, q in zip(ug.u, ug.v, ug.p)}
+
+
+@pytest.mark.parametrize(
+    ("u", "v", "p"),
+    [
+        ([0, 1], [1, 0], [0.5, 0.5]),  # an arc and its reverse (issue 31: "more than once")
+        ([1, 2], [0, 0], [0.5, 0.9]),  # no reciprocal arc (issue 31: came back reversed)
+    ],
+)
+def test_a_permuted_directed_release_maps_back_to_its_arcs(tmp_path, u, v, p):
+    ug = gv.UncertainGraph(3, u, v, p, directed=True)
+    rec = ug.save(tmp_path / "x.npz", seed=1, record=tmp_path / "rec.json")
+    published = gv.UncertainGraph.load(tmp_path / "x.npz")
+    assert published.directed and published.ids_permuted
+    back = rec.unpermute(published)
+    # independent reference: the arcs as Python tuples, and networkx's in/out degrees
+    assert back.directed and _arcs(back) == dict(zip(zip(u, v), p))
+    import networkx as nx
+
+    h = nx.DiGraph()
+    h.add_nodes_from(range(3))
+    h.add_weighted_edges_from(zip(u, v, p), weight="p")
+    assert back.expected_in_degrees().tolist() == [h.in_degree(i, weight="p") for i in range(3)]
+    assert back.expected_out_degrees().tolist() == [h.out_degree(i, weight="p") for i in range(3)]
+    assert back == ug
+    # the same through the record file and the loaded release carrying it
+    assert gv.UncertainGraph.load(tmp_path / "x.npz", record=tmp_path / "rec.json") is not None
+    assert gv.record.true_ids(published, RunRecord.load(tmp_path / "rec.json")) == ug
+
+
+def test_unpermute_keeps_the_kind_of_every_graph():
+    from graphveil.multigraph import Multigraph
+
+    perm = np.array([2, 0, 1])
+    rec = RunRecord(perm)
+    to_orig = {int(perm[i]): i for i in range(3)}  # release id -> true id
+    arcs = gv.Graph.from_edges([0, 1, 2], [1, 0, 0], 3, directed=True)
+    back = rec.unpermute(arcs)
+    assert back.directed
+    assert set(back.edges) == {(to_orig[a], to_orig[b]) for a, b in arcs.edges}
+    world = Multigraph(3, [0, 0, 1, 2], [1, 1, 2, 2])  # a copy and a loop
+    mapped = rec.unpermute(world)
+    assert isinstance(mapped, Multigraph) and mapped.m == 4 and mapped.loops == 1
+    expected = sorted(
+        tuple(sorted((to_orig[a], to_orig[b])))
+        for a, b in zip(*map(np.ndarray.tolist, world.edges()))
+    )
+    assert list(zip(*map(np.ndarray.tolist, mapped.edges()))) == expected
+    relaxed = gv.UncertainGraph(3, [0, 0, 1, 2], [1, 1, 2, 2], [1.0, 0.5, 1.0, 1.0], relaxed=True)
+    mapped_ug = rec.unpermute(relaxed)
+    assert mapped_ug.relaxed and mapped_ug.num_pairs == 4
+    assert rec.unpermute(relaxed.with_permuted_ids(seed=4)[0]) is not None
+
+
+def test_a_permuted_directed_release_measures_as_in_memory(tmp_path, capsys):
+    g0 = gv.Graph.from_edges(
+        [0, 1, 1, 2, 3, 4, 5, 5, 6, 7], [1, 0, 2, 3, 1, 5, 4, 6, 7, 0], 8, directed=True
+    )
+    ug = gv.UncertainGraph(8, *g0.edges(), np.linspace(0.3, 0.9, g0.m), directed=True)
+    ug.save(tmp_path / "x.npz", record=tmp_path / "rec.json")
+    published = gv.UncertainGraph.load(tmp_path / "x.npz")
+    want = evaluate(g0, ug, samples=3, seed=5, k=[2])
+    got = evaluate(
+        g0, published, samples=3, seed=5, k=[2], record=RunRecord.load(tmp_path / "rec.json")
+    )
+    assert json.dumps(got.to_dict(), sort_keys=True) == json.dumps(want.to_dict(), sort_keys=True)
+    code, out, err = _run(
+        capsys, "evaluate", "--directed", g0_file(tmp_path, g0), tmp_path / "x.npz",
+        "--record", tmp_path / "rec.json", "--samples", "3", "--seed", "5", "--k", "2", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.dumps(json.loads(out), sort_keys=True) == json.dumps(
+        json.loads(gv._json.dumps(want.to_dict(), nan="null")), sort_keys=True
+    )
+
+
+def g0_file(tmp_path: Path, g0: gv.Graph) -> Path:
+    path = tmp_path / "g0.txt"
+    gv.write_edgelist(g0, path, keep_ids=True)
+    return path
+
+
+# ---------------------------------------------------------------------- the permutation's digest
+def test_a_permutation_swapped_for_another_runs_is_refused(tmp_path, karate, capsys):
+    g0, ug = karate
+    ug.save(tmp_path / "a.npz", record=tmp_path / "a.json")
+    ug.save(tmp_path / "b.npz", record=tmp_path / "b.json")
+    body = json.loads((tmp_path / "a.json").read_text())
+    other = json.loads((tmp_path / "b.json").read_text())["permutation"]
+    assert len(other) == len(body["permutation"]) and other != body["permutation"]
+    body["permutation"] = other  # the same n: every other check passes
+    swapped = tmp_path / "swapped.json"
+    swapped.write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="permutation_digest differs"):
+        RunRecord.load(swapped)
+    code, out, err = _run(
+        capsys, "evaluate", "--dataset", "karate_club", tmp_path / "a.npz",
+        "--record", swapped, "--samples", "1",
+    )  # fmt: skip
+    assert code == 2 and out == ""
+    assert "swapped from another run's record" in _one_error(err)
+    # the record as written is accepted, and an edited list of releases is refused too
+    RunRecord.load(tmp_path / "a.json").check(gv.UncertainGraph.load(tmp_path / "a.npz"))
+    body = json.loads((tmp_path / "a.json").read_text())
+    body["releases"].append({"file": "b.npz", "digest": "0" * 64})
+    swapped.write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="permutation_digest differs"):
+        RunRecord.load(swapped)
+
+
+def test_a_version_1_record_is_read_and_a_version_2_needs_its_digest(tmp_path, karate):
+    _, ug = karate
+    rec = ug.save(tmp_path / "a.npz", record=tmp_path / "a.json")
+    body = json.loads((tmp_path / "a.json").read_text())
+    assert body["format_version"] == 2 and isinstance(body["permutation_digest"], str)
+    del body["permutation_digest"]
+    (tmp_path / "v2.json").write_text(json.dumps(body))
+    with pytest.raises(ValueError, match="corrupt run record: no 'permutation_digest'"):
+        RunRecord.load(tmp_path / "v2.json")
+    body["format_version"] = 1  # written before the digest: read as it is
+    (tmp_path / "v1.json").write_text(json.dumps(body))
+    old = RunRecord.load(tmp_path / "v1.json")
+    assert np.array_equal(old.permutation, rec.permutation)
+    loaded = gv.UncertainGraph.load(tmp_path / "a.npz", record=tmp_path / "v1.json")
+    assert gv.record.true_ids(loaded) == ug

@@ -37,7 +37,7 @@ def _graph() -> gv.Graph:
 def test_table_matches_the_public_names():
     undirected = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "directed")
     assert undirected == U.STATISTICS == U.statistic_names()
-    assert len(U.STATISTICS) == 10  # Section 5.2 of the paper
+    assert len(U.STATISTICS) == 10  # Section VI-B of the paper
     directed = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "undirected")
     assert directed == U.statistic_names(directed=True)
     assert U.statistic("S_EDiam").column == "S_ED" and U.statistic("S_NE").column == "S_NE"

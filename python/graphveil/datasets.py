@@ -163,7 +163,7 @@ _YANG_2012 = (
 )
 
 _REAL: tuple[Dataset, ...] = (
-    # The paper's graphs (Nguyen et al., Section 6). SNAP's checksums are not known here: a
+    # The paper's graphs (Nguyen et al., Section VII). SNAP's checksums are not known here: a
     # download is verified by its node and edge counts. The paper partitioned dblp and amazon
     # into 20 MaxVar parts and youtube into 60.
     _snap(

@@ -30,7 +30,15 @@ import numpy as np
 from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path, load_json
 from graphveil._json import dumps
 
-__all__ = ["PUBLIC_META", "RunRecord", "check_record", "load_record", "release_digest", "true_ids"]
+__all__ = [
+    "PUBLIC_META",
+    "RunRecord",
+    "check_record",
+    "load_record",
+    "permutation_digest",
+    "release_digest",
+    "true_ids",
+]
 
 _RECORD_TAG = "graphveil.run_record"
 #: Keys of ``meta`` that are published (the rest of ``meta`` goes to the run record).
@@ -41,8 +49,9 @@ SIDECAR_HINT = (
     "it)? put the sidecar back beside the TSV, or save the release again from its .npz or "
     ".parquet, which carry the header inside"
 )
-#: Version of the run record's JSON layout. Readers refuse newer versions.
-RECORD_VERSION = 1
+#: Version of the run record's JSON layout. Readers refuse newer versions. Version 2 added
+#: ``permutation_digest`` (:func:`permutation_digest`); a version-1 record is read without it.
+RECORD_VERSION = 2
 _WARNING = (
     "PRIVATE: never publish this file. Its permutation maps the release back to the true node ids "
     "and its seed regenerates the scheme's random draws."
@@ -60,6 +69,24 @@ def release_digest(n: int, u: np.ndarray, v: np.ndarray, p: np.ndarray | None = 
     h.update(np.ascontiguousarray(v, dtype=np.int64).tobytes())
     if p is not None:
         h.update(np.ascontiguousarray(p, dtype=np.float64).tobytes())
+    return h.hexdigest()
+
+
+def permutation_digest(permutation: np.ndarray | None, releases: list[dict[str, str]]) -> str:
+    """SHA-256 of a record's permutation bound to the digests of the releases it maps.
+
+    Written into every record (``permutation_digest``) and checked when it is read: a
+    permutation swapped for another run's (same ``n``) or edited, or a ``releases`` list edited,
+    no longer matches it, and the record is refused.
+    """
+    h = hashlib.sha256(b"graphveil.permutation\0")
+    if permutation is None:
+        h.update(b"none")
+    else:
+        h.update(np.int64(permutation.size).tobytes())
+        h.update(np.ascontiguousarray(permutation, dtype=np.int64).tobytes())
+    for entry in releases:
+        h.update(b"\0" + str(entry.get("digest", "")).encode())
     return h.hexdigest()
 
 
@@ -115,7 +142,12 @@ class RunRecord:
         return inverse[ids]
 
     def unpermute(self, graph: Any) -> Any:
-        """``graph`` (a Graph or an uncertain graph in release ids) under the original ids.
+        """``graph`` (in release ids) under the original ids, of the same kind.
+
+        ``graph`` is a :class:`~graphveil.Graph`, a :class:`~graphveil.multigraph.Multigraph`
+        (every loop and copy of a pair kept) or an uncertain graph (its model, relaxed or
+        strict, and its direction kept: an arc ``a -> b`` of the release is the arc
+        ``to_original(a) -> to_original(b)``).
 
         Raises
         ------
@@ -129,16 +161,21 @@ class RunRecord:
                 f"the permutation has {self.permutation.size} entries, the published graph "
                 f"{graph.n} nodes"
             )
-        if not hasattr(graph, "p"):  # a Graph
-            u, v = graph.edges()
-            return type(graph).from_edges(self.to_original(u), self.to_original(v), graph.n)
-        return type(graph)(
-            graph.n,
-            self.to_original(graph.u),
-            self.to_original(graph.v),
-            graph.p,
-            relaxed=graph.relaxed,
-            meta=graph.meta,
+        if hasattr(graph, "p"):  # an uncertain graph
+            return type(graph)(
+                graph.n,
+                self.to_original(graph.u),
+                self.to_original(graph.v),
+                graph.p,
+                relaxed=graph.relaxed,
+                directed=graph.directed,
+                meta=graph.meta,
+            )
+        u, v = graph.edges()
+        if not hasattr(graph, "directed"):  # a Multigraph: its loops and copies stay
+            return type(graph)(graph.n, self.to_original(u), self.to_original(v))
+        return type(graph).from_edges(
+            self.to_original(u), self.to_original(v), graph.n, directed=graph.directed
         )
 
     def check(self, graph: Any, name: str = "the release") -> RunRecord:
@@ -238,6 +275,7 @@ class RunRecord:
             "warning": _WARNING,
             "graphveil_version": PACKAGE_VERSION,
             "permutation": None if self.permutation is None else self.permutation.tolist(),
+            "permutation_digest": permutation_digest(self.permutation, self.releases),
             "releases": self.releases,
             "report": self.report,
         }
@@ -270,13 +308,24 @@ class RunRecord:
         if problem is not None:
             raise ValueError(f"{source}: corrupt run record: {problem}")
         try:
-            return cls(
+            record = cls(
                 None if perm is None else np.asarray(perm, dtype=np.int64),
                 dict(report or {}),
                 [dict(r) for r in releases or []],
             )
         except (TypeError, ValueError, OverflowError) as err:
             raise ValueError(f"{source}: corrupt run record: {err}") from None
+        if version >= 2:  # a version-1 record has no digest of its permutation: read as it is
+            digest = body.get("permutation_digest")
+            if not isinstance(digest, str):
+                raise ValueError(f"{source}: corrupt run record: no 'permutation_digest'")
+            if digest != permutation_digest(record.permutation, record.releases):
+                raise ValueError(
+                    f"{source}: the run record's permutation (or its list of releases) is not the "
+                    "one it was written with (its permutation_digest differs: swapped from another "
+                    "run's record, or edited); pass the record written with the release"
+                )
+        return record
 
 
 def _field_problem(perm: Any, report: Any, releases: Any) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, NamedTuple
 
@@ -51,7 +52,7 @@ class UncertainGraph:
     """An uncertain graph on nodes ``0..n-1``: pairs ``(u, v)`` with probabilities ``p``.
 
     Every pair exists independently with its probability; a *possible world* (a sample)
-    keeps each pair with probability ``p`` (Section 2.1 of the paper).
+    keeps each pair with probability ``p`` (Section III-A of the paper).
 
     Canonical form (strict model, the default): ``u < v``, pairs sorted by ``(u, v)`` and
     unique, ``p`` float64 in ``[0, 1]``. Pairs with ``p = 0`` and ``p = 1`` are kept as given.
@@ -288,7 +289,7 @@ class UncertainGraph:
         return var
 
     def total_variance(self) -> float:
-        """TV = sum over pairs of p(1 - p) (Section 4.1).
+        """TV = sum over pairs of p(1 - p) (Section V-A).
 
         In the strict model this is half the sum of the degree variances, and the variance of
         the edit distance between a sample and any graph (Theorem 4.1). For a directed graph it
@@ -320,7 +321,7 @@ class UncertainGraph:
         return self._simple
 
     def to_scipy(self, *, array: bool = True) -> sp.csr_array | sp.csr_matrix:
-        """The uncertain adjacency matrix (Section 3.1) as a symmetric scipy.sparse CSR.
+        """The uncertain adjacency matrix (Section IV-A) as a symmetric scipy.sparse CSR.
 
         Entry ``(u, v)`` is the sum of ``p`` over the pairs ``(u, v)``; a self-loop contributes
         ``2 p`` to the diagonal (Theorem 3.1's adjacency matrix), so row sums are
@@ -490,7 +491,7 @@ class UncertainGraph:
         r"""Expected edit distance ``E[D(G, graph)]`` between a sample ``G`` and ``graph``.
 
         ``D(G, G') = |E_G \ E_G'| + |E_G' \ E_G|`` counts the pairs present in exactly one of
-        the two graphs. By linearity (Section 4.1), ``E[D] = sum over pairs in graph of (1 - p)
+        the two graphs. By linearity (Section V-A), ``E[D] = sum over pairs in graph of (1 - p)
         + sum over pairs not in graph of p``. The paper assumes ``graph`` is a possible world;
         here an edge of ``graph`` that is no pair of this uncertain graph has p = 0 and adds 1.
         Relaxed graphs are measured through their simplified samples (:meth:`simplified`).
@@ -516,7 +517,7 @@ class UncertainGraph:
 
         References
         ----------
-        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 4.1 and Theorem 4.1.
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section V-A and Theorem 4.1.
         """
         simple = self.simplified()
         in_graph, outside = match(simple, graph)
@@ -577,7 +578,7 @@ class UncertainGraph:
 
         References
         ----------
-        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 2.1 (possible worlds).
+        Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section III-A (possible worlds).
 
         Examples
         --------
@@ -863,13 +864,34 @@ def load_uncertain(
 class Anonymized(NamedTuple):
     """The output of a scheme: the uncertain graph and a report of how it was made.
 
-    Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
+    Unpacks as ``ug, report = scheme(...)``, or read ``.graph`` and ``.report``. The uncertain
+    graph's public attributes and methods read through it too (``result.directed``,
+    ``result.save(path)``); it stays a tuple (``len`` 2): pass ``result.graph`` where an
+    :class:`UncertainGraph` is expected. ``report`` is a plain dict (JSON-serialisable):
     ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
     entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
     :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
     user chose); the rest, the seed first, goes to the private run record (``record=``), never
     into the release.
+
+    >>> import graphveil as gv
+    >>> result = gv.anonymize.randwalk(gv.datasets.load("karate_club"), t=2, seed=1)
+    >>> ug, report = result
+    >>> result.directed, result.n == ug.n, report["scheme"]
+    (False, True, 'randwalk')
     """
 
     graph: UncertainGraph
     report: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names that neither a tuple nor the two fields have: the graph's.
+        if name.startswith("_"):  # protocol lookups (copy, pickle, numpy) are not forwarded
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with contextlib.suppress(AttributeError):
+            return getattr(self.graph, name)
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}: a scheme returns "
+            "(graph, report); the uncertain graph is .graph (or unpack: ug, report = "
+            f"scheme(...)) and has no {name!r} either"
+        )

@@ -1,4 +1,4 @@
-"""MaxVar: maximum degree variance under unchanged expected degrees (Section 4 of the paper)."""
+"""MaxVar: maximum degree variance under unchanged expected degrees (Section V of the paper)."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def maxvar(
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
-    Three phases (Section 4.2 of the paper): a partitioner (METIS by default) splits ``graph``
+    Three phases (Section V-B of the paper): a partitioner (METIS by default) splits ``graph``
     into ``parts`` parts; each part
     (its induced subgraph) receives ``n_potential / parts`` friend-of-friend potential edges;
     each part's quadratic program
@@ -238,7 +238,7 @@ def maxvar(
     References
     ----------
     Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertainty Semantics",
-    ASIACCS 2015, Section 4 (MaxVar, Algorithm 1, Proposition 4.1).
+    ASIACCS 2015, Section V (MaxVar, Algorithm 1, Proposition 4.1).
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""Mixture (Section 3.5): the uncertain graph (1 - p) A(G0) + p A(G)."""
+"""Mixture (Section IV-E): the uncertain graph (1 - p) A(G0) + p A(G)."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def mixture(graph: Graph, *, anonymized: Graph | UncertainGraph, p: float) -> An
 
     References
     ----------
-    The paper, Section 3.5.
+    The paper, Section IV-E.
 
     Examples
     --------

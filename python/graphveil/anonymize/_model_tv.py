@@ -8,7 +8,7 @@ standard error where that costs too much (:func:`randwalk_mod_tv_estimate`).
 
 References
 ----------
-The paper, Section 3.2 and Fig. 10.
+The paper, Section IV-B and Fig. 10.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Partition (Section 3.6): any scheme run on the parts of a graph, cut edges kept at p = 1."""
+"""Partition (Section IV-F): any scheme run on the parts of a graph, cut edges kept at p = 1."""
 
 from __future__ import annotations
 
@@ -162,7 +162,7 @@ def partition(
 
     References
     ----------
-    The paper, Section 3.6 (Partition approach) and Section 4.2 (METIS).
+    The paper, Section IV-F (Partition approach) and Section V-B (METIS).
 
     Examples
     --------

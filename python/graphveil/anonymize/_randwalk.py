@@ -1,4 +1,4 @@
-"""RandWalk (Mittal et al.) and RandWalk-mod (Section 3.2 of the paper).
+"""RandWalk (Mittal et al.) and RandWalk-mod (Section IV-B of the paper).
 
 Every edge slot ``(u, v)`` of the graph starts one random walk of ``t - 1`` hops from ``v``;
 its end ``z`` proposes the pair ``{u, z}``. Two forms:
@@ -223,7 +223,7 @@ def randwalk(
     References
     ----------
     Mittal, Papamanthou, Song, "Preserving Link Privacy in Social Network Based Systems",
-    NDSS 2013; the paper, Section 3.2 and Algorithm 1; ../shared/paper/NOTES.md (RandWalk).
+    NDSS 2013; the paper, Section IV-B and Algorithm 1; ../shared/paper/NOTES.md (RandWalk).
 
     Directed ``graph``: the walks follow out-links. For every arc ``u -> v`` a walk of
     ``t - 1`` hops along out-arcs from ``v`` ends at ``z``; it is walked again while it dies at a
@@ -396,7 +396,7 @@ def randwalk_mod(
 
     References
     ----------
-    The paper, Section 3.2, Algorithms 1 and 2 and Theorem 3.1 ("RandWalk-mod accepts
+    The paper, Section IV-B, Algorithms 1 and 2 and Theorem 3.1 ("RandWalk-mod accepts
     selfloops and multiedges"); ../shared/paper/NOTES.md (RandWalk-mod as the authors ran it).
     See :func:`randwalk_mod_uncertain` for the exact uncertain adjacency matrix of the printed
     variant.
@@ -498,7 +498,7 @@ def randwalk_mod_uncertain(
     """The exact uncertain adjacency matrix of RandWalk-mod, computed sparsely (small t).
 
     The expected number of times the sample of :func:`randwalk_mod` holds the pair ``{i, j}``
-    is ``W_ij + W_ji`` with ``W = Q P_RW^(t-1)`` (``Q`` the edge-adding matrix of Section 3.2):
+    is ``W_ij + W_ji`` with ``W = Q P_RW^(t-1)`` (``Q`` the edge-adding matrix of Section IV-B):
     the walk from ``i`` through its neighbour ``k`` ends at ``j`` with probability
     ``P^(t-1)_kj`` and is kept with probability ``Q_ik``. With ``alpha = 0.5``,
     ``Q = A / 2`` and the matrix is ``A P^(t-1)``, whose row sums are the degrees
@@ -532,7 +532,7 @@ def randwalk_mod_uncertain(
 
     References
     ----------
-    The paper, Section 3.2, Theorem 3.1 and Proposition 4.4.
+    The paper, Section IV-B, Theorem 3.1 and Proposition 4.4.
     """
     check_graph(graph, what="randwalk_mod_uncertain")
     t = check_int(t, "t", 1)

@@ -1,4 +1,4 @@
-"""EdgeSwitch (Section 3.3): degree-preserving random edge switches."""
+"""EdgeSwitch (Section IV-C): degree-preserving random edge switches."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def edge_switch(
 
     References
     ----------
-    The paper, Section 3.3; Ying and Wu, "Randomizing social networks: a spectrum preserving
+    The paper, Section IV-C; Ying and Wu, "Randomizing social networks: a spectrum preserving
     approach", SDM 2008.
 
     Examples

@@ -67,7 +67,7 @@ def metis_parts(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 4.2 (graph partitioning);
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section V-B (graph partitioning);
     Karypis and Kumar, SIAM J. Sci. Comput. 20(1), 1998 (METIS).
 
     Examples

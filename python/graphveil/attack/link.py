@@ -126,7 +126,7 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 2 (the uncertain graph a release publishes).
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section III (the uncertain graph a release publishes).
 
     Examples
     --------

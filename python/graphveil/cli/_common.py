@@ -15,6 +15,8 @@ import graphveil
 from graphveil._common import check_output_path
 from graphveil._json import dumps
 from graphveil.anonymize.partitioners import PARTITIONERS
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import SCORINGS
 
 #: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
@@ -193,6 +195,72 @@ def add_graph_argument(parser: argparse.ArgumentParser) -> None:
         help="folder searched for --dataset files before the package and the cache (repeatable)",
     )
     add_header_argument(parser)
+    add_directed_argument(parser)
+
+
+#: What ``--directed`` does, for every command that reads an edge list (:func:`add_directed_argument`).
+DIRECTED_HELP = (
+    "read {reads} as arcs u -> v: a directed graph (default: undirected edges, an arc and its "
+    "reverse merged)"
+)
+
+
+def add_directed_argument(
+    parser: argparse.ArgumentParser,
+    reads: str = "GRAPH's lines (or the --dataset's)",
+    also: str = "",
+) -> None:
+    """``--directed``: read the edge list ``reads`` as arcs (:func:`load_graph` honours it).
+
+    The one home of the flag: every command that reads an edge list (``stats``, ``anonymize``,
+    ``evaluate``, ``attack``, ``sample``, ``reproduce``) adds it here. ``also``: what it means
+    beyond that for the command, appended to the help.
+    """
+    text = DIRECTED_HELP.format(reads=reads)
+    parser.add_argument("--directed", action="store_true", help=f"{text}{also}")
+
+
+def check_direction(args: argparse.Namespace, published: Any, name: str) -> None:
+    """Refuse, in one line saying what to type, a release of the other kind than the true graph.
+
+    The true graph is read as arcs with ``--directed`` (``args.directed``), from ``args.graph``
+    or ``--dataset``; ``published`` is the release read from ``name``.
+    """
+    graph = args.graph if args.graph is not None else f"the dataset {args.dataset}"
+    if published.directed and not args.directed:
+        raise ValueError(
+            f"{name} is a directed release, and {graph} was read as undirected edges: add "
+            "--directed to read its lines as arcs u -> v"
+        )
+    if args.directed and not published.directed:
+        raise ValueError(
+            f"{name} is an undirected release, and --directed read {graph} as arcs: drop "
+            "--directed to read its lines as undirected edges"
+        )
+
+
+def read_published(path: str, directed: bool) -> Any:
+    """The uncertain graph at ``path`` (``sample``'s PUBLISHED), of the direction asked.
+
+    A release says in its header whether it is directed, and is read so; ``--directed`` with a
+    release whose header says undirected is refused in one line. A plain ``u v p`` TSV without
+    header or sidecar says nothing: ``--directed`` reads its lines as arcs.
+    """
+    from graphveil.io import read_release
+    from graphveil.io.layout import uncertain_of
+    from graphveil.uncertain import UncertainGraph
+
+    if not directed:
+        return UncertainGraph.load(path)
+    release = read_release(path)
+    if release.header["ids_permuted"] is None:  # a plain u v p TSV: no header says anything
+        release.header["directed"] = True
+    elif not release.header.get("directed", False):
+        raise ValueError(
+            f"{path}: its header says it is an undirected release; drop --directed (a release's "
+            "header decides its direction)"
+        )
+    return uncertain_of(path, release)
 
 
 def add_header_argument(parser: argparse.ArgumentParser) -> None:
@@ -206,7 +274,7 @@ def load_graph(args: argparse.Namespace) -> graphveil.Graph:
     """The graph named by the arguments of :func:`add_graph_argument`."""
     from graphveil import datasets
 
-    directed = getattr(args, "directed", False)  # a command with --directed (reproduce)
+    directed = getattr(args, "directed", False)  # --directed (add_directed_argument)
     if args.dataset is not None:
         if args.header:
             raise ValueError("--header applies to a GRAPH file; drop it with --dataset")
@@ -386,6 +454,19 @@ def add_threads_argument(parser: argparse.ArgumentParser, *aliases: str) -> None
         default=0,
         metavar="THREADS",
         help="worker threads (0, the default: all cores); the output does not depend on it",
+    )
+
+
+def add_scoring_argument(parser: argparse.ArgumentParser, *, study: bool = False) -> None:
+    """``--scoring``: graphveil's corrected measures (the default) or the authors' own."""
+    obf = " and runs (k,eps)-obf with their |H| = ceil(eps n) and 3 tries" if study else ""
+    parser.add_argument(
+        "--scoring",
+        choices=list(SCORINGS),
+        default=DEFAULT_SCORING,
+        help=f"how H2_open, eps and S_PL are scored (default {DEFAULT_SCORING}: graphveil's "
+        "corrected measures); authors: exactly as the authors' scripts computed them "
+        f"(H2_open on their neighbour-degree lists, their eps rule, S_PL on the pooled degrees){obf}",
     )
 
 

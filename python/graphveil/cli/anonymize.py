@@ -102,6 +102,13 @@ CLI_OPTIONS = {
     "n_potential": "--n-potential",
     "keep_ids=True": "--keep-ids",
     "use q=1": "use --white-noise 1",
+    "routing='fixed'": "--routing fixed",
+    "use routing='random' on a directed graph": "drop --routing fixed with --directed",
+    "nearby=True": "--nearby",
+    "use nearby=False for a directed graph": "drop --nearby with --directed",
+    "Graph.to_undirected() drops the arc directions": (
+        "--directed reads both edge lists as arcs; a release's header says its direction"
+    ),
 }
 
 
@@ -121,17 +128,7 @@ def _progress(args: argparse.Namespace, text: str) -> None:
     log.info(text)
 
 
-#: Report keys of per-part lists (MaxVar's): a table after the report, not lines of it.
-_PER_PART = (
-    "solver_stats",
-    "potential_requested",
-    "potential_proposed",
-    "proposal_attempts",
-    "potential_available",
-)
-
-
-def _finish(args: argparse.Namespace, result: Anonymized) -> int:
+def _finish(args: argparse.Namespace, name: str, result: Anonymized) -> int:
     ug, report = result
     if args.output:
         ug.save(
@@ -143,29 +140,17 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
         _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
         if args.record:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")
-    # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
-    # The METIS labels (one per node) go there too.
-    report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
-    write_json(args.json, report)
+    # The print policy (registry.public_report): public parameters and what the release or
+    # DP-noised values give; the rest (seed, true edges kept, searches on G0) is the record's.
+    shown = registry.public_report(name, report)
+    write_json(args.json, shown)
     if not json_to_stdout(args):
-        _print_report({k: v for k, v in report.items() if k not in _PER_PART})
-        if isinstance(report.get("solver_stats"), list):
-            _print_parts(report)
+        _print_report(shown)
+        private = [key.replace("_", " ") for key in report if key not in shown and key != "seed"]
+        if private:
+            where = f"in {args.record}" if args.record else "give --record FILE to keep them"
+            _progress(args, f"private, not shown: {', '.join(private)} ({where})")
     return 0
-
-
-def _print_parts(report: dict[str, Any]) -> None:
-    """One line per part of the solver statistics (MaxVar's report)."""
-    print()
-    print(
-        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
-        f"{'box':>4} {'objective':>13} {'seconds':>8}"
-    )
-    for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
-        print(
-            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
-            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
-        )
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -198,10 +183,6 @@ def _print_report(report: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- the generator
-#: Parameters every command gets from :func:`_common`, or that a command line cannot give.
-_HANDLED = {"seed", "threads", "progress", "executor"}
-
-
 @dataclass(frozen=True)
 class Option:
     """One keyword parameter of a scheme as a command-line option."""
@@ -211,8 +192,8 @@ class Option:
     label: str
     #: Its default (``inspect.Parameter.empty`` if required): the progress line shows other values.
     default: Any
-    #: Reads the option's text after the graph is loaded (a file), or None.
-    read: Callable[[str], Any] | None = None
+    #: Reads the option's text after the graph is loaded (a file; given ``--directed``), or None.
+    read: Callable[[str, bool], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -253,19 +234,18 @@ def add_command(
     inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
     publish G0 unchanged or only true edges are refused.
     """
+    registry.check_cli(name, function, cli)  # a scheme's record did at its definition
     signature = inspect.signature(function)
     docs = parameter_docs(function)
     namespace = getattr(inspect.unwrap(function), "__globals__", {})
-    first = next(iter(signature.parameters))
-    graph = next(
-        (p.name for p in signature.parameters.values() if _annotation_text(p) == "Graph"), first
-    )
+    graph = registry.graph_parameter(function)
     p = sub.add_parser(name, help=summary, description=cli.description or summary)
     _common(p, seeded="seed" in signature.parameters, threaded="threads" in signature.parameters)
     options: list[Option] = []
     params = False
     for param in signature.parameters.values():
-        if param.name in _HANDLED or param.name == graph or param.kind is param.VAR_POSITIONAL:
+        handled = param.name in registry.HANDLED_PARAMETERS
+        if handled or param.name == graph or param.kind is param.VAR_POSITIONAL:
             continue
         if param.kind is param.VAR_KEYWORD:
             params = True
@@ -303,9 +283,7 @@ def _add_option(
     namespace: dict[str, Any],
 ) -> Option | None:
     name = param.name
-    flags = cli.flags.get(name) or (
-        (f"-{name}",) if len(name) == 1 else (f"--{name.replace('_', '-')}",)
-    )
+    flags = cli.flags_of(name)
     kind, choices = _annotation_type(param, namespace)
     choices = cli.choices.get(name, choices)
     required = param.default is param.empty
@@ -435,7 +413,11 @@ def _plain(text: str) -> str:
     return text.replace("``", "")
 
 
-def _read_graph_or_uncertain(path: str) -> Any:
+def _read_graph_or_uncertain(path: str, directed: bool = False) -> Any:
+    """A file option's graph: a release (its header says its direction) or an edge list.
+
+    An edge list is read as arcs with ``--directed``, as the input graph is.
+    """
     from graphveil.io import read_edgelist
     from graphveil.io.formats import named
     from graphveil.uncertain import UncertainGraph
@@ -449,11 +431,11 @@ def _read_graph_or_uncertain(path: str) -> Any:
                 f"{path} was written with permuted node ids; write it again with --keep-ids"
             )
         return g
-    return read_edgelist(path)
+    return read_edgelist(path, directed=True) if directed else read_edgelist(path)
 
 
 #: Parameters read from a file after the input graph, by their annotation (spaces removed).
-_READERS: dict[str, Callable[[str], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
+_READERS: dict[str, Callable[[str, bool], Any]] = {"Graph|UncertainGraph": _read_graph_or_uncertain}
 _READ_HELP = " (FILE: a .npz/.tsv uncertain graph written with --keep-ids, or an edge list)"
 
 
@@ -474,7 +456,9 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     if cli.inner_scheme:
         kwargs[cli.inner_scheme] = _inner_scheme(getattr(args, cli.inner_scheme), cli.inner_scheme)
     given = {o.name: getattr(args, o.name) for o in command.options}
+    _refuse_directed(args, command, kwargs)
     _refuse_no_op(args, command, {**kwargs, **given})
+    _check_epsilon(command, given)
     g = _load(args)
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
@@ -484,7 +468,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         value = getattr(args, option.name)
         if value != option.default:
             shown.append(f"{option.label}={value}")
-        kwargs[option.name] = option.read(value) if option.read is not None else value
+        kwargs[option.name] = option.read(value, args.directed) if option.read else value
     if command.seeded:
         kwargs["seed"] = args.seed
     if hasattr(args, "threads"):
@@ -496,7 +480,8 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         function = cli.alternative.function
         accepted = inspect.signature(function).parameters
         kwargs = {k: v for k, v in kwargs.items() if k in accepted}
-    _progress(args, f"{command.title} on {g.n:,} nodes, {g.m:,} edges: {', '.join(shown)}")
+    # n is public (the release holds it); G0's edge count is not printed (print policy)
+    _progress(args, f"{command.title} on {g.n:,} nodes: {', '.join(shown)}")
     log.debug(
         "calling %s.%s with %s",
         function.__module__,
@@ -510,7 +495,7 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     except ValueError as err:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
-    return _finish(args, result)
+    return _finish(args, command.name, result)
 
 
 def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, Any]) -> None:
@@ -529,6 +514,36 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
             f"{reason}; permuting the ids alone does not stop re-identification: "
             f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
         )
+
+
+def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[str, Any]) -> None:
+    """Refuse ``--directed``, before the graph is read, for a scheme with no directed form.
+
+    Whether a scheme has one is its registry record's :attr:`~graphveil.anonymize.registry.Scheme.directed`
+    (the inner scheme's for Partition); such a scheme never runs a directed graph as undirected.
+    """
+    if not args.directed:
+        return
+    inner = command.cli.inner_scheme
+    record = registry.REGISTRY.get(kwargs[inner] if inner else command.name)
+    if record is None or record.directed:
+        return
+    what = f"{command.name} with {record.name}" if inner else record.name
+    others = ", ".join(n for n in registry.names() if registry.scheme(n).directed)
+    raise ValueError(
+        f"{what} has no directed form (the scheme registry's Scheme.directed is False), so it "
+        f"cannot anonymize arcs: drop --directed to anonymize the graph as undirected edges, or "
+        f"use a scheme with a directed form ({others})"
+    )
+
+
+def _check_epsilon(command: Command, given: dict[str, Any]) -> None:
+    """Refuse a DP scheme's epsilon outside its bounds before the graph is read."""
+    record = registry.REGISTRY.get(command.name)
+    if record is not None and record.family == "dp" and "epsilon" in given:
+        problem = record.check_value(given["epsilon"])
+        if problem is not None:
+            raise ValueError(f"{command.title}: {problem}, got {given['epsilon']!r}")
 
 
 def _number_or_text(text: str) -> Any:

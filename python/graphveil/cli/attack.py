@@ -16,12 +16,14 @@ from functools import partial
 from typing import Any
 
 from graphveil.cli._common import (
+    add_directed_argument,
     add_header_argument,
     add_json_argument,
     add_record_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
+    check_direction,
     check_outputs,
     graph_inputs,
     json_to_stdout,
@@ -72,6 +74,7 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--dataset", metavar="NAME", help="the true graph is a registered dataset")
     add_header_argument(parser)
+    add_directed_argument(parser, also="; PUBLISHED must then be a directed release")
     parser.add_argument(
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
@@ -94,6 +97,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Any, Any]:
         args.json, inputs=[*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
     )
     ug = load_release(args.paths[-1], args.record)  # carries its record, checked
+    check_direction(args, ug, args.paths[-1])
     g0 = load_graph(args)
     if ug.n != g0.n:
         raise ValueError(

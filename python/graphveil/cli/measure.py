@@ -6,13 +6,16 @@ import argparse
 from typing import Any
 
 from graphveil.cli._common import (
+    add_directed_argument,
     add_graph_argument,
     add_header_argument,
     add_json_argument,
     add_record_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
+    check_direction,
     check_outputs,
     graph_inputs,
     json_to_stdout,
@@ -33,7 +36,7 @@ def add_stats(subparsers: Any) -> None:
         description=(
             "Print n, m, degree statistics, what was cleaned while reading the graph, the graph's own "
             "privacy scores (H1, H2_open: its numbers of signatures; eps for each k) and the "
-            "utility statistics of the paper (Section 5)."
+            "utility statistics of the paper (Section VI)."
         ),
     )
     add_graph_argument(parser)
@@ -88,7 +91,7 @@ def add_evaluate(subparsers: Any) -> None:
         description=(
             "Draw samples of UNCERTAIN (a .npz or TSV written by UncertainGraph.save) and print, as the "
             "paper's table rows, H1, H2_open, the utility statistics, rel.err, tradeoff, the edge "
-            "differences and eps for each k, next to the true graph's own row (Section 5)."
+            "differences and eps for each k, next to the true graph's own row (Section VI)."
         ),
     )
     parser.add_argument(
@@ -102,6 +105,7 @@ def add_evaluate(subparsers: Any) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     add_header_argument(parser)
+    add_directed_argument(parser, also="; UNCERTAIN must then be a directed release")
     parser.add_argument(
         "--samples", type=int, default=20, help="possible worlds drawn (default 20, as the paper)"
     )
@@ -116,6 +120,7 @@ def add_evaluate(subparsers: Any) -> None:
     add_seed_argument(parser, "the samples and statistics", secret=False)
     add_threads_argument(parser)
     add_record_argument(parser, reads="UNCERTAIN")
+    add_scoring_argument(parser)
     parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
     )
@@ -139,6 +144,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     inputs = [*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
     check_outputs(args.json, args.csv, inputs=inputs)
     ug = load_release(args.paths[-1], args.record)  # carries its record, checked
+    check_direction(args, ug, args.paths[-1])
     g0 = load_graph(args)
     if ug.n != g0.n:
         raise ValueError(
@@ -156,6 +162,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             k=args.k,
             threads=args.threads,
             label=label,
+            scoring=args.scoring,
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None

@@ -9,8 +9,10 @@ from typing import Any
 from graphveil import experiments as ex
 from graphveil.anonymize import partitioners, registry
 from graphveil.cli._common import (
+    add_directed_argument,
     add_header_argument,
     add_json_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
@@ -75,12 +77,10 @@ def _add_input_options(parser: argparse.ArgumentParser) -> None:
         "--data-dir", action="append", metavar="DIR", help="folder searched for --dataset files"
     )
     add_header_argument(parser)
-    parser.add_argument(
-        "--directed",
-        action="store_true",
-        help="read GRAPH's lines (or the --dataset's) as arcs u -> v and study the directed "
-        "graph: only the schemes with a directed form run, on the directed statistics "
-        "(see docs/directed.rst)",
+    add_directed_argument(
+        parser,
+        also=", and study it: only the schemes with a directed form run, on the directed "
+        "statistics (see docs/directed.rst)",
     )
     parser.add_argument(
         "-o",
@@ -169,6 +169,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    add_scoring_argument(parser, study=True)
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -293,4 +294,5 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         distance_sources=args.distance_sources,
         executor=pool,
         overwrite=args.overwrite,
+        scoring=args.scoring,
     )

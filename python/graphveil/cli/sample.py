@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from graphveil.cli._common import (
+    add_directed_argument,
     add_json_argument,
     add_record_argument,
     add_seed_argument,
@@ -15,6 +16,7 @@ from graphveil.cli._common import (
     add_verbosity,
     check_outputs,
     json_to_stdout,
+    read_published,
     release_inputs,
     write_json,
 )
@@ -33,7 +35,11 @@ def add_sample(subparsers: Any) -> None:
             "A release saved with permuted ids is already in public ids: its worlds keep them (the "
             "release's run record maps them back). A file saved with --keep-ids holds the true ids: its "
             "worlds are written under one fresh random permutation, shared by all of them and kept in "
-            "--record, unless --keep-ids."
+            "--record, unless --keep-ids. A relaxed release (the printed RandWalk-mod, Mixture over "
+            "it) has multigraph worlds, measured so by `graphveil evaluate`: each is written as that "
+            "multigraph, one line per edge, every parallel copy and every self-loop (u u) kept "
+            "(header '# graphveil edgelist ... multigraph=yes'; networkx's read_edgelist with "
+            "create_using=MultiGraph reads it so)."
         ),
     )
     parser.add_argument(
@@ -57,6 +63,11 @@ def add_sample(subparsers: Any) -> None:
         help="write the file's ids as they are even when they are the true ids",
     )
     add_record_argument(parser)
+    add_directed_argument(
+        parser,
+        "a plain u v p TSV without header",
+        also="; a release's header says its direction, and --directed then only checks it",
+    )
     add_threads_argument(parser)
     add_json_argument(parser, "the paths written")
     add_verbosity(parser)
@@ -78,7 +89,6 @@ def _run_sample(args: argparse.Namespace) -> int:
     from graphveil._common import atomic_group, seed_to_u64
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
-    from graphveil.uncertain import UncertainGraph
 
     if args.count < 1:
         raise ValueError(f"-n/--count must be at least 1, got {args.count}")
@@ -90,7 +100,7 @@ def _run_sample(args: argparse.Namespace) -> int:
     out = Path(args.output)
     _check_folder(out)
     check_outputs(args.record, args.json, inputs=release_inputs(args.published))
-    ug = UncertainGraph.load(args.published)
+    ug = read_published(args.published, args.directed)
     # Every input checked: only now may the folder be created.
     out.mkdir(parents=True, exist_ok=True)
     width = len(str(args.count - 1))
@@ -101,8 +111,15 @@ def _run_sample(args: argparse.Namespace) -> int:
     if not ug.ids_permuted and not args.keep_ids:
         ug, perm = ug.with_permuted_ids()
     seed = seed_to_u64(args.seed)
-    worlds = ug.sample(args.count, seed, threads=args.threads)
-    assert isinstance(worlds, list)  # a count was given
+    multigraph = ug.relaxed and not ug.directed  # the worlds evaluate measures: loops, copies
+    if multigraph:
+        worlds: list[Any] = [
+            ug.sample_multigraph(seed, index=i, threads=args.threads) for i in range(args.count)
+        ]
+    else:
+        drawn = ug.sample(args.count, seed, threads=args.threads)
+        assert isinstance(drawn, list)  # a count was given
+        worlds = drawn
     releases: list[dict[str, str]] = []
     with atomic_group():  # the worlds and their record: all in place, or none
         for world, path in zip(worlds, paths):
@@ -110,13 +127,34 @@ def _run_sample(args: argparse.Namespace) -> int:
             releases += rec.releases
         record = RunRecord(
             perm,
-            {"command": "sample", "source": source, "seed": seed, "count": args.count},
+            {
+                "command": "sample",
+                "source": source,
+                "seed": seed,
+                "count": args.count,
+                "multigraph": multigraph,
+            },
             releases,
         )
         if args.record:
             record.save(args.record)
     kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
-    write_json(args.json, {"worlds": [str(p) for p in paths], "ids_permuted": ug.ids_permuted})
+    write_json(
+        args.json,
+        {
+            "worlds": [str(p) for p in paths],
+            "ids_permuted": ug.ids_permuted,
+            "multigraph": multigraph,
+        },
+    )
     if not json_to_stdout(args):
-        print(f"wrote {args.count} world(s) to {out}/ in {kind}")
+        what = "multigraph" if multigraph else "simple"
+        print(f"wrote {args.count} {what} world(s) to {out}/ in {kind}{_MULTIGRAPH * multigraph}")
     return 0
+
+
+#: What ``sample`` adds about a relaxed release's worlds.
+_MULTIGRAPH = (
+    "; every parallel copy and self-loop kept, one line each, as evaluate measures them "
+    "(header multigraph=yes)"
+)

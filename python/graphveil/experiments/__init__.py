@@ -1,6 +1,6 @@
 """The paper's study on any graph: every scheme over its grid, privacy and utility side by side.
 
-:func:`reproduce` runs the grid of Section 6 of the paper (Tables 3, 4, 6, 7), scaled to the
+:func:`reproduce` runs the grid of Section VII of the paper (Tables 3, 4, 6, 7), scaled to the
 graph, evaluates every grid point on ``samples`` possible worlds and returns a :class:`Study`
 whose tables and figures match the paper's. With ``out_dir`` every finished grid point is
 recorded there at once, so an interrupted run resumes without redoing finished points.
@@ -19,7 +19,7 @@ hook on its :class:`~graphveil.anonymize.registry.Scheme` record.
 References
 ----------
 Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertainty Semantics",
-ASIACCS 2015, Section 6 (Evaluation).
+ASIACCS 2015, Section VII (Evaluation).
 """
 
 from graphveil.experiments.config import (

@@ -1,7 +1,8 @@
 """The paper's own claims, each quoted and checked on a study's rows.
 
-:func:`paper_claims` takes each claim of the paper's evaluation (Section 6: 6.1 "(k,eps)-obf and
-RandWalk", 6.2 "Effectiveness of MaxVar", 6.3 "Comparative Evaluation"), quoted from its text,
+:func:`paper_claims` takes each claim of the paper's evaluation (Section VII, numbered
+as the shipped source numbers it: VII-A "(k,eps)-obf and RandWalk", VII-B "Effectiveness of
+MaxVar", VII-C "Comparative Evaluation"), quoted from its text,
 and marks it as holding, not holding, not applicable or not checked on one graph, with the
 numbers; :func:`claims_markdown` writes them for ``study.md``. Tradeoffs are compared at matched
 rel.err by :func:`compare_tradeoffs`, over each scheme's piecewise-linear rel.err -> tradeoff
@@ -12,7 +13,7 @@ curve (:func:`tradeoff_curve`, :func:`interpolate`). graphveil's own checks, not
 References
 ----------
 Nguyen, Imine, Rusinowitch, "Anonymizing Social Graphs via Uncertainty Semantics",
-ASIACCS 2015, Section 6 (Tables 3, 4, 6, 7 and Fig. 10).
+ASIACCS 2015, Section VII (Tables 3, 4, 6, 7 and Fig. 10).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ class Claim:
 
     #: A short name of the claim.
     name: str
-    #: The paper's section, e.g. ``"6.1 ((k,eps)-obf and RandWalk)"``.
+    #: The paper's section, e.g. ``"VII-A ((k,eps)-obf and RandWalk)"``.
     section: str
     #: The paper's sentences, word for word (LaTeX as plain text).
     quote: str
@@ -139,9 +140,9 @@ class _Spec:
 
 
 _OBF_T = registry.scheme(OBF).title
-_S61 = "6.1 ((k,ε)-obf and RandWalk)"
-_S62 = "6.2 (Effectiveness of MaxVar)"
-_S63 = "6.3 (Comparative Evaluation)"
+_S61 = "VII-A ((k,ε)-obf and RandWalk)"
+_S62 = "VII-B (Effectiveness of MaxVar)"
+_S63 = "VII-C (Comparative Evaluation)"
 _TRADEOFF = "tradeoff at matched rel.err (see above)"
 
 _OBF = _Spec(
@@ -196,8 +197,8 @@ _TRADE = _Spec(
 )
 _MIX = _Spec(
     f"Mixture fills the gap between {_OBF_T} and the random walks",
-    _S63 + " and 6.1",
-    "The simple solution Mixture also fills the gap. [6.1:] Clearly, there is a gap between high "
+    _S63 + " and VII-A",
+    "The simple solution Mixture also fills the gap. [VII-A:] Clearly, there is a gap between high "
     "tradeoffs in (k,ε)-obf and high relative errors in RandWalk where MaxVar and Mixture may "
     "play their roles.",
     "the gap is rel.err below the random walks' lowest (the 'high relative errors in RandWalk') "
@@ -647,7 +648,7 @@ def paper_claims(
     graph: str | None = None,
     directed: bool = False,
 ) -> list[Claim]:
-    """Check the paper's own claims (its Section 6) on a study's rows.
+    """Check the paper's own claims (its Section VII) on a study's rows.
 
     Parameters
     ----------
@@ -672,9 +673,9 @@ def paper_claims(
     Returns
     -------
     list of Claim
-        In the paper's order: Section 6.1's (k,eps)-obf trend, RandWalk against RandWalk-mod,
-        RandWalk's missing edges at t = 2 and the random walks' scores; Section 6.2's MaxVar
-        trend; Section 6.3's tradeoffs of MaxVar, Mixture and EdgeSwitch (at matched rel.err,
+        In the paper's order: Section VII-A's (k,eps)-obf trend, RandWalk against RandWalk-mod,
+        RandWalk's missing edges at t = 2 and the random walks' scores; Section VII-B's MaxVar
+        trend; Section VII-C's tradeoffs of MaxVar, Mixture and EdgeSwitch (at matched rel.err,
         :func:`compare_tradeoffs`), MaxVar's eps, the edge differences and Fig. 10's TV.
 
     Examples
@@ -738,7 +739,7 @@ def claims_markdown(claims: Sequence[Claim]) -> list[str]:
         "## The paper's claims on this graph",
         "",
         (
-            "Each claim of the paper's evaluation (Section 6), quoted from its text (LaTeX as "
+            "Each claim of the paper's evaluation (Section VII), quoted from its text (LaTeX as "
             "plain text), checked on this study's rows by graphveil.experiments.findings: *holds*, *does not "
             "hold*, *not applicable* (the paper excepts this graph) or *not checked* (the rows "
             "it needs are missing). How graphveil reads each claim follows its quote. " + _MATCHED

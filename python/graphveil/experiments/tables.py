@@ -18,11 +18,15 @@ import numpy as np
 
 from graphveil._json import dumps
 from graphveil.anonymize import registry
-from graphveil.experiments.checks import attack_disagreements, family_markdown
+from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
+from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
+from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
+from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
-from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
+from graphveil.measure.scoring import scoring
+from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
 
 @dataclass
@@ -139,7 +143,8 @@ class Study:
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
-            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better. "
+            f"Scored with {scoring(self.config.scoring).title}."
         )
         if self.config.directed:
             header += (
@@ -148,13 +153,27 @@ class Study:
                 "are arcs, eps is on the joint (in, out) degree, and only the schemes with a "
                 "directed form run (docs/directed.rst)."
             )
-        if self.diameter_method == "lower_bound":
+        if self.config.attacks:
+            header += " " + _ATTACK_LEGEND
+        if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
+            why = (
+                f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
+                "nodes (the all-pairs limit)"
+                if self.config.directed
+                else f"iFUB does not prove G0's diameter within {DIAMETER_MAX_BFS} BFS"
+            )
+            along = "along arcs " if self.config.directed else ""
             header += (
-                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
-                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
-                f"{DIAMETER_MAX_BFS} BFS."
+                f" S_Diam is the longest distance {along}from {self.config.distance_sources:,} "
+                f"random BFS sources (the paper's bound), as {why}."
             )
         parts.append(header)
+        warnings = fit_warnings(
+            self.rows, self.original, self.config.directed, lambda s: registry.scheme(s).title
+        )
+        if warnings:  # before the tables: a term of every row's rel.err is at stake
+            parts += ["", "## Warning: an unstable power-law fit", ""]
+            parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
             title = (
                 "Comparison (the paper's Table 7)"
@@ -162,9 +181,11 @@ class Study:
                 else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            run = "" if name == "comparison" else registry.scheme(name).authors_run
-            if run:
-                parts += ["", f"The authors' run these rows reproduce: {run}."]
+            if name != "comparison":
+                parts += self._authors_run(name)
+                record = registry.scheme(name)
+                if record.paper_departs and not self.config.directed:
+                    parts += ["", f"{record.paper_departs}."]
         parts += ["", *self._findings_markdown()]
         control = self.original.get("attack_not_applicable")
         if self.not_applicable or control:
@@ -177,17 +198,36 @@ class Study:
             ]
         return "\n".join(parts) + "\n"
 
+    def _authors_run(self, scheme: str) -> list[str]:
+        """The sentence naming the authors' run a scheme's rows reproduce (none if directed)."""
+        run = registry.scheme(scheme).authors_run
+        if not run:
+            return []
+        if self.config.directed:  # the paper's tables, and the runs behind them, are undirected
+            title = registry.scheme(scheme).title
+            return [
+                "",
+                f"These rows reproduce no run of the paper: G0 is directed, and the authors' run "
+                f"behind the paper's {title} rows is undirected ({run}).",
+            ]
+        return ["", f"The authors' run these rows reproduce: {run}."]
+
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        lines = claims_markdown(
-            paper_claims(
-                self.rows,
-                self.config.k,
-                original=self.original,
-                graph=self.graph_name,
-                directed=self.config.directed,
-            )
+        claims = paper_claims(
+            self.rows,
+            self.config.k,
+            original=self.original,
+            graph=self.graph_name,
+            directed=self.config.directed,
         )
+        claims += further_claims(
+            self.rows,
+            original=self.original,
+            preparations=self.preparations,
+            directed=self.config.directed,
+        )
+        lines = claims_markdown(claims)
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
@@ -227,6 +267,19 @@ class Study:
 
             written += plots.study_figures(self, out)
         return written
+
+
+#: What the comparison table's attack columns measure (study.md's header).
+_ATTACK_LEGEND = (
+    "The attack columns: link_auc and precision_at_m rank the published pairs by p; "
+    "reid_rate is the share of G0's core (degree >= 5, largest component) that graphveil's "
+    f"propagation attack re-identifies in a sampled world (mean of {ATTACK_SAMPLES}), with "
+    f"{ATTACK_SEEDS} known hub seeds and candidates only within a factor "
+    f"{DEFAULT_DEGREE_RATIO:g} of a node's degree: seed-and-extend after Narayanan and "
+    "Shmatikov, not their 2009 attack as published (docs/faithfulness.rst); reid_accuracy and "
+    "reid_coverage split it (right among the mapped, mapped at all), and reid_twin_share is the "
+    "share of the core with a structural twin, which no structural attack tells apart."
+)
 
 
 def _pick(row: dict[str, Any], cols: Iterable[str]) -> dict[str, Any]:

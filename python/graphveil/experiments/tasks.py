@@ -19,7 +19,6 @@ from graphveil.anonymize import registry
 from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
 from graphveil.graph import Graph
 from graphveil.measure.original import Original, eps_degree
-from graphveil.measure.privacy import eps
 from graphveil.measure.report import measure_sample
 from graphveil.uncertain import Anonymized
 
@@ -92,7 +91,9 @@ def _anonymize_task(
 
 def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
     degree = eps_degree(reference.graph)  # a directed G0's: the joint (in, out) degree
-    return eps(reference.graph, ug, list(ks), degree=degree, threads=task_threads(threads))
+    return reference.scoring.eps(
+        reference.graph, ug, ks, degree=degree, threads=task_threads(threads)
+    )
 
 
 def _independent_run(

@@ -6,7 +6,8 @@ character is ``#`` or ``%`` are comments; blank lines and CRLF line ends are fin
 plain or gzip, bzip2 or xz compressed (recognised by its magic bytes, whatever its suffix).
 Files written by :func:`write_edgelist` start with graphveil's own header line,
 ``# graphveil edgelist n=<nodes> m=<edges> labels=<yes|str|no>`` (and `` directed=yes`` for a
-directed graph: its lines are arcs ``tail head``, ``m`` counts arcs), which records the node count
+directed graph: its lines are arcs ``tail head``, ``m`` counts arcs; `` multigraph=yes`` for a
+:class:`~graphveil.multigraph.Multigraph`: ``m`` counts its lines, every copy and loop), which records the node count
 so that isolated nodes survive a round trip (``# graphveil isolated ...`` lines list a labelled
 graph's isolated nodes). Only those lines are interpreted; every other comment is ignored. With
 ``labels=str`` the ids are string labels (one token each), which :func:`read_edgelist` reads back
@@ -38,6 +39,7 @@ from graphveil._common import (
 from graphveil.graph import Graph, build_counted
 from graphveil.io.compression import compressor, decompress
 from graphveil.io.layout import UTF8_BOM, check_record_path
+from graphveil.multigraph import Multigraph
 from graphveil.record import RunRecord, release_digest
 
 __all__ = ["read_edgelist", "write_edgelist", "written_ids"]
@@ -47,7 +49,8 @@ PathLike = str | os.PathLike[str]
 #: gzip level of a compressed edge list.
 GZIP_LEVEL = 6
 _HEADER = re.compile(
-    rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|str|no)( directed=yes)?[ \t\r]*"
+    rb"# graphveil edgelist n=(\d+) m=(\d+) labels=(yes|str|no)( directed=yes)?"
+    rb"( multigraph=yes)?[ \t\r]*"
 )
 _ISOLATED_PREFIX = b"# graphveil isolated "
 _ISOLATED_PER_LINE = 32
@@ -133,7 +136,7 @@ def read_edgelist(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch (ASIACCS 2015), Section 7 (Evaluation): the paper's graphs
+    Nguyen, Imine, Rusinowitch (ASIACCS 2015), Section VII (Evaluation): the paper's graphs
     (dblp, amazon, youtube) are SNAP edge lists in this format, http://snap.stanford.edu/data/
     """
     nthreads = check_threads(threads)
@@ -173,17 +176,19 @@ def read_edgelist(
     labels = _core.relabel_ascending(u, v, extra, nthreads)
     if own is not None:
         _check_header(source, own, labels)
+    lines_read = int(u.size)
     graph = build_counted(u, v, labels, nthreads, directed=directed)
-    if own is not None and graph.m != own.m:
+    held = lines_read if own is not None and own.multigraph else graph.m
+    if own is not None and held != own.m:
         raise ValueError(
-            f"{source}: the graphveil header says m={own.m:,} but the file holds {graph.m:,} edges "
+            f"{source}: the graphveil header says m={own.m:,} but the file holds {held:,} edges "
             "(edited or truncated?); delete the header line to read it as a plain edge list"
         )
     return graph
 
 
 def write_edgelist(
-    graph: Graph,
+    graph: Graph | Multigraph,
     path: PathLike,
     *,
     keep_ids: bool = False,
@@ -195,7 +200,15 @@ def write_edgelist(
 ) -> RunRecord:
     r"""Write a graph as a text edge list, one ``u<delimiter>v`` line per edge or arc.
 
-    An edge is written ``u < v``; an arc ``u -> v`` of a directed graph as ``u v``.
+    An edge is written ``u < v``; an arc ``u -> v`` of a directed graph as ``u v``. A
+    :class:`~graphveil.multigraph.Multigraph` (a world of a relaxed release,
+    :meth:`UncertainGraph.sample_multigraph <graphveil.UncertainGraph.sample_multigraph>`) is
+    written one line per edge, every parallel copy and every loop (``u u``) kept, with
+    `` multigraph=yes`` in the header (``m`` counting every line): networkx's
+    ``read_edgelist(path, create_using=networkx.MultiGraph, nodetype=int)`` reads it back as that
+    multigraph (igraph's ``Read_Edgelist`` once the ``#`` lines are dropped), and
+    :func:`read_edgelist` as its simple graph (loops dropped, copies merged, both counted in
+    ``build_counts``).
 
     Which ids are written:
 
@@ -222,7 +235,7 @@ def write_edgelist(
 
     Parameters
     ----------
-    graph : Graph
+    graph : Graph or Multigraph
         The graph to write.
     path : str or os.PathLike
         Destination; its suffix picks the compression (``.gz``, ``.bz2``, ``.xz``, else none).
@@ -269,7 +282,8 @@ def write_edgelist(
     >>> read_edgelist(p) == Graph.from_edges(perm[[0, 1]], perm[[1, 2]], 4)
     True
     """
-    check_graph(graph, what=None)
+    if not isinstance(graph, Multigraph):
+        check_graph(graph, what=None)
     if delimiter not in _DELIMITERS:
         raise ValueError(
             f"delimiter must be one of {_DELIMITERS!r} (what read_edgelist reads), got {delimiter!r}"
@@ -297,7 +311,7 @@ def write_edgelist(
 
 
 def _body(
-    graph: Graph, ids: np.ndarray, kind: str, delimiter: str, nthreads: int
+    graph: Graph | Multigraph, ids: np.ndarray, kind: str, delimiter: str, nthreads: int
 ) -> bytes | memoryview:
     """The edge lines of ``graph`` under ``ids``."""
     eu, ev = graph.edges()
@@ -309,10 +323,11 @@ def _body(
     return _core.format_edgelist(u, v, delimiter, nthreads).data
 
 
-def _head(graph: Graph, ids: np.ndarray, kind: str) -> bytes:
+def _head(graph: Graph | Multigraph, ids: np.ndarray, kind: str) -> bytes:
     """Graphveil's header line, and the isolated nodes' labels for a labelled graph."""
     flag = {"int": "yes", "str": "str", "positions": "no"}[kind]
-    arcs = " directed=yes" if graph.directed else ""
+    arcs = " directed=yes" if getattr(graph, "directed", False) else ""
+    arcs += " multigraph=yes" if isinstance(graph, Multigraph) else ""
     head = f"# graphveil edgelist n={graph.n} m={graph.m} labels={flag}{arcs}\n".encode()
     if flag != "no":
         isolated = ids[graph.degrees == 0].tolist()
@@ -329,7 +344,7 @@ def _canonical(u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return a[order], b[order]
 
 
-def written_digest(graph: Graph, ids: np.ndarray, kind: str) -> str:
+def written_digest(graph: Graph | Multigraph, ids: np.ndarray, kind: str) -> str:
     """The digest of ``graph`` written under ``ids``: over the ids as a reader numbers them.
 
     String labels are read back numbered in ascending order, so their digest is over those ranks.
@@ -343,7 +358,7 @@ def written_digest(graph: Graph, ids: np.ndarray, kind: str) -> str:
 
 
 def written_ids(
-    graph: Graph, keep_ids: bool, seed: SeedLike, *, text: bool
+    graph: Graph | Multigraph, keep_ids: bool, seed: SeedLike, *, text: bool
 ) -> tuple[np.ndarray, np.ndarray | None, str]:
     """The ids a graph is written under, in a file of any format: the one rule for graphs.
 
@@ -372,9 +387,9 @@ _UNSAFE_TOKEN = re.compile(r"[\s,]|^[#%]|^$")
 _NO_LABELS = "build the graph without labels to write (permuted) positions 0..n-1"
 
 
-def _written_labels(graph: Graph, text: bool) -> tuple[str, np.ndarray | None]:
+def _written_labels(graph: Graph | Multigraph, text: bool) -> tuple[str, np.ndarray | None]:
     """``("int", int64 labels)``, ``("str", str labels)``, or ``("positions", None)``."""
-    if not graph.has_labels:
+    if isinstance(graph, Multigraph) or not graph.has_labels:  # a Multigraph has no labels
         return "positions", None
     labels = graph.labels
     if labels.dtype.kind in "iu":
@@ -410,6 +425,7 @@ class _Header(NamedTuple):
     kind: str  # labels=: "yes" (integer labels), "str" (string labels) or "no"
     isolated: list[str]  # the labels of the isolated nodes, as written
     directed: bool = False  # directed=yes: the lines are arcs
+    multigraph: bool = False  # multigraph=yes: m counts the lines, every copy and loop
 
 
 def _direction(path: Path, own: _Header | None, directed: bool | None) -> bool:
@@ -461,7 +477,9 @@ def _read_header(path: Path, text: bytes) -> _Header | None:
         except UnicodeDecodeError:
             raise ValueError(f"{path}: a '# graphveil isolated' header line is not UTF-8") from None
         pos = end + 1
-    return _Header(int(match[1]), int(match[2]), match[3].decode(), isolated, bool(match[4]))
+    return _Header(
+        int(match[1]), int(match[2]), match[3].decode(), isolated, bool(match[4]), bool(match[5])
+    )
 
 
 def _int_tokens(path: Path, header: _Header) -> np.ndarray:

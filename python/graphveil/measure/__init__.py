@@ -1,4 +1,4 @@
-"""Measures of an anonymized graph (Section 5 of the paper): privacy, utility and reports.
+"""Measures of an anonymized graph (Section VI of the paper): privacy, utility and reports.
 
 :func:`evaluate` composes these measures with the attacks and the cluster one layer up
 (:mod:`graphveil.evaluation`); it is loaded from there on first use, so that ``measure``
@@ -37,8 +37,10 @@ from graphveil.measure.utility import (
     pooled_powerlaw_exponent,
     powerlaw_exponent,
     powerlaw_fit,
+    powerlaw_rival,
     transitivity,
     triangle_count,
+    unstable_powerlaw_fits,
     utility_statistics,
 )
 
@@ -68,12 +70,14 @@ __all__ = [
     "pooled_powerlaw_exponent",
     "powerlaw_exponent",
     "powerlaw_fit",
+    "powerlaw_rival",
     "reidentification_score",
     "relative_error",
     "signature_classes",
     "signature_index",
     "transitivity",
     "triangle_count",
+    "unstable_powerlaw_fits",
     "utility_statistics",
 ]
 

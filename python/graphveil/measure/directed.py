@@ -27,7 +27,7 @@ directed:
   included, as networkx counts them) and ``S_SCC_max``/``S_WCC_max`` the largest one's share
   of the nodes.
 
-Signatures (Section 5.1 of the paper, directed): H1 is the pair ``(in-degree, out-degree)``;
+Signatures (Section VI-A of the paper, directed): H1 is the pair ``(in-degree, out-degree)``;
 H2_open the pair of *sets* ``({(in(w), out(w)) : w out-neighbour of v}, {(in(w), out(w)) : w
 in-neighbour of v})`` (sets, as the undirected H2_open). Grouped exactly (the sets' bytes are
 the keys of a dict), never by hash.

@@ -1,4 +1,4 @@
-"""The distance statistics of Section 5.2: ``S_APD``, ``S_EDiam``, ``S_CL`` and ``S_Diam``.
+"""The distance statistics of Section VI-B: ``S_APD``, ``S_EDiam``, ``S_CL`` and ``S_Diam``.
 
 All-pairs BFS, sampled BFS sources, HyperBall, and the diameter (iFUB, or a BFS lower bound):
 rows of :data:`~graphveil.measure.utility.STATISTIC_TABLE`, whose module documents the
@@ -128,7 +128,7 @@ def neighbourhood_function(
     ----------
     P. Boldi, M. Rosa, S. Vigna, "HyperANF: approximating the neighbourhood function of very large
     graphs on a budget", WWW 2011; O. Ertl, "New cardinality estimation algorithms for HyperLogLog
-    sketches", arXiv:1702.01284. The paper (Section 5.2) uses ANF for the same purpose.
+    sketches", arXiv:1702.01284. The paper (Section VI-B) uses ANF for the same purpose.
     """
     require_undirected(graph, "neighbourhood_function")
     graph = _check_graph(graph)
@@ -188,7 +188,7 @@ def diameter_lower_bound(
 
     References
     ----------
-    Section 5.2 ("Shortest path-based statistics") of the paper.
+    Section VI-B ("Shortest path-based statistics") of the paper.
 
     Examples
     --------
@@ -397,7 +397,7 @@ def distance_statistics(
 
     References
     ----------
-    Section 5.2 ("Shortest path-based statistics") of the paper.
+    Section VI-B ("Shortest path-based statistics") of the paper.
 
     Examples
     --------

@@ -26,7 +26,9 @@ from graphveil._checks import check_ints
 from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import authors_h2_open, check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import diameter_choice, statistic_names, utility_statistics
 from graphveil.multigraph import Multigraph
 
@@ -82,6 +84,9 @@ class Original:
     row : dict, optional
         G0's row if already known (a :func:`~graphveil.measure.report.true_graph_row` of the
         same ``k``, seed and statistics); otherwise it is computed on first use of :attr:`row`.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How H2_open and eps are scored, G0's row and every world against it
+        (:mod:`graphveil.measure.scoring`).
 
     Attributes
     ----------
@@ -89,6 +94,7 @@ class Original:
     k : tuple of int
     statistics_seed : int
         The 64-bit statistics seed.
+    scoring : ~graphveil.measure.scoring.Scoring
     h1_index, h2_open_index : ~graphveil.measure.privacy.SignatureIndex
         G0's signature classes, the ``g0`` of every H1 and H2_open score against G0.
 
@@ -97,7 +103,8 @@ class Original:
     TypeError
         If ``graph`` is not a :class:`graphveil.Graph`.
     ValueError
-        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``.
+        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``; if ``scoring`` is
+        unknown, or not ``"corrected"`` for a directed graph.
 
     Examples
     --------
@@ -120,10 +127,14 @@ class Original:
         threads: int | None = None,
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
+        scoring: str = DEFAULT_SCORING,
     ) -> None:
         if not isinstance(graph, Graph):
             raise TypeError(f"g0 must be a graphveil.Graph, got {type(graph).__name__}")
         self.graph = graph
+        self.scoring = scoring_named(check_scoring(scoring, directed=graph.directed))
+        #: G0's H2_open signatures when the scoring computes them in Python (the authors' lists)
+        self.h2_signatures = self.scoring.h2_open_signatures(graph)
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
@@ -154,7 +165,11 @@ class Original:
             return {"H1": h1(self.graph, world), "H2_open": h2_open(self.graph, world)}
         return {
             "H1": h1(self.h1_index, world, threads=threads),
-            "H2_open": h2_open(self.h2_open_index, world, threads=threads),
+            "H2_open": (
+                h2_open(self.h2_open_index, world, threads=threads)
+                if self.h2_signatures is None
+                else authors_h2_open(self.h2_signatures, world)
+            ),
         }
 
     @property
@@ -184,15 +199,19 @@ class Original:
                 if self.h1_index is None or self.h2_open_index is None
                 else {
                     "H1": float(self.h1_index.count),
-                    "H2_open": float(self.h2_open_index.count),
+                    "H2_open": float(
+                        self.h2_open_index.count
+                        if self.h2_signatures is None
+                        else len(set(self.h2_signatures))
+                    ),
                 }
             )
             fn = self.statistics_function
             row.update(statistic_values(fn, self.graph, self.statistics_seed, self._threads))
-            row["eps"] = eps_of(
+            row["eps"] = self.scoring.eps(
                 self.graph,
                 self.graph,
-                list(self.k),
+                self.k,
                 degree=eps_degree(self.graph),
                 threads=self._threads,
             )
@@ -229,7 +248,8 @@ class Original:
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
-        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k})"
+        scored = "" if self.scoring.name == DEFAULT_SCORING else f", scoring={self.scoring.name!r}"
+        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k}{scored})"
 
 
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:

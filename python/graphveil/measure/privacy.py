@@ -1,7 +1,7 @@
 """Privacy measures: the re-identification scores H1 and H2_open, and eps of (k, eps)-obfuscation.
 
-Re-identification scores (Section 5.1 of the paper)
----------------------------------------------------
+Re-identification scores (Section VI-A of the paper)
+----------------------------------------------------
 A structural query gives every node a *signature*; nodes with equal signatures form an
 equivalence class. H1 uses the degree; H2_open uses the *set* (not multiset) of the
 neighbours' degrees. For a published graph ``g`` and the true graph ``g0`` on the same nodes,
@@ -14,8 +14,8 @@ run of equal hashes, so a hash collision can never merge two classes. The author
 (``graph-dp/compare/attack_structure_igraph.py``) did not fully remove duplicate degrees from
 the H2_open lists (a loop-bound bug); here the signatures are true sets.
 
-(k, eps)-obfuscation check (Section 2.2, Boldi et al. VLDB 2012)
-----------------------------------------------------------------
+(k, eps)-obfuscation check (Section III-B, Boldi et al. VLDB 2012)
+------------------------------------------------------------------
 In an uncertain graph the degree of ``v`` is Poisson-binomial: ``X_v(d) = Pr[deg v = d]``,
 computed exactly by convolution in C++ for *every* node (the authors' code replaced the law
 of nodes above degree 5,000 by a uniform one). For each degree value ``d``:
@@ -229,7 +229,7 @@ def reidentification_score(
     *,
     threads: int | None = None,
 ) -> float:
-    """Sum over the nodes of their re-identification probability in ``g`` (Section 5.1).
+    """Sum over the nodes of their re-identification probability in ``g`` (Section VI-A).
 
     Parameters
     ----------
@@ -269,7 +269,7 @@ def reidentification_score(
 
     References
     ----------
-    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section 5.1 (Example 5.1, Table 5).
+    Nguyen, Imine, Rusinowitch, ASIACCS 2015, Section VI-A (Example 5.1, Table 5).
     """
     if getattr(g0, "directed", False) or getattr(g, "directed", False):
         return _directed_score(g0, g, _check_kind(kind))
@@ -443,7 +443,7 @@ def degree_entropy(published: UncertainGraph | Graph, *, threads: int | None = N
 
     References
     ----------
-    Section 2.2 and Table 2 of the paper; Boldi et al. VLDB 2012.
+    Section III-B and Table 2 of the paper; Boldi et al. VLDB 2012.
     """
     # a directed graph's total degree (in + out): every pair counts at both ends, as here
     _check_published(published)

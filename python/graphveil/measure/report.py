@@ -1,4 +1,4 @@
-"""Evaluation reports: privacy and utility of a published graph against the true one (Section 5).
+"""Evaluation reports: privacy and utility of a published graph against the true one (Section VI).
 
 :func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
 computes, on every sample, the re-identification scores H1 and H2_open, the utility
@@ -40,13 +40,18 @@ from graphveil.measure.original import (
     eps_degree,
     statistic_values,
 )
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
+    POWERLAW_DEGREES,
+    RIVAL_KS_MARGIN,
     STATISTICS,
     powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
+    unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
 from graphveil.record import true_ids
@@ -82,9 +87,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(directed: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, then the utility statistics."""
-    return _PRIVACY + _EDGES + statistic_names(directed)
+def _columns(statistics: tuple[str, ...]) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, then the utility ``statistics``."""
+    return _PRIVACY + _EDGES + statistics
 
 
 def _format(column: str, row: int) -> str:
@@ -97,7 +102,11 @@ def _header(column: str) -> str:
 
 
 def relative_error(
-    mean: dict[str, float], original: dict[str, float], *, directed: bool = False
+    mean: dict[str, float],
+    original: dict[str, float],
+    *,
+    directed: bool = False,
+    statistics: Sequence[str] | None = None,
 ) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
@@ -112,6 +121,10 @@ def relative_error(
         in/out degree statistics, the largest components' shares ...) instead of the paper's
         ten. The component counts are reported but not averaged in
         (:attr:`~graphveil.measure.utility.Statistic.relative`).
+    statistics : sequence of str, optional
+        The statistics measured (default: every one of the table for ``directed``); rel.err
+        averages those of them that are ``relative``. A saved report passes its own, so that its
+        rel.err stays what it was when a statistic is later added to the table.
 
     Returns
     -------
@@ -133,7 +146,10 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in rel_err_names(directed):
+    names = rel_err_names(directed)
+    if statistics is not None:
+        names = tuple(name for name in statistics if statistic(name).relative)
+    for key in names:
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -172,7 +188,10 @@ class Report:
         A name for the published graph (scheme and parameters), shown as the row label.
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
-        all samples, as the authors did).
+        all samples, as the authors did), and for a power-law statistic whose fit on G0 is
+        unstable (:func:`~graphveil.measure.unstable_powerlaw_fits`) its ``<name>_fit_alpha``,
+        ``<name>_fit_xmin``, ``<name>_rival_alpha`` and ``<name>_rival_xmin``: see
+        :attr:`Report.warnings`.
     degree_histogram : numpy.ndarray, optional
         Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
         that :meth:`merge` refits it exactly.
@@ -183,6 +202,20 @@ class Report:
         G0 and the release are directed: the columns are the directed statistics
         (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
         (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    statistics : tuple of str
+        The utility statistics measured, in table order (default: ``statistic_names(directed)``
+        as the table is now). A report read back keeps those it was saved with, so its mean,
+        rel.err and table stay what they were when a statistic is later added to the table.
+    scoring : str
+        The :mod:`~graphveil.measure.scoring` of H2_open, eps and ``S_PL`` (``"corrected"``,
+        graphveil's, or ``"authors"``). Under ``"authors"`` the mean row's ``S_PL`` (and so
+        rel.err) is ``extra["S_PL_pooled"]``, the exponent of the pooled degrees.
+
+    Raises
+    ------
+    ValueError
+        If ``statistics`` names a statistic that the table does not have (a report written by
+        another graphveil version), or one missing from ``original``.
     """
 
     original: dict[str, float]
@@ -198,6 +231,25 @@ class Report:
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
     directed: bool = False
+    statistics: tuple[str, ...] = ()
+    scoring: str = DEFAULT_SCORING
+
+    def __post_init__(self) -> None:
+        self.statistics = tuple(self.statistics) or statistic_names(self.directed)
+        known = statistic_names(self.directed)
+        unknown = [name for name in self.statistics if name not in known]
+        if unknown:
+            kind = "directed" if self.directed else "undirected"
+            raise ValueError(
+                f"the report holds {', '.join(unknown)}, not among this graphveil's {kind} "
+                f"statistics ({', '.join(known)}): read it with the graphveil version that wrote it"
+            )
+        missing = [name for name in self.statistics if name not in self.original]
+        if missing:
+            raise ValueError(
+                f"the true graph's row has no {', '.join(missing)}: measure every statistic "
+                "of the report, or name those measured in statistics="
+            )
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -234,6 +286,8 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
+            "statistics",
+            "scoring",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -275,6 +329,8 @@ class Report:
             degree_histogram=histogram,
             first_sample=head.first_sample,
             directed=head.directed,
+            statistics=head.statistics,
+            scoring=head.scoring,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -285,25 +341,62 @@ class Report:
 
     @property
     def mean(self) -> dict[str, float]:
-        """Every column averaged over the samples."""
-        return {
-            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.directed)
+        """Every column averaged over the samples.
+
+        Under a scoring that pools ``S_PL`` (the authors'), ``S_PL`` is instead the exponent
+        fitted on the pooled degrees, ``extra["S_PL_pooled"]``.
+        """
+        mean = {
+            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
         }
+        if scoring_named(self.scoring).pooled_s_pl and "S_PL_pooled" in self.extra:
+            mean["S_PL"] = float(self.extra["S_PL_pooled"])
+        return mean
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)}
+        return {
+            key: _std([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
+        }
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
         """``|mean - original| / original`` for each statistic (nan where undefined)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[1]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[1]
 
     @property
     def rel_err(self) -> float:
-        """Mean relative error over the utility statistics (Section 6 of the paper)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[0]
+        """Mean relative error over the utility statistics (Section VII of the paper)."""
+        return relative_error(self.mean, self.original, statistics=self.statistics)[0]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes a number of this report unreliable, one sentence each.
+
+        A power-law statistic whose fit on G0 has a rival (``extra``'s ``<name>_rival_alpha``):
+        its samples may fit either exponent, so its rel.err term partly says which fit each
+        sample took. The sentence gives both fits of G0 and the range of the samples' values.
+        """
+        out = []
+        terms = self.rel_err_terms
+        for name in self.statistics:
+            if f"{name}_rival_alpha" not in self.extra:
+                continue
+            values = np.asarray([row[name] for row in self.per_sample], dtype=np.float64)
+            finite = values[np.isfinite(values)]
+            span = f"{finite.min():.3f} to {finite.max():.3f}" if finite.size else "nan"
+            degrees = POWERLAW_DEGREES[name].replace("_", "-")
+            out.append(
+                f"{name} is unstable: G0's {degrees} fit alpha "
+                f"{self.extra[f'{name}_fit_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_fit_xmin']:g} and, within {RIVAL_KS_MARGIN:.0%} of its KS "
+                f"distance, alpha {self.extra[f'{name}_rival_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_rival_xmin']:g}; the samples' {name} span {span}, so its "
+                f"rel.err term ({terms.get(name, math.nan):.3f}) partly says which fit each "
+                "sample took (docs/directed.rst)"
+            )
+        return out
 
     @property
     def tradeoff(self) -> float:
@@ -314,7 +407,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + statistic_names(self.directed)
+        stats_cols = _PRIVACY + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -352,13 +445,17 @@ class Report:
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
-            f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
+            f"{self._eps_note})"
         )
+        lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     @property
-    def _eps_property(self) -> str:
-        return "joint (in, out) degree" if self.directed else "degree"
+    def _eps_note(self) -> str:
+        if self.scoring != DEFAULT_SCORING:
+            return f"scored with {scoring_named(self.scoring).title}"
+        kind = "joint (in, out) degree" if self.directed else "degree"
+        return f"eps counts every node whose {kind} entropy is below log2 k"
 
     def __str__(self) -> str:
         return self.table()
@@ -367,9 +464,16 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff.
 
-        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
+        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``); a
+        report not scored the default way its ``scoring``.
         """
-        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        kind: dict[str, Any] = (
+            {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        )
+        if self.warnings:
+            kind["warnings"] = self.warnings
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
         return {
             "label": self.label,
             "n": self.n,
@@ -377,6 +481,7 @@ class Report:
             "samples": self.samples,
             "seed": self.seed,
             "sample_seed": self.sample_seed,
+            "statistics": list(self.statistics),
             "original": dict(self.original),
             "per_sample": [dict(row) for row in self.per_sample],
             "mean": self.mean,
@@ -396,7 +501,19 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file)."""
+        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file).
+
+        The report keeps the statistics it was saved with (a file written before reports named
+        them: those of its true graph's row), whatever the statistics table holds now.
+
+        Raises
+        ------
+        ValueError
+            If the file holds a statistic the table does not have.
+        """
+        statistics = data.get("statistics")
+        if statistics is None:
+            statistics = [k for k in data["original"] if k not in _PRIVACY]
         return cls(
             original={k: float(v) for k, v in data["original"].items()},
             per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
@@ -415,6 +532,8 @@ class Report:
             ),
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
+            statistics=tuple(str(name) for name in statistics),
+            scoring=check_scoring(data.get("scoring", DEFAULT_SCORING)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -430,7 +549,7 @@ class Report:
         ``original`` row for the true graph).
         """
         ks = sorted(self.eps)
-        columns = _columns(self.directed)
+        columns = _columns(self.statistics)
         header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
@@ -537,11 +656,23 @@ def _reference(
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
+    scoring: str = DEFAULT_SCORING,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
     if not isinstance(original, Original):
         return Original(
-            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics, row=original
+            g0,
+            ks,
+            statistics_seed=stat_seed,
+            threads=threads,
+            statistics=statistics,
+            row=original,
+            scoring=scoring,
+        )
+    if original.scoring.name != check_scoring(scoring, directed=g0.directed):
+        raise ValueError(
+            f"original is scored {original.scoring.name!r} and the call asks {scoring!r}: "
+            "build the Original with the same scoring"
         )
     if original.graph is not g0 and original.graph != g0:
         raise ValueError("original was built for another graph: pass Original(g0) of this g0")
@@ -591,12 +722,13 @@ def _reduce(
     directed = reference.directed
     if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
     return Report(
         original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
         per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
+        eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
         n=g0.n,
         m=g0.m,
@@ -606,6 +738,7 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
         directed=directed,
+        scoring=reference.scoring.name,
     )
 
 
@@ -703,6 +836,19 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
+
+
+def fit_extra(g0: Graph) -> dict[str, float]:
+    """``extra``'s entries of every power-law statistic whose fit on G0 has a rival.
+
+    ``<name>_fit_alpha``, ``<name>_fit_xmin``, ``<name>_rival_alpha``, ``<name>_rival_xmin``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); :attr:`Report.warnings` reads them.
+    """
+    out: dict[str, float] = {}
+    for name, (fit, rival) in unstable_powerlaw_fits(g0).items():
+        out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
+        out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
+    return out
 
 
 def _scheme_label(report: dict[str, Any]) -> str:
