@@ -5,6 +5,9 @@
 - :func:`propagation`: Narayanan-Shmatikov seed-and-extend de-anonymization, scored by
   :func:`reidentification_rate` (accuracy and coverage apart, and the share of nodes with a
   structural twin, :func:`structural_twins`); :func:`propagation_attack` runs it against a release.
+- :func:`edge_recovery`: edge recovery from ``p`` and plausibility (:func:`plausibility`;
+  Zhang et al., NDSS 2020), and the measured edge-level privacy loss: ln(TPR / FPR) of "the
+  pair is published" and a lower bound of the epsilon the release exhibits.
 - :func:`percolation_attack` (percolation with ExpandWhenStuck), :func:`reconciliation_attack`
   (Korula-Lattanzi) and :func:`seedless_attack` (Narayanan-Shmatikov seed identification, then
   percolation): graph-matching de-anonymization (:mod:`~graphveil.attack.matching`) against a
@@ -23,12 +26,14 @@ from graphveil.attack.deanonymization import (
     reconciliation_attack,
     seedless_attack,
 )
+from graphveil.attack.edges import EdgeRecovery, edge_recovery, plausibility
 from graphveil.attack.link import LinkInference, link_inference
 from graphveil.attack.matching import percolation, reconciliation, seed_identification
 from graphveil.attack.propagation import (
     PropagationAttack,
     Reidentification,
     core_nodes,
+    default_seeds,
     high_degree_seeds,
     propagation,
     propagation_attack,
@@ -39,16 +44,20 @@ from graphveil.attack.scores import attack_scores
 
 __all__ = [
     "Deanonymization",
+    "EdgeRecovery",
     "LinkInference",
-    "WorldRate",
     "PropagationAttack",
     "Reidentification",
+    "WorldRate",
     "attack_scores",
     "core_nodes",
+    "default_seeds",
+    "edge_recovery",
     "high_degree_seeds",
     "link_inference",
     "percolation",
     "percolation_attack",
+    "plausibility",
     "propagation",
     "propagation_attack",
     "reconciliation",

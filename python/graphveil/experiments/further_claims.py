@@ -170,7 +170,7 @@ _SLOW = _Spec(
 def r_squared(x: Sequence[float], y: Sequence[float], degree: int = 1) -> float:
     """The share of ``y``'s variance a least-squares polynomial of ``degree`` in ``x`` explains.
 
-    nan when there are not more points than coefficients or ``y`` does not vary.
+    nan when there are not more distinct finite ``x`` than coefficients or ``y`` does not vary.
 
     Examples
     --------
@@ -180,8 +180,11 @@ def r_squared(x: Sequence[float], y: Sequence[float], degree: int = 1) -> float:
     1.0
     """
     xs, ys = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    finite = np.isfinite(xs) & np.isfinite(ys)
+    xs, ys = xs[finite], ys[finite]
     total = float(np.sum((ys - ys.mean()) ** 2)) if ys.size else 0.0
-    if xs.size <= degree + 1 or total == 0.0:
+    # Fewer distinct x than the curve's degree + 2 fit exactly (or are rank-deficient): no test.
+    if np.unique(xs).size <= degree + 1 or total == 0.0:
         return math.nan
     fitted = np.polyval(np.polyfit(xs, ys, degree), xs)
     return 1.0 - float(np.sum((ys - fitted) ** 2)) / total

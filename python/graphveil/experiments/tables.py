@@ -271,14 +271,20 @@ class Study:
 
 #: What the comparison table's attack columns measure (study.md's header).
 _ATTACK_LEGEND = (
-    "The attack columns: link_auc and precision_at_m rank the published pairs by p; "
+    "The attack columns: link_auc and precision_at_m rank the published pairs by p (a graph's "
+    "pairs all tie: no AUC, and precision_at_m is the share of its pairs that are edges); "
     "reid_rate is the share of G0's core (degree >= 5, largest component) that graphveil's "
     f"propagation attack re-identifies in a sampled world (mean of {ATTACK_SAMPLES}), with "
     f"{ATTACK_SEEDS} known hub seeds and candidates only within a factor "
     f"{DEFAULT_DEGREE_RATIO:g} of a node's degree: seed-and-extend after Narayanan and "
     "Shmatikov, not their 2009 attack as published (docs/faithfulness.rst); reid_accuracy and "
     "reid_coverage split it (right among the mapped, mapped at all), and reid_twin_share is the "
-    "share of the core with a structural twin, which no structural attack tells apart."
+    "share of the core with a structural twin, which no structural attack tells apart. "
+    "edge_auc ranks the published pairs by p and plausibility (Zhang et al., NDSS 2020); "
+    "edge_loss is ln(TPR/FPR) of 'the pair is published', edge_eps_lower a 95% lower bound of "
+    "the edge epsilon the release exhibits (at most epsilon for an edge-DP row) and "
+    "edge_inference_lower that of the plausibility attack, which edge DP does not bound "
+    "(graphveil.attack.edges)."
 )
 
 

@@ -31,6 +31,7 @@ from graphveil._common import (
 from graphveil._json import dumps
 from graphveil._threads import map_ordered
 from graphveil.graph import Graph
+from graphveil.measure.errors import analyst_error, analyst_rows
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
     PAPER_K,
@@ -47,6 +48,7 @@ from graphveil.measure.utility import (
     POWERLAW_DEGREES,
     RIVAL_KS_MARGIN,
     STATISTICS,
+    analyst_names,
     powerlaw_exponent,
     rel_err_names,
     statistic,
@@ -60,7 +62,7 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "relative_error"]
+__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "analyst_error", "relative_error"]
 
 
 def __getattr__(name: str) -> Any:
@@ -87,9 +89,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(statistics: tuple[str, ...]) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, then the utility ``statistics``."""
-    return _PRIVACY + _EDGES + statistics
+def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, the ``statistics`` (and the analyst's)."""
+    return _PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -210,6 +212,10 @@ class Report:
         The :mod:`~graphveil.measure.scoring` of H2_open, eps and ``S_PL`` (``"corrected"``,
         graphveil's, or ``"authors"``). Under ``"authors"`` the mean row's ``S_PL`` (and so
         rel.err) is ``extra["S_PL_pooled"]``, the exponent of the pooled degrees.
+    analyst : bool
+        The analyst statistics (:func:`~graphveil.measure.utility.analyst_names`) were
+        measured too: their columns follow the paper's, with their own mean error
+        :attr:`analyst_err` (they never enter ``statistics`` or rel.err).
 
     Raises
     ------
@@ -233,6 +239,7 @@ class Report:
     directed: bool = False
     statistics: tuple[str, ...] = ()
     scoring: str = DEFAULT_SCORING
+    analyst: bool = False
 
     def __post_init__(self) -> None:
         self.statistics = tuple(self.statistics) or statistic_names(self.directed)
@@ -244,7 +251,11 @@ class Report:
                 f"the report holds {', '.join(unknown)}, not among this graphveil's {kind} "
                 f"statistics ({', '.join(known)}): read it with the graphveil version that wrote it"
             )
-        missing = [name for name in self.statistics if name not in self.original]
+        missing = [
+            name
+            for name in (*self.statistics, *(analyst_names() if self.analyst else ()))
+            if name not in self.original
+        ]
         if missing:
             raise ValueError(
                 f"the true graph's row has no {', '.join(missing)}: measure every statistic "
@@ -288,6 +299,7 @@ class Report:
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
             "statistics",
             "scoring",
+            "analyst",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -331,6 +343,7 @@ class Report:
             directed=head.directed,
             statistics=head.statistics,
             scoring=head.scoring,
+            analyst=head.analyst,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -346,9 +359,7 @@ class Report:
         Under a scoring that pools ``S_PL`` (the authors'), ``S_PL`` is instead the exponent
         fitted on the pooled degrees, ``extra["S_PL_pooled"]``.
         """
-        mean = {
-            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
-        }
+        mean = {key: _mean([row[key] for row in self.per_sample]) for key in self._columns}
         if scoring_named(self.scoring).pooled_s_pl and "S_PL_pooled" in self.extra:
             mean["S_PL"] = float(self.extra["S_PL_pooled"])
         return mean
@@ -356,9 +367,11 @@ class Report:
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {
-            key: _std([row[key] for row in self.per_sample]) for key in _columns(self.statistics)
-        }
+        return {key: _std([row[key] for row in self.per_sample]) for key in self._columns}
+
+    @property
+    def _columns(self) -> tuple[str, ...]:
+        return _columns(self.statistics, self.analyst)
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
@@ -397,6 +410,16 @@ class Report:
                 "sample took (docs/directed.rst)"
             )
         return out
+
+    @property
+    def analyst_err_terms(self) -> dict[str, float]:
+        """Each analyst statistic's error term (``measure.errors.error_term``; empty if none)."""
+        return analyst_error(self.mean, self.original)[1] if self.analyst else {}
+
+    @property
+    def analyst_err(self) -> float:
+        """Mean of :attr:`analyst_err_terms` (``measure.errors.analyst_error``; nan if none)."""
+        return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
     @property
     def tradeoff(self) -> float:
@@ -443,6 +466,9 @@ class Report:
         lines = [" ".join(r) for r in (head, orig_row, mean_row)]
         lines.append("")
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
+        if self.analyst:
+            lines.append("")
+            lines.extend(analyst_rows(self.label, width, self.original, mean, self.analyst_err))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
             f"{self._eps_note})"
@@ -474,6 +500,12 @@ class Report:
             kind["warnings"] = self.warnings
         if self.scoring != DEFAULT_SCORING:
             kind["scoring"] = self.scoring
+        if self.analyst:
+            kind.update(
+                analyst=True,
+                analyst_err=self.analyst_err,
+                analyst_err_terms=self.analyst_err_terms,
+            )
         return {
             "label": self.label,
             "n": self.n,
@@ -534,6 +566,7 @@ class Report:
             directed=bool(data.get("directed", False)),
             statistics=tuple(str(name) for name in statistics),
             scoring=check_scoring(data.get("scoring", DEFAULT_SCORING)),
+            analyst=bool(data.get("analyst", False)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -544,29 +577,25 @@ class Report:
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
 
-        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics, rel_err,
-        tradeoff and eps_k<k> (filled on the ``mean`` row for the published graph and on the
-        ``original`` row for the true graph).
+        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics (and the
+        analyst statistics if measured), rel_err, tradeoff (and analyst_err) and eps_k<k> (filled
+        on the ``mean`` row for the published graph and on the ``original`` row for the true
+        graph).
         """
         ks = sorted(self.eps)
-        columns = _columns(self.statistics)
-        header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
+        columns = self._columns
+        errs = ["rel_err", "tradeoff", *(["analyst_err"] if self.analyst else [])]
+        blank = [""] * len(errs)
+        header = ["row", *columns, *errs, *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
-            rows.append([f"sample_{i}", *[row[c] for c in columns], "", "", *[""] * len(ks)])
+            rows.append([f"sample_{i}", *[row[c] for c in columns], *blank, *[""] * len(ks)])
         mean, std = self.mean, self.std
-        rows.append(
-            [
-                "mean",
-                *[mean[c] for c in columns],
-                self.rel_err,
-                self.tradeoff,
-                *[self.eps[k] for k in ks],
-            ]
-        )
-        rows.append(["std", *[std[c] for c in columns], "", "", *[""] * len(ks)])
+        errors = [self.rel_err, self.tradeoff, *([self.analyst_err] if self.analyst else [])]
+        rows.append(["mean", *[mean[c] for c in columns], *errors, *[self.eps[k] for k in ks]])
+        rows.append(["std", *[std[c] for c in columns], *blank, *[""] * len(ks)])
         orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in columns]
-        rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
+        rows.append(["original", *orig, *blank, *[self.eps_original.get(k, "") for k in ks]])
         with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             writer.writerow(header)
@@ -657,6 +686,7 @@ def _reference(
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
     scoring: str = DEFAULT_SCORING,
+    analyst: bool = False,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
     if not isinstance(original, Original):
@@ -668,6 +698,12 @@ def _reference(
             statistics=statistics,
             row=original,
             scoring=scoring,
+            analyst=analyst,
+        )
+    if bool(analyst) != original.analyst:
+        raise ValueError(
+            f"analyst={bool(analyst)} differs from original's: build the Original with "
+            f"analyst={bool(analyst)}"
         )
     if original.scoring.name != check_scoring(scoring, directed=g0.directed):
         raise ValueError(
@@ -725,8 +761,9 @@ def _reduce(
     extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
+    names = ("H1", "H2_open", *statistic_names(directed), *reference.analyst_names)
     return Report(
-        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
+        original={key: float(row[key]) for key in names},
         per_sample=per_sample,
         eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
@@ -739,6 +776,7 @@ def _reduce(
         degree_histogram=histogram,
         directed=directed,
         scoring=reference.scoring.name,
+        analyst=reference.analyst,
     )
 
 
@@ -782,7 +820,7 @@ def measure_sample(
     row = reference.scores(world, nthreads)
     row.update(edges_removed=float(removed), edges_added=float(added))
     fn = statistics or reference.statistics_function
-    row.update(statistic_values(fn, world, stat_seed, nthreads))
+    row.update(statistic_values(fn, world, stat_seed, nthreads, names=reference.columns))
     return row, np.bincount(world.degrees)
 
 

@@ -36,6 +36,8 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, require_undirected
 from graphveil.graph import Graph
+from graphveil.measure import _analyst_rows as _rows
+from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
 from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
 
@@ -426,6 +428,8 @@ class StatisticOptions:
     threads: int | None
     distance_method: str
     diameter_method: str = "ifub"
+    #: G0 measured once for the analyst statistics (None: they are not measured).
+    analyst: _analyst.AnalystReference | None = None
 
 
 @dataclass(frozen=True)
@@ -456,7 +460,22 @@ class Statistic:
         averaged into rel.err; its share of the largest component is.
     group : {"degree", "path", "clustering", ""}
         The paper's group of the statistic (Section 5.2's degree-based, shortest path-based and
-        clustering statistics); ``""`` for the directed-only ones.
+        clustering statistics); ``""`` for the directed-only ones and the analyst statistics.
+    analyst : bool
+        Whether it is one of the analyst statistics (:mod:`graphveil.measure.analyst`: PGB's
+        and PrivGraph's queries), their own column group (default False: the paper's
+        statistics). They are measured only against an
+        :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged into their own
+        mean error, ``analyst_err`` (:func:`~graphveil.measure.errors.error_term`), so the
+        paper's columns and rel.err do not change.
+    score : {"relative", "divergence", "agreement", "overlap"}
+        How a sample's value is scored against G0's
+        (:func:`~graphveil.measure.errors.error_term`): ``"relative"``,
+        ``|mean - G0| / |G0|``; the others compare the sample with G0 themselves (G0 scores
+        0 against itself for a divergence, 1 for an agreement or an overlap) and their error
+        is ``|mean - G0|``.
+    reference : str
+        The implementation it is tested against (and equals where the definitions agree).
     """
 
     name: str
@@ -471,6 +490,12 @@ class Statistic:
     relative: bool = True
     #: The paper's group: ``"degree"``, ``"path"``, ``"clustering"`` (``""``: none).
     group: str = ""
+    #: Whether it is an analyst statistic, in their own column group (see the class docstring).
+    analyst: bool = False
+    #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
+    #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
+    score: str = "relative"
+    reference: str = ""  #: The implementation it is tested against.
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -532,6 +557,7 @@ _COUNT = ("{:.0f}", "{:.1f}")
 _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
+_NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
@@ -639,24 +665,146 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         applies=_DIRECTED,
     ),
+    # the analyst statistics (graphveil.measure.analyst), their own column group and mean error
+    Statistic(
+        "S_TRI",
+        "number of triangles (PGB's tria_count)",
+        _rows.triangles,
+        _COUNT,
+        analyst=True,
+        reference="networkx triangles",
+    ),
+    Statistic(
+        "S_ACC",
+        "average clustering, degree < 2 counting 0 (PGB's ACC)",
+        _rows.avg_clustering,
+        _SHARE,
+        analyst=True,
+        reference="networkx average_clustering",
+    ),
+    Statistic(
+        "S_DegKL",
+        "KL divergence of the degree distribution from G0's (PGB's deg_dsb_KL)",
+        _rows.degree_kl,
+        _SHARE,
+        analyst=True,
+        score="divergence",
+        reference=f"{_PGB} cal_kl",
+    ),
+    Statistic(
+        "S_DistKL",
+        "KL divergence of the distance distribution from G0's (PGB's dis_dsb_KL)",
+        _rows.distance_kl,
+        _SHARE,
+        analyst=True,
+        score="divergence",
+        reference=f"{_PGB} cal_kl of distance_distribution",
+    ),
+    Statistic(
+        "S_ASS",
+        "degree assortativity (PGB's Ass)",
+        _rows.assortativity,
+        _SHARE,
+        analyst=True,
+        reference="networkx degree_assortativity_coefficient",
+    ),
+    Statistic(
+        "S_MOD",
+        "modularity of the graph's own Leiden communities (PGB's and PrivGraph's MOD)",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        reference="networkx community.modularity",
+    ),
+    Statistic(
+        "S_NMI",
+        "NMI of the graph's Leiden communities with G0's (PGB's CD_NMI)",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        score="agreement",
+        reference=f"{_SKL} normalized_mutual_info_score",
+    ),
+    Statistic(
+        "S_ARI",
+        "adjusted Rand index of the graph's Leiden communities with G0's",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        score="agreement",
+        reference=f"{_SKL} adjusted_rand_score",
+    ),
+    Statistic(
+        "S_EVC_MAE",
+        "mean absolute difference of the top-1% eigenvector centralities (PGB's evc_MAE)",
+        _rows.eigenvector,
+        ("{:.5f}", "{:.5f}"),
+        analyst=True,
+        score="divergence",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_EVC_top",
+        "share of G0's top-1% nodes by eigenvector centrality in the graph's (PrivGraph's)",
+        _rows.eigenvector,
+        _SHARE,
+        "S_EVC_1%",
+        analyst=True,
+        score="overlap",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_PR_top",
+        "share of G0's top-1% nodes by PageRank in the graph's (SecGraph's PageRank)",
+        _rows.pagerank,
+        _SHARE,
+        "S_PR_1%",
+        analyst=True,
+        score="overlap",
+        reference="networkx pagerank",
+    ),
+    Statistic(
+        "S_IC",
+        "independent-cascade spread in G0 from the graph's 20 degree-discount seeds, p = 0.01 "
+        "(PrivGraph's)",
+        _rows.spread,
+        ("{:.1f}", "{:.1f}"),
+        analyst=True,
+        reference="PrivGraph (Privacy-Graph/PrivGraph utils.py) runIC",
+    ),
 )
 
-#: The names of :data:`STATISTIC_TABLE` measured on an undirected graph, in order: the keys of
-#: :func:`utility_statistics`.
-STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(False))
+#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
+SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
+
+#: The names of the paper's statistics of :data:`STATISTIC_TABLE` measured on an undirected
+#: graph, in order: the keys of :func:`utility_statistics` (without ``analyst``).
+STATISTICS: tuple[str, ...] = tuple(
+    stat.name for stat in STATISTIC_TABLE if stat.measures(False) and not stat.analyst
+)
 
 
-def statistic_names(directed: bool = False) -> tuple[str, ...]:
+def statistic_names(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
     """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
 
-    In table order, as the table is now (what reports and the study read).
+    The paper's statistics, or with ``analyst`` the analyst statistics. In table order, as
+    the table is now (what reports and the study read).
     """
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
+    return tuple(
+        stat.name
+        for stat in STATISTIC_TABLE
+        if stat.measures(directed) and stat.analyst == bool(analyst)
+    )
+
+
+def analyst_names(directed: bool = False) -> tuple[str, ...]:
+    """The analyst statistics' names (:func:`statistic_names` with ``analyst=True``)."""
+    return statistic_names(directed, analyst=True)
 
 
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.relative)
+    return tuple(name for name in statistic_names(directed) if statistic(name).relative)
 
 
 def group_names(group: str) -> tuple[str, ...]:
@@ -687,6 +835,7 @@ def utility_statistics(
     threads: int | None = None,
     distance_method: str = "auto",
     diameter_method: str = "ifub",
+    analyst: _analyst.AnalystReference | None = None,
 ) -> Statistics:
     """The utility statistics of the paper (:data:`STATISTIC_TABLE`) for one (sample) graph.
 
@@ -708,6 +857,10 @@ def utility_statistics(
     diameter_method : {"ifub", "lower_bound"}
         How ``S_Diam`` is found above ``exact_threshold``; see :func:`distance_statistics`
         and :func:`diameter_choice`.
+    analyst : ~graphveil.measure.analyst.AnalystReference, optional
+        G0 measured once (:func:`~graphveil.measure.analyst.analyst_reference`): the analyst
+        statistics (:func:`~graphveil.measure.utility.analyst_names`) follow the paper's,
+        measured against it with its seed. None (default): the paper's only.
 
     Returns
     -------
@@ -730,9 +883,13 @@ def utility_statistics(
     """
     graph = _check_measured(graph)
     options = StatisticOptions(
-        exact_threshold, sources, seed, threads, distance_method, diameter_method
+        exact_threshold, sources, seed, threads, distance_method, diameter_method, analyst
     )
-    rows = [stat for stat in STATISTIC_TABLE if stat.measures(_is_directed(graph))]
+    rows = [
+        stat
+        for stat in STATISTIC_TABLE
+        if stat.measures(_is_directed(graph)) and (analyst is not None or not stat.analyst)
+    ]
     out: dict[str, float] = {}
     diameter_method = ""
     for stat in rows:
