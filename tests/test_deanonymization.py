@@ -372,6 +372,8 @@ def test_control_reaches_the_twin_ceiling(grqc, attack):
     assert core.twins == pytest.approx(0.235, abs=0.01)  # seeds left out
     if attack == "reconciliation":  # strict best both ways: no guess, so no mistake
         assert core.wrong == 0.0 and core.correct + core.twins > 0.85
+    elif attack == "seedless":  # four clique seeds, then propagation, which never guesses
+        assert core.wrong == 0.0 and core.correct + core.twins > 0.9
     else:  # percolation guesses among twins: every mistake is a twin's
         assert core.correct + core.twins > 0.99 and core.wrong < core.twins
 
@@ -450,7 +452,8 @@ def test_directed_release_attacked_on_the_undirected_graphs():
         (lambda g: percolation_attack(g, g, seeds=-1), "seeds must be >= 0"),
         (lambda g: percolation_attack(g, g, seed_nodes="all"), "seed_nodes must be one of"),
         (lambda g: reconciliation_attack(g, g, worlds=["best"]), "worlds must be some of"),
-        (lambda g: seedless_attack(g, g, max_noisy=0), "max_noisy must be >= 1"),
+        (lambda g: seedless_attack(g, g, theta=-1.0), "theta must lie in"),
+        (lambda g: seedless_attack(g, g, attempts=0), "attempts must be >= 1"),
         (lambda g: percolation_attack(g, gv.Graph.from_edges([0], [1], 3)), "same nodes"),
         (lambda g: percolation_attack(g, g, seeds=g.n + 1), "seeds asked for"),
     ],

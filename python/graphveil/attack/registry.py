@@ -670,19 +670,19 @@ _RECONCILIATION = Attack(
 
 _SEEDLESS = Attack(
     name="seedless",
-    title="Seedless: seed identification then percolation",
+    title="Seedless: seed identification, then propagation (Narayanan-Shmatikov)",
     function=seedless_attack,
     score=_matching_score("seedless", seedless_attack, seeded=False),
     columns=_matching_columns("seedless", "the seedless attack"),
     headline="seedless_rate",
     reidentifies=True,
-    help="no seed given: find seeds from the hubs' degrees (Narayanan-Shmatikov), then percolate",
+    help="no seed given: find seeds from the hubs' degrees, then propagate (Narayanan-Shmatikov)",
     description=(
         "Hide the release's ids and give the attacker the true graph only. It takes a --size "
         "clique of the true graph's hubs and finds the one clique of the world with the same "
         "degrees and common-neighbour counts (within --tolerance; none found or several: the "
         "clique from the next of --attempts hubs is tried, and if none matches nothing is "
-        "mapped), then grows the matching by percolation with ExpandWhenStuck, " + _WORLDS_SENTENCE
+        "mapped), then extends the matching by Narayanan-Shmatikov propagation, " + _WORLDS_SENTENCE
     ),
     options=(
         Option("--size", "size", f"clique size (default {DEFAULT_CLIQUE})", default=DEFAULT_CLIQUE),
@@ -699,18 +699,12 @@ _SEEDLESS = Attack(
             f"hubs a clique is started from in turn (default {DEFAULT_ATTEMPTS})",
             default=DEFAULT_ATTEMPTS,
         ),
-        Option("--r", "r", f"marks a pair needs (default {DEFAULT_R})", default=DEFAULT_R),
         Option(
-            "--max-spread",
-            "max_spread",
-            f"as percolation's (default {DEFAULT_MAX_SPREAD:,}; 0 turns the bound off)",
-            convert=lambda x: _spread(x, DEFAULT_MAX_SPREAD),
-        ),
-        Option(
-            "--max-noisy",
-            "max_noisy",
-            f"as percolation's (default {DEFAULT_MAX_NOISY:,}; 0 turns the bound off)",
-            convert=lambda x: _spread(x, DEFAULT_MAX_NOISY),
+            "--theta",
+            "theta",
+            f"propagation's eccentricity threshold (default {DEFAULT_THETA:g})",
+            type=float,
+            default=DEFAULT_THETA,
         ),
         *_COMMON_OPTIONS,
     ),
