@@ -6,6 +6,11 @@
   sample of a MaxVar release (n_p = 0.19 m, 20 parts), 50 hub seeds: target <= 60 s (measured
   9 s; the un-anonymized control 16 s). Building the release adds ~20 s, so that case runs with
   --benchmark-only; the control on web-NotreDame and on ca-GrQc run in CI as well.
+- The de-anonymization suite (percolation with ExpandWhenStuck, Korula-Lattanzi reconciliation,
+  the seedless attack) on web-NotreDame, 1% seeds, the three worlds of a MaxVar release
+  (n_p = 0.19 m, 20 parts) and of the un-anonymized control: --benchmark-only (tens of seconds
+  each on a loaded machine); on ca-GrQc's control in CI as well. Each asserts the control's
+  mistakes stay below its twin share.
 - graspologic.match.graph_match with partial_match (seeded graph matching, FAQ) against our
   propagation on karate and a ca-GrQc subgraph: both re-identification rates are recorded in
   extra_info and printed; the only assertion is that both beat chance. Skipped when graspologic
@@ -26,8 +31,11 @@ from graphveil.attack import (
     core_nodes,
     high_degree_seeds,
     link_inference,
+    percolation_attack,
     propagation,
+    reconciliation_attack,
     reidentification_rate,
+    seedless_attack,
     structural_twins,
 )
 
@@ -126,6 +134,55 @@ def test_propagation_grqc_control(benchmark):
     g = gv.datasets.load("ca-GrQc")
     core, _ = _run(benchmark, g, g)
     assert core.wrong == 0.0 and core.correct > 0.6
+
+
+# ---------------------------------------------------------------------------- the suite
+SUITE = {
+    "percolation": percolation_attack,
+    "reconciliation": reconciliation_attack,
+    "seedless": seedless_attack,
+}
+
+
+def _suite(benchmark, attack, g0, release, twins):
+    kwargs = {} if attack == "seedless" else {"seeds": round(0.01 * g0.n)}
+    run = SUITE[attack]
+    result = benchmark.pedantic(
+        lambda: run(g0, release, seed=1, g0_twins=twins, **kwargs), rounds=1, iterations=1
+    )
+    for rate in result.rates:
+        benchmark.extra_info[f"{rate.world}_correct"] = rate.core.correct
+        benchmark.extra_info[f"{rate.world}_wrong"] = rate.core.wrong
+    return result
+
+
+@pytest.mark.benchmark(group="de-anonymization ca-GrQc control")
+@pytest.mark.parametrize("attack", sorted(SUITE))
+def test_suite_grqc_control(benchmark, attack):
+    g = gv.datasets.load("ca-GrQc")
+    result = _suite(benchmark, attack, g, g, structural_twins(g))
+    core = result.rate("sampled")
+    assert core.correct > 0.5 and core.wrong < core.twins
+
+
+@pytest.fixture(scope="module")
+def notre_dame_maxvar(notre_dame):
+    ug, _ = maxvar(notre_dame, n_potential=round(0.19 * notre_dame.m), parts=20, seed=1)
+    return ug
+
+
+@pytest.mark.benchmark(group="de-anonymization web-NotreDame")
+@pytest.mark.parametrize("release", ["control", "maxvar"])
+@pytest.mark.parametrize("attack", sorted(SUITE))
+def test_suite_notre_dame(benchmark, request, notre_dame, attack, release):
+    if request.config.getoption("benchmark_disable"):
+        pytest.skip("the suite on web-NotreDame: tens of seconds each, --benchmark-only runs it")
+    published = notre_dame if release == "control" else request.getfixturevalue("notre_dame_maxvar")
+    result = _suite(benchmark, attack, notre_dame, published, structural_twins(notre_dame))
+    if release == "control":
+        core = result.rate("sampled")
+        assert core.wrong < core.twins + 0.05
+    print(f"\nweb-NotreDame {release} {attack}: {[r.core for r in result.rates]}")
 
 
 # ---------------------------------------------------------------------------- graspologic

@@ -526,6 +526,30 @@ def propagate(
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
 
+# matching.hpp
+def percolate(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    r: int,
+    expand_when_stuck: bool,
+    max_spread: int,
+    max_noisy: int,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int, int]: ...
+def reconcile(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    threshold: int,
+    iterations: int,
+    max_row: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+
 # --- METIS, built in (register_metis.cpp)
 metis_option_names: tuple[str, ...]
 

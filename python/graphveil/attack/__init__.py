@@ -8,14 +8,27 @@
 - :func:`edge_recovery`: edge recovery from ``p`` and plausibility (:func:`plausibility`;
   Zhang et al., NDSS 2020), and the measured edge-level privacy loss: ln(TPR / FPR) of "the
   pair is published" and a lower bound of the epsilon the release exhibits.
+- :func:`percolation_attack` (percolation with ExpandWhenStuck), :func:`reconciliation_attack`
+  (Korula-Lattanzi) and :func:`seedless_attack` (Narayanan-Shmatikov seed identification, then
+  percolation): graph-matching de-anonymization (:mod:`~graphveil.attack.matching`) against a
+  release's worlds (:mod:`~graphveil.attack.worlds`: sampled, most likely, top m), over a sweep of
+  seed fractions (:class:`Deanonymization`).
 - :func:`attack_scores`: every attack, as the few numbers a study row carries.
 - :mod:`~graphveil.attack.registry`: one record per attack (function, study columns, command),
   read by :func:`attack_scores`, the study and the CLI.
 """
 
 from graphveil.attack import registry
+from graphveil.attack.deanonymization import (
+    Deanonymization,
+    WorldRate,
+    percolation_attack,
+    reconciliation_attack,
+    seedless_attack,
+)
 from graphveil.attack.edges import EdgeRecovery, edge_recovery, plausibility
 from graphveil.attack.link import LinkInference, link_inference
+from graphveil.attack.matching import percolation, reconciliation, seed_identification
 from graphveil.attack.propagation import (
     PropagationAttack,
     Reidentification,
@@ -30,20 +43,28 @@ from graphveil.attack.propagation import (
 from graphveil.attack.scores import attack_scores
 
 __all__ = [
+    "Deanonymization",
     "EdgeRecovery",
     "LinkInference",
     "PropagationAttack",
     "Reidentification",
+    "WorldRate",
     "attack_scores",
     "core_nodes",
     "default_seeds",
     "edge_recovery",
     "high_degree_seeds",
     "link_inference",
+    "percolation",
+    "percolation_attack",
     "plausibility",
     "propagation",
     "propagation_attack",
+    "reconciliation",
+    "reconciliation_attack",
     "registry",
     "reidentification_rate",
+    "seed_identification",
+    "seedless_attack",
     "structural_twins",
 ]

@@ -53,6 +53,7 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil.attack.link import release_on
+from graphveil.attack.worlds import most_likely_world, top_m_world
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -520,16 +521,19 @@ def high_degree_seeds(
 
 @dataclass(frozen=True)
 class PropagationAttack:
-    """Propagation against one sampled world and against the most-likely world of a release.
+    """Propagation against a sampled world, the most-likely world and the top-m world of a release.
 
     Rates are over :func:`core_nodes` of ``G0`` minus the seeds (``core``) and over every
     non-seed node (``all``); their ``twins`` are the shares with a structural twin in ``G0``.
+    The worlds are those of :mod:`graphveil.attack.worlds`.
     """
 
     sampled: Reidentification
     most_likely: Reidentification
     sampled_all: Reidentification
     most_likely_all: Reidentification
+    top_m: Reidentification
+    top_m_all: Reidentification
     seeds: int
     theta: float
     eccentricity: str = DEFAULT_ECCENTRICITY
@@ -541,6 +545,8 @@ class PropagationAttack:
             "most_likely": self.most_likely.as_dict(),
             "sampled_all": self.sampled_all.as_dict(),
             "most_likely_all": self.most_likely_all.as_dict(),
+            "top_m": self.top_m.as_dict(),
+            "top_m_all": self.top_m_all.as_dict(),
             "seeds": self.seeds,
             "theta": self.theta,
             "eccentricity": self.eccentricity,
@@ -553,8 +559,10 @@ def propagation_table(result: PropagationAttack) -> str:
     rows = [
         ("sampled (core)", result.sampled),
         ("most likely (core)", result.most_likely),
+        ("top m (core)", result.top_m),
         ("sampled (all)", result.sampled_all),
         ("most likely (all)", result.most_likely_all),
+        ("top m (all)", result.top_m_all),
     ]
     width = max(len(n) for n, _ in rows)
     lines = [f"{'world':<{width}}  {'nodes':>9}  " + "  ".join(f"{c:>8}" for c in columns)]
@@ -568,12 +576,6 @@ def propagation_table(result: PropagationAttack) -> str:
         f"seeds {result.seeds}, theta {result.theta:g}, eccentricity {result.eccentricity}"
     )
     return "\n".join(lines)
-
-
-def _most_likely_world(ug: UncertainGraph) -> Graph:
-    simple = ug.simplified()
-    keep = simple.p >= 0.5
-    return Graph.from_edges(simple.u[keep], simple.v[keep], ug.n)
 
 
 def propagation_attack(
@@ -594,8 +596,9 @@ def propagation_attack(
 
     The release's ids are hidden by a random permutation (drawn from ``seed``), the attacker
     gets ``seeds`` high-degree true pairs (:func:`high_degree_seeds`), and propagation runs
-    against one sampled world and against the most-likely world (``p >= 0.5``; the edge set
-    itself for a deterministic release).
+    against one sampled world, the most-likely world (``p >= 0.5``) and the top-m world (the
+    ``m`` pairs of highest ``p``, ``m`` = G0's edges); all three are the edge set itself for a
+    deterministic release of at most ``m`` edges (:mod:`graphveil.attack.worlds`).
 
     Parameters
     ----------
@@ -645,6 +648,7 @@ def propagation_attack(
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     published = release_on(g0, published)
+    m = g0.m  # the attacker knows G0's number of edges (arcs): the top-m world's size
     g0 = _check_graph(g0.to_undirected(), "g0")  # a directed G0: its arcs' undirected graph
     seeds = default_seeds(g0.n) if seeds is None else check_int(seeds, "seeds", low=0)
     if seeds > g0.n:  # named as both the API and the command line spell it
@@ -694,5 +698,8 @@ def propagation_attack(
     world = published.sample(seed=rng, threads=threads)
     assert isinstance(world, Graph)  # one sample: one Graph
     sampled, sampled_all = attack(world)
-    likely, likely_all = attack(_most_likely_world(published))
-    return PropagationAttack(sampled, likely, sampled_all, likely_all, seeds, theta, eccentricity)
+    likely, likely_all = attack(most_likely_world(published))
+    top, top_all = attack(top_m_world(published, m, ids=perm))
+    return PropagationAttack(
+        sampled, likely, sampled_all, likely_all, top, top_all, seeds, theta, eccentricity
+    )

@@ -17,7 +17,7 @@ Examples
 --------
 >>> from graphveil.attack.registry import attack, names, reidentification_column
 >>> names()
-('link', 'propagation', 'edges')
+('link', 'propagation', 'edges', 'percolation', 'reconciliation', 'seedless')
 >>> reidentification_column().name
 'reid_rate'
 >>> [c.name for c in attack("link").columns if c.table]
@@ -26,6 +26,7 @@ Examples
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -35,8 +36,28 @@ import numpy as np
 
 from graphveil._common import SeedLike, seed_to_u64
 from graphveil._seeds import derived_seed
+from graphveil.attack.deanonymization import (
+    DEFAULT_SEED_FRACTIONS,
+    SEED_NODES,
+    Deanonymization,
+    deanonymization_table,
+    percolation_attack,
+    reconciliation_attack,
+    seedless_attack,
+)
 from graphveil.attack.edges import DEFAULT_CONFIDENCE, DEFAULT_KNOWN, edge_recovery
 from graphveil.attack.link import link_inference
+from graphveil.attack.matching import (
+    DEFAULT_ATTEMPTS,
+    DEFAULT_CLIQUE,
+    DEFAULT_ITERATIONS,
+    DEFAULT_MAX_NOISY,
+    DEFAULT_MAX_ROW,
+    DEFAULT_MAX_SPREAD,
+    DEFAULT_R,
+    DEFAULT_THRESHOLD,
+    DEFAULT_TOLERANCE,
+)
 from graphveil.attack.propagation import (
     DEFAULT_DEGREE_RATIO,
     DEFAULT_ECCENTRICITY,
@@ -206,6 +227,7 @@ def _propagation_score(
         "reid_coverage": coverage,
         "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
         "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
+        "reid_rate_top_m": float(np.mean([r.top_m.correct for r in runs])),
     }
 
 
@@ -312,13 +334,19 @@ _PROPAGATION = Attack(
             "re-identified in the most-likely world",
             "fraction of the core re-identified in the most-likely world",
         ),
+        Column(
+            "reid_rate_top_m",
+            "re-identified in the top-m world",
+            "fraction of the core re-identified in the top-m world (the m pairs of highest p)",
+        ),
     ),
     headline="reid_rate",
     reidentifies=True,
     help="Narayanan-Shmatikov seed-and-extend de-anonymization",
     description=(
         "Hide the release's ids, give the attacker the true graph and --seeds high-degree true "
-        "pairs, and propagate against one sampled world and the most-likely world. Rates are over "
+        "pairs, and propagate against one sampled world, the most-likely world (p >= 0.5) and the "
+        "top-m world (the m pairs of highest p, m = the true graph's edges). Rates are over "
         "the nodes of degree >= --min-degree in the largest component (core) and over all nodes: "
         "correct, wrong, unmapped, accuracy (correct among mapped), coverage (mapped share) and "
         "twins (share with a structural twin in the true graph, N(u)=N(v) or N[u]=N[v]: matched "
@@ -363,6 +391,7 @@ _PROPAGATION = Attack(
         "directions dropped (a lower bound of a directed Narayanan-Shmatikov propagation)"
     ),
 )
+
 
 _EDGES = Attack(
     name="edges",
@@ -450,8 +479,254 @@ _EDGES = Attack(
     ),
 )
 
+
+def _matching_score(
+    name: str, run: Callable[..., Deanonymization], seeded: bool
+) -> Callable[[Graph, UncertainGraph | Graph, ScoreRequest], dict[str, Any]]:
+    """The study columns of a de-anonymization attack.
+
+    One run against the three worlds (one sampled world, whatever ``request.samples``: the
+    study's cost; equal worlds are matched once). A seeded attack gets propagation's attacker:
+    ``request.seeds`` seed pairs among the hubs (uniform seeds, the papers' setting, are in each
+    attack's own sweep).
+    """
+
+    def score(
+        g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
+    ) -> dict[str, Any]:
+        options: dict[str, Any] = {"seeds": request.seeds, "seed_nodes": "hubs"} if seeded else {}
+        result = run(g0, published, seed=request.seed, threads=request.threads, **options)
+        sampled = result.rate("sampled")
+        return {
+            f"{name}_rate": sampled.correct,
+            f"{name}_wrong": sampled.wrong,
+            f"{name}_accuracy": sampled.accuracy if sampled.coverage > 0 else None,
+            f"{name}_coverage": sampled.coverage,
+            f"{name}_twin_share": sampled.twins,
+            f"{name}_rate_most_likely": result.rate("most_likely").correct,
+            f"{name}_rate_top_m": result.rate("top_m").correct,
+        }
+
+    return score
+
+
+def _matching_columns(name: str, title: str) -> tuple[Column, ...]:
+    """The columns :func:`_matching_score` returns (none in the comparison table yet)."""
+    return (
+        Column(
+            f"{name}_rate",
+            f"nodes re-identified by {title} (fraction of the core)",
+            "fraction of G0's core nodes (degree >= 5, largest component, seeds left out) "
+            "re-identified in a sampled world (seeded attacks: the study's hub seeds)",
+        ),
+        Column(f"{name}_wrong", "wrongly matched", "wrongly matched fraction of the core"),
+        Column(
+            f"{name}_accuracy",
+            "accuracy",
+            f"correct among the mapped: {name}_rate / {name}_coverage (None when nothing is mapped)",
+        ),
+        Column(f"{name}_coverage", "coverage", "mapped fraction of the core, right or wrong"),
+        Column(
+            f"{name}_twin_share",
+            "twin share",
+            "share of the core with a structural twin in G0: matched only by guessing",
+        ),
+        Column(
+            f"{name}_rate_most_likely",
+            "re-identified in the most-likely world",
+            "fraction of the core re-identified in the most-likely world (p >= 0.5)",
+        ),
+        Column(
+            f"{name}_rate_top_m",
+            "re-identified in the top-m world",
+            "fraction of the core re-identified in the top-m world (the m pairs of highest p)",
+        ),
+    )
+
+
+def _fractions(text: str) -> tuple[float, ...]:
+    """``--seed-fractions 0.005,0.01``: a comma-separated list of fractions."""
+    try:
+        return tuple(float(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"takes fractions separated by commas, like 0.005,0.01, got {text!r}"
+        ) from None
+
+
+def _spread(x: Any, default: int) -> int | None:
+    """A bound option: None (not given) is the default, 0 turns the bound off."""
+    return default if x is None else (None if x == 0 else x)
+
+
+_WORLDS_SENTENCE = (
+    "against one sampled world, the most-likely world (p >= 0.5) and the top-m world (the m "
+    "pairs of highest p, m = the true graph's edges). Rates are over the nodes of degree >= "
+    "--min-degree in the largest component (core) and over all nodes, seeds left out: correct, "
+    "wrong, unmapped, accuracy (correct among mapped), coverage (mapped share) and twins (share "
+    "with a structural twin in the true graph: matched only by guessing)."
+)
+
+_SEEDED_OPTIONS = (
+    Option(
+        "--seed-fractions",
+        "seed_fractions",
+        "the seed sweep: fractions of the nodes given as true seed pairs, comma-separated "
+        f"(default {','.join(f'{f:g}' for f in DEFAULT_SEED_FRACTIONS)})",
+        type=_fractions,
+        default=DEFAULT_SEED_FRACTIONS,
+    ),
+    Option("--seeds", "seeds", "one run with this many seed pairs instead of the sweep"),
+    Option(
+        "--seed-nodes",
+        "seed_nodes",
+        "seeds drawn uniformly among the non-isolated nodes (uniform, the papers') or among the "
+        "hubs (hubs, propagation's)",
+        type=str,
+        default="uniform",
+        choices=SEED_NODES,
+    ),
+)
+
+_COMMON_OPTIONS = (
+    Option("--min-degree", "min_degree", "core degree bound (default 5)", default=5),
+    Option("--seed", "seed", "randomness (default: fresh)", type="seed"),
+    Option("--threads", "threads", "worker threads (default: all)"),
+)
+
+_UNDIRECTED = (
+    "on the underlying undirected graphs: G0's arcs and each attacked world's with their "
+    "directions dropped (a lower bound of a directed attack)"
+)
+
+_PERCOLATION = Attack(
+    name="percolation",
+    title="Percolation with ExpandWhenStuck (Kazemi-Hassani-Grossglauser)",
+    function=percolation_attack,
+    score=_matching_score("percolation", percolation_attack, seeded=True),
+    columns=_matching_columns("percolation", "percolation"),
+    headline="percolation_rate",
+    reidentifies=True,
+    help="percolation graph matching with ExpandWhenStuck from a few true seed pairs",
+    description=(
+        "Hide the release's ids, give the attacker the true graph and true seed pairs, and grow a "
+        "matching by percolation (a pair with >= --r marks from matched neighbouring pairs is "
+        "matched; when none is, neighbouring pairs of matched ones spread marks as noisy seeds) "
+        + _WORLDS_SENTENCE
+    ),
+    options=(
+        *_SEEDED_OPTIONS,
+        Option("--r", "r", f"marks a pair needs (default {DEFAULT_R})", default=DEFAULT_R),
+        Option(
+            "--max-spread",
+            "max_spread",
+            f"pairs (t, a) with deg t * deg a above this spread no marks (default "
+            f"{DEFAULT_MAX_SPREAD:,}; 0 turns the bound off, as the paper)",
+            convert=lambda x: _spread(x, DEFAULT_MAX_SPREAD),
+        ),
+        Option(
+            "--max-noisy",
+            "max_noisy",
+            f"marks the noisy seeds of ExpandWhenStuck may spread in all (default "
+            f"{DEFAULT_MAX_NOISY:,}; 0 turns the bound off, as the paper)",
+            convert=lambda x: _spread(x, DEFAULT_MAX_NOISY),
+        ),
+        *_COMMON_OPTIONS,
+    ),
+    text=deanonymization_table,
+    directed=_UNDIRECTED,
+)
+
+_RECONCILIATION = Attack(
+    name="reconciliation",
+    title="Reconciliation (Korula-Lattanzi)",
+    function=reconciliation_attack,
+    score=_matching_score("reconciliation", reconciliation_attack, seeded=True),
+    columns=_matching_columns("reconciliation", "reconciliation"),
+    headline="reconciliation_rate",
+    reidentifies=True,
+    help="Korula-Lattanzi reconciliation by degree buckets from a few true seed pairs",
+    description=(
+        "Hide the release's ids, give the attacker the true graph and true seed pairs, and match "
+        "by rounds over degree buckets from high to low: a pair is matched when it has the most "
+        "similarity witnesses (matched neighbouring pairs) both ways and at least --threshold, "
+        + _WORLDS_SENTENCE
+    ),
+    options=(
+        *_SEEDED_OPTIONS,
+        Option(
+            "--threshold",
+            "threshold",
+            f"witnesses a pair needs (default {DEFAULT_THRESHOLD})",
+            default=DEFAULT_THRESHOLD,
+        ),
+        Option(
+            "--iterations",
+            "iterations",
+            f"bound on the passes over the buckets (default {DEFAULT_ITERATIONS})",
+            default=DEFAULT_ITERATIONS,
+        ),
+        Option(
+            "--max-row",
+            "max_row",
+            f"images of more neighbours are searched, not read (default {DEFAULT_MAX_ROW:,}; 0 "
+            "turns the bound off, as the paper)",
+            convert=lambda x: _spread(x, DEFAULT_MAX_ROW),
+        ),
+        *_COMMON_OPTIONS,
+    ),
+    text=deanonymization_table,
+    directed=_UNDIRECTED,
+)
+
+_SEEDLESS = Attack(
+    name="seedless",
+    title="Seedless: seed identification, then propagation (Narayanan-Shmatikov)",
+    function=seedless_attack,
+    score=_matching_score("seedless", seedless_attack, seeded=False),
+    columns=_matching_columns("seedless", "the seedless attack"),
+    headline="seedless_rate",
+    reidentifies=True,
+    help="no seed given: find seeds from the hubs' degrees, then propagate (Narayanan-Shmatikov)",
+    description=(
+        "Hide the release's ids and give the attacker the true graph only. It takes a --size "
+        "clique of the true graph's hubs and finds the one clique of the world with the same "
+        "degrees and common-neighbour counts (within --tolerance; none found or several: the "
+        "clique from the next of --attempts hubs is tried, and if none matches nothing is "
+        "mapped), then extends the matching by Narayanan-Shmatikov propagation, " + _WORLDS_SENTENCE
+    ),
+    options=(
+        Option("--size", "size", f"clique size (default {DEFAULT_CLIQUE})", default=DEFAULT_CLIQUE),
+        Option(
+            "--tolerance",
+            "tolerance",
+            f"relative tolerance of degrees and common neighbours (default {DEFAULT_TOLERANCE:g})",
+            type=float,
+            default=DEFAULT_TOLERANCE,
+        ),
+        Option(
+            "--attempts",
+            "attempts",
+            f"hubs a clique is started from in turn (default {DEFAULT_ATTEMPTS})",
+            default=DEFAULT_ATTEMPTS,
+        ),
+        Option(
+            "--theta",
+            "theta",
+            f"propagation's eccentricity threshold (default {DEFAULT_THETA:g})",
+            type=float,
+            default=DEFAULT_THETA,
+        ),
+        *_COMMON_OPTIONS,
+    ),
+    text=deanonymization_table,
+    directed=_UNDIRECTED,
+)
+
 #: Every attack, in the order of the study's columns.
-REGISTRY: Mapping[str, Attack] = {a.name: a for a in (_LINK, _PROPAGATION, _EDGES)}
+REGISTRY: Mapping[str, Attack] = {
+    a.name: a for a in (_LINK, _PROPAGATION, _EDGES, _PERCOLATION, _RECONCILIATION, _SEEDLESS)
+}
 
 
 def names(*, directed: bool = False) -> tuple[str, ...]:

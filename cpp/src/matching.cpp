@@ -1,0 +1,395 @@
+#include "graphveil/matching.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <queue>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "graphveil/interrupt.hpp"
+#include "graphveil/parallel.hpp"
+
+namespace graphveil {
+namespace {
+
+// The inverse of a partial matching given as mapping[t] = a or -1; throws if it is not one.
+template <class Index>
+std::vector<Index> inverse_of(const Index* mapping, std::int64_t n_target, std::int64_t n_aux) {
+    std::vector<Index> inverse(static_cast<std::size_t>(n_aux), Index(-1));
+    for (std::int64_t t = 0; t < n_target; ++t) {
+        const Index a = mapping[t];
+        if (a < 0) continue;
+        if (a >= n_aux) throw std::out_of_range("mapping holds an aux node out of range");
+        if (inverse[a] >= 0) throw std::invalid_argument("mapping sends two target nodes to one aux node");
+        inverse[a] = static_cast<Index>(t);
+    }
+    return inverse;
+}
+
+template <class Index>
+std::int64_t degree(const CsrView<Index>& g, std::int64_t x) {
+    return g.indptr[x + 1] - g.indptr[x];
+}
+
+// Marks per node pair: open addressing on the 64-bit key t * n_aux + a, linear probing, grown
+// at half load. A slot holds the marks and whether the pair has spread (the set Z of the paper).
+class PairTable {
+public:
+    struct Slot {
+        std::uint64_t key = kEmpty;
+        std::int32_t marks = 0;
+        bool spread = false;
+    };
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+
+    PairTable() : slots_(1024) {}
+    std::int64_t size() const { return size_; }
+
+    Slot& at(std::uint64_t key) {
+        if (2 * (size_ + 1) > static_cast<std::int64_t>(slots_.size())) grow();
+        Slot& s = find(slots_, key);
+        if (s.key == kEmpty) {
+            s.key = key;
+            ++size_;
+        }
+        return s;
+    }
+
+private:
+    static std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
+        x ^= x >> 30;
+        x *= 0xbf58476d1ce4e5b9ULL;
+        x ^= x >> 27;
+        x *= 0x94d049bb133111ebULL;
+        return x ^ (x >> 31);
+    }
+    static Slot& find(std::vector<Slot>& slots, std::uint64_t key) {
+        const std::size_t mask = slots.size() - 1;
+        std::size_t i = static_cast<std::size_t>(mix(key)) & mask;
+        while (slots[i].key != kEmpty && slots[i].key != key) i = (i + 1) & mask;
+        return slots[i];
+    }
+    void grow() {
+        std::vector<Slot> bigger(slots_.size() * 2);
+        for (const Slot& s : slots_)
+            if (s.key != kEmpty) find(bigger, s.key) = s;
+        slots_.swap(bigger);
+    }
+    std::vector<Slot> slots_;
+    std::int64_t size_ = 0;
+};
+
+// A candidate pair: most marks first, then the smallest degree difference |deg(t) - deg(a)|,
+// then the smallest target node, then the smallest aux node.
+struct Candidate {
+    std::int32_t marks;
+    std::int64_t gap, t, a;
+    bool operator<(const Candidate& o) const {  // "lower priority than" for std::priority_queue
+        return std::tie(marks, o.gap, o.t, o.a) < std::tie(o.marks, gap, t, a);
+    }
+};
+
+template <class Index>
+class Percolation {
+public:
+    Percolation(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+                std::int64_t max_spread, std::int64_t max_noisy)
+        : target_(target),
+          aux_(aux),
+          mapping_(mapping),
+          inverse_(inverse_of(mapping, target.n, aux.n)),
+          r_(r),
+          max_spread_(max_spread),
+          noisy_left_(max_noisy) {}
+
+    MatchingStats run(bool expand_when_stuck) {
+        MatchingStats stats;
+        std::vector<std::pair<std::int64_t, std::int64_t>> phase;  // the pairs that spread next (A)
+        for (std::int64_t t = 0; t < target_.n; ++t)
+            if (mapping_[t] >= 0) {
+                matched_.emplace_back(t, mapping_[t]);
+                phase.emplace_back(t, mapping_[t]);
+                table_.at(key(t, mapping_[t])).spread = true;
+            }
+        while (!phase.empty()) {
+            ++stats.rounds;
+            for (const auto& [t, a] : phase) spread(t, a);
+            while (!queue_.empty()) {
+                const Candidate c = queue_.top();
+                queue_.pop();
+                if (mapping_[c.t] >= 0 || inverse_[c.a] >= 0) continue;
+                mapping_[c.t] = static_cast<Index>(c.a);
+                inverse_[c.a] = static_cast<Index>(c.t);
+                matched_.emplace_back(c.t, c.a);
+                ++stats.mapped;
+                auto& slot = table_.at(key(c.t, c.a));
+                if (!slot.spread) {
+                    slot.spread = true;
+                    spread(c.t, c.a);
+                }
+            }
+            phase.clear();
+            if (!expand_when_stuck) break;
+            // ExpandWhenStuck: the neighbouring pairs of the pairs matched since the last
+            // expansion (those of earlier ones have spread or hold a matched node by now).
+            // Once the noisy seeds have used up max_noisy marks, no more are taken.
+            for (; expanded_ < matched_.size() && noisy_left_ > 0; ++expanded_) {
+                const auto [t, a] = matched_[expanded_];
+                if (!spreads(t, a)) continue;
+                neighbour_pairs(t, a, [&](std::int64_t x, std::int64_t y) {
+                    if (noisy_left_ <= 0) return;
+                    auto& slot = table_.at(key(x, y));
+                    if (slot.spread) return;
+                    slot.spread = true;
+                    phase.emplace_back(x, y);
+                    if (spreads(x, y)) noisy_left_ -= degree(target_, x) * degree(aux_, y);
+                });
+            }
+        }
+        stats.marked = table_.size();
+        return stats;
+    }
+
+private:
+    std::uint64_t key(std::int64_t t, std::int64_t a) const {
+        return static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(aux_.n) + static_cast<std::uint64_t>(a);
+    }
+    bool spreads(std::int64_t t, std::int64_t a) const {
+        return degree(target_, t) * degree(aux_, a) <= max_spread_;
+    }
+    // Calls f(x, y) for the unmatched pairs x in N(t), y in N(a) whose nodes have degree >= r.
+    template <class F>
+    void neighbour_pairs(std::int64_t t, std::int64_t a, F&& f) {
+        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
+            const std::int64_t x = target_.indices[e];
+            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
+            for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
+                const std::int64_t y = aux_.indices[g];
+                if (inverse_[y] >= 0 || degree(aux_, y) < r_) continue;
+                f(x, y);
+            }
+            if (++work_ % 1024 == 0) interrupt::check();
+        }
+    }
+    void spread(std::int64_t t, std::int64_t a) {
+        if (!spreads(t, a)) return;
+        neighbour_pairs(t, a, [&](std::int64_t x, std::int64_t y) {
+            auto& slot = table_.at(key(x, y));
+            if (++slot.marks >= r_) {
+                const std::int64_t gap = degree(target_, x) - degree(aux_, y);
+                queue_.push(Candidate{slot.marks, gap < 0 ? -gap : gap, x, y});
+            }
+        });
+    }
+
+    const CsrView<Index>& target_;
+    const CsrView<Index>& aux_;
+    Index* mapping_;
+    std::vector<Index> inverse_;
+    std::int64_t r_, max_spread_;
+    std::int64_t noisy_left_;  // marks the noisy seeds may still spread (an upper bound each)
+    PairTable table_;
+    std::priority_queue<Candidate> queue_;
+    std::vector<std::pair<std::int64_t, std::int64_t>> matched_;
+    std::size_t expanded_ = 0;
+    std::int64_t work_ = 0;
+};
+
+// A dense counter over one graph's nodes with the list of touched entries, cleared in O(touched).
+struct Counter {
+    std::vector<std::int32_t> count;
+    std::vector<std::int64_t> touched;
+    explicit Counter(std::int64_t n) : count(static_cast<std::size_t>(n), 0) {}
+};
+
+class CounterPool {
+public:
+    explicit CounterPool(std::int64_t n) : n_(n) {}
+    std::unique_ptr<Counter> acquire() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (free_.empty()) return std::make_unique<Counter>(n_);
+        auto c = std::move(free_.back());
+        free_.pop_back();
+        return c;
+    }
+    void release(std::unique_ptr<Counter> c) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        free_.push_back(std::move(c));
+    }
+
+private:
+    std::int64_t n_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<Counter>> free_;
+};
+
+// The strictly best unmatched node of `to` for node x of `from`: the most witnesses (matched
+// neighbours of x whose images are neighbours of it), at least `threshold`, among the nodes of
+// degree >= bound; -1 when there is none or the top is tied. A node with >= threshold witnesses
+// lies in at least one image row besides the threshold - 1 longest ones (pigeonhole), so those
+// are not enumerated, only searched (rows are sorted by id): a hub's row is read once per
+// candidate found elsewhere instead of in full.
+// A node's scoring: its best candidate (-1: none), and what can change it while its matched
+// neighbours stay the same: a top-scoring candidate and, on a tie, another one being matched.
+struct Witnessed {
+    std::int64_t best = -1;
+    std::int64_t top = -1;   // a candidate of the top score (-1: none scored)
+    std::int64_t tied = -1;  // another one of the top score (-1: the top is unique)
+    std::int64_t step = -1;  // the step it was computed in (-1: never)
+};
+
+template <class Index>
+Witnessed best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map,
+                            const Index* taken, std::int64_t x, std::int64_t threshold, std::int64_t bound,
+                            std::int64_t max_row, Counter& counter, std::vector<std::int64_t>& rows) {
+    rows.clear();
+    for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
+        const Index y = map[from.indices[e]];
+        if (y >= 0) rows.push_back(y);
+    }
+    if (static_cast<std::int64_t>(rows.size()) < threshold) return {};
+    // Longest rows first (equal lengths by id, so the split does not depend on the row order).
+    std::sort(rows.begin(), rows.end(), [&](std::int64_t p, std::int64_t q) {
+        const std::int64_t dp = degree(to, p), dq = degree(to, q);
+        return dp > dq || (dp == dq && p < q);
+    });
+    // Rows searched only: the threshold - 1 longest (exact), and every row longer than max_row.
+    std::size_t big = static_cast<std::size_t>(threshold - 1);
+    while (big < rows.size() && degree(to, rows[big]) > max_row) ++big;
+    for (std::size_t i = big; i < rows.size(); ++i)
+        for (std::int64_t f = to.indptr[rows[i]]; f < to.indptr[rows[i] + 1]; ++f) {
+            const Index c = to.indices[f];
+            if (taken[c] >= 0 || degree(to, c) < bound) continue;
+            if (counter.count[c]++ == 0) counter.touched.push_back(c);
+        }
+    Witnessed out;
+    std::int64_t top = 0;
+    for (const std::int64_t c : counter.touched) {
+        std::int64_t s = counter.count[c];
+        counter.count[c] = 0;
+        for (std::size_t i = 0; i < big; ++i)
+            s += std::binary_search(to.indices + to.indptr[rows[i]], to.indices + to.indptr[rows[i] + 1],
+                                    static_cast<Index>(c));
+        if (s > top) {
+            top = s;
+            out.top = c;
+            out.tied = -1;
+        } else if (s == top) {
+            out.tied = c;
+        }
+    }
+    counter.touched.clear();
+    if (top >= threshold && out.tied < 0) out.best = out.top;
+    return out;
+}
+
+constexpr std::int64_t kBlock = 256;
+
+}  // namespace
+
+template <class Index>
+MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+                        bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
+    if (r < 1) throw std::invalid_argument("r must be at least 1");
+    Percolation<Index> run(target, aux, mapping, r, max_spread, max_noisy);
+    return run.run(expand_when_stuck);
+}
+
+template <class Index>
+MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
+                        std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+    if (threshold < 1) throw std::invalid_argument("threshold must be at least 1");
+    std::vector<Index> inverse = inverse_of(mapping, target.n, aux.n);
+    std::int64_t max_degree = 0;
+    for (std::int64_t t = 0; t < target.n; ++t) max_degree = std::max(max_degree, degree(target, t));
+    for (std::int64_t a = 0; a < aux.n; ++a) max_degree = std::max(max_degree, degree(aux, a));
+    int top_bucket = 0;
+    while ((std::int64_t{2} << top_bucket) <= max_degree) ++top_bucket;  // floor(log2 D)
+    CounterPool aux_pool(aux.n), target_pool(target.n);
+    // One cached scoring per (target node, bucket it is eligible in): node t of degree d >= 2 is
+    // eligible in buckets 1..floor(log2 d), at slot_start[t] + j - 1.
+    std::vector<std::int64_t> slot_start(static_cast<std::size_t>(target.n) + 1, 0);
+    for (std::int64_t t = 0; t < target.n; ++t) {
+        int buckets = 0;
+        while ((std::int64_t{2} << buckets) <= degree(target, t)) ++buckets;
+        slot_start[t + 1] = slot_start[t] + buckets;
+    }
+    std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
+    std::vector<std::int64_t> changed(static_cast<std::size_t>(target.n), -1);  // step a neighbour was last matched
+    std::vector<std::int64_t> eligible, proposed;
+    std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1), backward;
+    MatchingStats stats;
+    for (std::int64_t pass = 0, before = -1; pass < iterations && stats.mapped != before; ++pass) {
+        before = stats.mapped;  // a pass that adds nothing leaves every later pass the same
+        for (int j = top_bucket; j >= 1; --j) {
+            ++stats.rounds;
+            interrupt::check();
+            const std::int64_t bound = std::int64_t{1} << j;
+            eligible.clear();
+            for (std::int64_t t = 0; t < target.n; ++t)
+                if (mapping[t] < 0 && degree(target, t) >= bound) eligible.push_back(t);
+            const std::int64_t step = stats.rounds;
+            parallel_ranges(static_cast<std::int64_t>(eligible.size()), kBlock, threads,
+                            [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+                                auto counter = aux_pool.acquire();
+                                std::vector<std::int64_t> rows;
+                                for (std::int64_t i = begin; i < end; ++i) {
+                                    const std::int64_t t = eligible[i];
+                                    // The last scoring of t at this bound stands unless t gained a
+                                    // matched neighbour since, or a top candidate was matched.
+                                    Witnessed& c = cache[slot_start[t] + (j - 1)];
+                                    const bool stale = c.step < 0 || changed[t] >= c.step ||
+                                                       (c.top >= 0 && inverse[c.top] >= 0) ||
+                                                       (c.tied >= 0 && inverse[c.tied] >= 0);
+                                    if (stale) {
+                                        c = best_witnessed(target, aux, mapping, inverse.data(), t, threshold, bound,
+                                                           max_row, *counter, rows);
+                                        c.step = step;
+                                    }
+                                    forward[t] = c.best;
+                                }
+                                aux_pool.release(std::move(counter));
+                            });
+            proposed.clear();
+            for (const std::int64_t t : eligible)
+                if (forward[t] >= 0) proposed.push_back(forward[t]);
+            std::sort(proposed.begin(), proposed.end());
+            proposed.erase(std::unique(proposed.begin(), proposed.end()), proposed.end());
+            backward.assign(proposed.size(), -1);
+            parallel_ranges(static_cast<std::int64_t>(proposed.size()), kBlock, threads,
+                            [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+                                auto counter = target_pool.acquire();
+                                std::vector<std::int64_t> rows;
+                                for (std::int64_t i = begin; i < end; ++i)
+                                    backward[i] = best_witnessed(aux, target, inverse.data(), mapping, proposed[i],
+                                                                 threshold, bound, max_row, *counter, rows)
+                                                      .best;
+                                target_pool.release(std::move(counter));
+                            });
+            for (std::size_t i = 0; i < proposed.size(); ++i) {
+                const std::int64_t t = backward[i], a = proposed[i];
+                if (t < 0 || forward[t] != a) continue;
+                mapping[t] = static_cast<Index>(a);
+                inverse[a] = static_cast<Index>(t);
+                ++stats.mapped;
+                for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) changed[target.indices[e]] = step;
+            }
+            for (const std::int64_t t : eligible) forward[t] = -1;
+        }
+    }
+    return stats;
+}
+
+template MatchingStats percolate(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*,
+                                 std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats percolate(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*,
+                                 std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats reconcile(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*,
+                                 std::int64_t, std::int64_t, std::int64_t, int);
+template MatchingStats reconcile(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*,
+                                 std::int64_t, std::int64_t, std::int64_t, int);
+
+}  // namespace graphveil
