@@ -160,6 +160,10 @@ def test_fixed_arcs_are_those_every_feasible_point_fixes(seed):
         if fixed[e]:
             assert abs(value[e] - low) < 1e-9
     assert fixed.any() and not fixed.all()
+    none = np.zeros(0, dtype=np.int64)
+    assert fixed_arcs(n, none, none, np.zeros(n), np.zeros(n))[0].size == 0
+    with pytest.raises(ValueError, match="no p in"):
+        fixed_arcs(n, tails, heads, out_degree + n, in_degree + n)  # more than n - 1 arcs
 
 
 def reciprocal_digraph(n: int, arcs: int, share: float, seed: int) -> gv.Graph:

@@ -83,6 +83,10 @@ def fixed_arcs(
         No flow meets the degrees (the degrees are not those of a subgraph of the arcs).
     """
     arcs = int(tails.size)
+    if arcs == 0:
+        if out_degree.any() or in_degree.any():
+            raise ValueError("no p in [0, 1] meets the part's in- and out-degrees")
+        return np.zeros(0, dtype=bool), np.zeros(0)
     source, sink = 2 * n, 2 * n + 1
     nodes = np.arange(n, dtype=np.int64)
     rows = np.concatenate([np.full(n, source), tails, n + nodes])
