@@ -29,6 +29,7 @@ from graphveil.anonymize import (
     randwalk_mod,
     registry,
 )
+from graphveil.anonymize._qp import fixed_arcs
 from graphveil.anonymize.partitioners import get as get_partitioner
 from graphveil.anonymize.parts import metis_parts, split_parts
 from graphveil.measure.privacy import directed_eps
@@ -134,6 +135,145 @@ def test_directed_maxvar_out_constraints_alone_would_be_trivial():
     assert np.abs(ug.p - trivial).max() > 1e-3
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_fixed_arcs_are_those_every_feasible_point_fixes(seed):
+    """Against linprog: an arc is fixed iff its least and its greatest value over the
+    polytope {0 <= p <= 1, out- and in-degree sums} agree (and equal the returned value)."""
+    rng = np.random.default_rng(seed)
+    n = 7
+    pairs = [(a, b) for a in range(n) for b in range(n) if a != b and rng.random() < 0.55]
+    tails, heads = (np.array(x, dtype=np.int64) for x in zip(*pairs))
+    chosen = rng.random(tails.size) < 0.5  # a subgraph: its degrees are feasible
+    out_degree = np.bincount(tails[chosen], minlength=n).astype(float)
+    in_degree = np.bincount(heads[chosen], minlength=n).astype(float)
+    fixed, value = fixed_arcs(n, tails, heads, out_degree, in_degree)
+    a_eq = np.zeros((2 * n, tails.size))
+    a_eq[tails, np.arange(tails.size)] = 1.0
+    a_eq[n + heads, np.arange(tails.size)] = 1.0
+    b_eq = np.concatenate([out_degree, in_degree])
+    for e in range(tails.size):
+        c = np.zeros(tails.size)
+        c[e] = 1.0
+        low = linprog(c, A_eq=a_eq, b_eq=b_eq, bounds=(0, 1), method="highs").fun
+        high = -linprog(-c, A_eq=a_eq, b_eq=b_eq, bounds=(0, 1), method="highs").fun
+        assert fixed[e] == (high - low < 1e-9), e
+        if fixed[e]:
+            assert abs(value[e] - low) < 1e-9
+    assert fixed.any() and not fixed.all()
+    none = np.zeros(0, dtype=np.int64)
+    assert fixed_arcs(n, none, none, np.zeros(n), np.zeros(n))[0].size == 0
+    with pytest.raises(ValueError, match="no p in"):
+        fixed_arcs(n, tails, heads, out_degree + n, in_degree + n)  # more than n - 1 arcs
+
+
+def reciprocal_digraph(n: int, arcs: int, share: float, seed: int) -> gv.Graph:
+    """A random digraph whose arcs are reciprocated with chance ``share``."""
+    rng = np.random.default_rng(seed)
+    u, v = rng.integers(0, n, arcs), rng.integers(0, n, arcs)
+    back = rng.random(arcs) < share
+    keep = u != v
+    return gv.Graph.from_edges(
+        np.r_[u[keep], v[keep & back]], np.r_[v[keep], u[keep & back]], n, directed=True
+    )
+
+
+def expected_reciprocated(ug: gv.UncertainGraph) -> float:
+    p = dict(zip(zip(ug.u.tolist(), ug.v.tolist()), ug.p.tolist()))
+    return sum(x * p.get((b, a), 0.0) for (a, b), x in p.items())
+
+
+def dyad_qp_by_osqp(g: gv.Graph, ug: gv.UncertainGraph) -> np.ndarray:
+    """The dyad-level QP over ug's arcs solved by OSQP: one variable per pair joined both ways
+    with both arcs G0's or both potential (a dyad), else per arc; min sum p^2; at every node
+    the dyads sum to its G0 mutual degree, the single arcs to the rest of its degrees."""
+    osqp = pytest.importorskip("osqp")
+    import scipy.sparse as sp
+
+    g0, n = arc_set(g), g.n
+    arcs = list(zip(ug.u.tolist(), ug.v.tolist()))
+    present = set(arcs)
+
+    def unit(a: int, b: int) -> tuple[int, int, int]:
+        tied = (b, a) in present and (((a, b) in g0) == ((b, a) in g0))
+        return (1, min(a, b), max(a, b)) if tied else (0, a, b)
+
+    column: dict[tuple[int, int, int], int] = {}
+    for a, b in arcs:
+        column.setdefault(unit(a, b), len(column))
+    k = len(column)
+    rows, cols = [], []
+    for (tied, a, b), c in column.items():
+        rows += [2 * n + a, 2 * n + b] if tied else [a, n + b]
+        cols += [c, c]
+    a_deg = sp.csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(3 * n, k))
+    size = np.array([2.0 if key[0] else 1.0 for key in column])
+    mutual = np.zeros(n)
+    for a, b in g0:
+        if (b, a) in g0:
+            mutual[a] += 0.5
+            mutual[b] += 0.5
+    d = np.r_[g.out_degrees - mutual, g.in_degrees - mutual, mutual]
+    problem = osqp.OSQP()
+    problem.setup(
+        sp.diags(2.0 * size, format="csc"),
+        np.zeros(k),
+        sp.vstack([a_deg, sp.identity(k)], format="csc"),
+        np.r_[d, np.zeros(k)],
+        np.r_[d, np.ones(k)],
+        eps_abs=1e-10,
+        eps_rel=1e-10,
+        max_iter=200_000,
+        verbose=False,
+    )
+    new_names = int(str(osqp.__version__).split(".")[0]) >= 1
+    result = problem.solve(raise_error=False) if new_names else problem.solve()
+    x = np.asarray(result.x)
+    return np.array([x[column[unit(a, b)]] for a, b in arcs])
+
+
+def test_directed_maxvar_dyads_against_osqp_and_keeps_both_degrees():
+    g = reciprocal_digraph(40, 150, 0.5, 3)
+    ug, report = maxvar(g, n_potential=80, parts=1, seed=2, dyads=True)
+    assert report["params"]["dyads"] is True and report["potential_mutual"][0] > 5
+    assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-6
+    assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-6
+    assert ((ug.p >= 0) & (ug.p <= 1)).all()
+    potential = arc_set(ug) - arc_set(g)
+    assert len(potential) in (79, 80)  # a potential dyad counts two of n_p
+    p = dict(zip(zip(ug.u.tolist(), ug.v.tolist()), ug.p.tolist()))
+    mutual = {(a, b) for a, b in arc_set(g) if (b, a) in arc_set(g)}
+    assert all(p[a, b] == p[b, a] for a, b in mutual)  # a mutual dyad: one variable
+    new_dyads = {(a, b) for a, b in potential if (b, a) in potential and a < b}
+    assert len(new_dyads) == report["potential_mutual"][0]  # every such pair is one dyad
+    fof = directed_fof_pairs(g)
+    assert all((a, b) in fof or (b, a) in fof for a, b in new_dyads)
+    assert np.abs(ug.p - dyad_qp_by_osqp(g, ug)).max() < 1e-4
+    assert abs(report["tv"] - float(np.sum(ug.p * (1 - ug.p)))) < 1e-9
+    mutual_degree = np.zeros(g.n)  # kept exactly too: sum of q over the dyads at a node
+    for a, _ in mutual:
+        mutual_degree[a] += 1.0
+    for (a, b), x in p.items():
+        if (b, a) in p and (((a, b) in arc_set(g)) == ((b, a) in arc_set(g))):
+            mutual_degree[a] -= x
+    assert np.abs(mutual_degree).max() < 1e-6
+
+
+def test_directed_maxvar_dyads_keep_more_reciprocated_arcs_and_threads():
+    g = reciprocal_digraph(150, 900, 0.6, 5)
+    plain, _ = maxvar(g, n_potential=500, parts=3, seed=4)
+    ug, report = maxvar(g, n_potential=500, parts=3, seed=4, dyads=True, threads=1)
+    again, _ = maxvar(g, n_potential=500, parts=3, seed=4, dyads=True, threads=2)
+    assert np.array_equal(ug.u, again.u) and np.array_equal(ug.p, again.p)
+    g0 = _reciprocal(arc_set(g)) * 2
+    assert expected_reciprocated(plain) < expected_reciprocated(ug) <= g0
+    assert abs(report["mutual_share"] - (g0 / g.m) / (2 - g0 / g.m)) < 1e-12
+    assert "dyads" not in maxvar(g, n_potential=10, parts=1, seed=1).report["params"]
+    with pytest.raises(ValueError, match="dyads=True is for directed graphs"):
+        maxvar(g.to_undirected(), n_potential=10, parts=1, dyads=True)
+    osqp, _ = maxvar(g, n_potential=500, parts=3, seed=4, dyads=True, solver="osqp")
+    assert np.array_equal(osqp.u, ug.u) and np.abs(osqp.p - ug.p).max() < 1e-4
+
+
 def test_directed_maxvar_parts_cut_arcs_and_threads():
     g = random_digraph(80, 320, 11)
     one, report = maxvar(g, n_potential=100, parts=3, seed=9, threads=1)
@@ -200,6 +340,96 @@ def test_directed_edge_switch_mixes_like_networkx():
     assert abs(np.mean(ours) - np.mean(theirs)) < 3.0 + 0.25 * np.mean(theirs)
 
 
+def mutual_dyads(arcs: set[tuple[int, int]]) -> int:
+    return sum(a < b and (b, a) in arcs for a, b in arcs)
+
+
+def same_degrees_and_dyads(g: gv.Graph) -> set[frozenset[tuple[int, int]]]:
+    """Brute force: every digraph on g's nodes with g's in- and out-degrees and mutual dyads."""
+    n, out, inn = g.n, g.out_degrees.tolist(), g.in_degrees.tolist()
+    rows = [list(itertools.combinations([v for v in range(n) if v != u], out[u])) for u in range(n)]
+    found = set()
+    for choice in itertools.product(*rows):
+        arcs = {(u, v) for u, heads in enumerate(choice) for v in heads}
+        counts = np.bincount([v for _, v in arcs], minlength=n).tolist() if arcs else [0] * n
+        if counts == inn and mutual_dyads(arcs) == mutual_dyads(arc_set(g)):
+            found.add(frozenset(arcs))
+    return found
+
+
+def reached(g: gv.Graph, dyads: bool, runs: int) -> dict[frozenset[tuple[int, int]], int]:
+    seen: dict[frozenset[tuple[int, int]], int] = defaultdict(int)
+    for s in range(runs):
+        ug, _ = edge_switch(g, switches=400, dyads=dyads, seed=s)
+        seen[frozenset(arc_set(ug))] += 1
+    return seen
+
+
+TINY_DIGRAPHS = {
+    "3-cycle": ([0, 1, 2], [1, 2, 0], 3),
+    "3-cycle and a mutual dyad": ([0, 1, 2, 0, 3], [1, 2, 0, 3, 0], 4),
+    "two 3-cycles": ([0, 1, 2, 2, 3, 4], [1, 2, 0, 3, 4, 2], 5),
+    "mixed": ([0, 1, 0, 2, 2, 3, 4, 1, 3], [1, 0, 2, 3, 4, 4, 1, 3, 0], 5),
+    "mutual path": ([0, 1, 1, 2, 2, 3, 3, 0, 4, 1], [1, 0, 2, 1, 3, 2, 4, 2, 0, 4], 5),
+}
+
+
+@pytest.mark.parametrize("name", list(TINY_DIGRAPHS))
+def test_dyad_edge_switch_reaches_every_digraph_with_its_degrees_and_dyads(name):
+    """Irreducible: the chain reaches every state of the enumerated state space, about
+    uniformly (its moves are symmetric), and nothing outside it."""
+    tails, heads, n = TINY_DIGRAPHS[name]
+    g = gv.Graph.from_edges(tails, heads, n, directed=True)
+    space = same_degrees_and_dyads(g)
+    runs = 60 * len(space)
+    seen = reached(g, True, runs)
+    assert set(seen) == space  # every state reached, none outside
+    expected = runs / len(space)
+    assert max(abs(c - expected) for c in seen.values()) < 5 * math.sqrt(expected)
+
+
+def test_plain_directed_switch_cannot_reverse_a_3_cycle():
+    """The 2-arc switch keeps a directed 3-cycle as it is (Rao et al. 1996): the limitation
+    the dyad-aware chain removes; with a mutual dyad beside it, it also changes the dyads."""
+    tails, heads, n = TINY_DIGRAPHS["3-cycle"]
+    g = gv.Graph.from_edges(tails, heads, n, directed=True)
+    assert len(same_degrees_and_dyads(g)) == 2
+    assert set(reached(g, False, 50)) == {frozenset(arc_set(g))}
+    tails, heads, n = TINY_DIGRAPHS["mixed"]
+    g = gv.Graph.from_edges(tails, heads, n, directed=True)
+    seen = reached(g, False, 300)
+    assert {mutual_dyads(set(arcs)) for arcs in seen} != {mutual_dyads(arc_set(g))}
+
+
+def test_dyad_edge_switch_keeps_degrees_and_mutual_dyads_and_mixes():
+    g = random_digraph(60, 500, 4)
+    arcs = arc_set(g)
+    both = {(a, b) for a, b in itertools.combinations(range(60), 2) if a % 3 == 0 and b % 3 == 0}
+    g = gv.Graph.from_edges(
+        [a for a, b in arcs | both] + [b for a, b in both],
+        [b for a, b in arcs | both] + [a for a, b in both],
+        60,
+        directed=True,
+    )
+    ug, report = edge_switch(g, switches=20 * g.m, dyads=True, seed=5)
+    out = ug.sample(seed=0)
+    assert report["params"]["dyads"] is True and report["performed"] > g.m
+    assert np.array_equal(out.out_degrees, g.out_degrees)
+    assert np.array_equal(out.in_degrees, g.in_degrees)
+    assert out.m == g.m and not (ug.u == ug.v).any()
+    assert mutual_dyads(arc_set(out)) == mutual_dyads(arc_set(g)) > 100
+    kept = len(arc_set(out) & arc_set(g)) / g.m
+    plain, _ = edge_switch(g, switches=20 * g.m, seed=5)
+    assert mutual_dyads(arc_set(plain)) < 0.7 * mutual_dyads(arc_set(g))
+    assert kept < 0.5  # it mixes: G0's arcs do not stay
+    again, _ = edge_switch(g, switches=20 * g.m, dyads=True, seed=5)
+    assert np.array_equal(again.u, ug.u) and np.array_equal(again.v, ug.v)
+    with pytest.raises(ValueError, match="dyads=True is for directed graphs"):
+        edge_switch(g.to_undirected(), switches=1, dyads=True)
+    _, report = edge_switch(g, switches=10, seed=1)
+    assert "dyads" not in report["params"]
+
+
 # ---------------------------------------------------------------------- RandWalk
 def test_directed_randwalk_at_t2_against_the_definition():
     """t = 2: z is a successor of v; arcs into a sink fail (their walks all die)."""
@@ -226,6 +456,47 @@ def test_directed_randwalk_keeps_out_degrees_up_to_failures_and_threads():
     assert g.m - out.sum() == report["failed"] == report["lost"]
     with pytest.raises(ValueError, match="routing='fixed' has no directed form"):
         randwalk(g, t=2, routing="fixed")
+
+
+def test_reverse_randwalk_keeps_in_degrees_up_to_failures_and_threads():
+    """direction="in": in-degrees kept as out-degrees are by the forward walk; the forward walk
+    of the reversed graph, arcs reversed back, seed for seed."""
+    g = random_digraph(300, 2400, 6)
+    ug, report = randwalk(g, t=4, direction="in", seed=2, threads=1)
+    again, _ = randwalk(g, t=4, direction="in", seed=2, threads=2)
+    assert np.array_equal(ug.u, again.u) and np.array_equal(ug.v, again.v)
+    assert report["params"]["direction"] == "in"
+    inn = ug.expected_in_degrees()
+    assert (inn <= g.in_degrees).all() and (ug.u != ug.v).all()
+    assert g.m - inn.sum() == report["failed"] == report["lost"]
+    assert len(arc_set(ug)) == ug.num_pairs  # no duplicates
+    tails, heads = g.edges()
+    reversed_g = gv.Graph.from_edges(heads, tails, g.n, directed=True)
+    forward, rep = randwalk(reversed_g, t=4, seed=2)
+    assert arc_set(ug) == {(b, a) for a, b in arc_set(forward)}
+    assert rep["failed"] == report["failed"] and rep["dead_walks"] == report["dead_walks"]
+    default, rep = randwalk(g, t=4, seed=2)
+    assert "direction" not in rep["params"]  # the default's release is as before
+    assert not np.array_equal(default.expected_in_degrees(), g.in_degrees)
+
+
+def test_reverse_randwalk_at_t2_against_the_definition():
+    """t = 2, direction="in": z is a predecessor of a predecessor of v; arcs out of a source fail."""
+    g = gv.Graph.from_edges(
+        [0, 0, 1, 1, 2, 3, 3, 4, 6], [1, 2, 2, 5, 3, 0, 4, 5, 3], 7, directed=True
+    )
+    source_arcs = int(np.count_nonzero(g.in_degrees[g.edges()[0]] == 0))
+    assert source_arcs == 1  # the arc 6 -> 3
+    ug, report = randwalk(g, t=2, max_tries=4, direction="in", seed=1)
+    assert report["dead_walks"] >= 4 * source_arcs and report["failed"] >= source_arcs
+    pred = {x: set(g.predecessors(x).tolist()) for x in range(g.n)}
+    for z, v in arc_set(ug):
+        assert z != v and any(z in pred[w] for w in pred[v])
+    assert ug.num_pairs == g.m - report["failed"]
+    with pytest.raises(ValueError, match="direction='in' is for directed graphs"):
+        randwalk(g.to_undirected(), t=2, direction="in")
+    with pytest.raises(ValueError, match="direction must be 'out' or 'in'"):
+        randwalk(g, t=2, direction="both")
 
 
 def test_randwalk_mod_has_no_directed_form():

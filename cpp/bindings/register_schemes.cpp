@@ -84,13 +84,13 @@ py::tuple randwalk_directed_py(const carray<std::int64_t>& indptr, const carray<
 
 template <class Index>
 py::tuple edge_switch_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, std::int64_t switches,
-                         bool nearby, std::uint64_t seed, bool directed) {
+                         bool nearby, std::uint64_t seed, bool directed, bool dyads) {
     const auto g = csr_view(indptr, indices);
     SwitchResult<Index> result;
     {
         // Safe: reads numpy buffers kept alive by the arguments, writes local vectors.
         KernelRelease release;
-        result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed, directed);
+        result = edge_switch<Index>(g.indptr, g.indices, g.n, switches, nearby, seed, directed, dyads);
     }
     return py::make_tuple(to_numpy(std::move(result.u)), to_numpy(std::move(result.v)), result.performed);
 }
@@ -162,8 +162,9 @@ void register_schemes(py::module_& m) {
                "Retrying walk along out-links: (u, z arcs, failed arcs, walks that died at a node without out-arcs)");
     def_widths(m, "edge_switch", &edge_switch_py<std::int32_t>, &edge_switch_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("switches"), py::arg("nearby"),
-               py::arg("seed"), py::arg("directed") = false,
-               "Switched edge arrays (u < v, unsorted; arcs u -> v when directed) and the number of performed switches");
+               py::arg("seed"), py::arg("directed") = false, py::arg("dyads") = false,
+               "Switched edge arrays (u < v, unsorted; arcs u -> v when directed) and the number of performed switches; "
+               "dyads: the dyad-aware directed chain (mutual dyads kept)");
     def_widths(m, "csr_dense_product", &csr_dense_product_py<std::int32_t>, &csr_dense_product_py<std::int64_t>,
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("data").noconvert(),
                py::arg("x").noconvert(), "M x for a CSR matrix M (data None: all ones) and a dense row-major block x");

@@ -1,6 +1,7 @@
 #include "graphveil/switching.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -186,14 +187,168 @@ SwitchResult<Index> switch_directed(const std::int64_t* indptr, const Index* ind
     return out;
 }
 
+// The dyad-aware directed chain: every in-degree, every out-degree and the number of mutual
+// dyads (pairs joined both ways) kept. Each attempt draws one of three moves, each a k-arc
+// switch in the sense of Tabourier, Roth and Cointet (2011): k arcs removed, k arcs with the
+// same tails and a permutation of their heads added.
+//  0: the 2-arc switch x -> y, u -> v  =>  x -> v, u -> y (arcs i, j uniform);
+//  1: the 3-arc rotation of arcs i, j, k (uniform, distinct) a_l -> b_l  =>  a_l -> b_{l+1}
+//     or a_l -> b_{l-1} (a fair coin), which reverses a directed 3-cycle a -> b -> c -> a (Rao,
+//     Jana and Bandyopadhyay 1996: the 2-arc switch alone cannot, so it does not connect the
+//     digraphs with the same degrees);
+//  2: the mutual-dyad switch: arcs i, j uniform, x -> y and u -> v both with their reverse
+//     arcs, the dyads {x, y}, {u, v} become {x, v}, {u, y} (both ways; Milo et al. 2002 switch
+//     mutual edges among themselves).
+// A move is rejected (the graph unchanged) when it would create a loop or an arc present, or
+// change the number of mutual dyads. Each move's proposal is symmetric (the reverse move is
+// drawn with the same probability), so the chain's stationary law is uniform on the digraphs
+// it reaches; tests/test_directed_schemes.py enumerates tiny state spaces to check it reaches
+// them all.
+template <class Index>
+class DyadSwitcher {
+public:
+    DyadSwitcher(const std::int64_t* indptr, const Index* indices, std::int64_t n)
+        : nn_(static_cast<std::uint64_t>(n)), table_(indptr[n], true) {
+        arcs_.reserve(static_cast<std::size_t>(indptr[n]));
+        for (std::int64_t x = 0; x < n; ++x)
+            for (std::int64_t s = indptr[x]; s < indptr[x + 1]; ++s) {
+                table_.insert(key(static_cast<Index>(x), indices[s]), static_cast<std::int64_t>(arcs_.size()));
+                arcs_.push_back({static_cast<Index>(x), indices[s]});
+            }
+    }
+
+    std::int64_t run(std::int64_t attempts, Rng& rng) {
+        const auto m = static_cast<std::uint64_t>(arcs_.size());
+        std::int64_t performed = 0;
+        if (m < 2) return 0;
+        interrupt::Every<> tick;
+        for (std::int64_t a = 0; a < attempts; ++a) {
+            tick.step();
+            const std::uint64_t move = rng.below(3);
+            const std::uint64_t i = rng.below(m), j = rng.below(m);
+            if (move == 0) {
+                if (i == j) continue;
+                const Arc x = arcs_[i], u = arcs_[j];
+                performed += replace({i, j}, {Arc{x.a, u.b}, Arc{u.a, x.b}});
+            } else if (move == 1) {
+                const std::uint64_t k = rng.below(m);
+                const bool forward = (rng.next() >> 63) != 0;
+                if (i == j || j == k || i == k) continue;
+                const Arc p = arcs_[i], q = arcs_[j], r = arcs_[k];
+                if (forward)
+                    performed += replace({i, j, k}, {Arc{p.a, q.b}, Arc{q.a, r.b}, Arc{r.a, p.b}});
+                else
+                    performed += replace({i, j, k}, {Arc{p.a, r.b}, Arc{q.a, p.b}, Arc{r.a, q.b}});
+            } else {
+                const Arc x = arcs_[i], u = arcs_[j];
+                const std::uint64_t back_x = key(x.b, x.a), back_u = key(u.b, u.a);
+                if (i == j || !table_.contains(back_x) || !table_.contains(back_u)) continue;
+                const auto i2 = static_cast<std::uint64_t>(table_.value(back_x));
+                const auto j2 = static_cast<std::uint64_t>(table_.value(back_u));
+                if (i2 == j) continue;  // one dyad twice
+                performed += replace({i, i2, j, j2}, {Arc{x.a, u.b}, Arc{u.b, x.a}, Arc{u.a, x.b}, Arc{x.b, u.a}});
+            }
+        }
+        return performed;
+    }
+
+    void write(SwitchResult<Index>& out) const {
+        out.u.resize(arcs_.size());
+        out.v.resize(arcs_.size());
+        for (std::size_t e = 0; e < arcs_.size(); ++e) {
+            out.u[e] = arcs_[e].a;
+            out.v[e] = arcs_[e].b;
+        }
+    }
+
+private:
+    struct Arc {
+        Index a, b;
+    };
+    static constexpr std::size_t kMax = 4;
+    struct Slots {
+        std::uint64_t id[kMax];
+        std::size_t k;
+        Slots(std::initializer_list<std::uint64_t> list) : id{}, k(list.size()) {
+            std::size_t t = 0;
+            for (std::uint64_t x : list) id[t++] = x;
+        }
+    };
+    struct Arcs {
+        Arc arc[kMax];
+        std::size_t k;
+        Arcs(std::initializer_list<Arc> list) : arc{}, k(list.size()) {
+            std::size_t t = 0;
+            for (const Arc& x : list) arc[t++] = x;
+        }
+    };
+
+    std::uint64_t key(Index a, Index b) const { return static_cast<std::uint64_t>(a) * nn_ + static_cast<std::uint64_t>(b); }
+    bool has(Index a, Index b) const { return table_.contains(key(a, b)); }
+
+    // Mutual dyads among the unordered pairs of `ends` (each pair counted once).
+    int mutual(const Arc* ends, std::size_t count) const {
+        int total = 0;
+        for (std::size_t e = 0; e < count; ++e) {
+            bool seen = false;
+            for (std::size_t f = 0; f < e && !seen; ++f)
+                seen = (ends[f].a == ends[e].a && ends[f].b == ends[e].b) ||
+                       (ends[f].a == ends[e].b && ends[f].b == ends[e].a);
+            if (!seen && has(ends[e].a, ends[e].b) && has(ends[e].b, ends[e].a)) ++total;
+        }
+        return total;
+    }
+
+    // Replace the arcs in `slots` by `fresh` (slot for slot), or leave the graph as it was and
+    // return 0 when a fresh arc is a loop or present, or the mutual dyads would change.
+    int replace(const Slots& slots, const Arcs& fresh) {
+        Arc old[kMax], ends[2 * kMax];
+        const std::size_t k = slots.k;
+        for (std::size_t t = 0; t < k; ++t) {
+            old[t] = arcs_[slots.id[t]];
+            if (fresh.arc[t].a == fresh.arc[t].b) return 0;
+            ends[t] = old[t];
+            ends[k + t] = fresh.arc[t];
+        }
+        const int before = mutual(ends, 2 * k);
+        for (std::size_t t = 0; t < k; ++t) table_.erase(key(old[t].a, old[t].b));
+        std::size_t added = 0;
+        for (; added < k; ++added) {
+            const std::uint64_t fk = key(fresh.arc[added].a, fresh.arc[added].b);
+            if (table_.contains(fk)) break;
+            table_.insert(fk, static_cast<std::int64_t>(slots.id[added]));
+        }
+        if (added == k && mutual(ends, 2 * k) == before) {
+            for (std::size_t t = 0; t < k; ++t) arcs_[slots.id[t]] = fresh.arc[t];
+            return 1;
+        }
+        for (std::size_t t = 0; t < added; ++t) table_.erase(key(fresh.arc[t].a, fresh.arc[t].b));
+        for (std::size_t t = 0; t < k; ++t) table_.insert(key(old[t].a, old[t].b), static_cast<std::int64_t>(slots.id[t]));
+        return 0;
+    }
+
+    std::uint64_t nn_;
+    EdgeTable table_;  // arc key -> its slot in arcs_
+    std::vector<Arc> arcs_;
+};
+
 }  // namespace
 
 template <class Index>
 SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
-                                bool nearby, std::uint64_t seed, bool directed) {
+                                bool nearby, std::uint64_t seed, bool directed, bool dyads) {
     if (attempts < 0) throw std::invalid_argument("the number of switches must be >= 0");
     if (n >= (std::int64_t(1) << 32)) throw std::invalid_argument("edge_switch supports graphs below 2**32 nodes");
     Rng rng(seed, 0);
+    if (dyads && (!directed || nearby))
+        throw std::invalid_argument("the dyad-aware switch is for directed graphs, nearby = false");
+    if (dyads) {
+        DyadSwitcher<Index> switcher(indptr, indices, n);
+        SwitchResult<Index> out;
+        out.performed = switcher.run(attempts, rng);
+        switcher.write(out);
+        return out;
+    }
     if (directed) {
         if (nearby) throw std::invalid_argument("the nearby switch has no directed form");
         return switch_directed(indptr, indices, n, attempts, rng);
@@ -203,8 +358,8 @@ SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices
 }
 
 template SwitchResult<std::int32_t> edge_switch(const std::int64_t*, const std::int32_t*, std::int64_t, std::int64_t,
-                                                bool, std::uint64_t, bool);
+                                                bool, std::uint64_t, bool, bool);
 template SwitchResult<std::int64_t> edge_switch(const std::int64_t*, const std::int64_t*, std::int64_t, std::int64_t,
-                                                bool, std::uint64_t, bool);
+                                                bool, std::uint64_t, bool, bool);
 
 }  // namespace graphveil

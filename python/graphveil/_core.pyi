@@ -248,6 +248,7 @@ def edge_switch(
     nearby: bool,
     seed: int,
     directed: bool = False,
+    dyads: bool = False,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], int]: ...
 @overload
 def edge_switch(
@@ -257,6 +258,7 @@ def edge_switch(
     nearby: bool,
     seed: int,
     directed: bool = False,
+    dyads: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], int]: ...
 def csr_dense_product(
     indptr: npt.NDArray[np.int64],

@@ -23,8 +23,11 @@ struct SwitchResult {
 //                  edges join nodes at distance 2 (friend-of-friend), as MaxVar's proposals.
 // An attempt is rejected (the graph unchanged) when it would create a self-loop or an
 // existing edge. Degrees are preserved exactly.
+// directed: arcs x -> y, u -> v become x -> v, u -> y (in- and out-degrees kept).
+// dyads (directed only): the dyad-aware chain (switching.cpp), which also keeps the number of
+// mutual dyads, with a 3-arc rotation that reverses directed 3-cycles.
 template <class Index>
 SwitchResult<Index> edge_switch(const std::int64_t* indptr, const Index* indices, std::int64_t n, std::int64_t attempts,
-                                bool nearby, std::uint64_t seed, bool directed = false);
+                                bool nearby, std::uint64_t seed, bool directed = false, bool dyads = false);
 
 }  // namespace graphveil

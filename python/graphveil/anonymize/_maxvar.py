@@ -17,7 +17,8 @@ from graphveil._common import (
     seed_to_u64,
 )
 from graphveil._threads import map_ordered
-from graphveil.anonymize._qp import EQ_TOL, SOLVERS
+from graphveil.anonymize._maxvar_dyads import potential_mutual_share, solve_dyads, split_dyads
+from graphveil.anonymize._qp import EQ_TOL, SOLVERS, fixed_arcs
 from graphveil.anonymize._report import (
     Timer,
     check_graph,
@@ -37,11 +38,61 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 ATTEMPTS_PER_REQUEST = 256
 
 
-def _solve_part(
-    solver: str, options: dict[str, Any], n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray
-) -> tuple[np.ndarray, dict]:
-    """One part's QP; a module-level function so that process pools can pickle it."""
-    return SOLVERS[solver](n, pu, pv, degree, **options)
+#: A part's ``p``, solver statistics and the pairs ``p`` is aligned with (None: the proposal's).
+_PartResult = tuple[np.ndarray, dict[str, Any], tuple[np.ndarray, np.ndarray] | None]
+
+
+def _solve_part(solver: str, options: dict[str, Any], *task: Any) -> _PartResult:
+    """One part's QP; a module-level function so that process pools can pickle it.
+
+    ``task`` is ``(n, pu, pv, degree)`` (undirected) or ``(_DirectedPart,)``. Returns ``p``,
+    the solver's statistics and the pairs ``p`` is aligned with when they are not the part's
+    proposal pairs (the dyad-level QP's arcs), else None.
+    """
+    if len(task) == 1:
+        return _solve_directed(solver, options, task[0])
+    p, stats = SOLVERS[solver](*task, **options)
+    return p, stats, None
+
+
+class _DirectedPart(NamedTuple):
+    """A directed part's QP input: its pairs (G0's arcs first), in-part degrees, dyad option."""
+
+    n: int
+    pu: np.ndarray
+    pv: np.ndarray
+    edges: int
+    out_degree: np.ndarray
+    in_degree: np.ndarray
+    dyads: tuple[float, int] | None  # (share, seed) for the dyad-level QP
+    part: int
+
+
+def _solve_directed(solver: str, options: dict[str, Any], task: _DirectedPart) -> _PartResult:
+    """A directed part: the arcs every feasible point fixes (a max-flow), then the QP of the rest.
+
+    The pair QP runs on out-copies ``0..n-1`` and in-copies ``n..2n-1`` (see :func:`maxvar`);
+    the dyad-level QP splits the part (:func:`split_dyads`, :func:`solve_dyads`). ``flow_fixed``
+    in the statistics counts the fixed arcs.
+    """
+    n, pu, pv = task.n, task.pu, task.pv
+    if task.dyads is None:
+        fixed, value = fixed_arcs(n, pu, pv, task.out_degree, task.in_degree)
+        free = ~fixed
+        rhs = np.concatenate(
+            [
+                task.out_degree - np.bincount(pu[fixed], value[fixed], minlength=n),
+                task.in_degree - np.bincount(pv[fixed], value[fixed], minlength=n),
+            ]
+        )
+        p, stats = SOLVERS[solver](2 * n, pu[free], pv[free] + n, rhs, **options)
+    else:
+        split = split_dyads(n, pu, pv, task.edges, *task.dyads, task.part)
+        return solve_dyads(solver, options, n, split, task.out_degree, task.in_degree)
+    full = value.copy()
+    full[~fixed] = p
+    stats["flow_fixed"] = int(np.count_nonzero(fixed))
+    return full, stats, None
 
 
 def _shortfall_message(counts: np.ndarray, n_potential: int, parts: int) -> str:
@@ -89,6 +140,7 @@ def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
     "metis_options",
     "progress",
     "labels",
+    "dyads",
 )
 @renamed_option(
     "metis_options",
@@ -110,6 +162,7 @@ def maxvar(
     partitioner_options: dict[str, Any] | None = None,
     progress: bool = False,
     labels: np.ndarray | None = None,
+    dyads: bool = False,
 ) -> Anonymized:
     """Anonymize a graph with MaxVar: the most degree variance that keeps every expected degree.
 
@@ -136,7 +189,10 @@ def maxvar(
     out-degree and ``beta`` of the in-degree constraints. Both backends solve it as the
     undirected QP of the bipartite graph of out-copies ``u`` and in-copies ``n_part + v`` (the
     arc ``u -> v`` its edge ``{u, n_part + v}``), whose node constraints are exactly these: the
-    dual solver's ``lambda`` is ``(alpha, beta)``. Arcs between parts keep ``p = 1``.
+    dual solver's ``lambda`` is ``(alpha, beta)``. Arcs between parts keep ``p = 1``. Before
+    the solve, a max-flow per part finds the arcs that every feasible point holds at 0 or 1
+    (``fixed_arcs`` of ``graphveil.anonymize._qp``) and fixes them: on them the dual has no
+    finite optimum and Newton would stall (per part ``flow_fixed`` in the solver statistics).
 
     Parameters
     ----------
@@ -198,6 +254,22 @@ def maxvar(
         seed=s, labels=partitioners.get("metis").labels(g, k, seed=s))``. The study
         partitions G0 once and passes the same labels to every grid point, as the authors'
         scripts read one part file per graph for every n_p.
+    dyads : bool
+        Directed graphs only: the dyad-level QP, which treats a mutual dyad (``u -> v`` and
+        ``v -> u``) as one unit. Each mutual dyad of a part is one variable ``q``, both arcs
+        published with ``p = q`` (cost ``2 q^2``); an asymmetric arc is its own variable; a
+        potential arc ``u -> v`` becomes a potential mutual dyad (both arcs, one variable; two
+        of the ``n_potential``) with chance ``r / (2 - r)``, ``r`` G0's reciprocity, when no
+        arc joins ``u`` and ``v``, so that potential arcs lie in mutual dyads in G0's
+        proportion. The dyads at every node ``u`` sum to its mutual degree ``m_u`` (G0's mutual
+        dyads at ``u`` in the part), its single arcs to the rest of its out- and in-degree.
+        Kept **exactly**: every expected in- and out-degree and every expected mutual degree
+        (``sum q``). Kept **in expectation, approximately**: the reciprocated arcs, ``E = 2 sum
+        q^2`` (arcs are independent, so a dyad at ``q < 1`` holds both arcs with ``q^2``); see
+        ``docs/directed.rst`` for the measured reciprocity. The QP splits into the undirected
+        MaxVar QP of the dyads and the directed QP of the single arcs, solved by ``solver``.
+        The report adds ``potential_mutual`` (potential mutual dyads per part) and
+        ``mutual_share``.
 
     Returns
     -------
@@ -254,6 +326,7 @@ def maxvar(
     n_potential, parts, options = _check_arguments(
         graph, n_potential, parts, solver, solver_options, executor
     )
+    _check_dyads(graph, dyads)
     nthreads = check_threads(threads)
     seed_u64 = seed_to_u64(seed)
     given = None if labels is None else check_labels(labels, graph.n, parts)
@@ -274,7 +347,9 @@ def maxvar(
     )
     if proposal.found < n_potential and not allow_fewer:
         raise ValueError(_shortfall_message(proposal.counts, n_potential, parts))
-    solution = _solve(proposal, solver, options, nthreads, executor, timer, progress)
+    share = potential_mutual_share(graph) if dyads else None
+    tasks = _tasks(proposal, None if share is None else (share, seed_u64))
+    solution = _solve(proposal, tasks, solver, options, nthreads, executor, timer, progress)
     params = {
         "n_potential": n_potential,
         "parts": parts,
@@ -284,7 +359,24 @@ def maxvar(
         "partitioner_options": None if given is not None else split_options,
         "allow_fewer": bool(allow_fewer),
     }
-    return _assemble(graph, proposal, solution, params, seed_u64, timer, progress)
+    if dyads:  # recorded when set, so the default's release is as before
+        params["dyads"] = True
+    extra = {}
+    if share is not None:
+        extra = {
+            "mutual_share": share,
+            "potential_mutual": [stats["potential_mutual"] for stats in solution.stats],
+        }
+    result = _assemble(graph, proposal, solution, params, seed_u64, timer, progress, extra)
+    return result
+
+
+def _check_dyads(g: Graph, dyads: Any) -> None:
+    if dyads and not g.directed:
+        raise ValueError(
+            "dyads=True is for directed graphs (it treats a mutual dyad u <-> v as one unit); "
+            "drop it for an undirected graph"
+        )
 
 
 #: Nodes per MaxVar part when the study scales the parts to a graph the paper did not use. A
@@ -418,11 +510,13 @@ class _Proposal(NamedTuple):
 class _Solution(NamedTuple):
     """The output of :func:`_solve`: every part's ``p`` and solver statistics, in part order.
 
-    ``p[i]`` is aligned with the pairs :meth:`_Proposal.pairs` gives for part ``i``.
+    ``p[i]`` is aligned with ``pairs[i]``, part ``i``'s pairs in local ids (those
+    :meth:`_Proposal.pairs` gives, or the arcs of the dyad-level columns).
     """
 
     p: list[np.ndarray]
     stats: list[dict[str, Any]]
+    pairs: list[tuple[np.ndarray, np.ndarray]]
 
 
 def _propose(
@@ -468,8 +562,37 @@ def _propose(
     return _Proposal(labels, layout, ptr, prop_u, prop_v, counts)
 
 
+#: A part's QP: ``(n, pu, pv, degree)`` of the pair solvers, or ``(_DirectedPart,)``.
+_Task = tuple[Any, ...]
+
+
+def _tasks(proposal: _Proposal, dyads: tuple[float, int] | None) -> list[_Task]:
+    """Every part's QP with its in-part degrees as the equality right-hand sides.
+
+    Directed parts go to :func:`_solve_directed` (``dyads = (share, seed)``: the dyad-level
+    QP).
+    """
+    layout = proposal.layout
+    node_ptr, edge_ptr = layout.node_ptr, layout.edge_ptr
+    local_degree = np.diff(layout.local_indptr).astype(np.float64)
+    tasks: list[_Task] = []
+    for i in range(layout.parts):
+        pu, pv = proposal.pairs(i)
+        n_local = int(node_ptr[i + 1] - node_ptr[i])
+        degree = local_degree[node_ptr[i] : node_ptr[i + 1]]
+        if not layout.directed:
+            tasks.append((n_local, pu, pv, degree))
+            continue
+        a, b = layout.local_indptr[node_ptr[i]], layout.local_indptr[node_ptr[i + 1]]
+        in_degree = np.bincount(layout.local_indices[a:b], minlength=n_local).astype(np.float64)
+        edges = int(edge_ptr[i + 1] - edge_ptr[i])
+        tasks.append((_DirectedPart(n_local, pu, pv, edges, degree, in_degree, dyads, i),))
+    return tasks
+
+
 def _solve(
     proposal: _Proposal,
+    tasks: list[_Task],
     solver: str,
     options: dict[str, Any],
     threads: int,
@@ -477,70 +600,51 @@ def _solve(
     timer: Timer,
     progress: bool,
 ) -> _Solution:
-    """Phase 2: every part's QP on ``executor`` (a pool of ``threads`` threads by default).
+    """Phase 2: every part's QP (``tasks``) on ``executor`` (a pool of ``threads`` threads by default).
 
-    Each part keeps its in-part degrees as the equality right-hand sides. The statistics of
-    part ``i`` are the solver's (numpy scalars made plain) plus ``part``, ``nodes``, ``edges``
-    and ``pairs``. Timed as ``"solve"``.
+    The statistics of part ``i`` are the solver's (numpy scalars made plain) plus ``part``,
+    ``nodes``, ``edges`` and ``pairs``. Timed as ``"solve"``.
 
     Raises
     ------
     RuntimeError
         A part's ``p`` misses the equalities by more than ``EQ_TOL`` or leaves the box.
     """
-    layout = proposal.layout
-    node_ptr, edge_ptr = layout.node_ptr, layout.edge_ptr
-    local_degree = np.diff(layout.local_indptr).astype(np.float64)
-    tasks = []
-    for i in range(layout.parts):
-        pu, pv = proposal.pairs(i)
-        n_local = int(node_ptr[i + 1] - node_ptr[i])
-        degree = local_degree[node_ptr[i] : node_ptr[i + 1]]
-        if layout.directed:  # out-copies 0..n-1, in-copies n..2n-1 (see maxvar)
-            a, b = layout.local_indptr[node_ptr[i]], layout.local_indptr[node_ptr[i + 1]]
-            in_degree = np.bincount(layout.local_indices[a:b], minlength=n_local)
-            tasks.append(
-                (
-                    2 * n_local,
-                    pu,
-                    pv + n_local,
-                    np.concatenate([degree, in_degree.astype(np.float64)]),
-                )
-            )
-        else:
-            tasks.append((n_local, pu, pv, degree))
+    node_ptr, edge_ptr = proposal.layout.node_ptr, proposal.layout.edge_ptr
     with _stage(timer, "solve", progress, total=len(tasks), desc=f"solve ({solver})") as bar:
         results = _run_parts(tasks, solver, options, threads, executor, bar)
-    solution = _Solution([], [])
-    for i, ((_n_qp, pu, _pv, _deg), (p, stats)) in enumerate(zip(tasks, results)):
+    solution = _Solution([], [], [])
+    for i, (p, stats, arcs) in enumerate(results):
         if stats["eq_residual"] > EQ_TOL or stats["box_residual"] > 0.0:
             raise RuntimeError(
                 f"part {i}: the {solver} solver returned p with equality residual {stats['eq_residual']:.2e} "
                 f"and box residual {stats['box_residual']:.2e}; try the other solver"
             )
+        pairs = proposal.pairs(i) if arcs is None else arcs
         stats = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in stats.items()}
         stats.update(
             part=i,
             nodes=int(node_ptr[i + 1] - node_ptr[i]),
             edges=int(edge_ptr[i + 1] - edge_ptr[i]),
-            pairs=int(pu.size),
+            pairs=int(pairs[0].size),
         )
         solution.p.append(p)
         solution.stats.append(stats)
+        solution.pairs.append(pairs)
     return solution
 
 
 def _run_parts(
-    tasks: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]],
+    tasks: list[_Task],
     solver: str,
     options: dict[str, Any],
     threads: int,
     executor: Executor | None,
     bar: Any,
-) -> list[tuple[np.ndarray, dict[str, Any]]]:
+) -> list[_PartResult]:
     """Each task's QP on ``executor`` (else an own pool of ``threads``), results in task order."""
     done = None if bar is None else (lambda: bar.update(1))
-    calls = [(solver, options, *task) for task in tasks]
+    calls = [(solver, options, *task) for task in tasks]  # see _solve_part
     return map_ordered(executor, threads, _solve_part, calls, star=True, on_done=done)
 
 
@@ -552,6 +656,7 @@ def _assemble(
     seed: int,
     timer: Timer,
     progress: bool,
+    more: dict[str, Any],
 ) -> Anonymized:
     """Phase 3: the parts' pairs back in global ids, the cut edges at ``p = 1``, the report.
 
@@ -564,7 +669,7 @@ def _assemble(
     with _stage(timer, "assemble", progress):
         us, vs, ps = [layout.cut_u], [layout.cut_v], [np.ones(layout.cut_u.size)]
         for i, p in enumerate(solution.p):
-            pu, pv = proposal.pairs(i)
+            pu, pv = solution.pairs[i]
             base = layout.node_ptr[i]
             us.append(layout.order[base + pu])
             vs.append(layout.order[base + pv])
@@ -584,6 +689,7 @@ def _assemble(
             "max_box_residual": max((s["box_residual"] for s in solution.stats), default=0.0),
             "tv": ug.total_variance(),
             "tv_bound": g.m * found / (g.m + found) if found else 0.0,
+            **more,
         }
     result = finish_graph(ug, scheme="maxvar", params=params, seed=seed, timer=timer, **extra)
     result.report["labels"] = proposal.labels

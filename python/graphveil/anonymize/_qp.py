@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.sparse.csgraph import connected_components, maximum_flow
 
 from graphveil import _core
 from graphveil.interop import require
@@ -53,6 +54,55 @@ def qp_matrices(
     lower = np.concatenate([degree, np.zeros(npairs)])
     upper = np.concatenate([degree, np.ones(npairs)])
     return sp.csc_matrix(p), q, a, lower, upper
+
+
+def fixed_arcs(
+    n: int, tails: np.ndarray, heads: np.ndarray, out_degree: np.ndarray, in_degree: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The arcs of a directed part's QP that every feasible point holds at 0 or at 1.
+
+    A directed part's constraints (arcs ``tails[k] -> heads[k]`` in ``0..n-1``, each ``p`` in
+    ``[0, 1]``, out-degree and in-degree sums) are a transportation polytope: the flows from
+    the out-copies (supply ``out_degree``) to the in-copies (demand ``in_degree``) along the
+    arcs, capacity 1. Any two feasible points differ by a circulation in the residual graph of
+    either, so an arc is the same in every feasible point iff it lies on no cycle of the
+    residual graph of one integral flow (a maximum flow, which meets every degree): iff its
+    two ends lie in different strongly connected components. Such arcs make the QP's dual
+    unbounded (no multipliers reach ``p = 0`` or ``1`` exactly through the other arcs), so
+    Newton stalls on them; they are fixed before the solve. The node presolve of the C++
+    solver finds only the arcs forced by one node's count.
+
+    Returns
+    -------
+    (fixed, value)
+        A mask over the arcs and the integral flow (0 or 1), which is the fixed arcs' value.
+
+    Raises
+    ------
+    ValueError
+        No flow meets the degrees (the degrees are not those of a subgraph of the arcs).
+    """
+    arcs = int(tails.size)
+    if arcs == 0:
+        if out_degree.any() or in_degree.any():
+            raise ValueError("no p in [0, 1] meets the part's in- and out-degrees")
+        return np.zeros(0, dtype=bool), np.zeros(0)
+    source, sink = 2 * n, 2 * n + 1
+    nodes = np.arange(n, dtype=np.int64)
+    rows = np.concatenate([np.full(n, source), tails, n + nodes])
+    cols = np.concatenate([nodes, n + heads, np.full(n, sink)])
+    capacity = np.concatenate([out_degree, np.ones(arcs), in_degree]).astype(np.int32)
+    network = sp.csr_matrix((capacity, (rows, cols)), shape=(2 * n + 2, 2 * n + 2))
+    result = maximum_flow(network, source, sink, method="dinic")
+    if result.flow_value != int(out_degree.sum()) or out_degree.sum() != in_degree.sum():
+        raise ValueError("no p in [0, 1] meets the part's in- and out-degrees")
+    flow = np.asarray(result.flow[tails, n + heads]).ravel().astype(np.float64)
+    # Residual arcs: an empty arc can gain (tail -> head), a full one can lose (head -> tail).
+    a = np.where(flow == 0, tails, n + heads)
+    b = np.where(flow == 0, n + heads, tails)
+    residual = sp.csr_matrix((np.ones(arcs), (a, b)), shape=(2 * n, 2 * n))
+    _, component = connected_components(residual, directed=True, connection="strong")
+    return component[tails] != component[n + heads], flow
 
 
 def _uniform_share(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray) -> np.ndarray:

@@ -51,6 +51,9 @@ __all__ = [
     "walk_ends",
 ]
 
+#: Which arcs a directed RandWalk walks along: out-arcs (out-degrees kept) or in-arcs (in-degrees).
+Direction = Literal["out", "in"]
+_DIRECTIONS = get_args(Direction)
 #: The longest walk, t, of every walk scheme (RandWalk, RandWalk-mod, their study grids, the
 #: model TV): a bound on the work, which is m t hops (0.36 s at t = 1000 on ca-GrQc), far past
 #: the paper's t <= 10, where a walk's end is already close to the stationary distribution.
@@ -191,6 +194,7 @@ def randwalk(
     variant: WalkVariant = "authors",
     max_tries: int = 10,
     routing: Routing = "random",
+    direction: Direction = "out",
     seed: SeedLike = None,
     threads: int | None = None,
 ) -> Anonymized:
@@ -233,6 +237,10 @@ def randwalk(
         ``"fixed"``: SybilGuard-style routing (one random permutation of the neighbours of
         each node, the paper's remark after Theorem 3.2); a retry would repeat the same route,
         so each walk is tried once.
+    direction : {"out", "in"}
+        Directed graphs only: walk along out-arcs (``"out"``, the default: out-degrees kept) or
+        along in-arcs (``"in"``: in-degrees kept), see below. An undirected graph refuses
+        ``"in"``.
     seed, threads
         Randomness and parallelism; the result does not depend on ``threads``.
         ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
@@ -276,6 +284,14 @@ def randwalk(
     depends on the seed only. The authors' directed code (``random_walk_directed``) retried a
     dead walk the same way.
 
+    ``direction="in"`` is the reverse walk: the same walks on the reversed graph. For every arc
+    ``z0 -> v`` a walk of ``t - 1`` hops along in-arcs (from a node to one of its
+    predecessors) from ``z0`` ends at ``z``, retried while it dies at a node without in-arcs,
+    ends at ``v`` or at a ``z`` already pointing to ``v`` in G', and a successful walk publishes
+    ``z -> v``. So every **in-degree is kept exactly** up to failed arcs (``E[in-degree of v] =
+    d-_v - failed arcs of v``) and the out-degrees are not kept. It equals ``randwalk`` of the
+    reversed graph with every published arc reversed back, seed for seed.
+
     Examples
     --------
     >>> import graphveil as gv
@@ -290,9 +306,25 @@ def randwalk(
     _check_routing(routing)
     if variant not in _WALK_VARIANTS:
         raise ValueError(f"variant must be 'authors' or 'printed', got {variant!r}")
-    params = {"t": t, "variant": variant, "max_tries": max_tries, "routing": routing}
+    if direction not in _DIRECTIONS:
+        raise ValueError(f"direction must be 'out' or 'in', got {direction!r}")
+    params: dict[str, Any] = {
+        "t": t,
+        "variant": variant,
+        "max_tries": max_tries,
+        "routing": routing,
+    }
     if graph.directed:
-        return _directed_walk(graph, t, max_tries, routing, seed, threads, params)
+        if (
+            direction != "out"
+        ):  # recorded when not the default, so default releases stay as they were
+            params["direction"] = direction
+        return _directed_walk(graph, t, max_tries, routing, direction, seed, threads, params)
+    if direction != "out":
+        raise ValueError(
+            "direction='in' is for directed graphs (it walks along in-arcs); an undirected "
+            "graph has one direction: drop the option"
+        )
     return _retry_walk(
         graph,
         t,
@@ -312,11 +344,16 @@ def _directed_walk(
     t: int,
     max_tries: int,
     routing: str,
+    direction: str,
     seed: SeedLike,
     threads: int | None,
     params: dict[str, Any],
 ) -> Anonymized:
-    """RandWalk on a directed graph, along out-links (see :func:`randwalk`)."""
+    """RandWalk on a directed graph, along out-links or in-links (see :func:`randwalk`).
+
+    The reverse walk runs the out-link kernel on the in-CSR (the out-CSR of the reversed
+    graph) and reverses the arcs it returns.
+    """
     if routing != "random":
         raise ValueError(
             "routing='fixed' has no directed form (it routes by the arc a walk came in on); "
@@ -324,12 +361,17 @@ def _directed_walk(
         )
     seed64 = seed_to_u64(seed)
     timer = Timer()
+    forward = direction == "out"
+    indptr = graph.indptr if forward else graph.in_indptr
+    indices = graph.indices if forward else graph.in_indices
     with timer.phase("walks"):
         u, z, failed, dead = _core.randwalk_directed(
-            graph.indptr, graph.indices, t, max_tries, seed64, check_threads(threads)
+            indptr, indices, t, max_tries, seed64, check_threads(threads)
         )
     with timer.phase("build"):
-        order = np.lexsort((z, u))  # slot order is by u already; sort each row's heads
+        if not forward:  # the walk ran on the reversed graph: z -> u in G'
+            u, z = z, u
+        order = np.lexsort((z, u))  # sort by tail, then head
         u, z = u[order], z[order]
     return finish(
         graph.n,

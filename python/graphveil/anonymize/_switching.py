@@ -27,7 +27,12 @@ MAX_SWITCHES_PER_EDGE = 100
 
 @graph_first("graph", "switches")
 def edge_switch(
-    graph: Graph, *, switches: int, nearby: bool = False, seed: SeedLike = None
+    graph: Graph,
+    *,
+    switches: int,
+    nearby: bool = False,
+    dyads: bool = False,
+    seed: SeedLike = None,
 ) -> Anonymized:
     """EdgeSwitch: ``switches`` attempted degree-preserving switches; a deterministic output.
 
@@ -42,7 +47,24 @@ def edge_switch(
     Directed ``graph`` (the directed switch, ``nearby=False`` only): pick two arcs ``x -> y``,
     ``u -> v`` uniformly and replace them by ``x -> v``, ``u -> y``, skipping a switch that
     would create a loop or an existing arc. Every out-degree and every in-degree is kept
-    exactly (so in expectation too).
+    exactly (so in expectation too). This chain does not reach every digraph with the same
+    degrees: no sequence of 2-arc switches reverses a directed 3-cycle ``a -> b -> c -> a``
+    (Rao, Jana and Bandyopadhyay 1996; networkx issue 441, igraph issue 1456), and it does not
+    keep the mutual dyads (pairs joined both ways): reciprocity falls towards the
+    configuration model's.
+
+    ``dyads=True`` (directed only): the dyad-aware chain, which keeps every in-degree, every
+    out-degree **and the number of mutual dyads exactly** (so the reciprocity, ``2 x mutual
+    dyads / m``, is G0's in every world). Each attempt draws one of three moves with
+    probability 1/3, each a k-arc switch (Tabourier, Roth and Cointet 2011: k arcs replaced by
+    arcs with the same tails and permuted heads): the 2-arc switch above; the rotation of the
+    heads of three uniform arcs, which reverses a directed 3-cycle; and the switch of two
+    mutual dyads ``{x, y}``, ``{u, v}`` into ``{x, v}``, ``{u, y}`` (as Milo et al. 2002 switch
+    mutual edges among themselves). A move that would create a loop or a present arc, or
+    change the number of mutual dyads, is rejected. Every move is its own reverse with the same
+    probability, so the chain's stationary law is uniform over the digraphs it reaches;
+    ``tests/test_directed_schemes.py`` enumerates the state spaces of small digraphs and checks
+    that it reaches every one (the 2-arc chain misses the reversed 3-cycle).
 
     Sequential (each switch depends on the previous ones) with one random stream; O(m) set-up
     and O(1) expected work per attempt.
@@ -55,6 +77,8 @@ def edge_switch(
         Number of attempted switches s, 0 to 100 m.
     nearby : bool
         Use the local (distance-2) variant (undirected graphs only).
+    dyads : bool
+        The dyad-aware chain (directed graphs only, ``nearby=False``): mutual dyads kept too.
     seed : int, numpy.random.Generator or None
         ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments only:
         anyone who learns it can regenerate the noise and undo the anonymization.
@@ -67,12 +91,19 @@ def edge_switch(
     Raises
     ------
     ValueError
-        If ``switches`` lies outside ``0..100 m``, or ``nearby=True`` on a directed graph.
+        If ``switches`` lies outside ``0..100 m``, or ``nearby=True`` on a directed graph, or
+        ``dyads=True`` on an undirected graph.
 
     References
     ----------
     The paper, Section IV-C; Ying and Wu, "Randomizing social networks: a spectrum preserving
-    approach", SDM 2008.
+    approach", SDM 2008. Rao, Jana and Bandyopadhyay, "A Markov chain Monte Carlo method for
+    generating random (0, 1)-matrices with given marginals", Sankhya A 58, 1996 (the 2-switch
+    and the 3-cycle reversal connect the digraphs with given degrees). Milo, Shen-Orr,
+    Itzkovitz, Kashtan, Chklovskii and Alon, "Network motifs: simple building blocks of complex
+    networks", Science 298, 2002 (randomized networks keeping the mutual edges). Tabourier,
+    Roth and Cointet, "Generating constrained random graphs using multiple edge switches",
+    ACM Journal of Experimental Algorithmics 16, 2011.
 
     Examples
     --------
@@ -95,11 +126,25 @@ def edge_switch(
             "nearby=True has no directed form (its switch follows undirected paths u-w-v-t); "
             "use nearby=False for a directed graph"
         )
+    if dyads and not graph.directed:
+        raise ValueError(
+            "dyads=True is for directed graphs (it keeps the mutual dyads, pairs joined both "
+            "ways); drop it for an undirected graph"
+        )
+    params = {"switches": switches, "nearby": bool(nearby)}
+    if dyads:  # recorded when set, so the default's release is as before
+        params["dyads"] = True
     seed64 = seed_to_u64(seed)
     timer = Timer()
     with timer.phase("switch"):
         u, v, performed = _core.edge_switch(
-            graph.indptr, graph.indices, switches, bool(nearby), seed64, directed=graph.directed
+            graph.indptr,
+            graph.indices,
+            switches,
+            bool(nearby),
+            seed64,
+            directed=graph.directed,
+            dyads=bool(dyads),
         )
     with timer.phase("sort"):
         if graph.directed:  # arcs: sort by (u, v), keep the direction
@@ -114,7 +159,7 @@ def edge_switch(
         np.ones(u.size),
         directed=graph.directed,
         scheme="edge_switch",
-        params={"switches": switches, "nearby": bool(nearby)},
+        params=params,
         seed=seed64,
         timer=timer,
         attempted=switches,
