@@ -1,11 +1,15 @@
-"""The README's result tables are the shipped tables (benchmarks/results/), cell for cell.
+"""The README and the docs quote the shipped results (benchmarks/results/) truly, and stay current.
 
 Every number the README prints in a table must be true of the tables a user regenerates with the
-commands it gives; this test fails when the shipped tables are regenerated and the README is not.
+commands it gives: this test fails when the shipped tables are regenerated and the README is not.
+The docs' study pages include the shipped report, tables and figures themselves, so they cannot
+drift; this test fails when a page stops including one. The README's commands are the ones CI runs,
+and its code seeds no release.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,9 +17,12 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 RESULTS = ROOT / "benchmarks" / "results"
+DOCS = ROOT / "docs"
+GRAPHS = sorted(p.name for p in RESULTS.iterdir() if p.is_dir()) if RESULTS.is_dir() else []
 
 pytestmark = pytest.mark.skipif(
-    not (README.is_file() and RESULTS.is_dir()), reason="needs the source tree (README, results)"
+    not (README.is_file() and GRAPHS and DOCS.is_dir()),
+    reason="needs the source tree (README, results, docs)",
 )
 
 
@@ -43,22 +50,67 @@ def _shipped(graph: str) -> list[list[str]]:
     return table
 
 
-def _readme_table(first_case: str) -> list[list[list[str]]]:
-    return [t for t in _tables(README.read_text()) if len(t) > 1 and t[1][0] == first_case]
+def _readme_tables(graph: str) -> list[list[list[str]]]:
+    """The README's tables of ``graph``: those whose first row is the graph's own (G0's) row."""
+    return [t for t in _tables(README.read_text()) if len(t) > 1 and t[1][0] == graph]
 
 
-@pytest.mark.parametrize("graph", ["ca-GrQc", "email-Enron"])
-def test_the_readme_comparison_table_is_the_shipped_one(graph):
-    full = [t for t in _readme_table(graph) if t[0] == _shipped(graph)[0]]
-    assert full, f"the README has no full comparison table of {graph}"
-    assert full[0] == _shipped(graph)
+def _code_blocks(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
 
 
-def test_the_readme_attack_table_is_a_projection_of_the_shipped_one():
-    shipped = _shipped("ca-GrQc")
-    partial = [t for t in _readme_table("ca-GrQc") if t[0] != shipped[0]]
-    assert partial, "the README has no attack table of ca-GrQc"
-    for table in partial:
-        columns = [shipped[0].index(name) for name in table[0]]
-        expected = [[row[c] or "-" for c in columns] for row in shipped[1:]]
-        assert table[1:] == expected
+@pytest.mark.parametrize("graph", GRAPHS)
+def test_every_readme_table_is_a_projection_of_the_shipped_one(graph):
+    """Each row of a README table is the shipped row of the same case, in the README's columns."""
+    tables = _readme_tables(graph)
+    assert tables, f"the README quotes no table of {graph}"
+    shipped = _shipped(graph)
+    by_case = {row[0]: row for row in shipped[1:]}
+    for table in tables:
+        header = table[0]
+        assert set(header) <= set(shipped[0]), f"columns not in the shipped table: {header}"
+        columns = [shipped[0].index(name) for name in header]
+        for row in table[1:]:
+            assert row[0] in by_case, f"{graph}: the README's case {row[0]!r} is not shipped"
+            assert row == [by_case[row[0]][c] or "-" for c in columns], f"{graph}: {row[0]}"
+
+
+def test_the_readme_commands_are_the_ones_ci_runs():
+    readme = README.read_text()
+    ci = (ROOT / ".ci" / "run").read_text().split("\n")
+    (marker,) = [i for i, line in enumerate(ci) if "The README's test command, verbatim" in line]
+    test_command = ci[marker + 1].strip()
+    shell = "\n".join(_code_blocks(readme, "bash"))
+    assert test_command in shell.split("\n")
+    assert 'pip install ".[plot]" && graphveil reproduce' in shell.split("\n")
+    assert "pip install graphveil" in shell
+
+
+def test_the_readme_seeds_no_release_and_stays_short():
+    readme = README.read_text()
+    for block in _code_blocks(readme, "python"):
+        assert "seed=" not in block.replace("no seed", "")
+    for block in _code_blocks(readme, "bash"):
+        assert "--seed" not in block
+    assert readme.index("safely") < readme.index("## Which scheme")  # on the first screen
+    assert len(readme.split("\n")) <= 160
+
+
+@pytest.mark.parametrize("graph", GRAPHS)
+def test_the_docs_include_the_shipped_tables_and_figures(graph):
+    """docs/study-<graph>.md includes the shipped report (or tables) and every figure, and
+    docs/study.md lists the page: regenerating the results regenerates the docs."""
+    page = DOCS / f"study-{graph}.md"
+    assert page.is_file(), f"no docs page of the shipped study of {graph}"
+    text = page.read_text()
+    included = re.findall(r"```\{include\} (\S+)", text)
+    included_files = {(page.parent / path).resolve() for path in included}
+    study = (RESULTS / graph / "study.md").resolve()
+    for table in sorted((RESULTS / graph).glob("table_*.md")):
+        direct = table.resolve() in included_files
+        via_report = study in included_files and table.read_text().strip() in study.read_text()
+        assert direct or via_report, f"docs/study-{graph}.md does not include {table.name}"
+    figures = {(page.parent / p).resolve() for p in re.findall(r"```\{figure\} (\S+)", text)}
+    for png in sorted((RESULTS / graph).glob("*.png")):
+        assert png.resolve() in figures, f"docs/study-{graph}.md does not show {png.name}"
+    assert f"\nstudy-{graph}\n" in (DOCS / "study.md").read_text()
