@@ -6,6 +6,9 @@ package must be importable (``pip install ".[docs]"``). Warnings are errors in C
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import graphveil
 
 project = "graphveil"
@@ -130,5 +133,67 @@ def _documented(domain):  # type: ignore[no-untyped-def]
     return by_last
 
 
+# The shipped studies' pages (docs/studies/<graph>.md, listed by docs/study.md's toctree): written
+# at each build from benchmarks/results/, never edited or committed, so regenerating the results
+# (a new graph, table or figure included) regenerates the docs with no edit.
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
+STUDY_PAGES = "studies"
+FIGURE_CAPTIONS = {
+    "tradeoff": "The privacy-utility tradeoff: H2_open against rel.err for every scheme (the "
+    "paper's Figs. 7-9).",
+    "attack": "What an attacker recovers: the propagation attack's re-identification rate "
+    "against rel.err.",
+    "maxvar": "MaxVar: H1, H2_open and rel.err against the ratio of replaced edges (the paper's "
+    "Figs. 3-5).",
+    "total_variance": "The total variance of the uncertain releases, divided by m (the paper's "
+    "Fig. 10).",
+}
+
+
+def study_page(graph_dir: Path, docs_dir: Path) -> str:
+    """The MyST page of the shipped study in ``graph_dir``: its ``study.md`` (the report and every
+    table) included as written, then every figure of the folder (the known ones first)."""
+    rel = Path(os.path.relpath(graph_dir, docs_dir / STUDY_PAGES)).as_posix()
+    order = list(FIGURE_CAPTIONS)
+    figures = sorted(
+        graph_dir.glob("*.png"),
+        key=lambda f: (order.index(f.stem) if f.stem in order else len(order), f.name),
+    )
+    lines = [
+        f"% Written by docs/conf.py from benchmarks/results/{graph_dir.name}/ at each build: do not edit.",
+        "",
+        f"```{{include}} {rel}/study.md",
+        "```",
+        "",
+        "## Figures",
+        "",
+    ]
+    for figure in figures:
+        caption = FIGURE_CAPTIONS.get(figure.stem, figure.stem.replace("_", " "))
+        lines += [f"```{{figure}} {rel}/{figure.name}", f":alt: {figure.stem} on {graph_dir.name}"]
+        lines += ["", caption, "```", ""]
+    lines.append(
+        f"The tables as CSV (full precision) are beside `study.md` in "
+        f"`benchmarks/results/{graph_dir.name}/`."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def write_study_pages(app) -> None:  # type: ignore[no-untyped-def]
+    """Write one page per shipped study into docs/studies/, and remove pages of studies gone."""
+    docs_dir = Path(app.srcdir)
+    out = docs_dir / STUDY_PAGES
+    out.mkdir(exist_ok=True)
+    graphs = sorted(d for d in RESULTS.iterdir() if (d / "study.md").is_file())
+    for graph_dir in graphs:
+        page, text = out / f"{graph_dir.name}.md", study_page(graph_dir, docs_dir)
+        if not page.is_file() or page.read_text() != text:  # unchanged: incremental builds skip it
+            page.write_text(text)
+    for page in out.glob("*.md"):
+        if page.stem not in {d.name for d in graphs}:
+            page.unlink()
+
+
 def setup(app):  # type: ignore[no-untyped-def]
+    app.connect("builder-inited", write_study_pages)
     app.connect("missing-reference", _resolve_reexport)

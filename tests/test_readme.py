@@ -9,6 +9,7 @@ and its code seeds no release.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -96,21 +97,30 @@ def test_the_readme_seeds_no_release_and_stays_short():
     assert len(readme.split("\n")) <= 160
 
 
+def _docs_conf():
+    """docs/conf.py as a module (it writes the study pages at each build)."""
+    spec = importlib.util.spec_from_file_location("graphveil_docs_conf", DOCS / "conf.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 @pytest.mark.parametrize("graph", GRAPHS)
 def test_the_docs_include_the_shipped_tables_and_figures(graph):
-    """docs/study-<graph>.md includes the shipped report (or tables) and every figure, and
-    docs/study.md lists the page: regenerating the results regenerates the docs."""
-    page = DOCS / f"study-{graph}.md"
-    assert page.is_file(), f"no docs page of the shipped study of {graph}"
-    text = page.read_text()
-    included = re.findall(r"```\{include\} (\S+)", text)
-    included_files = {(page.parent / path).resolve() for path in included}
-    study = (RESULTS / graph / "study.md").resolve()
-    for table in sorted((RESULTS / graph).glob("table_*.md")):
-        direct = table.resolve() in included_files
-        via_report = study in included_files and table.read_text().strip() in study.read_text()
-        assert direct or via_report, f"docs/study-{graph}.md does not include {table.name}"
-    figures = {(page.parent / p).resolve() for p in re.findall(r"```\{figure\} (\S+)", text)}
-    for png in sorted((RESULTS / graph).glob("*.png")):
-        assert png.resolve() in figures, f"docs/study-{graph}.md does not show {png.name}"
-    assert f"\nstudy-{graph}\n" in (DOCS / "study.md").read_text()
+    """The docs' page of each shipped study includes its report (or tables) and every figure, and
+    docs/study.md lists the pages: regenerating the results regenerates the docs."""
+    conf = _docs_conf()
+    assert conf.RESULTS == RESULTS
+    folder = RESULTS / graph
+    text = conf.study_page(folder, DOCS)
+    pages = DOCS / conf.STUDY_PAGES
+    included = {(pages / path).resolve() for path in re.findall(r"```\{include\} (\S+)", text)}
+    study = (folder / "study.md").resolve()
+    for table in sorted(folder.glob("table_*.md")):
+        direct = table.resolve() in included
+        via_report = study in included and table.read_text().strip() in study.read_text()
+        assert direct or via_report, f"the page of {graph} does not include {table.name}"
+    figures = {(pages / p).resolve() for p in re.findall(r"```\{figure\} (\S+)", text)}
+    assert figures == {png.resolve() for png in folder.glob("*.png")}
+    assert f"\n{conf.STUDY_PAGES}/*\n" in (DOCS / "study.md").read_text()
