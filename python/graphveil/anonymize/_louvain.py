@@ -25,6 +25,8 @@ BATCHES = 32
 MAX_SWEEPS = 32
 #: Levels (aggregations) at most.
 MAX_LEVELS = 32
+#: A level ends when a sweep moves at most this share of its nodes.
+_SETTLED = 1e-3
 #: A move must gain more than this (relative to W), so that rounding never moves a node back and forth.
 _GAIN_TOL = 1e-12
 
@@ -118,10 +120,12 @@ def segment_weights(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sum ``weight`` by ``(owner, target)``: the distinct pairs (sorted) and their sums."""
     keys = owner * width + target
-    order = np.argsort(keys, kind="stable")
+    if keys.size == 0:
+        return keys, keys, np.zeros(0)
+    order = np.argsort(keys)  # integer weights in PrivGraph: sums exact in any order
     keys = keys[order]
     starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
-    sums = np.add.reduceat(weight[order], starts) if starts.size else np.zeros(0)
+    sums = np.add.reduceat(weight[order], starts)
     return keys[starts] // width, keys[starts] % width, sums
 
 
@@ -137,7 +141,11 @@ def local_moving(
 ) -> np.ndarray:
     """One level's batched local moving; returns each node's community (ids < n)."""
     indptr, dst, wt = arcs(n, u, v, w)
-    k = np.bincount(u, weights=w, minlength=n) + np.bincount(v, weights=w, minlength=n)
+    k = (
+        np.zeros(n)
+        + np.bincount(u, weights=w, minlength=n)
+        + np.bincount(v, weights=w, minlength=n)
+    )
     k += 2 * loops
     comm = np.arange(n, dtype=np.int64)
     tot = k.copy()
@@ -165,7 +173,7 @@ def local_moving(
             tot += np.bincount(new, weights=ki[go], minlength=n)
             comm[batch[go]] = new
             moved += go.size
-        if moved == 0:
+        if moved <= n * _SETTLED:
             break
     return comm
 

@@ -31,6 +31,10 @@ PHASE_SHARES = (1 / 3, 1 / 3, 1 / 3)
 CELL_SENSITIVITY = 1
 #: L1 sensitivity of the intra-community degree vector: an inner edge adds 1 to two degrees.
 DEGREE_SENSITIVITY = 2
+#: The exponential mechanism's utility (a node's neighbours in a community) changes by 1 per edge.
+UTILITY_SENSITIVITY = 1
+#: Selections one edge's utility enters: its two endpoints' (each node selects once).
+SELECTIONS_PER_EDGE = 2
 #: Largest resolution accepted (the paper varies it in [0.5, 3]).
 MAX_RESOLUTION = 100.0
 
@@ -55,6 +59,18 @@ def budget_split(epsilon: float) -> dict[str, float]:
     }
 
 
+def exponential_scale(epsilon: float) -> float:
+    """The exponential mechanism's ``s`` in Pr[C] ~ exp(s u(C)) for a phase budget ``epsilon``.
+
+    Each selection is an (epsilon / 2)-DP exponential mechanism, ``exp(eps' u / (2 Delta u))``:
+    s = epsilon / 4 (the paper's, with one pass).
+
+    >>> exponential_scale(1.0)
+    0.25
+    """
+    return epsilon / SELECTIONS_PER_EDGE / (2 * UTILITY_SENSITIVITY)
+
+
 def privgraph(
     graph: Graph,
     *,
@@ -67,7 +83,7 @@ def privgraph(
     """PrivGraph: an epsilon-edge-DP graph rebuilt from noisy community information.
 
     **Privacy: epsilon-edge-DP** (``graphveil.anonymize._dp``), n public. Five queries in
-    sequence (:func:`budget_split`), each DP on its own, composed: eps_0 = epsilon / 100 and
+    sequence (``budget_split``), each DP on its own, composed: eps_0 = epsilon / 100 and
     eps_1 = eps_2 = eps_3 = (epsilon - eps_0) / 3, the paper's equal split. Every noise is the
     two-sided geometric (discrete Laplace, ``alpha = exp(-eps / sensitivity)``); everything
     not listed is post-processing.
@@ -80,9 +96,9 @@ def privgraph(
        diagonal twice at sensitivity 2: the same mechanism). Consistency (the paper's
        norm-sub): each noisy cell minus one integer shift, negatives to 0, the shift chosen to
        keep the total (the diagonal's own noisy sum; the pairs' m~ minus it). Louvain
-       (:mod:`graphveil.anonymize._louvain`, resolution ``resolution``, the paper's t = 1) on
+       (``graphveil.anonymize._louvain``, resolution ``resolution``, the paper's t = 1) on
        the weighted super-graph; each node takes its group's community.
-    2. *Community adjustment* (eps_2). Each node once, in random batches (:data:`BATCHES`),
+    2. *Community adjustment* (eps_2). Each node once, in random batches (``BATCHES`` = 32),
        picks a community among all non-empty ones by the exponential mechanism: Pr[C] is
        proportional to ``exp(eps_2 / 4 * u(C))``, u(C) the node's neighbours in C (sensitivity
        1). One edge changes the utility of two selections (its endpoints'), each an
@@ -142,9 +158,8 @@ def privgraph(
     ------
     ValueError
         If epsilon is out of range, group_size < 1, resolution outside (0, 100], or the graph
-        has fewer than 2 nodes.
-    graphveil.NotApplicable
-        If the graph is directed.
+        has fewer than 2 nodes; :class:`~graphveil.NotApplicable` (a ValueError) if the graph
+        is directed.
 
     References
     ----------
@@ -181,7 +196,7 @@ def privgraph(
             graph, budget["initialisation"], group_size, resolution, m_noisy, rng, info
         )
     with timer.phase("adjustment"):
-        labels = adjust_communities(graph, labels, budget["adjustment"], rng)
+        labels = adjust_communities(graph, labels, exponential_scale(budget["adjustment"]), rng)
         info["communities"] = {
             "initialised": info.pop("initialised"),
             "adjusted": int(labels.max()) + 1,
@@ -208,9 +223,10 @@ def privgraph(
 
 # ---------------------------------------------------------------------------- noisy cells
 def cell_threshold(cells: int, epsilon: float, budget: float) -> int:
-    """The smallest integer t >= 1 with ``cells * Pr[noise >= t] <= budget`` (sensitivity 1).
+    """The smallest integer t >= 1 with ``cells * Pr[noise >= t] <= budget``.
 
-    Pr[noise >= t] = alpha^t / (1 + alpha) for the two-sided geometric of ``alpha = e^-eps``.
+    Pr[noise >= t] = alpha^t / (1 + alpha) for the two-sided geometric of ``alpha = e^-rate``,
+    ``epsilon`` here the rate (the budget over the sensitivity).
 
     Examples
     --------
@@ -233,13 +249,15 @@ def noisy_pair_cells(
     keys: np.ndarray,
     counts: np.ndarray,
     epsilon: float,
+    sensitivity: float,
     rng: np.random.Generator,
     budget: float,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """The cells ``x = count + noise >= t`` of all k(k - 1) / 2 pairs ``i < j`` of k classes.
 
     ``keys`` (``i * k + j``, sorted, distinct) and ``counts`` are the non-zero true cells;
-    every cell gets two-sided geometric noise of sensitivity 1 at ``epsilon``. The true cells
+    every cell gets two-sided geometric noise of ``epsilon`` at ``sensitivity``
+    (``alpha = exp(-epsilon / sensitivity)``), at most ``budget`` zero cells expected to reach t. The true cells
     draw theirs; of the zero cells, Binomial(zero cells, Pr[noise >= t]) reach t, placed
     uniformly among them, each of value t + a geometric number of failures of success
     probability 1 - alpha (the law of the noise above t). Returns ``(keys, x, t)``, sorted by key,
@@ -247,15 +265,16 @@ def noisy_pair_cells(
     """
     cells = k * (k - 1) // 2
     empty = np.zeros(0, dtype=np.int64)
-    noisy = counts + two_sided_geometric(rng, counts.size, epsilon=epsilon, sensitivity=1)
+    noisy = counts + two_sided_geometric(rng, counts.size, epsilon=epsilon, sensitivity=sensitivity)
     if cells == 0:
         return empty, empty, 1
-    t = cell_threshold(cells, epsilon, budget)
-    alpha = math.exp(-epsilon)
+    rate = epsilon / sensitivity
+    t = cell_threshold(cells, rate, budget)
+    alpha = math.exp(-rate)
     free = cells - keys.size
     above = int(rng.binomial(free, alpha**t / (1 + alpha))) if free > 0 else 0
     extra = free_pairs(k, keys, above, rng)
-    values = t + rng.geometric(-math.expm1(-epsilon), above).astype(np.int64) - 1
+    values = t + rng.geometric(-math.expm1(-rate), above).astype(np.int64) - 1
     keep = noisy >= t
     all_keys = np.concatenate([keys[keep], extra])
     order = np.argsort(all_keys, kind="stable")
@@ -265,21 +284,27 @@ def noisy_pair_cells(
 def free_pairs(k: int, taken: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` distinct pair keys ``i * k + j`` (i < j) uniform among those not in ``taken``.
 
-    Uniform pairs are drawn in rounds; a key already drawn or taken is dropped and the first
-    ``count`` distinct keys in drawing order are kept: a uniformly random subset.
+    Uniform pairs are drawn in rounds until at least ``count`` distinct keys not ``taken`` are
+    held; given its size that set is uniform (the draws are exchangeable), and a uniformly
+    random ``count`` of it is kept: a uniformly random subset. Returned sorted.
     """
-    out = np.zeros(0, dtype=np.int64)
-    while out.size < count:
-        draws = int((count - out.size) * 1.25) + 16
+    pool = np.zeros(0, dtype=np.int64)
+    while pool.size < count:
+        draws = int((count - pool.size) * 1.25) + 16
         i = rng.integers(0, k, draws)
         j = rng.integers(0, k - 1, draws)
         j += j >= i
-        new = np.minimum(i, j) * k + np.maximum(i, j)
-        new = new[~sorted_member(taken, new)]
-        pool = np.concatenate([out, new])
-        _, first = np.unique(pool, return_index=True)
-        out = pool[np.sort(first)][:count]
-    return out
+        new = distinct(np.minimum(i, j) * k + np.maximum(i, j))
+        pool = distinct(np.concatenate([pool, new[~sorted_member(taken, new)]]))
+    if pool.size > count:
+        pool = np.sort(pool[rng.choice(pool.size, count, replace=False)])
+    return pool
+
+
+def distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct values of ``keys``, sorted (a sort: numpy's hashing unique is slower here)."""
+    keys = np.sort(keys)
+    return keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
 
 
 def sorted_member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -291,8 +316,9 @@ def sorted_member(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
 
 
 def total_shift(values: np.ndarray, target: float, low: int) -> int:
-    """Norm-sub's shift: the integer delta >= ``low`` whose ``sum(max(values - delta, 0))`` is
-    closest to ``target`` (the smallest such delta on a tie).
+    """Norm-sub's shift: the integer delta >= ``low`` closest to keeping ``target``.
+
+    That is, ``sum(max(values - delta, 0))`` closest to ``target`` (the smallest delta on a tie).
 
     Examples
     --------
@@ -372,7 +398,9 @@ def initial_communities(
     hi = np.maximum(gu[~inner], gv[~inner])
     keys, counts = np.unique(lo * groups + hi, return_counts=True)
     del gu, gv, lo, hi
-    cells, noisy, t = noisy_pair_cells(groups, keys, counts, epsilon, rng, n + max(m_noisy, 0))
+    cells, noisy, t = noisy_pair_cells(
+        groups, keys, counts, epsilon, CELL_SENSITIVITY, rng, n + max(m_noisy, 0)
+    )
     shift = total_shift(noisy, m_noisy - int(diagonal.sum()), t - 1)
     keep = noisy > shift
     weights = (noisy[keep] - shift).astype(np.float64)
@@ -391,19 +419,18 @@ def initial_communities(
 
 
 def adjust_communities(
-    graph: Graph, labels: np.ndarray, epsilon: float, rng: np.random.Generator
+    graph: Graph, labels: np.ndarray, scale: float, rng: np.random.Generator
 ) -> np.ndarray:
     """Phase 2: every node re-picks its community once by the exponential mechanism.
 
     Batches of nodes in random order; a node chooses among the communities non-empty at its
-    batch's start, Pr[C] proportional to exp(epsilon / 4 * neighbours in C). Returns labels
-    renumbered 0..k-1 (first appearance).
+    batch's start, Pr[C] proportional to exp(scale * neighbours in C)
+    (:func:`exponential_scale`). Returns labels renumbered 0..k-1 (first appearance).
     """
     n = graph.n
     indptr, indices = graph.indptr.astype(np.int64), graph.indices.astype(np.int64)
     comm = labels.astype(np.int64).copy()
     size = np.bincount(comm, minlength=int(comm.max()) + 1)
-    scale = epsilon / 4.0
     for batch in np.array_split(rng.permutation(n), min(BATCHES, n)):
         live = np.flatnonzero(size > 0)
         rank = np.full(size.size, -1, dtype=np.int64)
@@ -487,9 +514,7 @@ def extract(
     cu, cv = labels[u], labels[v]
     inner = cu == cv
     degrees = np.bincount(u[inner], minlength=n) + np.bincount(v[inner], minlength=n)
-    noisy = degrees + two_sided_geometric(
-        rng, n, epsilon=epsilon, sensitivity=DEGREE_SENSITIVITY
-    )
+    noisy = degrees + two_sided_geometric(rng, n, epsilon=epsilon, sensitivity=DEGREE_SENSITIVITY)
     shift = segment_shift(noisy, labels, k)
     sizes = np.bincount(labels, minlength=k)
     consistent = np.clip(noisy - shift[labels], 0, sizes[labels] - 1)
@@ -497,7 +522,9 @@ def extract(
     hi = np.maximum(cu[~inner], cv[~inner])
     keys, counts = np.unique(lo * k + hi, return_counts=True)
     del cu, cv, lo, hi
-    cells, cell_noisy, t = noisy_pair_cells(k, keys, counts, epsilon, rng, n + max(m_noisy, 0))
+    cells, cell_noisy, t = noisy_pair_cells(
+        k, keys, counts, epsilon, CELL_SENSITIVITY, rng, n + max(m_noisy, 0)
+    )
     inter_total = m_noisy - int(noisy.sum()) // 2
     cell_shift = total_shift(cell_noisy, inter_total, t - 1)
     keep = cell_noisy > cell_shift
