@@ -27,6 +27,8 @@ from graphveil.anonymize import privgraph, registry
 from graphveil.anonymize._louvain import louvain
 from graphveil.anonymize._privgraph import (
     adjust_communities,
+    bound_output,
+    chung_lu,
     exponential_choice,
     noisy_pair_cells,
     reconstruct,
@@ -85,7 +87,7 @@ def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
     eps0 = epsilon / 100
     eps1 = eps2 = eps3 = (epsilon - eps0) / 3
     m_noisy = grqc.m + int(geometric_noise(rng, 1, eps0, 1)[0])
-    cell_budget = n + max(m_noisy, 0)
+    cell_budget = n + min(max(m_noisy, 0), 64 * n)  # the public size bound
     # phase 1: random groups of 20, noisy super-graph, Louvain
     groups = -(-n // size)
     group = (np.arange(n) // size)[rng.permutation(n)]
@@ -116,6 +118,7 @@ def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
     keep = noisy > shift
     cells = cells[keep]
     counts = np.minimum(noisy[keep] - shift, sizes[cells // k] * sizes[cells % k])
+    consistent, counts = bound_output(consistent, counts, 2 * cell_budget)  # post-processing
     # phase 4
     out_u, out_v, intra = reconstruct(n, labels, consistent, cells, counts, rng)
     assert np.array_equal(ug.u, out_u) and np.array_equal(ug.v, out_v)
@@ -281,6 +284,27 @@ def test_edge_count_noise_has_its_closed_form_scale():
 
     assert chi2_pvalue(observed, law(epsilon / 100)) > FALSE_FAILURE
     assert chi2_pvalue(observed, law(2 * epsilon / 100)) < FALSE_FAILURE
+
+
+def test_chung_lu_joins_each_pair_with_the_authors_probability():
+    """Inside each community, pair i < j with probability min(1, d_i d_j / S) (the authors'
+    ``generate_intra_edge``), heavy pairs (listed) and light ones (sampled) alike; none across."""
+    labels = np.array([0, 0, 0, 0, 0, 1, 1, 1, 1])
+    degrees = np.array([4, 3, 2, 1, 0, 3, 3, 1, 1])
+    runs = 4000
+    hits = np.zeros((9, 9), dtype=np.int64)
+    for run in range(runs):
+        u, v = chung_lu(labels, 2, degrees, np.random.default_rng(run))
+        np.add.at(hits, (u, v), 1)
+    total = np.bincount(labels, weights=degrees)
+    for i in range(9):
+        for j in range(i + 1, 9):
+            same = labels[i] == labels[j]
+            p = min(1.0, degrees[i] * degrees[j] / total[labels[i]]) if same else 0.0
+            if p in (0.0, 1.0):
+                assert hits[i, j] == p * runs, (i, j)
+            else:
+                assert stats.binomtest(int(hits[i, j]), runs, p).pvalue > FALSE_FAILURE, (i, j)
 
 
 # ---------------------------------------------------------------------------- neighbours

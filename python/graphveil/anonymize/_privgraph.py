@@ -35,6 +35,9 @@ DEGREE_SENSITIVITY = 2
 UTILITY_SENSITIVITY = 1
 #: Selections one edge's utility enters: its two endpoints' (each node selects once).
 SELECTIONS_PER_EDGE = 2
+#: The sizes below are bounded by n + min(m~, SIZE_PER_NODE n) (:func:`size_bound`): at tiny
+#: epsilon m~ is mostly noise, and memory must stay linear in the graph.
+SIZE_PER_NODE = 64
 #: Largest resolution accepted (the paper varies it in [0.5, 3]).
 MAX_RESOLUTION = 100.0
 
@@ -69,6 +72,31 @@ def exponential_scale(epsilon: float) -> float:
     0.25
     """
     return epsilon / SELECTIONS_PER_EDGE / (2 * UTILITY_SENSITIVITY)
+
+
+def size_bound(n: int, m_noisy: int) -> int:
+    """The public bound on sizes: zero cells drawn per query, and half the published edges.
+
+    ``n + min(max(m~, 0), SIZE_PER_NODE * n)``: about n + m at any useful epsilon.
+
+    >>> size_bound(100, 250), size_bound(100, -5), size_bound(100, 10**9)
+    (350, 100, 6500)
+    """
+    return n + min(max(m_noisy, 0), SIZE_PER_NODE * n)
+
+
+def bound_output(
+    degrees: np.ndarray, counts: np.ndarray, bound: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Degrees and pair counts scaled down (floored) to publish at most ``bound`` edges.
+
+    The edges are half the degree sum plus the counts; unchanged when within (post-processing).
+    """
+    total = degrees.sum() / 2 + counts.sum()
+    if total <= bound:
+        return degrees, counts
+    factor = bound / total
+    return np.floor(degrees * factor).astype(np.int64), np.floor(counts * factor).astype(np.int64)
 
 
 def privgraph(
@@ -110,11 +138,12 @@ def privgraph(
        Consistency: norm-sub per community (total kept), degrees clipped to [0, size - 1];
        norm-sub of the pair counts to m~ minus half the noisy degree sum.
     4. *Reconstruction* (post-processing). Inside each community the Chung-Lu model on the
-       noisy degrees, in its Poisson form: Poisson(S / 2) edges whose endpoints are drawn in
-       proportion to the degrees (S their sum), so a pair is joined with probability
-       1 - exp(-d_i d_j / S) (the paper's min(1, d_i d_j / S) to first order). Between two
-       communities their noisy count of pairs, both endpoints uniform in their communities.
-       Self-loops and repeated pairs are erased.
+       noisy degrees, as the authors' code draws it: each pair joined with probability
+       min(1, d_i d_j / S), S the community's degree sum (drawn in O(S), not over all pairs).
+       Between two communities their noisy count of pairs, both endpoints uniform in their
+       communities. Repeated pairs are erased. If the degrees and counts would publish more
+       than twice ``n + min(m~, 64 n)`` edges (only at a tiny epsilon, where m~ is noise), they
+       are scaled down to it.
 
     **Departures from the paper and its code, stated.** Discrete noise on the integer counts
     (Laplace in the paper). The consistency of the group and community pairs keeps the noisy
@@ -399,7 +428,7 @@ def initial_communities(
     keys, counts = np.unique(lo * groups + hi, return_counts=True)
     del gu, gv, lo, hi
     cells, noisy, t = noisy_pair_cells(
-        groups, keys, counts, epsilon, CELL_SENSITIVITY, rng, n + max(m_noisy, 0)
+        groups, keys, counts, epsilon, CELL_SENSITIVITY, rng, size_bound(n, m_noisy)
     )
     shift = total_shift(noisy, m_noisy - int(diagonal.sum()), t - 1)
     keep = noisy > shift
@@ -523,7 +552,7 @@ def extract(
     keys, counts = np.unique(lo * k + hi, return_counts=True)
     del cu, cv, lo, hi
     cells, cell_noisy, t = noisy_pair_cells(
-        k, keys, counts, epsilon, CELL_SENSITIVITY, rng, n + max(m_noisy, 0)
+        k, keys, counts, epsilon, CELL_SENSITIVITY, rng, size_bound(n, m_noisy)
     )
     inter_total = m_noisy - int(noisy.sum()) // 2
     cell_shift = total_shift(cell_noisy, inter_total, t - 1)
@@ -533,7 +562,10 @@ def extract(
         cell_noisy[keep] - cell_shift, sizes[cells // k] * sizes[cells % k]
     ).astype(np.int64)
     info["community_pairs"] = {"threshold": t, "shift": cell_shift, "pairs": int(keep.sum())}
-    return consistent.astype(np.int64), cells, pair_counts
+    degrees, pair_counts = bound_output(
+        consistent.astype(np.int64), pair_counts, 2 * size_bound(n, m_noisy)
+    )
+    return degrees, cells, pair_counts
 
 
 def reconstruct(
@@ -544,24 +576,80 @@ def reconstruct(
     counts: np.ndarray,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Phase 4: Chung-Lu (Poisson form) inside communities, uniform pairs between them.
+    """Phase 4: Chung-Lu inside communities, uniform pairs between them.
 
     Returns the published pairs and how many of them lie inside a community.
     """
     k = int(labels.max()) + 1
+    iu, iv = chung_lu(labels, k, degrees, rng)
     order = np.argsort(labels, kind="stable")
     sizes = np.bincount(labels, minlength=k)
     starts = np.cumsum(sizes) - sizes
-    total = np.bincount(labels, weights=degrees, minlength=k)
-    edges = rng.poisson(total / 2.0)
-    cumulative = np.cumsum(degrees[order].astype(np.float64))
-    base = np.concatenate(([0.0], cumulative))[starts]
-    owner = np.repeat(np.arange(k), 2 * edges)
-    ends = np.searchsorted(cumulative, base[owner] + rng.random(owner.size) * total[owner], "right")
-    ends = order[np.clip(ends, starts[owner], starts[owner] + sizes[owner] - 1)]
     a, b = np.repeat(keys // k, counts), np.repeat(keys % k, counts)
     pick_a = order[starts[a] + (rng.random(a.size) * sizes[a]).astype(np.int64)]
     pick_b = order[starts[b] + (rng.random(b.size) * sizes[b]).astype(np.int64)]
-    iu, iv = simple_pairs(n, ends[0::2], ends[1::2])
     u, v = simple_pairs(n, np.concatenate([iu, pick_a]), np.concatenate([iv, pick_b]))
     return u, v, int(iu.size)
+
+
+#: Chung-Lu pairs of ``lambda = d_i d_j / S`` at least this are enumerated, the others sampled
+#: (the exact integer test ``2 d_i d_j >= S`` assumes 1/2).
+HEAVY = 0.5
+
+
+def chung_lu(
+    labels: np.ndarray, k: int, degrees: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair i < j of a community joined with probability min(1, d_i d_j / S), independently.
+
+    S is the community's degree sum (the authors' ``generate_intra_edge``), in O(n + S): the
+    pairs of ``lambda = d_i d_j / S >= HEAVY`` (at most S / HEAVY of them) are listed and kept
+    with probability min(1, lambda); the others are drawn as Poisson(c S / 2) endpoint pairs in
+    proportion to the degrees, c = -ln(1 - HEAVY) / HEAVY, so a light pair is drawn at least once
+    with probability 1 - exp(-c lambda) >= lambda, and kept with probability
+    lambda / (1 - exp(-c lambda)).
+    """
+    d = degrees.astype(np.float64)
+    order = np.lexsort((-d, labels))  # by community, then degree descending
+    ranked, owner = d[order], labels[order]
+    total = np.bincount(labels, weights=d, minlength=k)
+    sizes = np.bincount(labels, minlength=k)
+    starts = np.cumsum(sizes) - sizes
+    # heavy: for position a, the partners b > a in its community with d_b >= HEAVY S / d_a
+    width = float(d.max(initial=0.0)) + 2.0
+    key = owner * width + (width - 1.0 - ranked)  # ascending along ``order``
+    # a slightly lower bar (rounding), then the exact integer test 2 d_a d_b >= S (HEAVY = 1/2)
+    need = np.where(ranked > 0, HEAVY * total[owner] / np.maximum(ranked, 1.0), np.inf)
+    need *= 1 - 1e-9
+    limit = owner * width + (width - 1.0 - np.minimum(need, width - 1.0))
+    end = np.searchsorted(key, limit, side="right")
+    end = np.where(need <= width - 2.0, end, np.arange(d.size) + 1)  # nobody heavy enough
+    span = np.maximum(end - np.arange(d.size) - 1, 0)
+    first = np.repeat(np.arange(d.size), span)
+    second = first + 1 + np.arange(first.size) - np.repeat(np.cumsum(span) - span, span)
+    whole = degrees.astype(np.int64)[order]
+    sums = np.bincount(labels, weights=degrees, minlength=k).astype(np.int64)
+    exact = 2 * whole[first] * whole[second] >= sums[owner[first]]
+    first, second = first[exact], second[exact]
+    lam = ranked[first] * ranked[second] / total[owner[first]]
+    keep = rng.random(first.size) < np.minimum(lam, 1.0)
+    heavy_u, heavy_v = order[first[keep]], order[second[keep]]
+    # light: oversampled product-form pairs, thinned
+    c = -math.log1p(-HEAVY) / HEAVY
+    draws = rng.poisson(c * total / 2.0)
+    cumulative = np.cumsum(ranked)
+    base = np.concatenate(([0.0], cumulative))[starts]
+    community = np.repeat(np.arange(k), 2 * draws)
+    ends = np.searchsorted(
+        cumulative, base[community] + rng.random(community.size) * total[community], "right"
+    )
+    ends = order[np.clip(ends, starts[community], starts[community] + sizes[community] - 1)]
+    lu, lv = simple_pairs(labels.size, ends[0::2], ends[1::2])
+    whole = degrees.astype(np.int64)
+    light = 2 * whole[lu] * whole[lv] < sums[labels[lu]]
+    lam = d[lu] * d[lv] / np.maximum(total[labels[lu]], 1.0)
+    lu, lv, lam = lu[light], lv[light], lam[light]
+    keep = rng.random(lu.size) * -np.expm1(-c * lam) < lam
+    return simple_pairs(
+        labels.size, np.concatenate([heavy_u, lu[keep]]), np.concatenate([heavy_v, lv[keep]])
+    )
