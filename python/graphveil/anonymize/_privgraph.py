@@ -54,6 +54,7 @@ def budget_split(epsilon: float) -> dict[str, float]:
     count = COUNT_SHARE * epsilon
     rest = epsilon - count
     first, second, _ = (share * rest for share in PHASE_SHARES)
+    # the last share is what is left, so that the four add up to epsilon (no rounding above it)
     return {
         "count": count,
         "initialisation": first,
