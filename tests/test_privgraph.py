@@ -76,13 +76,16 @@ def pair_counts(labels: np.ndarray, k: int, u: np.ndarray, v: np.ndarray):
 
 
 # ---------------------------------------------------------------------------- replay
-@pytest.mark.parametrize("epsilon", [0.5, 2.0, 5.0])
-def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
+@pytest.mark.parametrize(
+    ("epsilon", "size"), [(0.05, 20), (0.5, 20), (2.0, 20), (5.0, 20), (0.05, 5), (1.0, 5)]
+)
+def test_privgraph_replays_its_closed_form_noise(grqc, epsilon, size):
     """eps/100 on m (sensitivity 1); a third of the rest each on the super-graph cells
     (sensitivity 1), the exponential mechanism (scale eps_2 / 4) and the extraction (degrees
-    at sensitivity 2, community pairs at 1); everything else post-processing."""
-    seed, n, size = 3, grqc.n, 20
-    ug, report = privgraph(grqc, epsilon=epsilon, seed=seed)
+    at sensitivity 2, community pairs at 1); everything else post-processing. Groups of 5
+    make the group pairs many more than the size bound: zero cells drawn above a threshold."""
+    seed, n = 3, grqc.n
+    ug, report = privgraph(grqc, epsilon=epsilon, group_size=size, seed=seed)
     rng = np.random.Generator(np.random.PCG64(seed))
     eps0 = epsilon / 100
     eps1 = eps2 = eps3 = (epsilon - eps0) / 3
@@ -100,6 +103,7 @@ def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
     shift = total_shift(noisy, m_noisy - int(diagonal.sum()), t - 1)
     keep = noisy > shift
     weights = (noisy[keep] - shift).astype(np.float64)
+    phase_1 = {"count": groups, "threshold": t, "shift": shift, "pairs": int(keep.sum())}
     super_labels = louvain(
         groups, cells[keep] // groups, cells[keep] % groups, weights, loops * 1.0,
         resolution=1.0, rng=rng,
@@ -116,6 +120,7 @@ def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
     cells, noisy, t = noisy_pair_cells(k, keys, counts, eps3, 1, rng, cell_budget)
     shift = total_shift(noisy, m_noisy - int(degrees.sum()) // 2, t - 1)
     keep = noisy > shift
+    phase_3 = {"threshold": t, "shift": shift, "pairs": int(keep.sum())}
     cells = cells[keep]
     counts = np.minimum(noisy[keep] - shift, sizes[cells // k] * sizes[cells % k])
     consistent, counts = bound_output(consistent, counts, 2 * cell_budget)  # post-processing
@@ -124,6 +129,9 @@ def test_privgraph_replays_its_closed_form_noise(grqc, epsilon):
     assert np.array_equal(ug.u, out_u) and np.array_equal(ug.v, out_v)
     assert (report["m_noisy"], report["intra_edges"]) == (m_noisy, intra)
     assert report["communities"]["adjusted"] == k
+    # the consistency shifts keep the noisy totals (from m~, never the true m)
+    assert (report["groups"], report["community_pairs"]) == (phase_1, phase_3)
+    assert (phase_1["threshold"] > 1) == (size == 5)
     assert report["budget"] == pytest.approx(
         {"count": eps0, "initialisation": eps1, "adjustment": eps2, "extraction": eps3}
     )
