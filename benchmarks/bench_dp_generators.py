@@ -5,7 +5,8 @@ The peer re-implements how PGB (Liu et al. 2024, github.com/dooohow/PGB, ``DP-1K
 matrix in and out (int8 here, which only flatters the peer: PGB's matrices are float64), the
 degree histogram with Laplace noise of scale 4/epsilon and Havel-Hakimi (DP-1K), per-node
 Laplace noise of scale 1/epsilon (PGB's sensitivity-1 error) and a BTER whose block density
-uses the true maximum degree (DGG). The peer is for timing only; graphveil's are the correct ones.
+uses the largest noisy degree, as PGB's ``DGG.py`` (line 88) does (DGG). The peer is for timing
+only; graphveil's are the correct ones.
 
 Run:  python -m pytest benchmarks/bench_dp_generators.py --benchmark-only
 """
@@ -51,7 +52,7 @@ def pgb_style_dgg(graph: gv.Graph, epsilon: float, rng: np.random.Generator) -> 
     n = graph.n
     noisy = np.maximum(0, np.rint(adjacency.sum(axis=1) + rng.laplace(0, 1 / epsilon, n)))
     order = np.argsort(noisy, kind="stable")
-    top = noisy.max()  # PGB uses it unprotected
+    top = noisy.max()  # the largest noisy degree, as PGB's DGG.py line 88
     out = nx.empty_graph(n)
     at = 0
     while at < n:

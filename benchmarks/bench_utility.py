@@ -11,17 +11,26 @@
 - Approximate distance distribution of web-NotreDame: HyperBall raced against networkit's
   ``HopPlotApproximation`` (ANF).
 
+- The analyst statistics (measure/analyst.py) of one sample beside the ten, on web-NotreDame
+  and the youtube-size graph (target: a few seconds per sample on web-NotreDame, within 3x
+  the ten on the youtube-size graph), and their sparse kernels against igraph's.
+
 Run: python -m pytest benchmarks/bench_utility.py --benchmark-only
 """
 
 from __future__ import annotations
+
+import dataclasses
+import warnings
 
 import numpy as np
 import pytest
 from graph_zoo import load_shared
 
 import graphveil as gv
+from graphveil.measure import analyst as A
 from graphveil.measure import utility as U
+from graphveil.measure.analyst import analyst_reference
 
 THREADS = 2
 
@@ -209,3 +218,137 @@ def test_diameter_1000_sources_youtube_size(benchmark, youtube_size):
         iterations=1,
     )
     benchmark.extra_info.update(bound=bound)
+
+
+# ------------------------------------------------------------------------- analyst statistics
+# The analyst set (measure/analyst.py) beside the ten: G0's reference is built once per study,
+# then each sample costs the analyst rows. A sample here is G0 with 5% of its edges dropped
+# (a stand-in for a world of a release: same nodes, most edges). Only with --benchmark-only on
+# web-NotreDame and the youtube-size graph; CI checks the answers on ca-GrQc.
+def _analyst_only(graph, reference) -> dict[str, float]:
+    """The analyst rows of the table, each compute function once (what a sample adds)."""
+    options = U.StatisticOptions(U.EXACT_THRESHOLD, U.DISTANCE_SOURCES, 1, THREADS, "auto")
+    options = dataclasses.replace(options, analyst=reference)
+    out: dict[str, float] = {}
+    for stat in U.STATISTIC_TABLE:
+        if stat.analyst and stat.name not in out:
+            out.update(stat.compute(graph, options))
+    return out
+
+
+def _sample(graph: gv.Graph, keep: float = 0.95, seed: int = 1) -> gv.Graph:
+    u, v = graph.edges()
+    mask = np.random.default_rng(seed).random(u.size) < keep
+    return gv.Graph.from_edges(u[mask], v[mask], graph.n)
+
+
+@pytest.fixture(scope="module")
+def big_analyst(request):
+    if request.config.getoption("benchmark_disable"):
+        pytest.skip("the analyst set on web-NotreDame runs with --benchmark-only")
+    return True
+
+
+@pytest.mark.benchmark(group="analyst statistics web-NotreDame")
+def test_analyst_reference_notre_dame(benchmark, notre_dame, big_analyst):
+    ref = benchmark.pedantic(
+        analyst_reference, args=(notre_dame,), kwargs={"seed": 1, "threads": THREADS},
+        rounds=1, iterations=1,
+    )  # fmt: skip
+    assert ref.evc_top.size == ref.evc_nodes.size == notre_dame.n // 100
+
+
+@pytest.mark.benchmark(group="analyst statistics web-NotreDame")
+def test_analyst_set_one_sample_notre_dame(benchmark, notre_dame, big_analyst):
+    ref = analyst_reference(notre_dame, seed=1, threads=THREADS)
+    sample = _sample(notre_dame)
+    out = benchmark.pedantic(_analyst_only, args=(sample, ref), rounds=2, iterations=1)
+    assert tuple(out) == U.analyst_names()
+    assert 0.5 < out["S_NMI"] < 1.0 and 0.5 < out["S_EVC_top"] <= 1.0
+    assert out["S_TRI"] < U.triangle_count(notre_dame)[0]
+
+
+@pytest.mark.benchmark(group="analyst statistics web-NotreDame")
+def test_ten_statistics_one_sample_notre_dame(benchmark, notre_dame, big_analyst):
+    sample = _sample(notre_dame)
+    stats = benchmark.pedantic(
+        U.utility_statistics, args=(sample,), kwargs={"seed": 1, "threads": THREADS},
+        rounds=2, iterations=1,
+    )  # fmt: skip
+    assert tuple(stats) == U.STATISTICS
+
+
+@pytest.mark.benchmark(group="analyst statistics synthetic-youtube")
+def test_analyst_set_one_sample_youtube_size(benchmark, youtube_size):
+    ref = analyst_reference(youtube_size, seed=1, threads=THREADS)
+    sample = _sample(youtube_size)
+    out = benchmark.pedantic(_analyst_only, args=(sample, ref), rounds=1, iterations=1)
+    assert tuple(out) == U.analyst_names()
+
+
+@pytest.mark.benchmark(group="analyst statistics ca-GrQc")
+def test_analyst_set_one_sample_grqc(benchmark, grqc):
+    ref = analyst_reference(grqc, seed=1, threads=THREADS)
+    out = benchmark(_analyst_only, _sample(grqc), ref)
+    same = _analyst_only(grqc, ref)  # G0 against itself: 0 divergence, full agreement
+    assert same["S_DegKL"] == same["S_DistKL"] == 0.0 and same["S_NMI"] == same["S_ARI"] == 1.0
+    assert 0.0 < out["S_DegKL"] and out["S_NMI"] < 1.0
+
+
+# Each sparse kernel against igraph's C on web-NotreDame, answers compared.
+@pytest.mark.benchmark(group="average clustering web-NotreDame")
+def test_average_clustering_graphveil(benchmark, notre_dame, notre_dame_igraph):
+    value = benchmark.pedantic(A.average_clustering, args=(notre_dame,), rounds=2, iterations=1)
+    expected = notre_dame_igraph.transitivity_avglocal_undirected(mode="zero")
+    assert value == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.benchmark(group="average clustering web-NotreDame")
+def test_average_clustering_igraph(benchmark, notre_dame_igraph):
+    benchmark.pedantic(
+        notre_dame_igraph.transitivity_avglocal_undirected, kwargs={"mode": "zero"},
+        rounds=2, iterations=1,
+    )  # fmt: skip
+
+
+@pytest.mark.benchmark(group="pagerank web-NotreDame")
+def test_pagerank_graphveil(benchmark, notre_dame, notre_dame_igraph):
+    rank = benchmark.pedantic(A.pagerank, args=(notre_dame,), rounds=2, iterations=1)
+    expected = np.asarray(notre_dame_igraph.pagerank())
+    k = A.top_count(notre_dame.n)
+    assert np.abs(rank - expected).max() < 1e-8 and A.top_overlap(rank, expected, k) > 0.99
+
+
+@pytest.mark.benchmark(group="pagerank web-NotreDame")
+def test_pagerank_igraph(benchmark, notre_dame_igraph):
+    benchmark.pedantic(notre_dame_igraph.pagerank, rounds=2, iterations=1)
+
+
+@pytest.mark.benchmark(group="eigenvector centrality web-NotreDame")
+def test_eigenvector_graphveil(benchmark, notre_dame, notre_dame_igraph):
+    x = benchmark.pedantic(A.eigenvector_centrality, args=(notre_dame,), rounds=2, iterations=1)
+    expected = np.asarray(_igraph_eigenvector(notre_dame_igraph))
+    assert np.abs(x - expected / np.linalg.norm(expected)).max() < 1e-6
+
+
+def _igraph_eigenvector(graph) -> list[float]:
+    # web-NotreDame has nodes outside the component of the largest eigenvalue: igraph warns
+    # that their centralities are nearly zero (they are, in both answers)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return graph.eigenvector_centrality(scale=False)
+
+
+@pytest.mark.benchmark(group="eigenvector centrality web-NotreDame")
+def test_eigenvector_igraph(benchmark, notre_dame_igraph):
+    benchmark.pedantic(_igraph_eigenvector, args=(notre_dame_igraph,), rounds=2, iterations=1)
+
+
+@pytest.mark.benchmark(group="analyst statistics synthetic-youtube")
+def test_ten_statistics_one_sample_youtube_size(benchmark, youtube_size):
+    sample = _sample(youtube_size)
+    stats = benchmark.pedantic(
+        U.utility_statistics, args=(sample,), kwargs={"seed": 1, "threads": THREADS},
+        rounds=1, iterations=1,
+    )  # fmt: skip
+    assert tuple(stats) == U.STATISTICS

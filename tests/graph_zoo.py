@@ -1,4 +1,8 @@
-"""Shared test data: a zoo of tiny hand-built graphs and paths to the real graphs in ../shared/data.
+"""Shared test data: a zoo of tiny hand-built graphs and paths to the real graphs.
+
+The real graphs are searched in $GRAPHVEIL_DATA_DIR, ../shared/data beside the checkout, then
+~/.cache/graphveil (:data:`DATA_DIRS`); a test whose graph is in none of them is skipped, saying
+which and what to do, and conftest.py counts such skips at the end of the run.
 
 Imported as ``from graph_zoo import ...`` (a module name of its own: ``conftest`` is ambiguous when
 pytest collects tests/ and benchmarks/ in one run).
@@ -6,12 +10,21 @@ pytest collects tests/ and benchmarks/ in one run).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import graphveil as gv
+
+#: The environment variable naming a folder of real graphs, ``<name>.txt.gz`` as SNAP and
+#: ``graphveil datasets fetch NAME`` write them: the package's own download folder
+#: (:func:`graphveil.datasets.cache_dir`), searched first by the tests.
+DATA_ENV = "GRAPHVEIL_DATA_DIR"
+
+#: The start of every skip for a missing real graph; conftest.py counts them in the summary.
+MISSING_GRAPH = "real graph not found:"
 
 
 def _shared_data() -> Path:
@@ -24,7 +37,38 @@ def _shared_data() -> Path:
     return here.parents[1].parent / "shared" / "data"
 
 
-SHARED_DATA = _shared_data()
+def _data_dirs() -> tuple[Path, ...]:
+    """The folders of real graphs, in search order: $GRAPHVEIL_DATA_DIR, ../shared/data beside the
+    checkout, then ~/.cache/graphveil when the variable is unset (where ``fetch`` puts them).
+
+    Read once, as the tests start: some tests point the variable at an empty cache of their own.
+    """
+    env = os.environ.get(DATA_ENV)
+    folders = [Path(env).expanduser()] if env else []
+    folders.append(_shared_data())
+    if not env:
+        folders.append(gv.datasets.cache_dir())
+    return tuple(dict.fromkeys(folders))
+
+
+DATA_DIRS = _data_dirs()
+
+
+def real_graph_files() -> dict[str, Path]:
+    """Every real graph file ``<name>.txt.gz`` of :data:`DATA_DIRS`, by name (the first folder's)."""
+    found: dict[str, Path] = {}
+    for folder in reversed(DATA_DIRS):
+        found.update({p.name.removesuffix(".txt.gz"): p for p in folder.glob("*.txt.gz")})
+    return dict(sorted(found.items()))
+
+
+def missing_graph(name: str) -> str:
+    """Why a test of real graph ``name`` is skipped, and what to do about it."""
+    where = ", ".join(f"{d}{'' if d.is_dir() else ' (absent)'}" for d in DATA_DIRS)
+    return (
+        f"{MISSING_GRAPH} no {name}.txt.gz in {where}: set {DATA_ENV} to a folder holding it, "
+        f"or fetch it there with `graphveil datasets fetch {name}`"
+    )
 
 
 def _zoo() -> dict[str, gv.Graph]:
@@ -52,22 +96,24 @@ ZOO = _zoo()
 
 
 def shared_graph_path(name: str) -> Path:
-    """The file of a real graph: ../shared/data's, or the package's own copy of an embedded one.
+    """The file of a real graph: the first of :data:`DATA_DIRS` holding it, or the package's own
+    copy of an embedded one; skips the test (:func:`missing_graph`) if there is none.
 
     ca-GrQc and karate_club ship inside the package (byte-identical to ../shared/data's), so
-    the tests that read them run on a machine without the shared folder (CI on a fresh clone).
+    the tests that read them run on a machine without the data folder (CI on a fresh clone).
     """
-    path = SHARED_DATA / f"{name}.txt.gz"
-    if path.exists():
-        return path
+    for folder in DATA_DIRS:
+        path = folder / f"{name}.txt.gz"
+        if path.is_file():
+            return path
     embedded = gv.datasets.EMBEDDED_DIR / f"{name}.txt.gz"
     if embedded.exists():
         return embedded
-    pytest.skip(f"{path} not present (the shared data folder sits beside the project)")
+    pytest.skip(missing_graph(name))
 
 
 def load_shared(name: str) -> gv.Graph:
-    """A real graph from ../shared/data, read with graphveil.read_edgelist (skips if absent)."""
+    """A real graph (:func:`shared_graph_path`), read with graphveil.read_edgelist (skips if absent)."""
     return gv.read_edgelist(shared_graph_path(name))
 
 

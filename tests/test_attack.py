@@ -75,8 +75,11 @@ def test_link_inference_deterministic_release():
     g0 = karate_graph()
     ug, _ = edge_switch(g0, switches=30, seed=1)
     r = link_inference(g0, ug)
-    assert r.deterministic and r.auc is None and r.precision_at_m is None
+    assert r.deterministic and r.auc is None
     kept = len(set(zip(*map(list, g0.edges()))) & set(zip(ug.u.tolist(), ug.v.tolist())))
+    # every pair ties: m pairs drawn at random from the published ones
+    assert r.precision_at_m == pytest.approx(kept / ug.num_pairs)
+    assert r.recall_at_m == pytest.approx(min(g0.m, ug.num_pairs) * kept / ug.num_pairs / g0.m)
     assert r.precision == pytest.approx(kept / ug.num_pairs)
     assert r.recall == pytest.approx(kept / g0.m)
     assert link_inference(g0, g0).precision == 1.0
@@ -513,7 +516,7 @@ def test_attack_scores_control_and_an_uncertain_release(grqc):
     from graphveil.attack import attack_scores
 
     control = attack_scores(grqc, grqc, samples=2, seed=5)
-    assert control["link_auc"] is None and control["precision_at_m"] is None  # no ranking
+    assert control["link_auc"] is None and control["precision_at_m"] == 1.0  # no ranking by p
     assert control["link_precision"] == control["link_recall"] == 1.0
     # one world, G0: only the id permutation and the seed pairs differ between the two attacks
     assert control["reid_wrong"] == 0.0 and control["reid_rate_std"] < 0.05

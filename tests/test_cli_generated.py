@@ -20,7 +20,8 @@ from graphveil.cli.anonymize import add_command, parameter_docs
 OLD_OPTIONS = {
     "obfuscation": (
         ["-k", "--eps", "--sigma", "-c", "--white-noise", "--attempts", "--tol", "--sigma-max"],
-        {"sigma": None, "c": 2.0, "q": 0.01, "attempts": 5, "tol": 0.05, "sigma_max": 16.0},
+        # attempts: None is the variant's tries, 5 for the default variant (as before; issue 32)
+        {"sigma": None, "c": 2.0, "q": 0.01, "attempts": None, "tol": 0.05, "sigma_max": 16.0},
     ),
     "randwalk": (["-t", "-M", "--max-tries", "--routing"], {"max_tries": 10, "routing": "random"}),
     "randwalk_mod": (
@@ -81,7 +82,7 @@ def test_choices_help_and_required_come_from_the_signature():
     assert tuple(action("maxvar", "solver").choices) == ("dual", "osqp")  # registry: the solvers
     assert action("randwalk", "t").required and not action("randwalk", "max_tries").required
     assert action("randwalk", "t").type is int and action("obfuscation", "eps").type is float
-    assert action("edge_switch", "switches").help == "Number of attempted switches s (>= 0)."
+    assert action("edge_switch", "switches").help == "Number of attempted switches s, 0 to 100 m."
     assert action("maxvar", "allow_fewer").help.startswith("Accept fewer potential edges")
     # API-only parameters (an executor, dicts of options) are not options
     dests = {a.dest for a in parsers["maxvar"]._actions}
@@ -137,7 +138,7 @@ def test_progress_lines_go_through_the_logger(capsys):
     argv = ["anonymize", "randwalk", "--dataset", "karate_club", "-t", "2", "--seed", "1"]
     assert main(argv) == 0
     err = capsys.readouterr().err
-    assert "graphveil anonymize: RandWalk on 34 nodes, 78 edges: t=2" in err
+    assert "graphveil anonymize: RandWalk on 34 nodes: t=2" in err  # G0's m is not printed
     assert "calling" not in err  # debug lines only with -v
     assert main([*argv, "-q"]) == 0
     assert capsys.readouterr().err == ""
@@ -159,7 +160,8 @@ def test_obfuscation_search_logs_instead_of_printing(capsys, caplog):
         gv.anonymize.obfuscation(g, k=3, eps=0.3, attempts=1, tol=0.3, seed=2, progress=True)
     assert capsys.readouterr().err == ""
     lines = [r.getMessage() for r in caplog.records if r.name == "graphveil.anonymize._obfuscation"]
-    assert lines and all(line.startswith("obfuscation: sigma=") for line in lines)
+    # the steps only: the sigmas tried and their eps-hat are private (the report's history)
+    assert lines and all(line.startswith("obfuscation: sigma search, step") for line in lines)
     assert all(r.levelno == logging.INFO for r in caplog.records if r.message in lines)
     caplog.clear()
     with caplog.at_level(logging.INFO, logger="graphveil"):
@@ -175,7 +177,8 @@ def test_obfuscation_lines_follow_quiet_and_verbose(capsys):
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert (
-        "graphveil: obfuscation: sigma=1 " in err and "graphveil anonymize: (k,eps)-obf on" in err
+        "graphveil: obfuscation: sigma search, step 1 done" in err
+        and "graphveil anonymize: (k,eps)-obf on" in err
     )
     assert main([*argv, "-q"]) == 0
     assert capsys.readouterr().err == ""

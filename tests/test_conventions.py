@@ -14,6 +14,7 @@ from graph_zoo import karate_graph
 
 import graphveil as gv
 from graphveil import anonymize, datasets
+from graphveil import experiments as ex
 from graphveil._common import seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.measure import eps
@@ -150,6 +151,29 @@ def test_registered_schemes_follow_the_same_rule():
         parameters = list(inspect.signature(record.function).parameters.values())
         assert parameters[0].name == "graph", record.name
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters[1:]), record.name
+
+
+@pytest.mark.parametrize("name", list(registry.REGISTRY))
+def test_every_scheme_returns_a_result_that_reads_as_its_uncertain_graph(name, karate):
+    # ug = maxvar(...); ug.directed raised AttributeError: the result is a (graph, report) tuple.
+    import copy
+    import pickle
+
+    record = registry.REGISTRY[name]
+    result = record.study(karate, record.default_grid[0], ex.StudyConfig(samples=1, seed=1), 3)
+    assert isinstance(result, gv.anonymize.Anonymized)
+    ug, report = result  # the tuple as before
+    assert ug is result.graph and report is result.report and len(result) == 2
+    assert isinstance(ug, gv.UncertainGraph) and report["scheme"] == name
+    assert (result.directed, result.n, result.num_pairs) == (ug.directed, ug.n, ug.num_pairs)
+    assert result.p is ug.p and result.meta is ug.meta
+    assert result.expected_degrees().tolist() == ug.expected_degrees().tolist()
+    for other in (pickle.loads(pickle.dumps(result)), copy.copy(result), copy.deepcopy(result)):
+        assert other.graph == ug and other.report.keys() == report.keys()
+    with pytest.raises(AttributeError, match=r"the uncertain graph is \.graph .* no 'nodes'"):
+        result.nodes  # noqa: B018
+    with pytest.raises(AttributeError, match="^'Anonymized' object has no attribute '_n'$"):
+        result._n  # noqa: B018
 
 
 def _same(a, b):

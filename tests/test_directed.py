@@ -10,7 +10,6 @@ import gzip
 import inspect
 import itertools
 import pickle
-from pathlib import Path
 
 import igraph as ig
 import networkx as nx
@@ -18,14 +17,13 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse as sp
+from graph_zoo import shared_graph_path
 
 import graphveil as gv
 from graphveil._common import require_undirected
 from graphveil.anonymize import partition, registry
 from graphveil.attack import attack_scores, link_inference, propagation_attack
 from graphveil.measure import eps, evaluate
-
-DATA = Path("/work/shared/data")
 
 # arcs with a repeat (0->1 twice), a reverse (1->0), a self-loop (2->2), node 4 isolated
 U = [0, 1, 1, 2, 3, 0, 3]
@@ -157,9 +155,7 @@ def test_read_edgelist_directed(tmp_path):
 
 
 def test_soc_epinions_read_directed_against_networkx():
-    path = DATA / "soc-Epinions1.txt.gz"
-    if not path.exists():
-        pytest.skip("soc-Epinions1 is not on this machine")
+    path = shared_graph_path("soc-Epinions1")
     g = gv.read_edgelist(path, directed=True, threads=2)
     # SOURCES.md: 75,879 nodes, 508,837 directed lines, no self-loops, 405,740 undirected edges
     assert (g.n, g.m, g.build_counts.self_loops, g.build_counts.lines) == (75879, 508837, 0, 508837)

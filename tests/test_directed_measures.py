@@ -5,18 +5,16 @@ from __future__ import annotations
 import gzip
 import itertools
 from collections import Counter
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import shared_graph_path
 
 import graphveil as gv
 from graphveil.measure.directed import components, directed_clustering, reciprocity
 from graphveil.measure.privacy import directed_eps, eps, h1, h2_open
 from graphveil.measure.utility import distance_histogram, statistic_names, utility_statistics
-
-EPINIONS = Path("/work/shared/data/soc-Epinions1.txt.gz")
 
 
 def random_digraph(n, arcs, seed):
@@ -36,10 +34,8 @@ def to_nx(graph):
 
 def epinions_prefix(lines=20_000):
     """The first ``lines`` arcs of soc-Epinions1 (a real directed graph), ids renumbered."""
-    if not EPINIONS.exists():
-        pytest.skip("soc-Epinions1 is not in /work/shared/data")
     pairs = []
-    with gzip.open(EPINIONS, "rt") as fh:
+    with gzip.open(shared_graph_path("soc-Epinions1"), "rt") as fh:
         for line in fh:
             if line.startswith("#"):
                 continue

@@ -11,11 +11,11 @@ from __future__ import annotations
 import itertools
 import math
 from collections import defaultdict
-from pathlib import Path
 
 import networkx as nx
 import numpy as np
 import pytest
+from graph_zoo import shared_graph_path
 from scipy.optimize import linprog
 
 import graphveil as gv
@@ -32,8 +32,6 @@ from graphveil.anonymize import (
 from graphveil.anonymize.partitioners import get as get_partitioner
 from graphveil.anonymize.parts import metis_parts, split_parts
 from graphveil.measure.privacy import directed_eps
-
-DATA = Path("/work/shared/data")
 
 
 def random_digraph(n: int, arcs: int, seed: int) -> gv.Graph:
@@ -339,10 +337,7 @@ def test_directed_partition_runs_the_scheme_on_directed_parts():
 # ---------------------------------------------------------------------- soc-Epinions1
 @pytest.fixture(scope="module")
 def epinions() -> gv.Graph:
-    path = DATA / "soc-Epinions1.txt.gz"
-    if not path.exists():
-        pytest.skip("soc-Epinions1 is not on this machine")
-    return gv.read_edgelist(path, directed=True, threads=2)
+    return gv.read_edgelist(shared_graph_path("soc-Epinions1"), directed=True, threads=2)
 
 
 @pytest.mark.slow

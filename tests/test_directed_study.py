@@ -181,9 +181,12 @@ def test_reproduce_directed_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
     study = json.loads((out / "study.json").read_text())
     assert study["config"]["directed"] is True and study["config"]["eps_degree"] == "joint"
     ran = {r["scheme"] for r in study["rows"]}
-    assert ran == set(registry.directed()) - {"mixture"}  # the study's Mixture mixes RandWalk-mod
-    skipped = {r["scheme"] for r in study["not_applicable"]}
-    assert skipped == {"randwalk_mod", "mixture"}
+    assert ran == set(registry.study_directed()) == set(registry.directed()) - {"mixture"}
+    skipped = {r["scheme"]: r["reason"] for r in study["not_applicable"]}
+    assert set(skipped) == {"randwalk_mod", "mixture"}  # the study's Mixture mixes RandWalk-mod
+    runs_only = "runs only (k,eps)-obf, RandWalk, MaxVar, EdgeSwitch (see docs/directed.rst)"
+    assert skipped["mixture"].startswith("the study's Mixture runs over RandWalk-mod, with no")
+    assert all(reason.endswith(runs_only) for reason in skipped.values())
     for name in ran:
         rows = [r for r in study["rows"] if r["scheme"] == name]
         assert len(rows) == len(registry.scheme(name).default_grid)
@@ -193,6 +196,13 @@ def test_reproduce_directed_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
     assert not (out / "table_randwalk_mod.csv").exists()
     md = (out / "study.md").read_text()
     assert "G0 is directed" in md and "RandWalk-mod has no directed form" in md
+    # no row reproduces the authors' undirected runs behind the paper's tables
+    assert "The authors' run these rows reproduce" not in md
+    for name in ran:
+        run = registry.scheme(name).authors_run
+        title = registry.scheme(name).title
+        said = "These rows reproduce no run of the paper: G0 is directed, and the authors' run "
+        assert (f"{said}behind the paper's {title} rows is undirected ({run})." in md) == bool(run)
     assert "| holds |" not in md and "| does not hold |" not in md
     # the same file read undirected is another graph: its study is not this one's
     assert graph_digest(g) != graph_digest(gv.io.read_edgelist(path))
@@ -220,3 +230,24 @@ def test_rel_err_leaves_the_component_counts_out():
     value, terms = relative_error(mean, original, directed=True)
     assert value == 0.0 and "S_WCC" not in terms
     assert relative_error({**mean, "S_WCC_max": 0.5}, original, directed=True)[0] == 0.5 / 16
+
+
+@pytest.mark.parametrize("directed", [False, True])
+def test_the_diameter_note_gives_the_reason_of_its_kind_of_graph(directed: bool) -> None:
+    # iFUB never runs on a directed graph: its reason is the all-pairs limit, not iFUB's budget.
+    from graphveil.experiments import Study, StudyConfig
+    from graphveil.measure.distances import DIAMETER_MAX_BFS, EXACT_THRESHOLD
+
+    config = StudyConfig(samples=2, seed=1, directed=directed, distance_sources=50)
+    study = Study("g", 20_000, 40_000, config, {}, [], "0", diameter_method="lower_bound")
+    header = study.to_markdown().splitlines()[2]
+    along = "along arcs " if directed else ""
+    assert f"S_Diam is the longest distance {along}from 50 random BFS sources" in header
+    if directed:
+        assert (
+            f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,}"
+            in header
+        )
+        assert "does not prove" not in header
+    else:
+        assert f"iFUB does not prove G0's diameter within {DIAMETER_MAX_BFS} BFS" in header

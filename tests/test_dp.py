@@ -9,8 +9,15 @@ import pytest
 from scipy import stats
 
 import graphveil as gv
-from graphveil.anonymize import edgeflip, registry, tmf
-from graphveil.anonymize._dp import EPSILON_GRID, laplace_tail, release_pairs
+from graphveil.anonymize import dgg, edgeflip, registry, tmf
+from graphveil.anonymize._dp import (
+    EPSILON_GRID,
+    EPSILON_MAX,
+    EPSILON_MIN,
+    laplace_tail,
+    release_pairs,
+    two_sided_geometric,
+)
 from graphveil.anonymize._edgeflip import edgeflip_posterior
 from graphveil.anonymize._tmf import tmf_threshold
 from graphveil.cli.reproduce import _schemes
@@ -168,14 +175,41 @@ def test_same_seed_same_bytes_on_any_thread_count() -> None:
 
 
 # ---------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("scheme", [tmf, edgeflip])
-@pytest.mark.parametrize("epsilon", [0, -1.0, math.nan, math.inf, -math.inf])
+DP_SCHEMES = [registry.scheme(name).function for name in registry.names(family="dp")]
+
+
+@pytest.mark.parametrize("scheme", DP_SCHEMES)
+@pytest.mark.parametrize(
+    "epsilon", [0, -1.0, math.nan, math.inf, -math.inf, 1e-300, 0.99e-6, 1.01e6, 1e300]
+)
 def test_bad_epsilon_is_a_value_error(karate: gv.Graph, scheme, epsilon: float) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(ValueError, match="epsilon must be a finite number > 0"):
+    with pytest.raises(ValueError, match=r"epsilon must be a number in \[1e-06, 1e\+06\]"):
         scheme(karate, epsilon=epsilon, seed=1)
 
 
-@pytest.mark.parametrize("scheme", [tmf, edgeflip])
+@pytest.mark.parametrize("scheme", DP_SCHEMES)
+@pytest.mark.parametrize("epsilon", [EPSILON_MIN, 1e-3, 709.9, 710.0, 1e5, EPSILON_MAX])
+def test_every_epsilon_in_the_bounds_publishes(karate: gv.Graph, scheme, epsilon: float) -> None:  # type: ignore[no-untyped-def]
+    """The bounds' one home (``_dp.EPSILON_MIN``/``MAX``): inside them every scheme publishes.
+
+    EdgeFlip once overflowed at epsilon >= 709.9 (e^epsilon) and divided by zero at 1e-300.
+    """
+    ug, report = scheme(karate, epsilon=epsilon, seed=1)
+    assert ug.n == karate.n and np.all((ug.p > 0) & (ug.p <= 1))
+    assert all(math.isfinite(x) for x in report.values() if isinstance(x, float))
+    if epsilon >= 709.9 and scheme is not dgg:  # the noiseless limit: the degrees or G0 itself
+        assert ug.num_pairs <= karate.m
+
+
+def test_noise_too_wide_to_draw_is_refused() -> None:
+    """Below 1e-13 per unit of sensitivity the geometric draws would wrap around int64."""
+    with pytest.raises(ValueError, match="too wide to draw exactly"):
+        two_sided_geometric(np.random.default_rng(0), 3, epsilon=1e-9, sensitivity=1e5)
+    with pytest.raises(ValueError, match="too wide to draw exactly"):
+        tmf(gv.datasets.load("karate_club"), epsilon=1e-6, count_share=1e-9)
+
+
+@pytest.mark.parametrize("scheme", DP_SCHEMES)
 @pytest.mark.parametrize("epsilon", ["1", True, None])
 def test_epsilon_of_another_type_is_a_type_error(karate: gv.Graph, scheme, epsilon) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(TypeError, match="epsilon must be a number"):
@@ -220,7 +254,11 @@ def test_registry_family_and_records() -> None:
     for name in registry.names(family="dp"):
         record = registry.scheme(name)
         assert record.default_grid == EPSILON_GRID and record.grid_parameter == "epsilon"
-        assert record.check_value(0.0) == "epsilon must be > 0" and record.check_value(1.0) is None
+        assert record.check_value(0.0) == (
+            "epsilon must be a number in [1e-06, 1e+06] (the privacy budget of edge DP)"
+        )
+        assert record.check_value(2e6) == record.check_value(math.nan) == record.check_value(0.0)
+        assert record.check_value(EPSILON_MIN) is None and record.check_value(EPSILON_MAX) is None
     with pytest.raises(ValueError, match="unknown family"):
         registry.names(family="kanon")
 
@@ -239,7 +277,7 @@ def test_study_runs_the_dp_schemes(karate: gv.Graph) -> None:
     study = reproduce(
         karate,
         schemes=["tmf", "edgeflip"],
-        grid={"tmf": [10.0], "edgeflip": [0.5, 10.0]},
+        grid={"tmf": [10.0], "edgeflip": [0.5, 5.0]},
         samples=2,
         k=(5,),
         figures=False,
@@ -248,7 +286,28 @@ def test_study_runs_the_dp_schemes(karate: gv.Graph) -> None:
     assert [(r["scheme"], r["value"]) for r in study.rows] == [
         ("tmf", 10.0),
         ("edgeflip", 0.5),
-        ("edgeflip", 10.0),
+        ("edgeflip", 5.0),
     ]
     assert not study.not_applicable
     assert all(r["rel_err"] is not None and r["reid_rate"] is not None for r in study.rows)
+
+
+@pytest.mark.parametrize("scheme", registry.names(family="dp"))
+@pytest.mark.parametrize("epsilon", ["1e-300", "0", "2e6", "nan"])
+def test_the_cli_refuses_an_epsilon_out_of_bounds(
+    tmp_path, capsys, scheme: str, epsilon: str
+) -> None:  # type: ignore[no-untyped-def]
+    """One line, exit 2, nothing written: ``anonymize`` and ``reproduce --grid`` alike."""
+    from graphveil.cli import main
+
+    out, record = tmp_path / "out.npz", tmp_path / "out.record.npz"
+    line = ["anonymize", scheme, "--dataset", "karate_club", "--epsilon", epsilon]
+    assert main([*line, "-o", str(out), "--record", str(record), "--seed", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "epsilon must be a number in [1e-06, 1e+06]" in err and len(err.splitlines()) == 1
+    folder = tmp_path / "study"
+    line = ["reproduce", "--dataset", "karate_club", "--schemes", scheme, "-o", str(folder)]
+    assert main([*line, "--grid", f"{scheme}={epsilon}", "--no-figures"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "epsilon must be a number in [1e-06, 1e+06]" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache"] or not any(tmp_path.iterdir())

@@ -23,6 +23,7 @@ from graphveil.experiments.findings import (
     paper_claims,
     tradeoff_curve,
 )
+from graphveil.experiments.further_claims import further_claims
 
 M = 1000
 
@@ -373,3 +374,149 @@ def test_attack_disagreements_within_and_across_schemes():
     rows[1]["reid_rate"] = 0.5  # now the attack ranks MaxVar's two points against both scores
     assert "disagree on 1 of its one pair" in attack_disagreements(rows)[0]
     assert attack_disagreements([row("maxvar", 0.19, 0.01, 0.1)]) == []  # not attacked
+
+
+# ------------------------------------------------------------------ the further claims (Section VII)
+G0 = {
+    "S_NE": 1000.0, "S_AD": 5.0, "S_MD": 100.0, "S_DV": 50.0, "S_PL": 2.5, "S_CC": 0.5,
+    "S_APD": 6.0, "S_EDiam": 8.0, "S_CL": 6.0, "S_Diam": 20.0,
+}  # fmt: skip
+FURTHER = ("degree", "little", "trends", "partition", "steps", "sizes", "h1_err", "slow")
+
+
+def further(rows, name, **kwargs):
+    kwargs.setdefault("original", G0)
+    return further_claims(rows, **kwargs)[FURTHER.index(name)]
+
+
+def walk(scheme, t, degree_off, path_off=0.0):
+    """A random-walk row whose degree statistics are all off G0's by ``degree_off`` (relative)."""
+    out = row(scheme, t, 0.1, 0.2)
+    out.update({s: G0[s] * (1 + degree_off) for s in ("S_NE", "S_AD", "S_MD", "S_DV", "S_PL")})
+    out.update({s: G0[s] * (1 + path_off) for s in ("S_APD", "S_EDiam", "S_CL", "S_Diam")})
+    return out
+
+
+def test_randwalk_mod_degree_statistics():
+    # degree-statistic error: the mean over the five degree statistics, each off by the same share
+    rows = [walk("randwalk", 2, 0.10), walk("randwalk_mod", 2, 0.02)]
+    got = further(rows, "degree")
+    assert got.verdict == HOLDS and "t=2: 0.02 against 0.1" in got.evidence
+    rows += [walk("randwalk", 5, 0.04), walk("randwalk_mod", 5, 0.05, 0.3)]  # 0.05 > 0.04
+    got = further(rows, "degree")
+    assert got.verdict == NOT_HOLDS and "t=5: 0.05 against 0.04" in got.evidence
+    assert "t=5: 0.3 against 0" in got.evidence  # the path statistics, shown
+    assert further(rows[:1], "degree").verdict == NOT_CHECKED
+
+
+def test_maxvar_degree_metrics_vary_a_little():
+    mv = walk("maxvar", 0.2, 0.0)
+    mv["S_MD"] = 108.0  # 8% off G0's 100: within 10%
+    assert further([mv], "little").verdict == HOLDS
+    mv["S_MD"] = 111.0  # 11%
+    got = further([mv], "little")
+    assert got.verdict == NOT_HOLDS and "11% (S_MD at v=0.2: 111 against G0's 100)" in got.evidence
+
+
+def trend_rows(h1s, errs, h2s):
+    """MaxVar rows with 100, 200, ... replaced edges of m = 1000 (ratio 0.1, 0.2, ...)."""
+    return [
+        {**row("maxvar", 0.1 * (i + 1), e, 0.1, h1=a, h2=b, removed=100.0 * (i + 1)), "found": None}
+        for i, (a, e, b) in enumerate(zip(h1s, errs, h2s))
+    ]
+
+
+def test_maxvar_trends_against_replaced_edges():
+    # H1 and rel.err exactly linear in x = 0.1..0.4, H2_open = 1000 (0.5 - x)^2 exactly quadratic
+    rows = trend_rows([40, 30, 20, 10], [0.01, 0.02, 0.03, 0.04], [160, 90, 40, 10])
+    got = further(rows, "trends")
+    assert got.verdict == HOLDS and "H1 1.000, rel.err 1.000" in got.evidence
+    # H1 zig-zags: slope -60, R^2 = 60^2 * 0.05 / 900 = 0.2
+    rows = trend_rows([40, 10, 40, 10], [0.01, 0.02, 0.03, 0.04], [160, 90, 40, 10])
+    got = further(rows, "trends")
+    assert got.verdict == NOT_HOLDS and "H1 0.200" in got.evidence
+    assert further(rows[:3], "trends").verdict == NOT_CHECKED
+
+
+def timed(steps, n_p):
+    out = row("maxvar", n_p / 1000, 0.02, 0.3)
+    out.update(n_p_found=n_p, parts=2, time_anonymize_s=steps)
+    out["scheme_report"] = {
+        "timings": {"propose": steps / 2, "solve": steps / 4, "assemble": steps / 4}
+    }
+    return out
+
+
+def test_maxvar_partition_negligible():
+    rows = [timed(1.0, 100), timed(1.0, 200)]
+    got = further(rows, "partition", preparations={"maxvar": {"time_s": 0.04}})
+    assert got.verdict == HOLDS and "3.8% of a MaxVar run" in got.evidence  # 0.04 / 1.04
+    got = further(rows, "partition", preparations={"maxvar": {"time_s": 0.1}})
+    assert got.verdict == NOT_HOLDS and "9.1%" in got.evidence  # 0.1 / 1.1
+    assert further(rows, "partition").verdict == NOT_CHECKED
+    one = [{**r, "parts": 1} for r in rows]
+    got = further(one, "partition", preparations={"maxvar": {"time_s": 0.0}})
+    assert got.verdict == NOT_APPLICABLE and "one part" in got.evidence
+    short = [timed(0.2, 100), timed(0.2, 200)]  # 0.2 s of steps: timer noise, not judged
+    got = further(short, "partition", preparations={"maxvar": {"time_s": 0.001}})
+    assert got.verdict == NOT_APPLICABLE and "not comparable" in got.evidence
+
+
+def test_maxvar_steps_near_linear_in_n_p():
+    assert further([timed(t, n) for t, n in ((2, 100), (4, 200), (6, 300))], "steps").holds
+    # R^2 0.912 >= 0.9, but 6 s then 5.9 s: not rising
+    points = ((2, 100), (4, 200), (6, 300), (5.9, 400), (10, 500))
+    got = further([timed(t, n) for t, n in points], "steps")
+    assert got.verdict == NOT_HOLDS and "(not rising); R² of the line 0.912" in got.evidence
+    got = further([timed(t, n) for t, n in ((2, 100), (5, 200), (4, 300))], "steps")
+    assert got.verdict == NOT_HOLDS and "R² of the line 0.429" in got.evidence
+    short = further([timed(t, n) for t, n in ((0.02, 100), (0.04, 200), (0.06, 300))], "steps")
+    assert short.verdict == NOT_APPLICABLE and "timer noise" in short.evidence
+    assert further(study(), "sizes").verdict == NOT_APPLICABLE
+
+
+def test_h1_times_rel_err_almost_equal():
+    # H1 x rel.err of the Table 7 schemes: 0.6 (MaxVar 30 x 0.02) to 2.8 (obf 20 x 0.14)
+    rows = study()
+    got = further(rows, "h1_err")
+    assert got.verdict == HOLDS and "0.6-2.8, a factor 4.67" in got.evidence
+    rows.append(row("maxvar", 0.9, 0.02, 0.4, h1=10))  # 0.2: a factor 14 > 6
+    assert further(rows, "h1_err").verdict == NOT_HOLDS
+    rows = [*study(), row("edge_switch", 0.9, 0.5, 9.0, h1=200)]  # not a Table 7 scheme: shown
+    got = further(rows, "h1_err")
+    assert got.verdict == HOLDS and "EdgeSwitch 0.5-100" in got.evidence
+
+
+def test_h1_times_rel_err_on_the_papers_table_7_dblp():
+    rows = [
+        row(s, v, e, 1.0, h1=h)
+        for s, v, h, e in (
+            ("obfuscation", 0.001, 72.9, 0.018), ("obfuscation", 0.01, 41.1, 0.077),
+            ("obfuscation", 0.1, 19.7, 0.128), ("maxvar", 0.19, 59.7, 0.017),
+            ("maxvar", 0.57, 32.1, 0.045), ("randwalk", 2, 10.0, 0.094),
+            ("randwalk", 5, 11.7, 0.142), ("randwalk_mod", 2, 11.8, 0.109),
+            ("randwalk_mod", 5, 12.0, 0.131),
+        )
+    ]  # fmt: skip
+    got = further(rows, "h1_err")  # 0.94 (RandWalk t = 2) to 3.16 (sigma = 0.01): 3.4
+    assert got.verdict == HOLDS and "0.94-3.16, a factor 3.37" in got.evidence
+
+
+def test_maxvar_replaced_edges_rise_slowly():
+    def mv(n_p, removed):
+        return {**row("maxvar", n_p / M, 0.02, 0.3, removed=removed), "n_p_found": n_p}
+
+    got = further([mv(200, 200), mv(400, 300), mv(600, 350)], "slow")
+    assert got.verdict == HOLDS and "adds 100 of 200, 50 of 200" in got.evidence
+    assert further([mv(200, 200), mv(400, 450)], "slow").verdict == NOT_HOLDS  # 250 > 200
+    assert further([mv(200, 200), mv(400, 190)], "slow").verdict == NOT_HOLDS  # falls
+    assert further([mv(200, 200)], "slow").verdict == NOT_CHECKED
+
+
+def test_further_claims_in_study_markdown_after_the_eleven():
+    claims = paper_claims(study(), (30,)) + further_claims(study(), original=G0)
+    text = "\n".join(claims_markdown(claims))
+    assert "| 12 | RandWalk-mod benefits several degree-based statistics | VII-A |" in text
+    assert "**19. |E_G0 \\ E_G| increases slowly in MaxVar** (Section VII-C" in text
+    directed = further_claims(study(), original=G0, directed=True)
+    assert {c.verdict for c in directed} == {NOT_APPLICABLE}

@@ -137,7 +137,7 @@ def test_check_policy_type_then_value():
         _checks.check_ints([30, True], "k", 1)
     with pytest.raises(ValueError, match="non-empty"):
         _checks.check_ints([], "k", 1)
-    with pytest.raises(ValueError, match="threads must be a non-negative integer"):
+    with pytest.raises(ValueError, match="threads must be an integer in 0..1024"):
         _checks.check_threads(-1)
 
 

@@ -1,8 +1,9 @@
 """Long kernels stop on a signal: Ctrl-C and SIGTERM in the CLI, a stop request from Python.
 
 Each C++ kernel polls for a stop every few milliseconds of work (cpp/include/graphveil/
-interrupt.hpp). The kernels here would run for hours; the timeouts only keep a broken build
-from hanging the suite, they are not timing claims.
+interrupt.hpp). The kernel called directly would run for hours; the commands run EdgeSwitch at
+its bound (100 switches per edge) on a million edges, tens of seconds. The timeouts only keep a
+broken build from hanging the suite, they are not timing claims.
 """
 
 from __future__ import annotations
@@ -21,6 +22,17 @@ from graphveil import _core
 
 #: Far more than any test waits: a kernel that ignores the stop would run for hours.
 _HOURS = 10**12
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory) -> tuple[str, int]:
+    """An edge list of a million edges and the most switches EdgeSwitch takes on it."""
+    from graphveil.anonymize._switching import MAX_SWITCHES_PER_EDGE
+
+    g = gv.generators.powerlaw_cluster(200_000, 5, 0.1, seed=1)
+    path = tmp_path_factory.mktemp("big") / "big.txt"
+    gv.io.write_edgelist(g, path, keep_ids=True)
+    return str(path), MAX_SWITCHES_PER_EDGE * g.m
 
 
 def _start(args: list[str], tmp_path) -> subprocess.Popen[str]:
@@ -59,9 +71,10 @@ def _signal_once_running(proc: subprocess.Popen[str], marker: str, signum: int) 
 @pytest.mark.parametrize(
     ("signum", "word"), [(signal.SIGINT, "interrupted"), (signal.SIGTERM, "terminated")]
 )
-def test_edge_switch_stops_on_a_signal(tmp_path, signum, word):
+def test_edge_switch_stops_on_a_signal(tmp_path, big, signum, word):
     out = tmp_path / "x.npz"
-    args = ["anonymize", "edge_switch", "--dataset", "karate_club", "-s", str(_HOURS)]
+    graph, most = big
+    args = ["anonymize", "edge_switch", graph, "-s", str(most)]
     proc = _start([*args, "-o", str(out)], tmp_path)
     err = _signal_once_running(proc, "EdgeSwitch on", signum)
     assert proc.returncode == 128 + signum, err
@@ -70,17 +83,18 @@ def test_edge_switch_stops_on_a_signal(tmp_path, signum, word):
     assert not out.exists()
 
 
-def test_a_study_stops_its_running_kernels_on_ctrl_c(tmp_path):
+def test_a_study_stops_its_running_kernels_on_ctrl_c(tmp_path, big):
     # The study runs kernels on pool threads; Ctrl-C reaches the main thread, which stops them.
+    from graphveil.anonymize._switching import MAX_SWITCHES_PER_EDGE
+
     proc = _start(
         [
             "reproduce",
-            "--dataset",
-            "karate_club",
+            big[0],
             "--schemes",
             "edge_switch",
             "--grid",
-            f"edge_switch={_HOURS / 78:g}",
+            f"edge_switch={MAX_SWITCHES_PER_EDGE}",
             "--samples",
             "1",
             "--k",

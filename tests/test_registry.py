@@ -99,6 +99,7 @@ def fake_scheme(monkeypatch):
         marker="*",
         partitionable=True,
         deterministic=True,
+        public_report=("attempted",),  # printed; "performed" (G0's) stays in the record
     )
     monkeypatch.setitem(REGISTRY, record.name, record)
     return record
@@ -117,7 +118,7 @@ def test_a_new_scheme_appears_in_the_cli(fake_scheme, capsys, tmp_path):
     )
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert json.loads(out)["attempted"] == 10
+    assert json.loads(out)["attempted"] == 10 and "performed" not in json.loads(out)
     code = main(
         [
             "anonymize",
@@ -181,3 +182,77 @@ def _subparsers(parser):
 def test_a_record_is_frozen():
     with pytest.raises(dataclasses.FrozenInstanceError):
         REGISTRY["maxvar"].marker = "+"  # type: ignore[misc]
+
+
+#: Fake schemes whose keyword would take a common option (-o is every command's --output).
+_LETTERS = {
+    "q": lambda graph, *, q=1.0, seed=None: None,
+    "v": lambda graph, *, v=1.0, seed=None: None,
+    "o": lambda graph, *, o=1.0, seed=None: None,
+    "h": lambda graph, *, h=1.0, seed=None: None,
+}
+
+
+def _record(**changes):
+    fields = {f.name: getattr(REGISTRY["edge_switch"], f.name) for f in dataclasses.fields(Scheme)}
+    return Scheme(**{**fields, "name": "fake", "aliases": (), **changes})
+
+
+@pytest.mark.parametrize("letter", list(_LETTERS))
+def test_a_keyword_taking_a_common_option_is_refused_naming_the_scheme(letter):
+    # It broke the whole CLI with an argparse conflict that named no scheme.
+    function = _LETTERS[letter]
+    message = rf"^scheme 'fake': keyword '{letter}' would be the option -{letter}, which every"
+    with pytest.raises(ValueError, match=message):
+        _record(function=function, cli=registry.Cli())
+    # Its own option strings in the record fix it, and the command is built.
+    fixed = _record(function=function, cli=registry.Cli(flags={letter: ("--long",)}))
+    assert fixed.cli.flags_of(letter) == ("--long",)
+
+
+@pytest.mark.parametrize(
+    ("function", "cli", "message"),
+    [
+        (lambda graph, *, output=1: None, registry.Cli(flags={"output": ("--out",)}),
+         "keyword 'output' would overwrite the value of a common option"),
+        (lambda graph, *, a=1, b=2: None, registry.Cli(flags={"b": ("-a",)}),
+         "keywords 'a' and 'b' would both be the option -a"),
+        (lambda graph, *, a=1: None, registry.Cli(flags={"tries": ("-t",)}),
+         r"Cli\(flags=...\) names tries, which <lambda> has no keyword of \(it has: a\)"),
+        (lambda graph, *, a=1: None, registry.Cli(alternative=registry.Alternative(
+            "--json", "", lambda graph: None)), "its alternative's flag --json is already"),
+    ],
+)  # fmt: skip
+def test_other_clashes_of_a_record_are_refused(function, cli, message):
+    with pytest.raises(ValueError, match="^scheme 'fake': " + message):
+        _record(function=function, cli=cli)
+
+
+def test_a_name_two_records_share_is_refused():
+    with pytest.raises(ValueError, match="^scheme 'partition': graphveil anonymize partition is"):
+        _record(name="partition")
+    with pytest.raises(ValueError, match="^scheme 'fake': the spelling 'switch' is already"):
+        registry._by_name(REGISTRY["edge_switch"], _record(aliases=("switch",)))
+    with pytest.raises(ValueError, match="^scheme 'edge_switch': the spelling 'edge_switch'"):
+        registry._by_name(REGISTRY["edge_switch"], REGISTRY["edge_switch"])
+
+
+def test_the_cli_adds_no_option_beside_the_reserved_ones():
+    # RESERVED_FLAGS is what check_cli guards: every option of every generated command that is
+    # not one of its function's keywords must be in it (an alternative's flag is its record's).
+    import argparse
+
+    anonymize = _subparsers(build_parser())["anonymize"]
+    records = {n: (r.function, r.cli) for n, r in REGISTRY.items()}
+    records["partition"] = (gv.anonymize.partition, registry.PARTITION_CLI)
+    for name, command in _subparsers(anonymize).items():
+        function, cli = records[name]
+        keywords = set(inspect.signature(function).parameters) - registry.HANDLED_PARAMETERS
+        own = {f for k in keywords - {registry.graph_parameter(function)} for f in cli.flags_of(k)}
+        if cli.alternative is not None:
+            own.add(cli.alternative.flag)
+        flags = {f for a in command._actions if not isinstance(a, argparse._SubParsersAction)
+                 for f in a.option_strings}  # fmt: skip
+        extra = sorted(flags - own - registry.RESERVED_FLAGS)
+        assert not extra, f"{name}: the CLI adds {extra}: add them to registry.RESERVED_FLAGS"
+        assert len(flags - own) >= 10, name  # the common options are there to be checked

@@ -211,6 +211,44 @@ def test_json_round_trip(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["report.json"]  # no temp file left
 
 
+def test_saved_report_reads_back_after_the_table_grows(tmp_path, monkeypatch):
+    # A report saved before a statistic joins the table keeps its own columns: its mean, rel.err,
+    # table and CSV are those it was saved with (they raised KeyError on the new column).
+    from graphveil.measure import utility
+
+    rep = _report()
+    rep.to_json(tmp_path / "report.json")
+    saved = json.loads((tmp_path / "report.json").read_text())
+    assert saved["statistics"] == list(STATISTICS)
+    grown = utility.Statistic("S_NEW", "a statistic added later", lambda g, o: {"S_NEW": 1.0})
+    monkeypatch.setattr(utility, "STATISTIC_TABLE", (*utility.STATISTIC_TABLE, grown))
+    assert utility.statistic_names()[-1] == "S_NEW"
+    for data in (saved, {k: v for k, v in saved.items() if k != "statistics"}):  # older files too
+        back = Report.from_dict(json.loads(json.dumps(data)))
+        assert back.statistics == STATISTICS
+        assert back.rel_err == pytest.approx(rep.rel_err)
+        assert back.rel_err_terms.keys() == rep.rel_err_terms.keys()
+        assert back.table() == rep.table() and "S_NEW" not in back.table()
+        back.to_csv(tmp_path / "back.csv")
+        assert "S_NEW" not in (tmp_path / "back.csv").read_text()
+    # A report built now has the grown table's columns, and one that lacks their values says so.
+    with pytest.raises(ValueError, match="^the true graph's row has no S_NEW: measure"):
+        Report(**{**_fields(rep), "statistics": ()})
+
+
+def test_report_with_an_unknown_statistic_is_refused(tmp_path):
+    data = _report().to_dict()
+    data["statistics"] = [*data["statistics"], "S_GONE"]
+    with pytest.raises(ValueError, match=r"^the report holds S_GONE, not among .* version that"):
+        Report.from_dict(data)
+
+
+def _fields(rep: Report) -> dict:
+    import dataclasses
+
+    return {f.name: getattr(rep, f.name) for f in dataclasses.fields(rep)}
+
+
 def test_csv_rows(tmp_path):
     rep = _report()
     path = tmp_path / "report.csv"
@@ -423,3 +461,58 @@ def test_streaming_samples_are_the_seeds_sequence():
     rep = evaluate(g0, ug, samples=4, seed=1, k=(2,), statistics=cheap_statistics)
     for row, g in zip(rep.per_sample, ug.sample(4, rep.sample_seed)):
         assert row["S_NE"] == g.m and row["H2_open"] == P.h2_open(g0, g)
+
+
+def test_an_unstable_powerlaw_fit_is_warned_of(monkeypatch):
+    # A power-law statistic whose fit on G0 has a rival within 2% of its KS distance: the
+    # report says so (table, JSON), and nothing when the fit is stable.
+    from graphveil.measure import report as R
+    from graphveil.measure.utility import PowerLawFit
+
+    fits = {"S_PL": (PowerLawFit(2.7, 55.0, 2050, 0.0517), PowerLawFit(1.89, 2.0, 31149, 0.0521))}
+    monkeypatch.setattr(R, "unstable_powerlaw_fits", lambda g: fits)
+    g0 = karate()
+    u, v = g0.edges()
+    ug = gv.UncertainGraph(g0.n, u, v, [0.8] * g0.m)
+    rep = evaluate(g0, ug, samples=3, seed=1, k=(2,))
+    (warning,) = rep.warnings
+    values = [row["S_PL"] for row in rep.per_sample]
+    assert warning.startswith(
+        "S_PL is unstable: G0's degrees fit alpha 2.700 at x_min 55 and, within 2% of its KS "
+        f"distance, alpha 1.890 at x_min 2; the samples' S_PL span {min(values):.3f} to "
+        f"{max(values):.3f}, so its rel.err term ({rep.rel_err_terms['S_PL']:.3f}) partly"
+    )
+    assert rep.table().endswith(f"\nwarning: {warning}")
+    assert rep.to_dict()["warnings"] == [warning]
+    assert Report.from_dict(json.loads(json.dumps(rep.to_dict()))).warnings == [warning]
+    monkeypatch.setattr(R, "unstable_powerlaw_fits", lambda g: {})
+    stable = evaluate(g0, ug, samples=3, seed=1, k=(2,))
+    assert stable.warnings == [] and "warning" not in stable.table()
+    assert "warnings" not in stable.to_dict()
+
+
+@pytest.mark.slow
+def test_soc_epinions1_out_degree_fit_flips_between_worlds_and_is_warned_of():
+    # Worlds of soc-Epinions1 with every arc at p = 0.98 keep its expected out-degrees, yet
+    # their S_PL_out fits alpha near 1.89, 2.70 or 3.0: the report names the instability.
+    from graph_zoo import shared_graph_path
+
+    from graphveil.measure.utility import powerlaw_exponent, statistic_names
+
+    g0 = gv.read_edgelist(shared_graph_path("soc-Epinions1"), directed=True, threads=2)
+    u, v = g0.edges()
+    ug = gv.UncertainGraph(g0.n, u, v, np.full(g0.m, 0.98), directed=True)
+
+    def degrees_only(g, *, seed=None, threads=None):  # the distances are not at stake here
+        row = dict.fromkeys(statistic_names(True), 1.0)
+        row.update(
+            S_PL_in=powerlaw_exponent(g.in_degrees), S_PL_out=powerlaw_exponent(g.out_degrees)
+        )
+        return row
+
+    rep = evaluate(g0, ug, samples=4, seed=3, k=(2,), statistics=degrees_only)
+    fits = sorted(round(row["S_PL_out"], 1) for row in rep.per_sample)
+    assert fits[0] <= 1.9 and fits[-1] >= 2.7  # the same expected degrees, two fits
+    (warning,) = rep.warnings
+    assert warning.startswith("S_PL_out is unstable: G0's out-degrees fit alpha 2.705 at x_min 55")
+    assert "alpha 1.892 at x_min 2" in warning

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 
 import networkx as nx
 import numpy as np
@@ -11,6 +12,7 @@ import pytest
 import graphveil as gv
 from graphveil import experiments as ex
 from graphveil.measure import utility as U
+from graphveil.measure.analyst import analyst_reference
 from graphveil.measure.report import evaluate, relative_error
 
 
@@ -35,11 +37,16 @@ def _graph() -> gv.Graph:
 
 
 def test_table_matches_the_public_names():
-    undirected = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "directed")
+    paper = [s for s in U.STATISTIC_TABLE if not s.analyst]
+    undirected = tuple(s.name for s in paper if s.applies != "directed")
     assert undirected == U.STATISTICS == U.statistic_names()
     assert len(U.STATISTICS) == 10  # Section VI-B of the paper
-    directed = tuple(s.name for s in U.STATISTIC_TABLE if s.applies != "undirected")
+    directed = tuple(s.name for s in paper if s.applies != "undirected")
     assert directed == U.statistic_names(directed=True)
+    analyst = tuple(s.name for s in U.STATISTIC_TABLE if s.analyst)
+    assert analyst == U.analyst_names() == U.statistic_names(analyst=True)
+    assert {s.score for s in U.STATISTIC_TABLE} <= set(U.SCORES)
+    assert all(s.reference and s.group == "" for s in U.STATISTIC_TABLE if s.analyst)
     assert U.statistic("S_EDiam").column == "S_ED" and U.statistic("S_NE").column == "S_NE"
     with pytest.raises(KeyError, match="S_NE"):
         U.statistic("S_XX")
@@ -48,21 +55,22 @@ def test_table_matches_the_public_names():
 def test_each_compute_function_runs_once(monkeypatch):
     calls: list[str] = []
     table = tuple(
-        U.Statistic(
-            s.name,
-            s.description,
-            lambda g, o, f=s.compute: calls.append(f.__name__) or f(g, o),
-            s.formats,
-            s.header,
-            s.applies,
+        dataclasses.replace(
+            s, compute=lambda g, o, f=s.compute: calls.append(f.__name__) or f(g, o)
         )
         for s in U.STATISTIC_TABLE
     )
     g = _graph()
     expected = U.utility_statistics(g, seed=1)
+    analyst = [s.compute.__name__ for s in U.STATISTIC_TABLE if s.analyst]
     monkeypatch.setattr(U, "STATISTIC_TABLE", table)
     assert U.utility_statistics(g, seed=1) == expected
     assert calls == ["_degrees", "_clustering", "_powerlaw", "_distances"]
+    # the analyst group too: each function once, after the paper's
+    calls.clear()
+    stats = U.utility_statistics(g, seed=1, analyst=analyst_reference(g, seed=1))
+    assert list(stats) == [*U.STATISTICS, *U.analyst_names()]
+    assert calls == ["_degrees", "_clustering", "_powerlaw", "_distances", *dict.fromkeys(analyst)]
 
 
 def test_a_new_statistic_reaches_utility_report_and_relative_error(eleven, tmp_path):

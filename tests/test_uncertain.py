@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import importlib.util
 import itertools
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -485,7 +488,7 @@ def test_plain_tsv_without_header(tmp_path):
     assert ug.meta["file"]["ids_permuted"] is None
 
 
-def test_write_is_atomic(published, tmp_path):
+def test_a_refused_save_opens_no_file(published, tmp_path):
     path = tmp_path / "g.npz"
     published.save(path, keep_ids=True)
     before = path.read_bytes()
@@ -498,6 +501,85 @@ def test_write_is_atomic(published, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.npz"]
     with pytest.raises(FileNotFoundError, match="does not exist"):
         published.save(tmp_path / "missing" / "g.npz")
+
+
+def test_an_interrupt_midway_through_a_write_leaves_the_old_file(published, tmp_path, monkeypatch):
+    # Ctrl-C after the arrays u and v are in the temporary, before p: the half-written archive
+    # is there at that moment, and afterwards only the old file is.
+    from graphveil._common import TMP_DIR_NAME
+
+    path = tmp_path / "g.npz"
+    published.save(path, keep_ids=True)
+    before = path.read_bytes()
+    real = np.lib.format.write_array
+    seen: list[int] = []
+
+    def write_array(fh, array, **kwargs):
+        if array is bigger.p:
+            (half,) = (tmp_path / TMP_DIR_NAME).iterdir()
+            seen.append(half.stat().st_size)
+            raise KeyboardInterrupt
+        return real(fh, array, **kwargs)
+
+    bigger = random_strict(np.random.default_rng(3), 300, 20_000)
+    monkeypatch.setattr(np.lib.format, "write_array", write_array)
+    with pytest.raises(KeyboardInterrupt):
+        bigger.save(path, keep_ids=True, record=tmp_path / "rec.json")
+    assert seen and seen[0] > bigger.u.nbytes + bigger.v.nbytes  # u and v were in it
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.npz"]
+
+
+def test_write_is_atomic(published, tmp_path):
+    # The operating system stops every write past a file-size limit (EFBIG), midway through the
+    # release of each format, its sidecar or its record: the old files stay, nothing else does.
+    pytest.importorskip("resource")  # POSIX
+    from graphveil.io import FORMATS
+
+    names = [f"g{f.suffixes[0]}" for f in FORMATS.values() if "uncertain" in f.holds]
+    names.append("g.tsv.gz")
+    if importlib.util.find_spec("pyarrow") is None:
+        names.remove("g.parquet")
+    limit = 50_000
+    bigger = random_strict(np.random.default_rng(3), 400, 30_000)
+    published.save(tmp_path / "old.npz", keep_ids=True)
+    bigger.save(tmp_path / "new.npz", keep_ids=True)
+    script = f"""
+import json, os, resource, sys
+import graphveil as gv
+old, new = gv.load_uncertain("old.npz"), gv.load_uncertain("new.npz")
+os.mkdir("out")
+resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))
+result = {{}}
+for name in {names!r}:
+    for record in (None, "out/" + name + ".rec.json"):
+        path = "out/" + name
+        old.save(path, keep_ids=record is None, record=record)
+        files = sorted(os.listdir("out"))
+        before = {{f: open("out/" + f, "rb").read().hex() for f in files}}
+        try:
+            new.save(path, keep_ids=record is None, record=record)
+            error = None
+        except OSError as err:
+            error = str(err)
+        after = {{f: open("out/" + f, "rb").read().hex() for f in sorted(os.listdir("out"))}}
+        result[path + (" with its record" if record else "")] = [error, before == after]
+        for f in files:
+            os.remove("out/" + f)
+json.dump(result, sys.stdout)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert len(result) == 2 * len(names)
+    for case, (error, unchanged) in result.items():
+        assert error is not None and "larger than the file-size limit" in error, case
+        assert unchanged, case  # the old release (and sidecar, record) byte for byte, no more
+    for name in names:  # each new release is larger than the limit: its write stopped midway
+        bigger.save(tmp_path / name, keep_ids=True)
+        assert (tmp_path / name).stat().st_size > limit > 0, name
 
 
 def rewrite_npz(src, dst, **changes):

@@ -451,14 +451,13 @@ def test_ifub_equals_all_pairs_bfs_on_the_zoo(zoo_graph):
 
 
 def _small_shared_graphs() -> list[str]:
-    from graph_zoo import SHARED_DATA
+    from graph_zoo import real_graph_files
 
     names = []
-    for path in sorted(SHARED_DATA.glob("*.txt.gz")):
-        name = path.name.removesuffix(".txt.gz")
+    for name in real_graph_files():
         if real_graph(name).n < 10_000:
             names.append(name)
-    return names or ["ca-GrQc"]  # skips through shared_graph_path when the folder is absent
+    return names or ["ca-GrQc"]  # the embedded one when no data folder is here
 
 
 @pytest.mark.parametrize("name", _small_shared_graphs())
@@ -594,3 +593,54 @@ def test_original_measures_g0_and_its_samples_with_one_diameter_method(monkeypat
     assert len(calls) == 1  # chosen once per Original
     given = Original(g0, statistics=U.utility_statistics)
     assert given.statistics_function is U.utility_statistics and len(calls) == 1
+
+
+def _brute_force_fits(degrees, alpha_max=3.0):
+    """Every candidate (xmin, alpha, KS) of a continuous power-law fit, by a plain loop."""
+    x = np.sort(np.asarray(degrees, dtype=float))
+    x = x[x > 0]
+    values = np.unique(x)
+    out = []
+    for xmin in values[:-2]:
+        tail = x[x >= xmin]
+        alpha = 1.0 + tail.size / np.sum(np.log(tail / xmin))
+        ks = 0.0
+        for value in np.unique(tail):
+            below = np.count_nonzero(tail < value) / tail.size
+            ks = max(ks, abs(1.0 - (value / xmin) ** (1.0 - alpha) - below))
+        out.append((xmin, alpha, ks))
+    eligible = [c for c in out if c[1] < alpha_max] or out
+    return min(eligible, key=lambda c: c[2]), eligible
+
+
+@pytest.mark.parametrize(
+    ("name", "side", "unstable"),
+    [
+        ("soc-Epinions1", "out_degrees", True),  # 2.705 at 55, 1.892 at 2: KS 0.7% apart
+        ("soc-Epinions1", "in_degrees", False),
+        ("email-Enron", "degrees", False),  # a rival 4.7% off, and its worlds do not flip
+        ("ca-GrQc", "degrees", False),
+    ],
+)
+def test_powerlaw_rival_against_brute_force(name, side, unstable):
+    path = shared_graph_path(name)
+    graph = gv.read_edgelist(path, directed=side != "degrees", threads=2)
+    degrees = getattr(graph, side)
+    best, candidates = _brute_force_fits(degrees)
+    far = [c for c in candidates if abs(c[1] - best[1]) >= U.RIVAL_ALPHA_GAP]
+    near = [c for c in far if c[2] <= best[2] * (1 + U.RIVAL_KS_MARGIN)]
+    rival = U.powerlaw_rival(degrees)
+    assert (rival is not None) == bool(near) == unstable
+    if near:
+        expected = min(near, key=lambda c: c[2])
+        assert (rival.xmin, rival.alpha, rival.ks) == pytest.approx(expected, rel=1e-9)
+        fit = U.powerlaw_fit(degrees)
+        assert (fit.xmin, fit.alpha) == pytest.approx(best[:2], rel=1e-9)
+        assert (fit.xmin, round(fit.alpha, 3), rival.xmin, round(rival.alpha, 3)) == (
+            55.0, 2.705, 2.0, 1.892,
+        )  # fmt: skip
+    assert U.powerlaw_rival(degrees, margin=1.0) is not None  # a loose margin always finds one
+    expected_names = {"S_PL_out"} if unstable else set()
+    if side == "in_degrees":
+        return
+    assert set(U.unstable_powerlaw_fits(graph)) == expected_names

@@ -72,15 +72,49 @@ def check_real(value: Any, name: str, low: float, high: float, *, open_low: bool
     return x
 
 
+#: The most threads a call takes: results never depend on the count, and the kernels start up
+#: to that many (a C int); more than a machine's CPUs only adds start-up and switching.
+MAX_THREADS = 1024
+
+#: The most possible worlds one call draws: ``evaluate``'s and the study's samples, ``sample -n``.
+#: A mean over samples errs as 1 / sqrt(samples): 1,000 give 3% of one sample's spread, past
+#: the precision of any table (the paper's: 20).
+MAX_SAMPLES = 1000
+
+
 def check_threads(threads: int | None) -> int:
-    """0 or None means the machine's share (:func:`default_threads`); otherwise a positive count."""
+    """``threads`` as an int: 0 or None the machine's share, else a count up to the bound.
+
+    0 and None mean :func:`default_threads`; a count lies in ``1..MAX_THREADS``.
+    """
     if threads is None:
         return 0
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 0:
+    if (
+        isinstance(threads, bool)
+        or not isinstance(threads, (int, np.integer))
+        or not 0 <= threads <= MAX_THREADS
+    ):
         raise ValueError(
-            f"threads must be a non-negative integer (0 = default_threads()), got {threads!r}"
+            f"threads must be an integer in 0..{MAX_THREADS} (0 = default_threads()), "
+            f"got {threads!r}"
         )
     return int(threads)
+
+
+def check_samples(samples: Any, name: str = "samples") -> int:
+    """``samples`` as an int in ``1..MAX_SAMPLES`` (TypeError, ValueError).
+
+    >>> check_samples(10**18)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must lie in 1..1000 (possible worlds drawn), got 1000000000000000000
+    """
+    samples = check_int(samples, name, 1)
+    if samples > MAX_SAMPLES:
+        raise ValueError(
+            f"{name} must lie in 1..{MAX_SAMPLES} (possible worlds drawn), got {samples}"
+        )
+    return samples
 
 
 def check_graph(
@@ -124,3 +158,59 @@ def check_ints(value: Any, name: str, low: int) -> tuple[int, ...]:
         if item < low:
             raise ValueError(f"every {name} must be an integer >= {low}, got {item!r}")
     return tuple(int(item) for item in items)
+
+
+def physical_memory() -> int | None:
+    """The machine's physical memory in bytes, or None where the system does not say.
+
+    ``sysconf`` on Linux and macOS, ``GlobalMemoryStatusEx`` on Windows.
+    """
+    try:
+        import os
+
+        if hasattr(os, "sysconf"):
+            return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+        import ctypes
+
+        class _MemoryStatus(ctypes.Structure):
+            _fields_ = [  # noqa: RUF012 - ctypes' own declaration
+                ("length", ctypes.c_ulong),
+                ("load", ctypes.c_ulong),
+                ("total_physical", ctypes.c_ulonglong),
+                ("available_physical", ctypes.c_ulonglong),
+                ("total_page_file", ctypes.c_ulonglong),
+                ("available_page_file", ctypes.c_ulonglong),
+                ("total_virtual", ctypes.c_ulonglong),
+                ("available_virtual", ctypes.c_ulonglong),
+                ("available_extended_virtual", ctypes.c_ulonglong),
+            ]
+
+        status = _MemoryStatus()
+        status.length = ctypes.sizeof(_MemoryStatus)
+        if not ctypes.windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):  # type: ignore[attr-defined]
+            return None
+        return int(status.total_physical)
+    except (ValueError, OSError, AttributeError):  # a name the system does not define
+        return None
+
+
+def check_memory(nbytes: int, what: str) -> None:
+    """Refuse, before anything is allocated, work that needs more than the machine's memory.
+
+    ``nbytes`` is the work's estimate of its peak (its arrays); a ValueError says how much it
+    needs and how much the machine has (:func:`physical_memory`; no check where unknown), so
+    the command line refuses in one line instead of a ``std::bad_alloc`` traceback.
+
+    Examples
+    --------
+    >>> check_memory(2**70, "a world of 2**67 nodes")
+    Traceback (most recent call last):
+    ...
+    ValueError: a world of 2**67 nodes needs about 1099511627776.0 GiB of memory, more than ...
+    """
+    total = physical_memory()
+    if total is not None and nbytes > total:
+        raise ValueError(
+            f"{what} needs about {nbytes / 2**30:.1f} GiB of memory, more than this machine's "
+            f"{total / 2**30:.1f} GiB"
+        )

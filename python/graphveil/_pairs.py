@@ -15,8 +15,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._checks import check_int
+from graphveil._checks import check_int, check_memory
 from graphveil._common import SeedLike, in_sorted, index_dtype, seed_to_u64
+from graphveil._threads import default_threads
 from graphveil.graph import Graph
 
 if TYPE_CHECKING:
@@ -151,6 +152,25 @@ def match(simple: UncertainGraph, graph: Graph) -> tuple[np.ndarray, int]:
     edges = pair_keys(gu, gv, simple.n)
     in_graph = in_sorted(pairs, edges)  # both lists are distinct sorted keys
     return in_graph, int(edges.size - np.count_nonzero(in_graph))
+
+
+def check_world_memory(simple: UncertainGraph, count: int, nthreads: int, extra: int = 0) -> None:
+    """Refuse ``count`` worlds of ``simple`` that would not fit in memory, before any is drawn.
+
+    The kernel's peak: every world's CSR (``indptr`` of n + 1 int64, the kept pairs' ids once
+    per end, at most the sum of p of them) and, per world drawn at once, its scratch (two
+    int64 counts per node, two ids per pair). ``extra`` adds the caller's own (bytes). A crafted
+    release claiming n = 2**31 - 1 needs 48 GiB for one world: refused in one line
+    (:func:`~graphveil._checks.check_memory`), not a ``std::bad_alloc``.
+    """
+    ids = index_dtype(simple.n).itemsize
+    nodes = simple.n + 1
+    kept = float(np.sum(simple.p))
+    world = 8 * nodes + 2 * ids * kept
+    scratch = 16 * nodes + 2 * ids * simple.num_pairs
+    at_once = min(count, nthreads or default_threads())
+    need = int(count * world + at_once * scratch) + extra
+    check_memory(need, f"{count:,} possible world(s) of {simple.n:,} nodes")
 
 
 def worlds(simple: UncertainGraph, count: int, seed: SeedLike, nthreads: int) -> list[Graph]:

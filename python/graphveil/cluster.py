@@ -25,8 +25,10 @@ from typing import Any
 
 __all__ = [
     "DASK_MISSING",
+    "WORKERS_PER_CPU",
     "DaskExecutor",
     "executor_for",
+    "max_local_workers",
     "result_item",
     "share",
     "sharing",
@@ -35,6 +37,21 @@ __all__ = [
 
 #: What to do when Dask is not installed.
 DASK_MISSING = 'a --scheduler needs Dask: pip install "graphveil[dask]"'
+
+#: ``local:N``'s bound, in workers per CPU: its workers are single-threaded threads of this
+#: process, so more than a few per CPU only add start-up time and scheduling.
+WORKERS_PER_CPU = 4
+
+
+def max_local_workers() -> int:
+    """The most workers ``local:N`` starts: :data:`WORKERS_PER_CPU` per CPU of this machine.
+
+    >>> max_local_workers() >= WORKERS_PER_CPU
+    True
+    """
+    import os
+
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
 
 
 class _Relayed(cf.Future[Any]):
@@ -223,7 +240,7 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
     ImportError
         If ``dask.distributed`` is not installed (the message says how to install it).
     ValueError
-        If ``local:N`` has no positive integer N.
+        If ``local:N`` has no positive integer N, or N above :func:`max_local_workers`.
 
     Examples
     --------
@@ -241,6 +258,13 @@ def executor_for(scheduler: str) -> Iterator[DaskExecutor]:
                 f"--scheduler local:N needs a positive number of workers N, got {scheduler!r}"
             )
         workers = int(text)
+        most = max_local_workers()
+        if workers > most:
+            raise ValueError(
+                f"--scheduler local:N takes at most {most} workers (WORKERS_PER_CPU = "
+                f"{WORKERS_PER_CPU} per CPU of this machine), got {scheduler!r}; for more, "
+                "start a cluster and give its scheduler's address"
+            )
     try:
         from distributed import Client, LocalCluster
     except ImportError:

@@ -56,6 +56,8 @@ def evaluate(
     attacks: bool = False,
     executor: Executor | None = None,
     first_sample: int = 0,
+    analyst: bool = False,
+    scoring: str = "corrected",
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section VI).
 
@@ -116,6 +118,16 @@ def evaluate(
     first_sample : int, default 0
         Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
         one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
+    analyst : bool, default False
+        Also measure the analyst statistics (communities, central nodes, spread, PGB's
+        divergences: :mod:`graphveil.measure.analyst`), in their own column group with their
+        own mean error (``report.analyst_err``); rel.err and the paper's columns do not change.
+        An ``original`` must have been built with the same ``analyst``.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How H2_open, eps and ``S_PL`` are scored (:mod:`graphveil.measure.scoring`):
+        graphveil's corrected measures, or exactly as the authors' scripts computed them
+        (H2_open on their neighbour-degree lists, their eps rule, ``S_PL`` fitted on the
+        pooled degrees of all samples). An ``original`` must have been built with the same.
 
     Returns
     -------
@@ -130,7 +142,8 @@ def evaluate(
     ValueError
         If the node counts differ, ``samples < 1`` or some ``k < 1``; if ``ug``'s ids are
         permuted and no ``record`` is given, or ``record`` belongs to another release; if one
-        of ``g0`` and ``ug`` is directed and the other not.
+        of ``g0`` and ``ug`` is directed and the other not; if ``scoring`` is unknown, not
+        ``"corrected"`` for directed graphs, or not ``original``'s.
 
     Notes
     -----
@@ -172,7 +185,9 @@ def evaluate(
     """
     ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
     root, sample_seed, stat_seed = evaluation_seeds(seed, statistics_seed)
-    reference = _reference(g0, ks, stat_seed, statistics_seed, nthreads, statistics, original)
+    reference = _reference(
+        g0, ks, stat_seed, statistics_seed, nthreads, statistics, original, scoring, analyst
+    )
     indices, copies = _sample_plan(ug, samples, first_sample)
     # on an executor, a task left to choose takes its worker's share (task_threads)
     per_task = None if executor is not None and threads in (None, 0) else nthreads

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, NamedTuple
 
@@ -20,6 +21,7 @@ from graphveil._pairs import (
     adjacency,
     canonical_pairs,
     check_graph,
+    check_world_memory,
     match,
     non_negative,
     simplify,
@@ -573,7 +575,7 @@ class UncertainGraph:
         Raises
         ------
         ValueError
-            If ``count`` is negative or ``threads`` invalid.
+            If ``count`` is negative, ``threads`` invalid or the worlds exceed physical memory.
 
         References
         ----------
@@ -588,7 +590,9 @@ class UncertainGraph:
         single = count is None
         count = 1 if single else non_negative(count, "count", " or None")
         nthreads = check_threads(threads)
-        graphs = worlds(self.simplified(), count, seed, nthreads)
+        simple = self.simplified()
+        check_world_memory(simple, count, nthreads)
+        graphs = worlds(simple, count, seed, nthreads)
         return graphs[0] if single else graphs
 
     def sample_edges(
@@ -863,13 +867,34 @@ def load_uncertain(
 class Anonymized(NamedTuple):
     """The output of a scheme: the uncertain graph and a report of how it was made.
 
-    Unpacks as ``ug, report = scheme(...)``. ``report`` is a plain dict (JSON-serialisable):
+    Unpacks as ``ug, report = scheme(...)``, or read ``.graph`` and ``.report``. The uncertain
+    graph's public attributes and methods read through it too (``result.directed``,
+    ``result.save(path)``); it stays a tuple (``len`` 2): pass ``result.graph`` where an
+    :class:`UncertainGraph` is expected. ``report`` is a plain dict (JSON-serialisable):
     ``scheme``, ``params``, ``seed``, ``timings`` (seconds per phase) and scheme-specific
     entries. The same dict (without bulky arrays) is stored in ``graph.meta`` for the caller.
     :meth:`UncertainGraph.save` publishes only ``scheme`` and ``params`` (the parameters the
     user chose); the rest, the seed first, goes to the private run record (``record=``), never
     into the release.
+
+    >>> import graphveil as gv
+    >>> result = gv.anonymize.randwalk(gv.datasets.load("karate_club"), t=2, seed=1)
+    >>> ug, report = result
+    >>> result.directed, result.n == ug.n, report["scheme"]
+    (False, True, 'randwalk')
     """
 
     graph: UncertainGraph
     report: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for names that neither a tuple nor the two fields have: the graph's.
+        if name.startswith("_"):  # protocol lookups (copy, pickle, numpy) are not forwarded
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        with contextlib.suppress(AttributeError):
+            return getattr(self.graph, name)
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r}: a scheme returns "
+            "(graph, report); the uncertain graph is .graph (or unpack: ug, report = "
+            f"scheme(...)) and has no {name!r} either"
+        )

@@ -39,9 +39,9 @@ def dgg(
 
     **Simplification (stated):** BTER takes the clustering coefficient by degree ``c_d`` as a
     second input (``rho = c_d ** (1/3)``). Its sensitivity under edge DP is large (one edge can
-    close up to n - 2 triangles), so DGG spends no budget on it: as in PGB's run of DGG the
-    density of a block of s nodes is ``log(s + 1) / log(D + 1)``, capped at 1, where ``D`` is
-    the largest *noisy* degree (PGB uses the true maximum degree, which it thereby leaks).
+    close up to n - 2 triangles), so DGG spends no budget on it: as in PGB's run of DGG
+    (``DGG.py``, line 88) the density of a block of s nodes is ``log(s + 1) / log(D + 1)``,
+    capped at 1, where ``D`` is the largest *noisy* degree (post-processing: no leak).
     The degree-sum parity is irrelevant to BTER and not adjusted.
 
     Time O(n log n + m') and memory O(n + m') for an output of m' edges (vectorized numpy:

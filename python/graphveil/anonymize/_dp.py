@@ -27,6 +27,31 @@ from graphveil.graph import Graph
 EPSILON_GRID: tuple[float, ...] = (0.5, 1.0, 2.0, 5.0, 10.0)
 
 
+#: The bounds of epsilon, for every DP scheme (:func:`check_epsilon`, the study's grid check).
+#: Below ``EPSILON_MIN`` the noise of the widest query (DP-2K's joint degree matrix, whose
+#: sensitivity grows to about 8 sqrt(n)) could not be drawn exactly in 64-bit integers; above
+#: ``EPSILON_MAX`` the promise e^epsilon is void many times over (it is already 5e21 at 50), and
+#: every scheme publishes its noiseless limit.
+EPSILON_MIN = 1e-6
+EPSILON_MAX = 1e6
+
+
+def epsilon_requirement() -> str:
+    """What :func:`check_epsilon` requires, said to the user (also the study's grid check).
+
+    Examples
+    --------
+    >>> epsilon_requirement()
+    'epsilon must be a number in [1e-06, 1e+06] (the privacy budget of edge DP)'
+    """
+    return f"epsilon must be a number in [{EPSILON_MIN:g}, {EPSILON_MAX:g}] (the privacy budget of edge DP)"
+
+
+def valid_epsilon(value: float) -> bool:
+    """Whether ``value`` lies in [``EPSILON_MIN``, ``EPSILON_MAX``] (NaN does not)."""
+    return EPSILON_MIN <= value <= EPSILON_MAX
+
+
 def check_epsilon(epsilon: Any) -> float:
     """``epsilon`` as a float, or a ValueError/TypeError that says what to pass.
 
@@ -37,16 +62,20 @@ def check_epsilon(epsilon: Any) -> float:
     >>> check_epsilon(0)
     Traceback (most recent call last):
     ...
-    ValueError: epsilon must be a finite number > 0 (the privacy budget of edge DP), got 0
+    ValueError: epsilon must be a number in [1e-06, 1e+06] (the privacy budget of edge DP), got 0
     """
     if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
         raise TypeError(f"epsilon must be a number > 0, got {type(epsilon).__name__}")
     value = float(epsilon)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(
-            f"epsilon must be a finite number > 0 (the privacy budget of edge DP), got {epsilon!r}"
-        )
+    if not valid_epsilon(value):
+        raise ValueError(f"{epsilon_requirement()}, got {epsilon!r}")
     return value
+
+
+#: The smallest epsilon / sensitivity :func:`two_sided_geometric` draws: its geometric variables,
+#: of mean about sensitivity / epsilon, stay far inside int64 (a wider noise would wrap around,
+#: and the difference of two saturated draws is 0: no noise at all).
+GEOMETRIC_MIN_RATE = 1e-13
 
 
 def two_sided_geometric(
@@ -72,7 +101,13 @@ def two_sided_geometric(
     >>> noise.tolist()
     [0, 0, 0, 0]
     """
-    q = -math.expm1(-epsilon / sensitivity)  # 1 - alpha, the success probability
+    rate = epsilon / sensitivity
+    if not rate >= GEOMETRIC_MIN_RATE:
+        raise ValueError(
+            f"noise of epsilon {epsilon:g} at sensitivity {sensitivity:g} is too wide to draw "
+            f"exactly (epsilon / sensitivity must be >= {GEOMETRIC_MIN_RATE:g}): raise epsilon, or the share of it this query gets"
+        )
+    q = -math.expm1(-rate)  # 1 - alpha, the success probability
     first = rng.geometric(q, size)
     second = rng.geometric(q, size)
     return (first - second).astype(np.int64)

@@ -17,8 +17,60 @@ __all__ = ["edgeflip", "edgeflip_posterior"]
 
 Form = Literal["graph", "uncertain"]
 
-#: Default bound on the expected number of published pairs (about 1.6 GB of pairs and p).
+#: Default bound on the expected number of published non-edges (about 1.6 GB of pairs and p).
 MAX_PAIRS = 100_000_000
+
+
+def flip_rate(epsilon: float) -> float:
+    """The flip probability s / 2 = 1 / (1 + e^epsilon) of each pair's bit.
+
+    Computed as e^-eps / (1 + e^-eps), which neither overflows at large epsilon nor loses the
+    rate at small epsilon.
+
+    Examples
+    --------
+    >>> round(flip_rate(math.log(9)), 12), flip_rate(1e6)
+    (0.1, 0.0)
+    """
+    tail = math.exp(-epsilon)
+    return tail / (1.0 + tail)
+
+
+def expected_non_edges(pairs: int, epsilon: float) -> float:
+    """N / (1 + e^epsilon): about how many non-edges a release publishes (public: n and eps).
+
+    EdgeFlip's refusal (``max_pairs``) reads this and nothing else, so deciding it costs no
+    privacy budget: the true edge count m, which adds about m (1 - 2 s/2) true edges to the
+    release, never enters the decision or its message.
+    """
+    return pairs * flip_rate(epsilon)
+
+
+def too_many_pairs(n: int, epsilon: float, max_pairs: int) -> str | None:
+    """Why EdgeFlip refuses to publish on ``n`` nodes at ``epsilon``, or None.
+
+    Public quantities only (see :func:`expected_non_edges`): the same answer for every graph
+    on ``n`` nodes, so for G and any neighbour of it.
+
+    Examples
+    --------
+    >>> print(too_many_pairs(5242, 0.5, 10**6))
+    at epsilon=0.5 on 5,242 nodes EdgeFlip publishes about 5,186,148 non-edges alone, more than max_pairs=1,000,000; raise epsilon to at least 2.55 or use tmf, which publishes about m pairs at any epsilon
+    >>> too_many_pairs(5242, 5.0, 10**6) is None
+    True
+    """
+    pairs = n * (n - 1) // 2
+    expected = expected_non_edges(pairs, epsilon)
+    if expected <= max_pairs:
+        return None
+    # N / (1 + e^eps) <= max_pairs  <=>  eps >= ln(N / max_pairs - 1)
+    least = math.log(max(pairs / max_pairs - 1.0, 1.0))
+    return (
+        f"at epsilon={epsilon:g} on {n:,} nodes EdgeFlip publishes about {expected:,.0f} "
+        f"non-edges alone, more than max_pairs={max_pairs:,}; raise epsilon to at least "
+        f"{math.ceil(least * 100) / 100:.2f} or use tmf, which publishes about m pairs at any "
+        "epsilon"
+    )
 
 
 def edgeflip_posterior(pairs: int, published: int, epsilon: float) -> tuple[float, float, float]:
@@ -36,7 +88,7 @@ def edgeflip_posterior(pairs: int, published: int, epsilon: float) -> tuple[floa
     >>> round(m_hat, 1), round(p1, 4), round(p0, 4)
     (100.0, 0.5, 0.0122)
     """
-    r = 1.0 / (1.0 + math.exp(epsilon))
+    r = flip_rate(epsilon)
     m_hat = (published - pairs * r) / (1.0 - 2.0 * r)
     m_hat = min(max(m_hat, 1.0), max(pairs - 1.0, 1.0))
     prior = m_hat / pairs
@@ -66,7 +118,10 @@ def edgeflip(
     flipped to 1 is drawn from Binomial(N - m, s/2) and placed uniformly, in O(m + output). The
     output has about N s/2 pairs: 5 million on a graph of 5,000 nodes at epsilon = 0.5, so
     EdgeFlip suits large epsilon (about ln n and more, as its authors note); ``max_pairs``
-    refuses a release expected to be larger.
+    refuses a release whose expected number of published non-edges N s/2 exceeds it. That
+    decision and its message read only public quantities (n, epsilon, ``max_pairs``), never the
+    true edge count m: the refusal spends no budget and says nothing about G0 (the release
+    adds about m (1 - s) true edges to the N s/2 non-edges).
 
     ``form="uncertain"`` publishes the same release as an uncertain graph: each published
     pair with its posterior Pr[edge | bit 1] (``edgeflip_posterior``, Bayes with the prior
@@ -83,7 +138,8 @@ def edgeflip(
     form : {"graph", "uncertain"}
         The published bits as a graph (every p = 1), or as an uncertain graph of posteriors.
     max_pairs : int
-        Refuse (ValueError) when the expected number of published pairs N s/2 + m exceeds it.
+        Refuse (ValueError) when the expected number of published non-edges N s/2 exceeds it
+        (>= 1).
     seed : int, numpy.random.Generator or None
         ``None`` (the default) draws fresh OS entropy. A seed is for reproducible experiments
         only: anyone who learns it can regenerate the noise.
@@ -124,15 +180,10 @@ def edgeflip(
     max_pairs = check_int(max_pairs, "max_pairs", 1)
     threads = check_threads(threads)
     pairs = pair_count(graph)
-    flip = 1.0 / (1.0 + math.exp(epsilon))  # s / 2
-    expected = pairs * flip + graph.m * (1.0 - 2.0 * flip)
-    if expected > max_pairs:
-        raise ValueError(
-            f"at epsilon={epsilon:g} on {graph.n:,} nodes it would publish about "
-            f"{expected:,.0f} pairs (more than max_pairs={max_pairs:,}); raise epsilon to at "
-            f"least {math.log(max(pairs / max_pairs, 1.0)):.2f} or use tmf, which publishes "
-            "about m pairs at any epsilon"
-        )
+    refusal = too_many_pairs(graph.n, epsilon, max_pairs)
+    if refusal is not None:
+        raise ValueError(refusal)
+    flip = flip_rate(epsilon)  # s / 2
     seed64 = seed_to_u64(seed)
     rng = np.random.default_rng(seed64)
     timer = Timer()

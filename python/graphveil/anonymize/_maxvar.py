@@ -144,7 +144,7 @@ def maxvar(
         The graph to anonymize (at least one edge).
     n_potential : int
         Number of potential edges (non-edges that may appear) to propose in total: ``n_p`` in
-        the paper. Part ``i`` receives ``n_potential // parts`` of them, the first
+        the paper, below 2**63. Part ``i`` receives ``n_potential // parts`` of them, the first
         ``n_potential % parts`` parts one more.
     parts : int, optional
         Number of parts, ``1 <= parts <= graph.n``; by default the study's rule,
@@ -322,8 +322,10 @@ def _check_arguments(
     parts = check_int(parts, "parts")
     if g.n == 0 or g.m == 0:
         raise ValueError(f"MaxVar needs a graph with edges, got {g!r}")
-    if n_potential < 0:
-        raise ValueError(f"n_potential must be non-negative, got {n_potential}")
+    # Above what exists the request is refused with the count (or, allow_fewer, takes all of
+    # it) at no cost; only a count beyond the kernels' int64 is no request at all.
+    if not 0 <= n_potential < 2**63:
+        raise ValueError(f"n_potential must lie in 0..2**63 - 1, got {n_potential}")
     if not 1 <= parts <= g.n:
         raise ValueError(f"parts must lie in 1..{g.n} (the number of nodes), got {parts}")
     if solver not in SOLVERS:

@@ -24,6 +24,7 @@ from graphveil._common import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize._randwalk import (
     _edge_adding_matrix,
+    check_walk_length,
     randwalk_mod_uncertain,  # noqa: F401 (the doctests use it)
     transition_matrix,
 )
@@ -91,7 +92,7 @@ def randwalk_mod_tv(
     ----------
     graph : Graph
     t : int
-        Walk length (>= 1).
+        Walk length, 1 to 1000.
     alpha : float
         In ``[0, 1]``.
     block_entries : int
@@ -116,7 +117,7 @@ def randwalk_mod_tv(
     True
     """
     check_graph(graph, what="randwalk_mod_tv")
-    t = check_int(t, "t", 1)
+    t = check_walk_length(t)
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n
@@ -256,7 +257,7 @@ def randwalk_mod_tv_estimate(
     ----------
     graph : Graph
     t : int
-        Walk length (>= 1).
+        Walk length, 1 to 1000.
     columns : int
         Columns of M computed (the cost is ``columns t 2m``); all of them gives the exact TV
         with standard error 0.
@@ -282,7 +283,7 @@ def randwalk_mod_tv_estimate(
     0.0
     """
     check_graph(graph, what="randwalk_mod_tv_estimate")
-    t = check_int(t, "t", 1)
+    t = check_walk_length(t)
     columns = check_int(columns, "columns", 2)
     block_entries = check_int(block_entries, "block_entries", 1)
     n = graph.n

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 from scipy import special
@@ -45,6 +45,10 @@ __all__ = [
     "uniqueness",
 ]
 
+#: The most attempts per sigma (t; Boldi et al. and the study take 5): each is a release and
+#: its eps-hat, and a search tries a dozen sigmas or more.
+MAX_ATTEMPTS = 100
+
 #: The sigma search's lines (``graphveil.anonymize._obfuscation``).
 log = logging.getLogger(__name__)
 
@@ -55,6 +59,11 @@ _SLICE = 1 << 20  # pairs per slice of the per-pair formulas: their temporaries 
 #: 1e-7 here; above it draws collapse to 0 (G0 published), and R_sigma is uniform on [0, 1]
 #: anyway (white noise, q = 1). The search (sigma <= sigma_max = 16) stays far below.
 _WIDTH_MAX = 1e9
+
+#: The variants of :func:`obfuscation`: ``|H|`` as a share of ``eps n`` and the default tries.
+#: Boldi et al. exclude ``ceil(eps n / 2)`` nodes (5 tries here); the authors' code for the
+#: paper ``ceil(eps n)`` with ``N_TRIES = 3`` (``graph-dp/src/entropy_obfuscation.py``).
+OBFUSCATION_VARIANTS: dict[str, tuple[float, int]] = {"boldi": (0.5, 5), "authors": (1.0, 3)}
 
 
 class ObfuscationError(RuntimeError):
@@ -157,6 +166,8 @@ class _Prepared:
     threads: int
     #: The degree of a directed graph (:data:`~graphveil.measure.privacy.DIRECTED_DEGREES`), None if undirected.
     degree: str | None = None
+    #: |H| as a share of ``eps n``: Boldi's 1/2, the authors' 1 (:data:`OBFUSCATION_VARIANTS`).
+    excluded_share: float = 0.5
     edge_keys: np.ndarray = field(init=False)
     degrees: np.ndarray = field(init=False)
     target: int = field(init=False)
@@ -187,7 +198,7 @@ def _draw_candidates(
     """Boldi's candidate loop (sequential, C++); returns (removed edge keys, added keys, excluded, draws)."""
     g = prep.graph
     n, m = g.n, g.m
-    excluded = min(n, math.ceil(prep.eps * n / 2.0))
+    excluded = min(n, math.ceil(prep.eps * n * prep.excluded_share))
     order = np.argsort(-unique, kind="stable")
     allowed = np.ones(n, dtype=bool)
     allowed[order[:excluded]] = False
@@ -364,11 +375,12 @@ def obfuscation(
     sigma: float | None = None,
     c: float = 2.0,
     q: float = 0.01,
-    attempts: int = 5,
+    attempts: int | None = None,
     tol: float = 0.05,
     sigma_max: float = 16.0,
     sigma_min: float = 1e-8,
     degree: str | None = None,
+    variant: Literal["boldi", "authors"] = "boldi",
     seed: SeedLike = None,
     threads: int | None = None,
     progress: bool = False,
@@ -382,8 +394,9 @@ def obfuscation(
     uniqueness of its ends, and ``r_e`` uniform on [0, 1] with probability ``q``, else
     ``N(0, sigma(e)^2)`` truncated to [0, 1]; ``p(e) = 1 - r_e`` for an edge, ``r_e`` otherwise.
     eps-hat is measured by :func:`graphveil.measure.privacy.eps`; of ``attempts`` tries the one
-    with the smallest eps-hat <= eps is kept. H and the tries follow Boldi et al.; the authors'
-    code for the paper excluded ``ceil(eps n)`` nodes and tried 3 times (docs/faithfulness.rst).
+    with the smallest eps-hat <= eps is kept. H and the tries follow Boldi et al.
+    (``variant="boldi"``); the authors' code for the paper excluded ``ceil(eps n)`` nodes and
+    tried 3 times (``variant="authors"``, docs/faithfulness.rst).
 
     Directed ``graph``: the adversary knows the ``degree`` of a node, its joint (in-degree,
     out-degree) by default, or its out- or in-degree alone. Uniqueness is the commonness of that
@@ -416,8 +429,9 @@ def obfuscation(
         ``|E_C| = round(c m)`` candidate pairs (>= 1; 2 = as many potential pairs as edges).
     q : float
         White-noise probability in [0, 1].
-    attempts : int
-        Attempts per sigma (t, >= 1).
+    attempts : int, optional
+        Attempts per sigma (t, 1 to 100); default the variant's: 5 (Boldi et al.), 3 (the
+        authors').
     tol : float
         Relative tolerance in (0, 1) of the search: it stops when the smallest success is at
         most ``1 + tol`` times the largest failure below it.
@@ -432,9 +446,16 @@ def obfuscation(
         the anonymization.
     degree : {"joint", "out", "in"}, optional
         Directed graphs only: the degree to obfuscate, ``"joint"`` by default.
+    variant : {"boldi", "authors"}, default "boldi"
+        ``|H|`` and the default tries: Boldi et al.'s ``ceil(eps n / 2)`` and 5, or the
+        authors' ``ceil(eps n)`` and 3 (``entropy_obfuscation.py``: ``n_discard``,
+        ``N_TRIES``), what a study run with ``scoring="authors"`` uses. Either way an attempt
+        passes by :func:`graphveil.measure.privacy.eps` (every failing node counted) and a
+        failed run keeps its closest attempt, where the authors kept their first.
     progress : bool
         Log one line per sigma tried at INFO on the ``graphveil`` logger (at DEBUG without it);
-        ``logging.basicConfig(level=logging.INFO)`` shows them.
+        ``logging.basicConfig(level=logging.INFO)`` shows them. The lines count the steps only:
+        the sigmas tried and their eps-hat are private (the report's ``history``).
 
     Returns
     -------
@@ -454,7 +475,7 @@ def obfuscation(
     ValueError
         If ``k < 1``, ``eps`` outside [0, 1], ``sigma <= 0``, ``attempts < 1``, ``c < 1``,
         ``q`` outside [0, 1], or c asks for more pairs than exist; ``degree`` unknown, or given
-        for an undirected graph.
+        for an undirected graph; ``variant`` unknown.
 
     References
     ----------
@@ -484,12 +505,23 @@ def obfuscation(
         sigma = check_real(sigma, "sigma", 0.0, math.inf, open_low=True)
     c = check_real(c, "c", 1.0, math.inf)
     q = check_real(q, "q", 0.0, 1.0)
+    if variant not in OBFUSCATION_VARIANTS:
+        raise ValueError(
+            f"variant must be one of {', '.join(map(repr, OBFUSCATION_VARIANTS))}, got {variant!r}"
+        )
+    share, default_attempts = OBFUSCATION_VARIANTS[variant]
+    if attempts is None:
+        attempts = default_attempts
     attempts = check_int(attempts, "attempts", 1, " (t, attempts per sigma)")
+    if attempts > MAX_ATTEMPTS:
+        raise ValueError(
+            f"attempts must lie in 1..{MAX_ATTEMPTS} (t, attempts per sigma), got {attempts}"
+        )
     tol = check_real(tol, "tol", 0.0, 1.0, open_low=True)
     sigma_max = check_real(sigma_max, "sigma_max", 0.0, math.inf, open_low=True)
     sigma_min = check_real(sigma_min, "sigma_min", 0.0, sigma_max, open_low=True)
     seed64 = seed_to_u64(seed)
-    prep = _Prepared(graph, k, eps, c, q, check_threads(threads), degree)
+    prep = _Prepared(graph, k, eps, c, q, check_threads(threads), degree, share)
     params: dict[str, Any] = {
         "k": k,
         "eps": eps,
@@ -503,6 +535,8 @@ def obfuscation(
     }
     if degree is not None:
         params["degree"] = degree
+    if variant != "boldi":  # the default's params stay as they were
+        params["variant"] = variant
     trials = _Trials(
         prep, attempts, seed64, params, progress, "search" if sigma is None else "fixed"
     )
@@ -536,13 +570,12 @@ class _Trials:
                 self.prep, sigma, self.attempts, self.seed64, len(self.history)
             )
         self.history.append({"sigma": sigma, "eps_hat": hats, "success": ok is not None})
+        # The sigmas tried and their eps-hat are the search history, measured on G0: private
+        # (the report's ``history``, kept by the run record), so the log counts steps only.
         log.log(
             logging.INFO if self.progress else logging.DEBUG,
-            "obfuscation: sigma=%.6g %s eps-hat min %.4f (eps=%g)",
-            sigma,
-            "ok  " if ok is not None else "fail",
-            min(hats),
-            self.prep.eps,
+            "obfuscation: sigma search, step %d done",
+            len(self.history),
         )
         return ok, closest
 
@@ -579,8 +612,9 @@ def _at_sigma(trials: _Trials, sigma: float) -> Anonymized:
     if found is None:
         prep = trials.prep
         raise trials.fail(
-            f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: the best of {trials.attempts} has "
-            f"eps-hat={closest.eps_hat:.4g} > eps={prep.eps:g} for k={prep.k}; raise sigma or eps, or lower k",
+            # eps-hat is measured on G0: private, in the error's report, never in its message
+            f"no attempt at sigma={sigma:g} k-obfuscates enough nodes: none of {trials.attempts} "
+            f"leaves at most eps={prep.eps:g} of them below k={prep.k}; raise sigma or eps, or lower k",
             closest,
             sigma,
         )
@@ -611,8 +645,8 @@ def _search_up(trials: _Trials, closest: _Attempt, sigma_max: float) -> _Bracket
         if high > sigma_max:
             prep = trials.prep
             raise trials.fail(
-                f"no sigma up to sigma_max={sigma_max:g} gives a (k={prep.k}, eps={prep.eps:g})-obfuscation: the "
-                f"best attempt has eps-hat={closest.eps_hat:.4g}; raise eps or c, or lower k",
+                f"no sigma up to sigma_max={sigma_max:g} gives a (k={prep.k}, eps={prep.eps:g})-obfuscation "
+                "(the best attempt's eps-hat is in the private report); raise eps or c, or lower k",
                 closest,
                 low,
             )

@@ -43,43 +43,71 @@ from typing import Any
 
 import numpy as np
 
+from graphveil._checks import NotApplicable
 from graphveil._seeds import derived_seed
 from graphveil.anonymize import partitioners
+from graphveil.anonymize._command import (
+    HANDLED_PARAMETERS,
+    RESERVED_FLAGS,
+    RESERVED_NAMES,
+    check_cli,
+    graph_parameter,
+)
 from graphveil.anonymize._dgg import dgg
-from graphveil.anonymize._dp import EPSILON_GRID
+from graphveil.anonymize._dp import EPSILON_GRID, check_epsilon, epsilon_requirement, valid_epsilon
 from graphveil.anonymize._dp_dk import dp_dk
-from graphveil.anonymize._edgeflip import edgeflip
+from graphveil.anonymize._edgeflip import edgeflip, too_many_pairs
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
 from graphveil.anonymize._privgraph import privgraph
 from graphveil.anonymize._qp import SOLVERS
-from graphveil.anonymize._randwalk import randwalk, randwalk_mod, randwalk_mod_uncertain
+from graphveil.anonymize._randwalk import (
+    MAX_WALK_LENGTH,
+    randwalk,
+    randwalk_mod,
+    randwalk_mod_uncertain,
+)
 from graphveil.anonymize._result import Anonymized
-from graphveil.anonymize._switching import edge_switch
+from graphveil.anonymize._switching import MAX_SWITCHES_PER_EDGE, edge_switch
 from graphveil.anonymize._tmf import tmf
 from graphveil.graph import Graph
 
 __all__ = [
     "FAMILIES",
+    "HANDLED_PARAMETERS",
+    "IDENTITY_OUTPUT",
+    "IDENTITY_TOLERANCE",
     "PARTITION_CLI",
+    "PUBLIC_REPORT",
     "REGISTRY",
+    "RESERVED_FLAGS",
+    "RESERVED_NAMES",
     "Alternative",
     "Cli",
     "Found",
     "Scheme",
+    "check_cli",
     "derived_seed",
     "dp_scheme",
+    "graph_parameter",
+    "identity_reason",
     "names",
     "partitionable",
+    "public_report",
     "resolve",
     "scheme",
+    "study_directed",
 ]
 
 
 #: The families of schemes: the paper's study (the default of the study) and edge DP.
 FAMILIES: tuple[str, ...] = ("uncertainty", "dp")
+
+#: The keys of every scheme's report that are public: the scheme, the parameters its user chose,
+#: the timings, n and the number of published pairs (see :func:`public_report`).
+PUBLIC_REPORT: tuple[str, ...] = ("scheme", "params", "timings", "n", "pairs")
 
 #: ``study(graph, value, config, seed)``: one grid point of the study. ``config`` is the
 #: study's :class:`~graphveil.experiments.StudyConfig` (read by attribute). A scheme with a
@@ -149,6 +177,17 @@ class Cli:
     inner_scheme: str = ""
     #: Exceptions that mean the input cannot be anonymized as asked: exit status 2, one line.
     user_errors: tuple[type[Exception], ...] = ()
+
+    def flags_of(self, name: str) -> tuple[str, ...]:
+        """The option strings of keyword ``name``: its :attr:`flags`, else ``-x``/``--long-name``.
+
+        Examples
+        --------
+        >>> Cli(flags={"q": ("--white-noise",)}).flags_of("q"), Cli().flags_of("max_tries")
+        (('--white-noise',), ('--max-tries',))
+        """
+        derived = f"-{name}" if len(name) == 1 else f"--{name.replace('_', '-')}"
+        return self.flags.get(name) or (derived,)
 
 
 @dataclass(frozen=True)
@@ -222,11 +261,41 @@ class Scheme:
     no_op: Callable[[Mapping[str, Any]], str | None] = field(default=lambda params: None)
     #: One of :data:`FAMILIES`; the study runs ``"uncertainty"`` unless asked for others.
     family: str = "uncertainty"
+    #: The schemes its study run calls (Mixture's is over the study's RandWalk-mod output): a
+    #: directed study runs it only if they have a directed form too (:func:`study_directed`).
+    study_uses: tuple[str, ...] = ()
+    #: The report's public keys beyond :data:`PUBLIC_REPORT`: quantities read off the release
+    #: alone or off DP-noised values. Every other key is private (the print policy, see
+    #: :func:`public_report`): the command line prints and ``--json`` writes only these.
+    public_report: tuple[str, ...] = ()
+    #: The function's own check of its grid parameter (raises ValueError or TypeError saying
+    #: what to pass), so that a grid value has the bounds the parameter has: the DP schemes'
+    #: ``check_epsilon``. None: ``valid`` and ``requirement`` alone.
+    check: Callable[[float], Any] | None = None
+
+    def __post_init__(self) -> None:
+        # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
+        if self.name in RESERVED_NAMES:
+            raise ValueError(
+                f"scheme {self.name!r}: graphveil anonymize {self.name} is another command: "
+                "choose another name"
+            )
+        if self.family not in FAMILIES:
+            raise ValueError(
+                f"scheme {self.name!r}: family {self.family!r} is not one of {', '.join(FAMILIES)}"
+            )
+        check_cli(self.name, self.function, self.cli)
 
     def check_value(self, value: float) -> str | None:
         """None if ``value`` is a valid grid value, else what is wrong with it."""
-        ok = math.isfinite(value) and self.valid(value)
-        return None if ok else self.requirement
+        if not (math.isfinite(value) and self.valid(value)):
+            return self.requirement
+        if self.check is not None:
+            try:
+                self.check(value)
+            except (TypeError, ValueError) as err:
+                return str(err)
+        return None
 
     def no_op_reason(self, params: Mapping[str, Any]) -> str | None:
         """None, or why ``params`` (keywords or ``{grid_parameter: value}``) publish nothing hidden.
@@ -252,6 +321,7 @@ def _study_obfuscation(graph: Graph, v: float, config: Any, seed: int) -> Anonym
             c=2.0,
             seed=seed,
             threads=config.threads,
+            variant=config.obfuscation_variant,
         )
         return Anonymized(ug, {**report, "met_k_eps": True})
     except ObfuscationError as err:
@@ -336,8 +406,12 @@ def _study_mixture(graph: Graph, v: float, config: Any, seed: int) -> Anonymized
     return mixture(graph, anonymized=rw, p=v)
 
 
-def _integer_at_least_one(v: float) -> bool:
-    return v >= 1 and float(v).is_integer()
+def _walk_length(v: float) -> bool:
+    return 1 <= v <= MAX_WALK_LENGTH and float(v).is_integer()
+
+
+#: What a walk scheme's grid value must be (:data:`MAX_WALK_LENGTH`, the walks' one bound).
+_WALK_REQUIREMENT = f"t must be an integer in 1..{MAX_WALK_LENGTH}"
 
 
 # ---------------------------------------------------------------------------- no-op rules
@@ -379,6 +453,52 @@ def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
     return None
 
 
+# ---------------------------------------------------------------------------- the output rule
+#: How close to 1 a p counts as certain, and to 0 as absent, when a release is compared with G0
+#: (a QP's p may miss 1 by rounding).
+IDENTITY_TOLERANCE = 1e-9
+
+#: What the CLI and the study say of a release that is G0 itself (:func:`identity_reason`).
+IDENTITY_OUTPUT = (
+    "the release is the input graph G0: every published pair is a true edge with p = 1 and no "
+    "true edge is missing"
+)
+
+
+def identity_reason(graph: Graph, release: Any) -> str | None:
+    """:data:`IDENTITY_OUTPUT` if ``release`` publishes ``graph`` itself, else None.
+
+    The rule on the output, whatever the scheme and its parameters (the parameter rules,
+    :attr:`Scheme.no_op`, cannot see e.g. TmF at epsilon 50): ``release`` (an
+    :class:`~graphveil.UncertainGraph` on ``graph``'s node ids, before any permutation) is G0
+    when its pairs with p above :data:`IDENTITY_TOLERANCE` are exactly ``graph``'s edges (arcs),
+    each with p within the tolerance of 1. A loop or a repeated pair of a relaxed release is no
+    edge of G0. O(m) on the pair arrays: both are in canonical order, so no sort is needed.
+    The CLI refuses such a release and the study records its point as not applicable, unless
+    ``--allow-identity`` (``allow_identity=True``).
+
+    Examples
+    --------
+    >>> from graphveil import Graph, UncertainGraph
+    >>> g = Graph.from_edges([0, 1], [1, 2])
+    >>> identity_reason(g, UncertainGraph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 0.0])) is not None
+    True
+    >>> identity_reason(g, UncertainGraph(3, [0, 1], [1, 2], [1.0, 0.9])) is None
+    True
+    """
+    if release.n != graph.n or release.directed != graph.directed:
+        return None
+    p = release.p
+    published = p > IDENTITY_TOLERANCE
+    if int(np.count_nonzero(published)) != graph.m:
+        return None
+    if not bool(np.all(p[published] >= 1.0 - IDENTITY_TOLERANCE)):
+        return None
+    gu, gv = graph.edges()
+    same = np.array_equal(release.u[published], gu) and np.array_equal(release.v[published], gv)
+    return IDENTITY_OUTPUT if same else None
+
+
 #: The study's bound on a DP release, in pairs per true edge: the ten statistics and the
 #: attacks cost grow with the release (EdgeFlip at small epsilon publishes ~N / (1 + e^eps)).
 DP_STUDY_PAIRS_PER_EDGE = 20
@@ -394,8 +514,14 @@ def _study_dp(function: Callable[..., Anonymized]) -> StudyRun:
 
 
 def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymized:
-    # A release above the bound is a ValueError: the study lists the point as not applicable.
-    limit = DP_STUDY_PAIRS_PER_EDGE * graph.m
+    # A release above the bound is not applicable. The reason names the bound, not its value:
+    # 20 m would print the true edge count into study.md.
+    limit = max(DP_STUDY_PAIRS_PER_EDGE * graph.m, 1)
+    if too_many_pairs(graph.n, v, limit) is not None:
+        raise NotApplicable(
+            f"EdgeFlip at epsilon={v:g} would publish more than the study's bound of "
+            f"{DP_STUDY_PAIRS_PER_EDGE} pairs per true edge"
+        )
     return edgeflip(graph, epsilon=v, max_pairs=limit, seed=seed, threads=config.threads)
 
 
@@ -408,6 +534,7 @@ def dp_scheme(
     *,
     study: StudyRun | None = None,
     cli: Cli | None = None,
+    public_report: tuple[str, ...] = (),
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -422,21 +549,42 @@ def dp_scheme(
         summary=summary,
         grid_parameter="epsilon",
         default_grid=EPSILON_GRID,
-        valid=lambda v: v > 0,
-        requirement="epsilon must be > 0",
+        valid=valid_epsilon,
+        requirement=epsilon_requirement(),
         study=study or _study_dp(function),
         marker=marker,
         partitionable=False,
         deterministic=True,
         cli=cli or Cli(description=f"{title}: {summary}."),
         family="dp",
+        public_report=public_report,
+        check=check_epsilon,
     )
 
 
+def _by_name(*records: Scheme) -> dict[str, Scheme]:
+    """The records keyed by name, refusing a name or alias that two of them would share."""
+    owner: dict[str, str] = {}
+    for record in records:
+        for spelling in (record.name, *record.aliases):
+            if spelling in owner:
+                raise ValueError(
+                    f"scheme {record.name!r}: the spelling {spelling!r} is already scheme "
+                    f"{owner[spelling]!r}'s: choose another"
+                )
+            owner[spelling] = record.name
+    for record in records:
+        unknown = [used for used in record.study_uses if used not in owner]
+        if unknown:
+            raise ValueError(
+                f"scheme {record.name!r}: study_uses names {', '.join(unknown)}, not a scheme"
+            )
+    return {record.name: record for record in records}
+
+
 #: Every scheme, in the order the study's tables and figures list them.
-REGISTRY: dict[str, Scheme] = {
-    s.name: s
-    for s in (
+REGISTRY: dict[str, Scheme] = _by_name(
+    *(
         Scheme(
             name="obfuscation",
             function=obfuscation,
@@ -451,6 +599,8 @@ REGISTRY: dict[str, Scheme] = {
             partitionable=True,
             deterministic=False,
             directed=True,
+            # sigma, eps-hat and the search are measured on G0: private
+            public_report=("mode", "tv"),
             cli=Cli(
                 description="(k, eps)-obfuscation: search the smallest sigma (or use --sigma) whose "
                 "output k-obfuscates all but an eps fraction of the nodes. Fails with exit status 2 "
@@ -467,15 +617,16 @@ REGISTRY: dict[str, Scheme] = {
             summary="RandWalk of Mittal et al. (retry bound M)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk,
             marker="^",
             partitionable=True,
             deterministic=True,
             directed=True,
             no_op=_no_op_walk("RandWalk"),
-            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk.py), retries and alpha = 1, behind the paper's Table 4 RandWalk rows",
+            public_report=("edges",),  # walks, failed and lost count G0's edges
+            authors_run="random_walk_transform(G, t, 10): the runs randwalk_<t>_10 (graph-dp/src/random_walk_igraph.py, run by graph-dp/bash/rwAll.cmd as `random_walk_igraph.py <graph> <t> 10 20 0`: 20 samples, retries, alpha = 1, neighbours in ascending id order), behind the paper's Table 4 RandWalk rows",
             cli=Cli(description="RandWalk(G0, t, M).", flags={"max_tries": ("-M", "--max-tries")}),
         ),
         Scheme(
@@ -485,8 +636,8 @@ REGISTRY: dict[str, Scheme] = {
             summary="RandWalk-mod (alpha; Algorithm 2 as printed, a multigraph, or the retrying walk)",
             grid_parameter="t",
             default_grid=(2, 3, 5, 10),
-            valid=_integer_at_least_one,
-            requirement="t must be an integer >= 1",
+            valid=_walk_length,
+            requirement=_WALK_REQUIREMENT,
             study=_study_randwalk_mod,
             model_tv=_study_randwalk_mod_tv,
             marker="v",
@@ -494,6 +645,8 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=True,
             aliases=("randwalk-mod",),
             no_op=_no_op_walk("RandWalk-mod"),
+            # counted on the release (--uncertain: its tv); K_t and tv_bound are G0's
+            public_report=("edges", "self_loops", "repeated", "tv"),
             authors_run="random_walk_transform_multigraph(G, t, 0.5): the runs randwalk_keep_<t>_0.5 (graph-dp/src/random_walk.py), scored by graph-dp/compare/utility_measure_multigraph.py and incorrectness_measure_multigraph.py; equal to the paper's 12 Table 4 RandWalk-mod rows in the console logs graph-dp/console/*-UTIL.txt",
             paper_departs="The paper printed these runs' H1 and H2_open divided by 4, in all 24 RandWalk-mod cells of its Table 4 and the 12 of Table 7, so its RandWalk-mod tradeoffs are half the logged ones: dblp t = 2 logs score_H1 = 47.156462808 and score_H2 = 17.9092894575 (graph-dp/console/com_dblp_ungraph_randwalk_keep_2_0.5-PRIV.txt), printed 11.8 and 4.5, while the same log's eps_arr = [0.000727..., 0.001347..., 0.002520...] and edge differences (means 719,361.2 and 719,416.5) appear unscaled in Table 7 (0.00073, 0.00135, 0.00252). These rows are not divided: they compare with the logs, and with the paper's H1 and H2_open only after dividing by 4 (benchmarks/paper_logs.csv, benchmarks/bench_paper_numbers.py)",
             cli=Cli(
@@ -530,12 +683,14 @@ REGISTRY: dict[str, Scheme] = {
             expected_degrees=True,
             directed=True,
             no_op=_no_op_maxvar,
+            # the parts, cut edges and solver statistics are G0's (in the record)
+            public_report=("tv",),
             authors_run="prepare_mps_and_solve (graph-dp/uncertain/uncertain_convex_opt_parallel.py): the runs <graph>_cvxopt_<n_p>_<parts>_nb_missing (console logs graph-dp/console/*_cvxopt_*_nb_missing-UTIL.txt), one gpmetis part file per graph, behind the paper's Table 6",
             cli=Cli(
                 description="MaxVar: the graph's parts (--partitioner, METIS by default), friend-of-friend potential edges in every part, "
                 "one quadratic program per part (minimise sum p^2 with every expected degree kept); "
                 "cut edges keep p = 1. Shows a progress bar per phase on stderr (on a terminal) and "
-                "prints the report, with one line per part.",
+                "prints the public report; the solver statistics of every part go to --record.",
                 metavar={"n_potential": "N_P"},
                 choices={"solver": tuple(SOLVERS), "partitioner": partitioners.names()},
                 progress="bars",
@@ -549,8 +704,8 @@ REGISTRY: dict[str, Scheme] = {
             summary="EdgeSwitch: degree-preserving random switches",
             grid_parameter="s/m",
             default_grid=(0.1, 0.2, 0.3, 0.4, 0.5),
-            valid=lambda v: v >= 0,
-            requirement="s/m must be >= 0",
+            valid=lambda v: 0 <= v <= MAX_SWITCHES_PER_EDGE,
+            requirement=f"s/m must lie in [0, {MAX_SWITCHES_PER_EDGE}]",
             study=_study_edge_switch,
             marker="x",
             partitionable=True,
@@ -559,6 +714,7 @@ REGISTRY: dict[str, Scheme] = {
             directed=True,
             aliases=("switch", "edge-switch"),
             no_op=_no_op_edge_switch,
+            public_report=("attempted",),  # the switches asked; how many were performed is G0's
             cli=Cli(description="EdgeSwitch.", flags={"switches": ("-s", "--switches")}),
         ),
         Scheme(
@@ -576,6 +732,7 @@ REGISTRY: dict[str, Scheme] = {
             deterministic=False,
             directed=True,
             no_op=_no_op_mixture,
+            study_uses=("randwalk_mod",),
             cli=Cli(
                 description="Mixture of the true graph G0 and an anonymized G on the same node ids: "
                 "an edge list, or an uncertain graph written with --keep-ids."
@@ -587,6 +744,8 @@ REGISTRY: dict[str, Scheme] = {
             "TmF",
             "Top-m Filter (Nguyen et al. 2015): epsilon-edge-DP, about m edges, O(m)",
             "P",
+            # from the noisy count; kept_edges and added_pairs count true edges: private
+            public_report=("m_noisy", "theta", "p_keep", "p_add"),
         ),
         dp_scheme(
             "edgeflip",
@@ -595,6 +754,7 @@ REGISTRY: dict[str, Scheme] = {
             "randomized response on every node pair, epsilon-edge-DP, O(m + output)",
             "*",
             study=_study_edgeflip,
+            public_report=("s", "m_hat", "p1", "p0"),  # epsilon and the release's size
         ),
         dp_scheme(
             "dp_dk",
@@ -603,6 +763,7 @@ REGISTRY: dict[str, Scheme] = {
             "a noisy degree sequence (k=1) or joint degree matrix (k=2), made consistent, then a "
             "graph generated from it; epsilon-edge-DP (the study runs k=1)",
             "X",
+            public_report=("budget", "erased", "degree_cap", "sensitivity"),
         ),
         dp_scheme(
             "dgg",
@@ -610,6 +771,7 @@ REGISTRY: dict[str, Scheme] = {
             "DGG",
             "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
             "h",
+            public_report=("budget", "blocks", "block_edges", "chung_lu_edges"),
         ),
         dp_scheme(
             "privgraph",
@@ -618,9 +780,14 @@ REGISTRY: dict[str, Scheme] = {
             "communities found under edge DP (noisy super-graph, Louvain, exponential "
             "mechanism), then Chung-Lu inside and noisy counts between them; epsilon-edge-DP",
             "d",
+            # all from DP-noised values (m~, the noisy cells, the communities) or the release
+            public_report=(
+                *("budget", "m_noisy", "groups", "communities", "community_pairs"),
+                *("intra_edges", "inter_edges"),
+            ),
         ),
     )
-}
+)
 
 #: ``graphveil anonymize partition``: any partitionable scheme on a graph's parts (a command
 #: beside the schemes, generated the same way from :func:`~graphveil.anonymize.partition`).
@@ -631,6 +798,28 @@ PARTITION_CLI = Cli(
     choices={"partitioner": partitioners.names()},
     user_errors=(ObfuscationError,),
 )
+
+
+def public_report(name: str, report: Mapping[str, Any]) -> dict[str, Any]:
+    """The public part of the report of scheme ``name``: what the command line may show.
+
+    The print policy (docs/formats.rst, *What is printed*): the terminal and ``--json``
+    show only public parameters and quantities read off the release or off DP-noised values,
+    :data:`PUBLIC_REPORT` and the record's :attr:`Scheme.public_report`; every other key (true
+    edges kept, counts and searches on G0, seeds) goes to the private run record only. A name
+    without a record is looked up by the report's ``scheme`` (a command running a registered
+    scheme under another name); ``partition``, whose parts are G0's, shows :data:`PUBLIC_REPORT`
+    alone.
+
+    Examples
+    --------
+    >>> report = {"scheme": "tmf", "params": {"epsilon": 1.0}, "m_noisy": 80.0, "kept_edges": 40}
+    >>> public_report("tmf", report)
+    {'scheme': 'tmf', 'params': {'epsilon': 1.0}, 'm_noisy': 80.0}
+    """
+    record = REGISTRY.get(name) or REGISTRY.get(str(report.get("scheme")))
+    keys = PUBLIC_REPORT + (record.public_report if record is not None else ())
+    return {key: value for key, value in report.items() if key in keys}
 
 
 def names(family: str | None = None) -> tuple[str, ...]:
@@ -649,6 +838,21 @@ def directed() -> tuple[str, ...]:
     ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
     """
     return tuple(s.name for s in REGISTRY.values() if s.directed)
+
+
+def study_directed() -> tuple[str, ...]:
+    """The schemes the study runs on a directed graph: a directed form, and so has all it uses.
+
+    Examples
+    --------
+    >>> study_directed()
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch')
+    """
+    return tuple(
+        s.name
+        for s in REGISTRY.values()
+        if s.directed and all(REGISTRY[used].directed for used in s.study_uses)
+    )
 
 
 def partitionable() -> tuple[str, ...]:

@@ -13,7 +13,11 @@ The attacker ranks the published pairs by ``p``. Against the true graph ``G0`` t
 
 Recall is over all ``m`` edges of ``G0``: an edge missing from the published pairs is never found.
 A deterministic release (a :class:`~graphveil.Graph`, or every ``p`` in {0, 1}: RandWalk,
-EdgeSwitch) has no ranking; its edge set is its most-likely world, and only that is reported.
+EdgeSwitch, the DP schemes) has no ranking by ``p``: no AUC. Its edge set is its most-likely
+world, and its top ``m`` pairs are defined by the tie rule (every published pair ties: an
+attacker who knows ``m`` picks ``m`` of them at random), so precision and recall at ``m`` are
+reported for it too. Ranking a graph's pairs by their plausibility is
+:func:`~graphveil.attack.edge_recovery`.
 
 A directed release is scored on ordered pairs: its pairs ``(u, v)`` are arcs, the true ones are
 the arcs of a directed ``G0`` (``u -> v``; the reverse ``v -> u`` is another pair, true only if it
@@ -49,8 +53,9 @@ class LinkInference:
     auc : float or None
         AUC of ``p``, true pairs against the other published pairs (ties count half); ``None``
         for a deterministic release or when either class is empty.
-    precision_at_m, recall_at_m : float or None
-        Of the ``min(m, pairs)`` pairs of highest ``p``; ``None`` for a deterministic release.
+    precision_at_m, recall_at_m : float
+        Of the ``min(m, pairs)`` pairs of highest ``p``, ties shared (on a deterministic
+        release: the share of true pairs among the published, and that many over ``m``).
     likely_edges : int
         Pairs with ``p >= 0.5``: the most-likely world (the edge set of a deterministic release).
     precision, recall : float
@@ -63,8 +68,8 @@ class LinkInference:
     pairs: int
     true_pairs: int
     auc: float | None
-    precision_at_m: float | None
-    recall_at_m: float | None
+    precision_at_m: float
+    recall_at_m: float
     likely_edges: int
     precision: float
     recall: float
@@ -78,12 +83,8 @@ class LinkInference:
         def f(x: float | None) -> str:
             return "-" if x is None else f"{x:.4f}"
 
-        ranked = (
-            ""
-            if self.deterministic
-            else f"auc={f(self.auc)}, precision@m={f(self.precision_at_m)}, "
-            f"recall@m={f(self.recall_at_m)}, "
-        )
+        ranked = "" if self.deterministic else f"auc={f(self.auc)}, "
+        ranked += f"precision@m={f(self.precision_at_m)}, recall@m={f(self.recall_at_m)}, "
         kind = "deterministic" if self.deterministic else "uncertain"
         return (
             f"LinkInference({kind}, m={self.edges:,}, pairs={self.pairs:,}, {ranked}"
@@ -153,8 +154,8 @@ def link_inference(g0: Graph, published: Graph | UncertainGraph) -> LinkInferenc
         pairs=int(pairs),
         true_pairs=int(pos),
         auc=auc2 / (2.0 * pos * neg) if ranked and pos and neg else None,
-        precision_at_m=_ratio(top_hits, top_k) if ranked else None,
-        recall_at_m=_ratio(top_hits, g0.m) if ranked else None,
+        precision_at_m=_ratio(top_hits, top_k),
+        recall_at_m=_ratio(top_hits, g0.m),
         likely_edges=int(likely),
         precision=_ratio(likely_hits, likely),
         recall=_ratio(likely_hits, g0.m),

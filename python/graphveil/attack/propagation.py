@@ -60,6 +60,7 @@ __all__ = [
     "PropagationAttack",
     "Reidentification",
     "core_nodes",
+    "default_seeds",
     "high_degree_seeds",
     "propagation",
     "propagation_attack",
@@ -87,6 +88,19 @@ DEFAULT_ECCENTRICITY = "ns"
 
 #: Default bound on the rounds of propagation (each round adds at least one pair or stops).
 DEFAULT_MAX_ROUNDS = 100
+
+#: Default number of known seed pairs (the issue's control uses 50), at most a tenth of the
+#: nodes on small graphs (:func:`default_seeds`).
+DEFAULT_SEEDS = 50
+
+
+def default_seeds(n: int) -> int:
+    """The default number of seed pairs on ``n`` nodes: 50, at most ``n // 10`` (at least 1).
+
+    >>> default_seeds(5242), default_seeds(34)
+    (50, 3)
+    """
+    return min(DEFAULT_SEEDS, max(1, n // 10))
 
 
 def _check_graph(g: Any, name: str) -> Graph:
@@ -566,7 +580,7 @@ def propagation_attack(
     g0: Graph,
     published: UncertainGraph | Graph,
     *,
-    seeds: int = 50,
+    seeds: int | None = None,
     theta: float = DEFAULT_THETA,
     degree_ratio: float | None = DEFAULT_DEGREE_RATIO,
     eccentricity: str = DEFAULT_ECCENTRICITY,
@@ -589,8 +603,9 @@ def propagation_attack(
         The true graph, used as the auxiliary graph.
     published : UncertainGraph or Graph
         The release on ``g0``'s node ids (before any id permutation).
-    seeds : int
-        Number of seed pairs.
+    seeds : int, optional
+        Number of seed pairs, at most the nodes of ``g0`` (default :func:`default_seeds`: 50,
+        at most a tenth of the nodes).
     theta, degree_ratio, eccentricity, max_rounds, threads
         As for :func:`propagation`.
     min_degree : int
@@ -631,7 +646,13 @@ def propagation_attack(
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     published = release_on(g0, published)
     g0 = _check_graph(g0.to_undirected(), "g0")  # a directed G0: its arcs' undirected graph
-    seeds = check_int(seeds, "seeds", low=0)
+    seeds = default_seeds(g0.n) if seeds is None else check_int(seeds, "seeds", low=0)
+    if seeds > g0.n:  # named as both the API and the command line spell it
+        raise ValueError(
+            f"seeds={seeds} known seed pairs asked for (--seeds on the command line) but the "
+            f"graph has only {g0.n:,} nodes: pass at most {g0.n:,}, or leave it out for the "
+            f"default ({DEFAULT_SEEDS}, at most a tenth of the nodes: {default_seeds(g0.n)} here)"
+        )
     eccentricity = _check_eccentricity(eccentricity)
     rng = np.random.default_rng(seed_to_u64(seed))
     perm = rng.permutation(g0.n)  # g0 node i is target node perm[i]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._common import NotApplicable, SeedLike, check_int
-from graphveil.attack.propagation import DEFAULT_ECCENTRICITY
+from graphveil._checks import check_samples
+from graphveil._common import NotApplicable, SeedLike
+from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, DEFAULT_SEEDS, default_seeds
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -24,8 +25,8 @@ __all__ = ["ATTACK_SAMPLES", "ATTACK_SEEDS", "attack_scores"]
 ATTACK_SAMPLES = 3
 
 #: Known seed pairs of the propagation attacker (the issue's control uses 50), at most a tenth
-#: of the nodes on small graphs.
-ATTACK_SEEDS = 50
+#: of the nodes on small graphs (:func:`~graphveil.attack.propagation.default_seeds`).
+ATTACK_SEEDS = DEFAULT_SEEDS
 
 
 def attack_scores(
@@ -62,8 +63,8 @@ def attack_scores(
     Returns
     -------
     dict
-        ``link_auc`` and ``precision_at_m`` (None for a deterministic release, which has no
-        ranking), ``link_precision`` and ``link_recall`` of the most-likely world,
+        ``link_auc`` (None for a deterministic release, which has no ranking by p),
+        ``precision_at_m``, ``link_precision`` and ``link_recall`` of the most-likely world,
         ``reid_rate`` (mean fraction of the core nodes of ``g0`` re-identified in a sampled
         world; :func:`~graphveil.attack.core_nodes`), ``reid_rate_std`` (its spread over the
         attacks, each with its own world, id permutation and seed pairs), ``reid_wrong`` (mean
@@ -93,10 +94,10 @@ def attack_scores(
     >>> s["link_auc"] is None, s["link_precision"], s["reid_rate"] > 0.6
     (True, 1.0, True)
     """
-    samples = check_int(samples, "samples", low=1)
+    samples = check_samples(samples)
     if g0.n == 0:
         raise NotApplicable("the graph has no nodes: there is nothing to attack")
-    seeds = min(ATTACK_SEEDS, max(1, g0.n // 10)) if seeds is None else seeds
+    seeds = default_seeds(g0.n) if seeds is None else seeds
     request = ScoreRequest(samples, seed, seeds, eccentricity, threads)
     scores: dict[str, Any] = {}
     for attack in REGISTRY.values():  # each draws its own randomness from `seed`

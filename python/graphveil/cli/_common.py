@@ -15,6 +15,8 @@ import graphveil
 from graphveil._common import check_output_path
 from graphveil._json import dumps
 from graphveil.anonymize.partitioners import PARTITIONERS
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import SCORINGS
 
 #: Exceptions that mean "the user asked for something that cannot be done" (exit 2).
 USER_ERRORS: tuple[type[BaseException], ...] = (ValueError, TypeError, KeyError, OSError)
@@ -401,13 +403,13 @@ def seed_value(text: str) -> int:
 
 def threads_value(text: str) -> int:
     """``--threads``' type: 0 (all cores) or a positive count, checked as the API checks it."""
-    from graphveil._checks import check_threads
+    from graphveil._checks import MAX_THREADS, check_threads
 
     try:
         return check_threads(int(text))
     except ValueError as err:
         raise argparse.ArgumentTypeError(
-            f"not a thread count: {text!r} (0: all cores, or a positive count)"
+            f"not a thread count: {text!r} (0: all cores, or a count up to {MAX_THREADS})"
         ) from err
 
 
@@ -452,6 +454,19 @@ def add_threads_argument(parser: argparse.ArgumentParser, *aliases: str) -> None
         default=0,
         metavar="THREADS",
         help="worker threads (0, the default: all cores); the output does not depend on it",
+    )
+
+
+def add_scoring_argument(parser: argparse.ArgumentParser, *, study: bool = False) -> None:
+    """``--scoring``: graphveil's corrected measures (the default) or the authors' own."""
+    obf = " and runs (k,eps)-obf with their |H| = ceil(eps n) and 3 tries" if study else ""
+    parser.add_argument(
+        "--scoring",
+        choices=list(SCORINGS),
+        default=DEFAULT_SCORING,
+        help=f"how H2_open, eps and S_PL are scored (default {DEFAULT_SCORING}: graphveil's "
+        "corrected measures); authors: exactly as the authors' scripts computed them "
+        f"(H2_open on their neighbour-degree lists, their eps rule, S_PL on the pooled degrees){obf}",
     )
 
 

@@ -45,6 +45,7 @@ from graphveil.cli._common import (
     graph_inputs,
     json_to_stdout,
     load_graph,
+    release_inputs,
     require_extras,
     show_progress,
     write_json,
@@ -52,8 +53,12 @@ from graphveil.cli._common import (
 from graphveil.io.formats import usual_suffixes
 
 
-def _load(args: argparse.Namespace) -> Any:
-    """Check the outputs (before any work), then read the input graph."""
+def _load(args: argparse.Namespace, read: list[str]) -> Any:
+    """Check the outputs (before any work), then read the input graph.
+
+    ``read`` are the other files the command reads (a scheme option's, e.g. Mixture's
+    ``--anonymized``): no output may name one of them, or its sidecar.
+    """
     from graphveil.io import FORMATS, release_format
 
     fmt = FORMATS[release_format(args.output)] if args.output else None
@@ -64,7 +69,8 @@ def _load(args: argparse.Namespace) -> Any:
     outputs = [args.output, args.record, args.json]
     if fmt is not None:
         outputs += fmt.files(args.output)[1:]  # its sidecar is written too
-    check_outputs(*outputs, inputs=graph_inputs(args))
+    inputs = [*graph_inputs(args), *(f for path in read for f in release_inputs(path))]
+    check_outputs(*outputs, inputs=inputs)
     return load_graph(args)
 
 
@@ -72,6 +78,12 @@ def _load(args: argparse.Namespace) -> Any:
 
 #: The flag that lets a scheme publish G0 unchanged, or only true edges (a baseline).
 ALLOW_IDENTITY = "--allow-identity"
+
+#: How a refusal of a release that hides nothing ends: what to change.
+_BASELINE = (
+    "permuting the ids alone does not stop re-identification: change the parameters, or add "
+    f"{ALLOW_IDENTITY} to publish it anyway as a baseline"
+)
 
 
 def _common(parser: argparse.ArgumentParser, *, seeded: bool = True, threaded: bool = True) -> None:
@@ -128,17 +140,7 @@ def _progress(args: argparse.Namespace, text: str) -> None:
     log.info(text)
 
 
-#: Report keys of per-part lists (MaxVar's): a table after the report, not lines of it.
-_PER_PART = (
-    "solver_stats",
-    "potential_requested",
-    "potential_proposed",
-    "proposal_attempts",
-    "potential_available",
-)
-
-
-def _finish(args: argparse.Namespace, result: Anonymized) -> int:
+def _finish(args: argparse.Namespace, name: str, result: Anonymized) -> int:
     ug, report = result
     if args.output:
         ug.save(
@@ -150,29 +152,17 @@ def _finish(args: argparse.Namespace, result: Anonymized) -> int:
         _progress(args, f"wrote {ug.num_pairs:,} pairs to {args.output}")
         if args.record:
             _progress(args, f"wrote the private run record to {args.record}: never publish it")
-    # The seed regenerates the noise: it goes to --record only, never to the terminal or logs.
-    # The METIS labels (one per node) go there too.
-    report = {k: v for k, v in report.items() if k not in ("seed", "labels")}
-    write_json(args.json, report)
+    # The print policy (registry.public_report): public parameters and what the release or
+    # DP-noised values give; the rest (seed, true edges kept, searches on G0) is the record's.
+    shown = registry.public_report(name, report)
+    write_json(args.json, shown)
     if not json_to_stdout(args):
-        _print_report({k: v for k, v in report.items() if k not in _PER_PART})
-        if isinstance(report.get("solver_stats"), list):
-            _print_parts(report)
+        _print_report(shown)
+        private = [key.replace("_", " ") for key in report if key not in shown and key != "seed"]
+        if private:
+            where = f"in {args.record}" if args.record else "give --record FILE to keep them"
+            _progress(args, f"private, not shown: {', '.join(private)} ({where})")
     return 0
-
-
-def _print_parts(report: dict[str, Any]) -> None:
-    """One line per part of the solver statistics (MaxVar's report)."""
-    print()
-    print(
-        f"{'part':>5} {'nodes':>9} {'edges':>10} {'potential':>10} {'newton/iter':>11} {'eq resid':>9} "
-        f"{'box':>4} {'objective':>13} {'seconds':>8}"
-    )
-    for s, proposed in zip(report["solver_stats"], report["potential_proposed"]):
-        print(
-            f"{s['part']:>5} {s['nodes']:>9,} {s['edges']:>10,} {proposed:>10,} {s['iterations']:>11,} "
-            f"{s['eq_residual']:>9.1e} {s['box_residual']:>4.0g} {s['objective']:>13.6g} {s['seconds']:>8.3f}"
-        )
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -205,10 +195,6 @@ def _print_report(report: dict[str, Any]) -> None:
 
 
 # ---------------------------------------------------------------------------- the generator
-#: Parameters every command gets from :func:`_common`, or that a command line cannot give.
-_HANDLED = {"seed", "threads", "progress", "executor"}
-
-
 @dataclass(frozen=True)
 class Option:
     """One keyword parameter of a scheme as a command-line option."""
@@ -256,23 +242,24 @@ def add_command(
     False is a flag; a ``Literal`` annotation (or ``cli.choices``) gives the choices; the help
     is the parameter's text in the docstring's Parameters section. ``**kwargs`` becomes
     ``--params JSON``. Parameters of types a command line cannot give (an executor, a dict of
-    options) are left off when they have a default. A command with a ``no_op`` rule (or an
-    inner scheme, whose rule applies) gets ``--allow-identity``: without it, parameters that
-    publish G0 unchanged or only true edges are refused.
+    options) are left off when they have a default. Every command gets ``--allow-identity``:
+    without it, a release that is G0 itself is refused (the rule on the output,
+    :func:`~graphveil.anonymize.registry.identity_reason`), and so are, before any work,
+    parameters that publish G0 unchanged or only true edges (the ``no_op`` rule, or the inner
+    scheme's).
     """
+    registry.check_cli(name, function, cli)  # a scheme's record did at its definition
     signature = inspect.signature(function)
     docs = parameter_docs(function)
     namespace = getattr(inspect.unwrap(function), "__globals__", {})
-    first = next(iter(signature.parameters))
-    graph = next(
-        (p.name for p in signature.parameters.values() if _annotation_text(p) == "Graph"), first
-    )
+    graph = registry.graph_parameter(function)
     p = sub.add_parser(name, help=summary, description=cli.description or summary)
     _common(p, seeded="seed" in signature.parameters, threaded="threads" in signature.parameters)
     options: list[Option] = []
     params = False
     for param in signature.parameters.values():
-        if param.name in _HANDLED or param.name == graph or param.kind is param.VAR_POSITIONAL:
+        handled = param.name in registry.HANDLED_PARAMETERS
+        if handled or param.name == graph or param.kind is param.VAR_POSITIONAL:
             continue
         if param.kind is param.VAR_KEYWORD:
             params = True
@@ -289,13 +276,12 @@ def add_command(
             options.append(option)
     if cli.alternative is not None:
         p.add_argument(cli.alternative.flag, action="store_true", help=cli.alternative.help)
-    if no_op is not None or cli.inner_scheme:
-        p.add_argument(
-            ALLOW_IDENTITY,
-            action="store_true",
-            help="publish even when the parameters leave G0 unchanged or publish only true edges "
-            "(a baseline: permuting the ids alone does not stop re-identification)",
-        )
+    p.add_argument(
+        ALLOW_IDENTITY,
+        action="store_true",
+        help="publish even when the release is G0 itself or the parameters publish only true "
+        "edges (a baseline: permuting the ids alone does not stop re-identification)",
+    )
     seeded = "seed" in signature.parameters
     command = Command(name, title, function, cli, graph, tuple(options), params, seeded, no_op)
     p.set_defaults(run=lambda args: _run(args, command))
@@ -310,9 +296,7 @@ def _add_option(
     namespace: dict[str, Any],
 ) -> Option | None:
     name = param.name
-    flags = cli.flags.get(name) or (
-        (f"-{name}",) if len(name) == 1 else (f"--{name.replace('_', '-')}",)
-    )
+    flags = cli.flags_of(name)
     kind, choices = _annotation_type(param, namespace)
     choices = cli.choices.get(name, choices)
     required = param.default is param.empty
@@ -487,7 +471,8 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     given = {o.name: getattr(args, o.name) for o in command.options}
     _refuse_directed(args, command, kwargs)
     _refuse_no_op(args, command, {**kwargs, **given})
-    g = _load(args)
+    _check_epsilon(command, given)
+    g = _load(args, [getattr(args, o.name) for o in command.options if o.read is not None])
     shown = []  # the options given, in the command line's spelling
     for option in command.options:
         if option.name == cli.inner_scheme:
@@ -508,7 +493,8 @@ def _run(args: argparse.Namespace, command: Command) -> int:
         function = cli.alternative.function
         accepted = inspect.signature(function).parameters
         kwargs = {k: v for k, v in kwargs.items() if k in accepted}
-    _progress(args, f"{command.title} on {g.n:,} nodes, {g.m:,} edges: {', '.join(shown)}")
+    # n is public (the release holds it); G0's edge count is not printed (print policy)
+    _progress(args, f"{command.title} on {g.n:,} nodes: {', '.join(shown)}")
     log.debug(
         "calling %s.%s with %s",
         function.__module__,
@@ -522,7 +508,8 @@ def _run(args: argparse.Namespace, command: Command) -> int:
     except ValueError as err:
         raise ValueError(f"{command.title}: {cli_words(str(err))}") from None
     log.debug("timings (s): %s", result.report.get("timings"))
-    return _finish(args, result)
+    _refuse_identity(args, command, g, result.graph)
+    return _finish(args, command.name, result)
 
 
 def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, Any]) -> None:
@@ -537,10 +524,20 @@ def _refuse_no_op(args: argparse.Namespace, command: Command, params: dict[str, 
         rule = registry.resolve(params[command.cli.inner_scheme])[0].no_op  # an old spelling too
     reason = rule(params) if rule is not None else None
     if reason is not None and not getattr(args, _dest(ALLOW_IDENTITY)):
-        raise ValueError(
-            f"{reason}; permuting the ids alone does not stop re-identification: "
-            f"change the parameters, or add {ALLOW_IDENTITY} to publish it anyway as a baseline"
-        )
+        raise ValueError(f"{reason}; {_BASELINE}")
+
+
+def _refuse_identity(args: argparse.Namespace, command: Command, graph: Any, release: Any) -> None:
+    """Refuse a release that is G0 itself, whatever the parameters, unless ``--allow-identity``.
+
+    The rule on the output (:func:`~graphveil.anonymize.registry.identity_reason`), checked
+    before anything is written or printed; its message says only that the release is G0.
+    """
+    if getattr(args, _dest(ALLOW_IDENTITY)):
+        return
+    reason = registry.identity_reason(graph, release)
+    if reason is not None:
+        raise ValueError(f"{command.title}: {reason}; {_BASELINE}")
 
 
 def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[str, Any]) -> None:
@@ -562,6 +559,15 @@ def _refuse_directed(args: argparse.Namespace, command: Command, kwargs: dict[st
         f"cannot anonymize arcs: drop --directed to anonymize the graph as undirected edges, or "
         f"use a scheme with a directed form ({others})"
     )
+
+
+def _check_epsilon(command: Command, given: dict[str, Any]) -> None:
+    """Refuse a DP scheme's epsilon outside its bounds before the graph is read."""
+    record = registry.REGISTRY.get(command.name)
+    if record is not None and record.family == "dp" and "epsilon" in given:
+        problem = record.check_value(given["epsilon"])
+        if problem is not None:
+            raise ValueError(f"{command.title}: {problem}, got {given['epsilon']!r}")
 
 
 def _number_or_text(text: str) -> Any:

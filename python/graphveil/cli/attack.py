@@ -3,7 +3,9 @@
 - ``graphveil attack link GRAPH PUBLISHED``: link inference (AUC, precision and recall at m, the
   most-likely world);
 - ``graphveil attack propagation GRAPH PUBLISHED``: Narayanan-Shmatikov propagation with the
-  true graph as auxiliary graph, against a sampled world and the most-likely world.
+  true graph as auxiliary graph, against a sampled world and the most-likely world;
+- ``graphveil attack edges GRAPH PUBLISHED``: edge recovery from p and plausibility, and the
+  measured edge-level loss.
 
 One action per record of :mod:`graphveil.attack.registry` (its help, description and options).
 Each prints a small table and can write ``--json FILE``. Thin shells over :mod:`graphveil.attack`.

@@ -11,6 +11,7 @@ from graphveil.cli._common import (
     add_header_argument,
     add_json_argument,
     add_record_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
@@ -119,6 +120,7 @@ def add_evaluate(subparsers: Any) -> None:
     add_seed_argument(parser, "the samples and statistics", secret=False)
     add_threads_argument(parser)
     add_record_argument(parser, reads="UNCERTAIN")
+    add_scoring_argument(parser)
     parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
     )
@@ -160,6 +162,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             k=args.k,
             threads=args.threads,
             label=label,
+            scoring=args.scoring,
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None

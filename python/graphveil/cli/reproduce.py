@@ -12,10 +12,12 @@ from graphveil.cli._common import (
     add_directed_argument,
     add_header_argument,
     add_json_argument,
+    add_scoring_argument,
     add_seed_argument,
     add_threads_argument,
     add_verbosity,
     check_outputs,
+    graph_inputs,
     json_to_stdout,
     load_graph,
     require_extras,
@@ -158,7 +160,9 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         ALLOW_IDENTITY,
         action="store_true",
-        help="run grid values that leave G0 unchanged or publish only true edges (baseline rows)",
+        help="run grid values that leave G0 unchanged or publish only true edges, and measure "
+        "a point whose release is G0 itself (baseline rows; without it such a point is not "
+        "applicable)",
     )
     parser.add_argument(
         "--no-figures", action="store_true", help="write tables only (no matplotlib needed)"
@@ -168,6 +172,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    add_scoring_argument(parser, study=True)
     parser.add_argument(
         "--scheduler",
         metavar="ADDRESS",
@@ -207,7 +212,7 @@ def run_reproduce(args: argparse.Namespace) -> int:
     """Run the study the arguments describe; print its comparison table."""
     from graphveil import datasets
 
-    check_outputs(args.json)
+    check_outputs(args.json, inputs=graph_inputs(args))
     grid = _parse_grid(args.grid)
     schemes = _schemes(args.schemes, args.family)
     _refuse_no_op(ex.paper_grid(schemes, grid), args.allow_identity)
@@ -292,4 +297,6 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         distance_sources=args.distance_sources,
         executor=pool,
         overwrite=args.overwrite,
+        scoring=args.scoring,
+        allow_identity=args.allow_identity,
     )

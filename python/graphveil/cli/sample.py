@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -85,13 +87,37 @@ def _check_folder(out: Path) -> None:
         raise PermissionError(f"cannot write into {out}: permission denied on {existing}")
 
 
+@contextlib.contextmanager
+def _new_folder(out: Path) -> Iterator[None]:
+    """Create ``out`` (and its parents) for the block; if the block fails, remove what it made.
+
+    Only folders this call created, and only while empty: a failed ``sample`` leaves no empty
+    output folder behind, and never touches one that was there.
+    """
+    made = []
+    for folder in [out, *out.parents]:
+        if folder.exists():
+            break
+        made.append(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        yield
+    except BaseException:
+        for folder in made:  # deepest first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+
+
 def _run_sample(args: argparse.Namespace) -> int:
+    from graphveil._checks import MAX_SAMPLES, check_threads
     from graphveil._common import atomic_group, seed_to_u64
+    from graphveil._pairs import check_world_memory
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
 
-    if args.count < 1:
-        raise ValueError(f"-n/--count must be at least 1, got {args.count}")
+    if not 1 <= args.count <= MAX_SAMPLES:
+        raise ValueError(f"-n/--count must lie in 1..{MAX_SAMPLES}, got {args.count}")
     suffixes = FORMATS["edgelist"].all_suffixes()
     if args.suffix not in suffixes:
         raise ValueError(
@@ -101,43 +127,47 @@ def _run_sample(args: argparse.Namespace) -> int:
     _check_folder(out)
     check_outputs(args.record, args.json, inputs=release_inputs(args.published))
     ug = read_published(args.published, args.directed)
+    permute = not ug.ids_permuted and not args.keep_ids
+    # the worlds (and a permutation of the ids) must fit in memory: refused before any of it
+    extra = 16 * (ug.n + 1) if permute else 0
+    check_world_memory(ug, args.count, check_threads(args.threads), extra)
     # Every input checked: only now may the folder be created.
-    out.mkdir(parents=True, exist_ok=True)
-    width = len(str(args.count - 1))
-    paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
-    check_outputs(*paths, args.record, args.json, inputs=release_inputs(args.published))
-    source = release_digest(ug.n, ug.u, ug.v, ug.p)
-    perm = None
-    if not ug.ids_permuted and not args.keep_ids:
-        ug, perm = ug.with_permuted_ids()
-    seed = seed_to_u64(args.seed)
-    multigraph = ug.relaxed and not ug.directed  # the worlds evaluate measures: loops, copies
-    if multigraph:
-        worlds: list[Any] = [
-            ug.sample_multigraph(seed, index=i, threads=args.threads) for i in range(args.count)
-        ]
-    else:
-        drawn = ug.sample(args.count, seed, threads=args.threads)
-        assert isinstance(drawn, list)  # a count was given
-        worlds = drawn
-    releases: list[dict[str, str]] = []
-    with atomic_group():  # the worlds and their record: all in place, or none
-        for world, path in zip(worlds, paths):
-            rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
-            releases += rec.releases
-        record = RunRecord(
-            perm,
-            {
-                "command": "sample",
-                "source": source,
-                "seed": seed,
-                "count": args.count,
-                "multigraph": multigraph,
-            },
-            releases,
-        )
-        if args.record:
-            record.save(args.record)
+    with _new_folder(out):
+        width = len(str(args.count - 1))
+        paths = [out / f"world-{i:0{width}d}{args.suffix}" for i in range(args.count)]
+        check_outputs(*paths, args.record, args.json, inputs=release_inputs(args.published))
+        source = release_digest(ug.n, ug.u, ug.v, ug.p)
+        perm = None
+        if permute:
+            ug, perm = ug.with_permuted_ids()
+        seed = seed_to_u64(args.seed)
+        multigraph = ug.relaxed and not ug.directed  # the worlds evaluate measures: loops, copies
+        if multigraph:
+            worlds: list[Any] = [
+                ug.sample_multigraph(seed, index=i, threads=args.threads) for i in range(args.count)
+            ]
+        else:
+            drawn = ug.sample(args.count, seed, threads=args.threads)
+            assert isinstance(drawn, list)  # a count was given
+            worlds = drawn
+        releases: list[dict[str, str]] = []
+        with atomic_group():  # the worlds and their record: all in place, or none
+            for world, path in zip(worlds, paths):
+                rec = write_edgelist(world, path, keep_ids=True, threads=args.threads)
+                releases += rec.releases
+            record = RunRecord(
+                perm,
+                {
+                    "command": "sample",
+                    "source": source,
+                    "seed": seed,
+                    "count": args.count,
+                    "multigraph": multigraph,
+                },
+                releases,
+            )
+            if args.record:
+                record.save(args.record)
     kind = "public (permuted) ids" if ug.ids_permuted else "the true ids (--keep-ids)"
     write_json(
         args.json,

@@ -16,6 +16,8 @@ from typing import Any
 from graphveil.anonymize import registry
 from graphveil.attack.registry import reidentification_column
 from graphveil.experiments.findings import Row, _g, _rows, _title
+from graphveil.measure.report import relative_error
+from graphveil.measure.utility import POWERLAW_DEGREES, RIVAL_KS_MARGIN, statistic_names
 
 __all__ = [
     "ATTACK_LEVELS",
@@ -24,6 +26,7 @@ __all__ = [
     "attack_disagreements",
     "family_comparison",
     "family_markdown",
+    "fit_warnings",
 ]
 
 #: Re-identification rates closer than this (a fraction of the core) count as a tie when the
@@ -224,3 +227,62 @@ def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
             f"| {_verdict(c)} |"
         )
     return lines
+
+
+def fit_warnings(
+    rows: Sequence[Row],
+    original: Row,
+    directed: bool,
+    title: Callable[[str], str] = str,
+) -> list[str]:
+    """A warning per power-law statistic whose fit on G0 is unstable, with what it does to rows.
+
+    ``original["unstable_fits"]`` (the study's G0 row) names each statistic whose
+    :func:`~graphveil.measure.powerlaw_fit` has a :func:`~graphveil.measure.powerlaw_rival`:
+    its samples may fit either exponent, so its rel.err term partly says which fit they took.
+    Each warning gives G0's two fits, the row whose samples spread most on it (their standard
+    deviation) and the largest share of a row's rel.err its term makes.
+
+    Examples
+    --------
+    >>> g0 = {"S_PL_out": 2.7, "unstable_fits": {"S_PL_out": {
+    ...     "alpha": 2.7, "xmin": 55, "ks": 0.0517, "rival_alpha": 1.89, "rival_xmin": 2,
+    ...     "rival_ks": 0.0521}}}
+    >>> row = {"scheme": "maxvar", "label": "n_p/m=0.19", "S_PL_out": 2.2, "rel_err": 0.1,
+    ...        "std": {"S_PL_out": 0.4}}
+    >>> print(fit_warnings([row], g0, directed=True)[0])  # doctest: +ELLIPSIS
+    **S_PL_out is unstable.** G0 fits alpha 2.7 at x_min 55 (KS 0.0517) and, within 2% of ... term is up to 100% of a row's rel.err (maxvar n_p/m=0.19).
+    """
+    names = statistic_names(directed)
+    out = []
+    for name, fit in (original.get("unstable_fits") or {}).items():
+        spread = max(rows, key=lambda r: r.get("std", {}).get(name, 0.0), default=None)
+        shares = [(_share(r, original, names, name, directed), r) for r in rows]
+        share, worst = max(shares, key=lambda s: s[0], default=(0.0, None))
+        text = (
+            f"**{name} is unstable.** G0 fits alpha {_g(fit['alpha'])} at x_min "
+            f"{_g(fit['xmin'])} (KS {_g(fit['ks'])}) and, within {RIVAL_KS_MARGIN:.0%} of that, "
+            f"alpha {_g(fit['rival_alpha'])} at x_min {_g(fit['rival_xmin'])} (KS "
+            f"{_g(fit['rival_ks'])}) to its {POWERLAW_DEGREES[name].replace('_', '-')}: a "
+            f"sample's fit may take either, so {name}'s rel.err term partly says which fit the "
+            "samples took, not what the release changed."
+        )
+        if spread is not None and worst is not None:
+            text += (
+                f" Its samples spread most in {title(spread['scheme'])} {spread['label']} "
+                f"(standard deviation {_g(spread['std'][name])}); its term is up to "
+                f"{share:.0%} of a row's rel.err ({title(worst['scheme'])} {worst['label']})."
+            )
+        out.append(text)
+    return out
+
+
+def _share(row: Row, original: Row, names: Sequence[str], name: str, directed: bool) -> float:
+    """The share of ``row``'s rel.err that statistic ``name``'s term makes (0 if undefined)."""
+    mean = {key: row.get(key, float("nan")) for key in names}
+    g0 = {key: original.get(key, float("nan")) for key in names}
+    _, terms = relative_error(mean, g0, directed=directed)
+    finite = [t for t in terms.values() if t == t]  # not nan
+    total = sum(finite)
+    term = terms.get(name, float("nan"))
+    return term / total if total > 0 and term == term else 0.0

@@ -9,13 +9,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphveil._checks import check_graph
+from graphveil._checks import check_graph, check_samples
 from graphveil._common import check_int, check_threads, seed_to_u64
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil.anonymize import partitioners, registry
 from graphveil.attack.registry import table_columns
 from graphveil.graph import Graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring, scoring
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`), those
@@ -50,10 +52,30 @@ class StudyConfig:
     #: applicable), the statistics are the directed ones and eps is on the joint (in, out)
     #: degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
     directed: bool = False
+    #: How H2_open, eps and S_PL are scored and which (k,eps)-obf variant runs
+    #: (:mod:`graphveil.measure.scoring`): part of the fingerprint, so that a folder scored one
+    #: way is never resumed the other way.
+    scoring: str = DEFAULT_SCORING
+    #: Measure a point whose release is G0 itself as a baseline row; otherwise its point is
+    #: recorded not applicable (:func:`graphveil.anonymize.registry.identity_reason`).
+    allow_identity: bool = False
+
+    @property
+    def obfuscation_variant(self) -> str:
+        """The ``variant`` of :func:`~graphveil.anonymize.obfuscation` this study's scoring runs."""
+        return scoring(self.scoring).obfuscation_variant
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``directed`` only when True)."""
+        """The settings as a JSON-ready dict (``directed`` and ``allow_identity`` only when True).
+
+        ``scoring`` is there only when not the default, so that the default's fingerprint and
+        ``study.json`` stay as they were.
+        """
         kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
+        if self.allow_identity:
+            kind["allow_identity"] = True
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -128,13 +150,13 @@ def _study_config(
     maxvar_parts: int | None,
     distance_sources: int,
     partitioner: str = partitioners.DEFAULT,
+    scoring: str = DEFAULT_SCORING,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
-    if int(samples) < 1:
-        raise ValueError(f"samples must be at least 1, got {samples}")
+    samples = check_samples(samples)
     splitter = partitioners.get(partitioner)
     splitter.require()  # an optional extra: fail before any work
     ks = tuple(int(x) for x in k)
@@ -152,18 +174,27 @@ def _study_config(
         distance_sources=check_int(distance_sources, "distance_sources", low=1),
         partitioner=splitter.name,
         directed=bool(graph.directed),
+        scoring=check_scoring(scoring, directed=bool(graph.directed)),
     )
 
 
 def no_directed_form(point: GridPoint) -> str | None:
-    """Why ``point`` does not run on a directed G0 (its scheme has no directed form), else None."""
+    """Why ``point`` does not run on a directed G0, else None.
+
+    Its scheme has no directed form, or its study run uses one that has none (the study's
+    Mixture is over RandWalk-mod): :func:`~graphveil.anonymize.registry.study_directed`.
+    """
     record = registry.scheme(point.scheme)
-    if record.directed:
+    runs = registry.study_directed()
+    if record.name in runs:
         return None
-    return (
-        f"{record.title} has no directed form: the study of a directed graph runs only "
-        f"{', '.join(registry.scheme(s).title for s in registry.directed())} (see docs/directed.rst)"
-    )
+    only = ", ".join(registry.scheme(s).title for s in runs)
+    if record.directed:
+        without = [registry.scheme(s).title for s in record.study_uses if s not in runs]
+        why = f"the study's {record.title} runs over {' and '.join(without)}, with no directed form"
+    else:
+        why = f"{record.title} has no directed form"
+    return f"{why}: the study of a directed graph runs only {only} (see docs/directed.rst)"
 
 
 def _prepare_key(scheme: str) -> str:
@@ -172,7 +203,12 @@ def _prepare_key(scheme: str) -> str:
 
 
 def _fmt_value(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    """A grid value as keys, labels and file names show it: ``2``, ``0.19``, ``1e+300``.
+
+    At most a dozen characters whatever the value (a point's file is named by its key).
+    """
+    exact = float(value).is_integer() and abs(value) < 1e15
+    return str(int(value)) if exact else f"{value:g}"
 
 
 def _check_value(point: GridPoint) -> None:

@@ -25,7 +25,7 @@ from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
-from graphveil.measure.utility import statistic_names, utility_statistics
+from graphveil.measure.utility import statistic_names, unstable_powerlaw_fits, utility_statistics
 
 
 def _study_rows(
@@ -99,6 +99,7 @@ def _point_row(
         extra={} if directed else {"S_PL_pooled": _pooled_exponent(histogram)},
         degree_histogram=histogram,
         directed=directed,
+        scoring=config.scoring,
     )
     row: dict[str, Any] = {
         **_point_id(point),
@@ -195,6 +196,7 @@ def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Origi
             sources=config.distance_sources,
             diameter_method=diameter_method,
         ),
+        scoring=config.scoring,
     )
 
 
@@ -203,9 +205,25 @@ def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
     row = dict(reference.row)
     eps = row.pop("eps")
     row.update({f"eps_k{k}": float(eps[k]) for k in config.k})
+    row.update(unstable_fits(graph))
     if config.attacks:  # the un-anonymized control: G0 published as is
         row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))
     return row
+
+
+def unstable_fits(graph: Graph) -> dict[str, Any]:
+    """G0 row's ``unstable_fits``: its power-law fits with a rival (nothing if none has one).
+
+    ``{"unstable_fits": {name: {alpha, xmin, ks, rival_alpha, rival_xmin, rival_ks}}}``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); study.md warns of each
+    (:func:`~graphveil.experiments.checks.fit_warnings`).
+    """
+    unstable = {
+        name: {"alpha": fit.alpha, "xmin": fit.xmin, "ks": fit.ks}
+        | {"rival_alpha": rival.alpha, "rival_xmin": rival.xmin, "rival_ks": rival.ks}
+        for name, (fit, rival) in unstable_powerlaw_fits(graph).items()
+    }
+    return {"unstable_fits": unstable} if unstable else {}
 
 
 def _jsonable(report: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,13 @@ from graphveil.experiments.config import (
     no_directed_form,
     paper_grid,
 )
-from graphveil.experiments.rows import _original_row, _point_id, _reference, _study_rows
+from graphveil.experiments.rows import (
+    _original_row,
+    _point_id,
+    _reference,
+    _study_rows,
+    unstable_fits,
+)
 from graphveil.experiments.schedule import Scheduler
 from graphveil.experiments.state import (
     _claim_folder,
@@ -56,6 +63,8 @@ def reproduce(
     executor: Executor | None = None,
     distance_sources: int = DISTANCE_SOURCES,
     overwrite: bool = False,
+    scoring: str = "corrected",
+    allow_identity: bool = False,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -125,6 +134,19 @@ def reproduce(
         Let ``out_dir`` hold another graph's study (its ``study.json`` names another graph):
         its tables, figures and recorded points are removed first. Without it such a folder is
         refused, so that no table of the old graph is left beside the new ones.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How every row is scored (:mod:`graphveil.measure.scoring`): graphveil's corrected
+        measures, or the authors' (H2_open on their neighbour-degree lists, their eps rule,
+        ``S_PL`` fitted on the pooled degrees of a row's samples or runs), which also runs
+        (k,eps)-obf as they did (``variant="authors"``: ``|H| = ceil(eps n)``, 3 tries).
+        ``study.md`` says which; it is part of the study's fingerprint, so recorded points
+        scored the other way are not reused. Undirected graphs only.
+    allow_identity : bool
+        Measure a point whose release is G0 itself (every published pair a true edge with
+        p = 1, no true edge missing: e.g. EdgeFlip at epsilon 30) as a baseline row. Without
+        it such a point is recorded not applicable with that reason
+        (:func:`graphveil.anonymize.registry.identity_reason`), never reported as an
+        anonymization.
 
     Returns
     -------
@@ -163,8 +185,10 @@ def reproduce(
     (1, '# graphveil study of karate (n=34, m=78)')
     """
     config = _study_config(
-        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner
-    )
+        graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner,
+        scoring,
+    )  # fmt: skip
+    config = replace(config, allow_identity=bool(allow_identity))
     points = paper_grid(schemes, grid)
     say = _progress_sink(progress)
     fingerprint = _fingerprint(graph, config, PACKAGE_VERSION)
@@ -179,6 +203,7 @@ def reproduce(
     if original is None:
         original = _original_row(reference, config)
         _save_point(state_dir, "original", fingerprint, original)
+    original.update(unstable_fits(graph))  # also of a G0 row recorded before the check
     records, preparations, pending = _recorded(state_dir, fingerprint, points, resume, say)
     if config.directed:  # a scheme without a directed form never runs, not even as undirected
         for i, point in [(i, p) for i, p in pending if no_directed_form(p)]:

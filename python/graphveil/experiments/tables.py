@@ -20,11 +20,13 @@ from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
 from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
-from graphveil.experiments.checks import attack_disagreements, family_markdown
+from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
+from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
-from graphveil.measure.utility import DIAMETER_MAX_BFS, statistic_names
+from graphveil.measure.scoring import scoring
+from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
 
 
 @dataclass
@@ -141,7 +143,8 @@ class Study:
         parts = [f"# graphveil study of {self.graph_name} (n={self.n:,}, m={self.m:,})", ""]
         header = (
             f"{self.config.samples} samples per case, seed {self.config.seed}, graphveil {self.version}. "
-            "Lower H1, H2_open, eps, rel.err and tradeoff are better."
+            "Lower H1, H2_open, eps, rel.err and tradeoff are better. "
+            f"Scored with {scoring(self.config.scoring).title}."
         )
         if self.config.directed:
             header += (
@@ -152,13 +155,25 @@ class Study:
             )
         if self.config.attacks:
             header += " " + _ATTACK_LEGEND
-        if self.diameter_method == "lower_bound":
+        if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
+            why = (
+                f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
+                "nodes (the all-pairs limit)"
+                if self.config.directed
+                else f"iFUB does not prove G0's diameter within {DIAMETER_MAX_BFS} BFS"
+            )
+            along = "along arcs " if self.config.directed else ""
             header += (
-                f" S_Diam is the longest distance from {self.config.distance_sources:,} random "
-                f"BFS sources (the paper's bound), as iFUB does not prove G0's diameter within "
-                f"{DIAMETER_MAX_BFS} BFS."
+                f" S_Diam is the longest distance {along}from {self.config.distance_sources:,} "
+                f"random BFS sources (the paper's bound), as {why}."
             )
         parts.append(header)
+        warnings = fit_warnings(
+            self.rows, self.original, self.config.directed, lambda s: registry.scheme(s).title
+        )
+        if warnings:  # before the tables: a term of every row's rel.err is at stake
+            parts += ["", "## Warning: an unstable power-law fit", ""]
+            parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
             title = (
                 "Comparison (the paper's Table 7)"
@@ -166,11 +181,11 @@ class Study:
                 else registry.scheme(name).title
             )
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            record = None if name == "comparison" else registry.scheme(name)
-            if record is not None and record.authors_run:
-                parts += ["", f"The authors' run these rows reproduce: {record.authors_run}."]
-            if record is not None and record.paper_departs:
-                parts += ["", f"{record.paper_departs}."]
+            if name != "comparison":
+                parts += self._authors_run(name)
+                record = registry.scheme(name)
+                if record.paper_departs and not self.config.directed:
+                    parts += ["", f"{record.paper_departs}."]
         parts += ["", *self._findings_markdown()]
         control = self.original.get("attack_not_applicable")
         if self.not_applicable or control:
@@ -183,17 +198,36 @@ class Study:
             ]
         return "\n".join(parts) + "\n"
 
+    def _authors_run(self, scheme: str) -> list[str]:
+        """The sentence naming the authors' run a scheme's rows reproduce (none if directed)."""
+        run = registry.scheme(scheme).authors_run
+        if not run:
+            return []
+        if self.config.directed:  # the paper's tables, and the runs behind them, are undirected
+            title = registry.scheme(scheme).title
+            return [
+                "",
+                f"These rows reproduce no run of the paper: G0 is directed, and the authors' run "
+                f"behind the paper's {title} rows is undirected ({run}).",
+            ]
+        return ["", f"The authors' run these rows reproduce: {run}."]
+
     def _findings_markdown(self) -> list[str]:
         """The paper's claims checked on these rows, and where the attacks disagree with the scores."""
-        lines = claims_markdown(
-            paper_claims(
-                self.rows,
-                self.config.k,
-                original=self.original,
-                graph=self.graph_name,
-                directed=self.config.directed,
-            )
+        claims = paper_claims(
+            self.rows,
+            self.config.k,
+            original=self.original,
+            graph=self.graph_name,
+            directed=self.config.directed,
         )
+        claims += further_claims(
+            self.rows,
+            original=self.original,
+            preparations=self.preparations,
+            directed=self.config.directed,
+        )
+        lines = claims_markdown(claims)
         sentences = attack_disagreements(self.rows, lambda s: registry.scheme(s).title)
         if sentences:
             lines += [
@@ -237,14 +271,20 @@ class Study:
 
 #: What the comparison table's attack columns measure (study.md's header).
 _ATTACK_LEGEND = (
-    "The attack columns: link_auc and precision_at_m rank the published pairs by p; "
+    "The attack columns: link_auc and precision_at_m rank the published pairs by p (a graph's "
+    "pairs all tie: no AUC, and precision_at_m is the share of its pairs that are edges); "
     "reid_rate is the share of G0's core (degree >= 5, largest component) that graphveil's "
     f"propagation attack re-identifies in a sampled world (mean of {ATTACK_SAMPLES}), with "
     f"{ATTACK_SEEDS} known hub seeds and candidates only within a factor "
     f"{DEFAULT_DEGREE_RATIO:g} of a node's degree: seed-and-extend after Narayanan and "
     "Shmatikov, not their 2009 attack as published (docs/faithfulness.rst); reid_accuracy and "
     "reid_coverage split it (right among the mapped, mapped at all), and reid_twin_share is the "
-    "share of the core with a structural twin, which no structural attack tells apart."
+    "share of the core with a structural twin, which no structural attack tells apart. "
+    "edge_auc ranks the published pairs by p and plausibility (Zhang et al., NDSS 2020); "
+    "edge_loss is ln(TPR/FPR) of 'the pair is published', edge_eps_lower a 95% lower bound of "
+    "the edge epsilon the release exhibits (at most epsilon for an edge-DP row) and "
+    "edge_inference_lower that of the plausibility attack, which edge DP does not bound "
+    "(graphveil.attack.edges)."
 )
 
 

@@ -19,7 +19,6 @@ from graphveil.anonymize import registry
 from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
 from graphveil.graph import Graph
 from graphveil.measure.original import Original, eps_degree
-from graphveil.measure.privacy import eps
 from graphveil.measure.report import measure_sample
 from graphveil.uncertain import Anonymized
 
@@ -52,6 +51,10 @@ class PointTasks:
     def running(self) -> list[Future[Any]]:
         """The point's tasks still running."""
         return [f for f in [*self.futures, self.model_tv] if f is not None and not f.done()]
+
+
+#: How a study keeps a point whose release is G0 itself (the reason of its not-applicable row).
+IDENTITY_BASELINE = "allow_identity=True, or --allow-identity, measures it as a baseline row"
 
 
 def _anonymize(
@@ -87,12 +90,18 @@ def _anonymize_task(
         ug, report = _anonymize(reference.graph, point, local, seed, prepared)
     except ValueError as err:  # the scheme's own checks: this graph cannot take this point
         return NotApplicable(str(err))
+    if not config.allow_identity:  # the rule on the output: G0 itself is no anonymization
+        reason = registry.identity_reason(reference.graph, ug)
+        if reason is not None:
+            return NotApplicable(f"{reason} ({IDENTITY_BASELINE})")
     return ug, report, time.perf_counter() - t0
 
 
 def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
     degree = eps_degree(reference.graph)  # a directed G0's: the joint (in, out) degree
-    return eps(reference.graph, ug, list(ks), degree=degree, threads=task_threads(threads))
+    return reference.scoring.eps(
+        reference.graph, ug, ks, degree=degree, threads=task_threads(threads)
+    )
 
 
 def _independent_run(
@@ -109,8 +118,8 @@ def _independent_run(
     ``published`` is the run's output when it is already made (run 0: the point's release).
     """
     ug = published
-    if ug is None:
-        result = _anonymize_task(reference, point, config, run_seed)
+    if ug is None:  # another seed's run of a point whose run 0 passed the output rule
+        result = _anonymize_task(reference, point, replace(config, allow_identity=True), run_seed)
         if isinstance(result, NotApplicable):
             raise result  # run 0 of this point ran, so another seed should too: say why not
         ug = result[0]

@@ -37,8 +37,10 @@ from graphveil.measure.utility import (
     pooled_powerlaw_exponent,
     powerlaw_exponent,
     powerlaw_fit,
+    powerlaw_rival,
     transitivity,
     triangle_count,
+    unstable_powerlaw_fits,
     utility_statistics,
 )
 
@@ -68,12 +70,14 @@ __all__ = [
     "pooled_powerlaw_exponent",
     "powerlaw_exponent",
     "powerlaw_fit",
+    "powerlaw_rival",
     "reidentification_score",
     "relative_error",
     "signature_classes",
     "signature_index",
     "transitivity",
     "triangle_count",
+    "unstable_powerlaw_fits",
     "utility_statistics",
 ]
 

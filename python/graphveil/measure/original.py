@@ -25,9 +25,17 @@ from graphveil import _core
 from graphveil._checks import check_ints
 from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
 from graphveil.graph import Graph
+from graphveil.measure.analyst import AnalystReference, analyst_reference
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
-from graphveil.measure.privacy import eps as eps_of
-from graphveil.measure.utility import diameter_choice, statistic_names, utility_statistics
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import authors_h2_open, check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
+from graphveil.measure.utility import (
+    analyst_names,
+    diameter_choice,
+    statistic_names,
+    utility_statistics,
+)
 from graphveil.multigraph import Multigraph
 
 __all__ = ["DIRECTED_EPS_DEGREE", "PAPER_K", "Original", "eps_degree"]
@@ -82,6 +90,16 @@ class Original:
     row : dict, optional
         G0's row if already known (a :func:`~graphveil.measure.report.true_graph_row` of the
         same ``k``, seed and statistics); otherwise it is computed on first use of :attr:`row`.
+    scoring : {"corrected", "authors"}, default "corrected"
+        How H2_open and eps are scored, G0's row and every world against it
+        (:mod:`graphveil.measure.scoring`).
+    analyst : bool, default False
+        Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
+        against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
+        on web-NotreDame one sample's analyst set takes about 15 times the paper's ten
+        (8.5-18 s against 0.5-1.3 s on a loaded 2-core machine, most of it Leiden and the
+        eigenvector; ``benchmarks/bench_utility.py``), and G0's reference 10-15 s once. Undirected G0 only; the
+        community statistics need igraph (the ``analyst`` extra).
 
     Attributes
     ----------
@@ -89,6 +107,7 @@ class Original:
     k : tuple of int
     statistics_seed : int
         The 64-bit statistics seed.
+    scoring : ~graphveil.measure.scoring.Scoring
     h1_index, h2_open_index : ~graphveil.measure.privacy.SignatureIndex
         G0's signature classes, the ``g0`` of every H1 and H2_open score against G0.
 
@@ -97,7 +116,9 @@ class Original:
     TypeError
         If ``graph`` is not a :class:`graphveil.Graph`.
     ValueError
-        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``.
+        If some ``k < 1`` or ``row`` lacks a column or an asked ``k``; if ``scoring`` is
+        unknown, or not ``"corrected"`` for a directed graph; if ``analyst`` is asked of a
+        directed G0.
 
     Examples
     --------
@@ -120,10 +141,22 @@ class Original:
         threads: int | None = None,
         statistics: Callable[..., dict[str, float]] | None = None,
         row: dict[str, Any] | None = None,
+        scoring: str = DEFAULT_SCORING,
+        analyst: bool = False,
     ) -> None:
         if not isinstance(graph, Graph):
             raise TypeError(f"g0 must be a graphveil.Graph, got {type(graph).__name__}")
+        if analyst and graph.directed:
+            raise ValueError(
+                "the analyst statistics are measured on undirected graphs: drop analyst or "
+                "evaluate g0.to_undirected()"
+            )
+        self.analyst = bool(analyst)
+        self._analyst_reference: AnalystReference | None = None
         self.graph = graph
+        self.scoring = scoring_named(check_scoring(scoring, directed=graph.directed))
+        #: G0's H2_open signatures when the scoring computes them in Python (the authors' lists)
+        self.h2_signatures = self.scoring.h2_open_signatures(graph)
         self.k = check_k(k)
         self.statistics_seed = seed_to_u64(statistics_seed)
         self.statistics = statistics
@@ -137,7 +170,7 @@ class Original:
             self.h1_index = signature_index(graph, "h1", threads=self._threads)
             self.h2_open_index = signature_index(graph, "h2_open", threads=self._threads)
         self._edge_keys: np.ndarray | None = None
-        self._row = None if row is None else _checked_row(row, self.k, graph.directed)
+        self._row = None if row is None else _checked_row(row, self.k, self.columns)
 
     @property
     def directed(self) -> bool:
@@ -148,13 +181,36 @@ class Original:
         """
         return bool(self.graph.directed)
 
+    @property
+    def analyst_names(self) -> tuple[str, ...]:
+        """The analyst statistics measured against G0: all of them, or none."""
+        return analyst_names() if self.analyst else ()
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The statistics of G0's row and of every sample: the paper's, then the analyst's."""
+        return (*statistic_names(self.directed), *self.analyst_names)
+
+    @property
+    def analyst_reference(self) -> AnalystReference | None:
+        """G0 measured once for the analyst statistics (None unless ``analyst``), on first use."""
+        if self.analyst and self._analyst_reference is None:
+            self._analyst_reference = analyst_reference(
+                self.graph, seed=self.statistics_seed, threads=self._threads
+            )
+        return self._analyst_reference
+
     def scores(self, world: Graph | Multigraph, threads: int | None = None) -> dict[str, float]:
         """H1 and H2_open of ``world`` against G0 (through G0's signature index if undirected)."""
         if self.h1_index is None or self.h2_open_index is None:
             return {"H1": h1(self.graph, world), "H2_open": h2_open(self.graph, world)}
         return {
             "H1": h1(self.h1_index, world, threads=threads),
-            "H2_open": h2_open(self.h2_open_index, world, threads=threads),
+            "H2_open": (
+                h2_open(self.h2_open_index, world, threads=threads)
+                if self.h2_signatures is None
+                else authors_h2_open(self.h2_signatures, world)
+            ),
         }
 
     @property
@@ -169,7 +225,9 @@ class Original:
             return self.statistics
         if self._default_statistics is None:
             choice = diameter_choice(self.graph)
-            self._default_statistics = partial(utility_statistics, diameter_method=choice)
+            self._default_statistics = partial(
+                utility_statistics, diameter_method=choice, analyst=self.analyst_reference
+            )
         return self._default_statistics
 
     @property
@@ -184,15 +242,23 @@ class Original:
                 if self.h1_index is None or self.h2_open_index is None
                 else {
                     "H1": float(self.h1_index.count),
-                    "H2_open": float(self.h2_open_index.count),
+                    "H2_open": float(
+                        self.h2_open_index.count
+                        if self.h2_signatures is None
+                        else len(set(self.h2_signatures))
+                    ),
                 }
             )
             fn = self.statistics_function
-            row.update(statistic_values(fn, self.graph, self.statistics_seed, self._threads))
-            row["eps"] = eps_of(
+            row.update(
+                statistic_values(
+                    fn, self.graph, self.statistics_seed, self._threads, names=self.columns
+                )
+            )
+            row["eps"] = self.scoring.eps(
                 self.graph,
                 self.graph,
-                list(self.k),
+                self.k,
                 degree=eps_degree(self.graph),
                 threads=self._threads,
             )
@@ -229,7 +295,9 @@ class Original:
         self.__dict__.update(state)
 
     def __repr__(self) -> str:
-        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k})"
+        scored = "" if self.scoring.name == DEFAULT_SCORING else f", scoring={self.scoring.name!r}"
+        extra = ", analyst=True" if self.analyst else ""
+        return f"Original(n={self.graph.n:,}, m={self.graph.m:,}, k={self.k}{scored}{extra})"
 
 
 def check_k(k: int | Iterable[int]) -> tuple[int, ...]:
@@ -249,19 +317,29 @@ def edge_keys(g: Graph) -> np.ndarray:
 
 
 def statistic_values(
-    fn: Callable[..., dict[str, float]], g: Graph | Multigraph, seed: int, threads: int
+    fn: Callable[..., dict[str, float]],
+    g: Graph | Multigraph,
+    seed: int,
+    threads: int,
+    names: tuple[str, ...] | None = None,
 ) -> dict[str, float]:
-    """The utility statistics of ``g`` by ``fn``, checked to hold every column, as floats."""
+    """The statistics ``names`` of ``g`` by ``fn``, checked to be there, as floats.
+
+    ``names`` defaults to the paper's statistics of ``g``'s kind.
+    """
     values = fn(g, seed=seed, threads=threads)
-    names = statistic_names(getattr(g, "directed", False) is True)
+    if names is None:
+        names = statistic_names(getattr(g, "directed", False) is True)
     missing = [key for key in names if key not in values]
     if missing:
         raise ValueError(f"the statistics function returned no {', '.join(missing)}")
     return {key: float(values[key]) for key in names}
 
 
-def _checked_row(row: dict[str, Any], ks: tuple[int, ...], directed: bool) -> dict[str, Any]:
-    names = ("H1", "H2_open", *statistic_names(directed), "eps")
+def _checked_row(
+    row: dict[str, Any], ks: tuple[int, ...], columns: tuple[str, ...]
+) -> dict[str, Any]:
+    names = ("H1", "H2_open", *columns, "eps")
     missing = [key for key in names if key not in row]
     if missing or any(kk not in row["eps"] for kk in ks):
         raise ValueError(

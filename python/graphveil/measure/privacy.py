@@ -1,7 +1,7 @@
 """Privacy measures: the re-identification scores H1 and H2_open, and eps of (k, eps)-obfuscation.
 
 Re-identification scores (Section VI-A of the paper)
----------------------------------------------------
+----------------------------------------------------
 A structural query gives every node a *signature*; nodes with equal signatures form an
 equivalence class. H1 uses the degree; H2_open uses the *set* (not multiset) of the
 neighbours' degrees. For a published graph ``g`` and the true graph ``g0`` on the same nodes,
@@ -15,7 +15,7 @@ run of equal hashes, so a hash collision can never merge two classes. The author
 the H2_open lists (a loop-bound bug); here the signatures are true sets.
 
 (k, eps)-obfuscation check (Section III-B, Boldi et al. VLDB 2012)
-----------------------------------------------------------------
+------------------------------------------------------------------
 In an uncertain graph the degree of ``v`` is Poisson-binomial: ``X_v(d) = Pr[deg v = d]``,
 computed exactly by convolution in C++ for *every* node (the authors' code replaced the law
 of nodes above degree 5,000 by a uniform one). For each degree value ``d``:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_int
+from graphveil._checks import check_graph, check_samples
 from graphveil._common import (
     SeedLike,
     atomic_path,
@@ -31,6 +31,7 @@ from graphveil._common import (
 from graphveil._json import dumps
 from graphveil._threads import map_ordered
 from graphveil.graph import Graph
+from graphveil.measure.errors import analyst_error, analyst_rows
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
     PAPER_K,
@@ -40,13 +41,19 @@ from graphveil.measure.original import (
     eps_degree,
     statistic_values,
 )
-from graphveil.measure.privacy import eps as eps_of
+from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
+from graphveil.measure.scoring import check_scoring
+from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
+    POWERLAW_DEGREES,
+    RIVAL_KS_MARGIN,
     STATISTICS,
+    analyst_names,
     powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
+    unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
 from graphveil.record import true_ids
@@ -55,7 +62,7 @@ from graphveil.uncertain import Anonymized, UncertainGraph
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.record import RunRecord
 
-__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "relative_error"]
+__all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "analyst_error", "relative_error"]
 
 
 def __getattr__(name: str) -> Any:
@@ -82,9 +89,9 @@ _FORMATS: dict[str, tuple[str, str]] = {
 _HEADERS = {"H1": "H1", "H2_open": "H2_open", "edges_removed": "|E0\\E|", "edges_added": "|E\\E0|"}
 
 
-def _columns(directed: bool = False) -> tuple[str, ...]:
-    """Every per-sample column: privacy, edge differences, then the utility statistics."""
-    return _PRIVACY + _EDGES + statistic_names(directed)
+def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
+    """Every per-sample column: privacy, edge differences, the ``statistics`` (and the analyst's)."""
+    return _PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -97,7 +104,11 @@ def _header(column: str) -> str:
 
 
 def relative_error(
-    mean: dict[str, float], original: dict[str, float], *, directed: bool = False
+    mean: dict[str, float],
+    original: dict[str, float],
+    *,
+    directed: bool = False,
+    statistics: Sequence[str] | None = None,
 ) -> tuple[float, dict[str, float]]:
     """rel.err = mean over the utility statistics of ``|mean - original| / original``.
 
@@ -112,6 +123,10 @@ def relative_error(
         in/out degree statistics, the largest components' shares ...) instead of the paper's
         ten. The component counts are reported but not averaged in
         (:attr:`~graphveil.measure.utility.Statistic.relative`).
+    statistics : sequence of str, optional
+        The statistics measured (default: every one of the table for ``directed``); rel.err
+        averages those of them that are ``relative``. A saved report passes its own, so that its
+        rel.err stays what it was when a statistic is later added to the table.
 
     Returns
     -------
@@ -133,7 +148,10 @@ def relative_error(
     0.0177
     """
     terms: dict[str, float] = {}
-    for key in rel_err_names(directed):
+    names = rel_err_names(directed)
+    if statistics is not None:
+        names = tuple(name for name in statistics if statistic(name).relative)
+    for key in names:
         o = float(original[key])
         mval = float(mean[key])
         terms[key] = (
@@ -172,7 +190,10 @@ class Report:
         A name for the published graph (scheme and parameters), shown as the row label.
     extra : dict
         Further values, e.g. ``S_PL_pooled`` (the exponent fitted on the pooled degrees of
-        all samples, as the authors did).
+        all samples, as the authors did), and for a power-law statistic whose fit on G0 is
+        unstable (:func:`~graphveil.measure.unstable_powerlaw_fits`) its ``<name>_fit_alpha``,
+        ``<name>_fit_xmin``, ``<name>_rival_alpha`` and ``<name>_rival_xmin``: see
+        :attr:`Report.warnings`.
     degree_histogram : numpy.ndarray, optional
         Counts of each degree over all samples pooled: what ``S_PL_pooled`` is fitted on, kept so
         that :meth:`merge` refits it exactly.
@@ -183,6 +204,24 @@ class Report:
         G0 and the release are directed: the columns are the directed statistics
         (``statistic_names(True)``), edges are arcs (ordered pairs) and eps is on the joint
         (in, out) degree (:data:`~graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    statistics : tuple of str
+        The utility statistics measured, in table order (default: ``statistic_names(directed)``
+        as the table is now). A report read back keeps those it was saved with, so its mean,
+        rel.err and table stay what they were when a statistic is later added to the table.
+    scoring : str
+        The :mod:`~graphveil.measure.scoring` of H2_open, eps and ``S_PL`` (``"corrected"``,
+        graphveil's, or ``"authors"``). Under ``"authors"`` the mean row's ``S_PL`` (and so
+        rel.err) is ``extra["S_PL_pooled"]``, the exponent of the pooled degrees.
+    analyst : bool
+        The analyst statistics (:func:`~graphveil.measure.utility.analyst_names`) were
+        measured too: their columns follow the paper's, with their own mean error
+        :attr:`analyst_err` (they never enter ``statistics`` or rel.err).
+
+    Raises
+    ------
+    ValueError
+        If ``statistics`` names a statistic that the table does not have (a report written by
+        another graphveil version), or one missing from ``original``.
     """
 
     original: dict[str, float]
@@ -198,6 +237,30 @@ class Report:
     degree_histogram: np.ndarray | None = None
     first_sample: int = 0
     directed: bool = False
+    statistics: tuple[str, ...] = ()
+    scoring: str = DEFAULT_SCORING
+    analyst: bool = False
+
+    def __post_init__(self) -> None:
+        self.statistics = tuple(self.statistics) or statistic_names(self.directed)
+        known = statistic_names(self.directed)
+        unknown = [name for name in self.statistics if name not in known]
+        if unknown:
+            kind = "directed" if self.directed else "undirected"
+            raise ValueError(
+                f"the report holds {', '.join(unknown)}, not among this graphveil's {kind} "
+                f"statistics ({', '.join(known)}): read it with the graphveil version that wrote it"
+            )
+        missing = [
+            name
+            for name in (*self.statistics, *(analyst_names() if self.analyst else ()))
+            if name not in self.original
+        ]
+        if missing:
+            raise ValueError(
+                f"the true graph's row has no {', '.join(missing)}: measure every statistic "
+                "of the report, or name those measured in statistics="
+            )
 
     # ------------------------------------------------------------------ merging
     @classmethod
@@ -234,6 +297,9 @@ class Report:
         head = ordered[0]
         same = (
             "original", "eps", "eps_original", "n", "m", "seed", "sample_seed", "label", "directed",
+            "statistics",
+            "scoring",
+            "analyst",
         )  # fmt: skip
         for other in ordered[1:]:
             differing = [
@@ -275,6 +341,9 @@ class Report:
             degree_histogram=histogram,
             first_sample=head.first_sample,
             directed=head.directed,
+            statistics=head.statistics,
+            scoring=head.scoring,
+            analyst=head.analyst,
         )
 
     # ------------------------------------------------------------------ aggregates
@@ -285,25 +354,72 @@ class Report:
 
     @property
     def mean(self) -> dict[str, float]:
-        """Every column averaged over the samples."""
-        return {
-            key: _mean([row[key] for row in self.per_sample]) for key in _columns(self.directed)
-        }
+        """Every column averaged over the samples.
+
+        Under a scoring that pools ``S_PL`` (the authors'), ``S_PL`` is instead the exponent
+        fitted on the pooled degrees, ``extra["S_PL_pooled"]``.
+        """
+        mean = {key: _mean([row[key] for row in self.per_sample]) for key in self._columns}
+        if scoring_named(self.scoring).pooled_s_pl and "S_PL_pooled" in self.extra:
+            mean["S_PL"] = float(self.extra["S_PL_pooled"])
+        return mean
 
     @property
     def std(self) -> dict[str, float]:
         """Sample standard deviation (ddof = 1; 0 for a single sample) of every column."""
-        return {key: _std([row[key] for row in self.per_sample]) for key in _columns(self.directed)}
+        return {key: _std([row[key] for row in self.per_sample]) for key in self._columns}
+
+    @property
+    def _columns(self) -> tuple[str, ...]:
+        return _columns(self.statistics, self.analyst)
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
         """``|mean - original| / original`` for each statistic (nan where undefined)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[1]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[1]
 
     @property
     def rel_err(self) -> float:
         """Mean relative error over the utility statistics (Section VII of the paper)."""
-        return relative_error(self.mean, self.original, directed=self.directed)[0]
+        return relative_error(self.mean, self.original, statistics=self.statistics)[0]
+
+    @property
+    def warnings(self) -> list[str]:
+        """What makes a number of this report unreliable, one sentence each.
+
+        A power-law statistic whose fit on G0 has a rival (``extra``'s ``<name>_rival_alpha``):
+        its samples may fit either exponent, so its rel.err term partly says which fit each
+        sample took. The sentence gives both fits of G0 and the range of the samples' values.
+        """
+        out = []
+        terms = self.rel_err_terms
+        for name in self.statistics:
+            if f"{name}_rival_alpha" not in self.extra:
+                continue
+            values = np.asarray([row[name] for row in self.per_sample], dtype=np.float64)
+            finite = values[np.isfinite(values)]
+            span = f"{finite.min():.3f} to {finite.max():.3f}" if finite.size else "nan"
+            degrees = POWERLAW_DEGREES[name].replace("_", "-")
+            out.append(
+                f"{name} is unstable: G0's {degrees} fit alpha "
+                f"{self.extra[f'{name}_fit_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_fit_xmin']:g} and, within {RIVAL_KS_MARGIN:.0%} of its KS "
+                f"distance, alpha {self.extra[f'{name}_rival_alpha']:.3f} at x_min "
+                f"{self.extra[f'{name}_rival_xmin']:g}; the samples' {name} span {span}, so its "
+                f"rel.err term ({terms.get(name, math.nan):.3f}) partly says which fit each "
+                "sample took (docs/directed.rst)"
+            )
+        return out
+
+    @property
+    def analyst_err_terms(self) -> dict[str, float]:
+        """Each analyst statistic's error term (``measure.errors.error_term``; empty if none)."""
+        return analyst_error(self.mean, self.original)[1] if self.analyst else {}
+
+    @property
+    def analyst_err(self) -> float:
+        """Mean of :attr:`analyst_err_terms` (``measure.errors.analyst_error``; nan if none)."""
+        return analyst_error(self.mean, self.original)[0] if self.analyst else math.nan
 
     @property
     def tradeoff(self) -> float:
@@ -314,7 +430,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + statistic_names(self.directed)
+        stats_cols = _PRIVACY + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -350,15 +466,22 @@ class Report:
         lines = [" ".join(r) for r in (head, orig_row, mean_row)]
         lines.append("")
         lines.extend(" ".join(r) for r in (head2, orig2, mean2))
+        if self.analyst:
+            lines.append("")
+            lines.extend(analyst_rows(self.label, width, self.original, mean, self.analyst_err))
         lines.append(
             f"({self.samples} samples; n = {self.n:,}, m = {self.m:,}; seed = {self.seed}; "
-            f"eps counts every node whose {self._eps_property} entropy is below log2 k)"
+            f"{self._eps_note})"
         )
+        lines += [f"warning: {w}" for w in self.warnings]
         return "\n".join(lines)
 
     @property
-    def _eps_property(self) -> str:
-        return "joint (in, out) degree" if self.directed else "degree"
+    def _eps_note(self) -> str:
+        if self.scoring != DEFAULT_SCORING:
+            return f"scored with {scoring_named(self.scoring).title}"
+        kind = "joint (in, out) degree" if self.directed else "degree"
+        return f"eps counts every node whose {kind} entropy is below log2 k"
 
     def __str__(self) -> str:
         return self.table()
@@ -367,9 +490,22 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: the inputs plus the derived mean, std, rel.err and tradeoff.
 
-        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``).
+        A directed report also has ``directed`` (True) and ``eps_degree`` (``"joint"``); a
+        report not scored the default way its ``scoring``.
         """
-        kind = {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        kind: dict[str, Any] = (
+            {"directed": True, "eps_degree": DIRECTED_EPS_DEGREE} if self.directed else {}
+        )
+        if self.warnings:
+            kind["warnings"] = self.warnings
+        if self.scoring != DEFAULT_SCORING:
+            kind["scoring"] = self.scoring
+        if self.analyst:
+            kind.update(
+                analyst=True,
+                analyst_err=self.analyst_err,
+                analyst_err_terms=self.analyst_err_terms,
+            )
         return {
             "label": self.label,
             "n": self.n,
@@ -377,6 +513,7 @@ class Report:
             "samples": self.samples,
             "seed": self.seed,
             "sample_seed": self.sample_seed,
+            "statistics": list(self.statistics),
             "original": dict(self.original),
             "per_sample": [dict(row) for row in self.per_sample],
             "mean": self.mean,
@@ -396,7 +533,19 @@ class Report:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Report:
-        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file)."""
+        """Rebuild a report from :meth:`to_dict` output (e.g. a loaded JSON file).
+
+        The report keeps the statistics it was saved with (a file written before reports named
+        them: those of its true graph's row), whatever the statistics table holds now.
+
+        Raises
+        ------
+        ValueError
+            If the file holds a statistic the table does not have.
+        """
+        statistics = data.get("statistics")
+        if statistics is None:
+            statistics = [k for k in data["original"] if k not in _PRIVACY]
         return cls(
             original={k: float(v) for k, v in data["original"].items()},
             per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
@@ -415,6 +564,9 @@ class Report:
             ),
             first_sample=int(data.get("first_sample", 0)),
             directed=bool(data.get("directed", False)),
+            statistics=tuple(str(name) for name in statistics),
+            scoring=check_scoring(data.get("scoring", DEFAULT_SCORING)),
+            analyst=bool(data.get("analyst", False)),
         )
 
     def to_json(self, path: str | os.PathLike[str]) -> None:
@@ -425,29 +577,25 @@ class Report:
     def to_csv(self, path: str | os.PathLike[str]) -> None:
         """Write one row per sample, then ``mean``, ``std`` and ``original``; atomic.
 
-        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics, rel_err,
-        tradeoff and eps_k<k> (filled on the ``mean`` row for the published graph and on the
-        ``original`` row for the true graph).
+        Columns: row, H1, H2_open, edges_removed, edges_added, the utility statistics (and the
+        analyst statistics if measured), rel_err, tradeoff (and analyst_err) and eps_k<k> (filled
+        on the ``mean`` row for the published graph and on the ``original`` row for the true
+        graph).
         """
         ks = sorted(self.eps)
-        columns = _columns(self.directed)
-        header = ["row", *columns, "rel_err", "tradeoff", *[f"eps_k{k}" for k in ks]]
+        columns = self._columns
+        errs = ["rel_err", "tradeoff", *(["analyst_err"] if self.analyst else [])]
+        blank = [""] * len(errs)
+        header = ["row", *columns, *errs, *[f"eps_k{k}" for k in ks]]
         rows: list[list[Any]] = []
         for i, row in enumerate(self.per_sample):
-            rows.append([f"sample_{i}", *[row[c] for c in columns], "", "", *[""] * len(ks)])
+            rows.append([f"sample_{i}", *[row[c] for c in columns], *blank, *[""] * len(ks)])
         mean, std = self.mean, self.std
-        rows.append(
-            [
-                "mean",
-                *[mean[c] for c in columns],
-                self.rel_err,
-                self.tradeoff,
-                *[self.eps[k] for k in ks],
-            ]
-        )
-        rows.append(["std", *[std[c] for c in columns], "", "", *[""] * len(ks)])
+        errors = [self.rel_err, self.tradeoff, *([self.analyst_err] if self.analyst else [])]
+        rows.append(["mean", *[mean[c] for c in columns], *errors, *[self.eps[k] for k in ks]])
+        rows.append(["std", *[std[c] for c in columns], *blank, *[""] * len(ks)])
         orig = [self.original.get(c, 0.0 if c in _EDGES else math.nan) for c in columns]
-        rows.append(["original", *orig, "", "", *[self.eps_original.get(k, "") for k in ks]])
+        rows.append(["original", *orig, *blank, *[self.eps_original.get(k, "") for k in ks]])
         with atomic_path(path) as tmp, open(tmp, "w", newline="", encoding="utf-8") as f:
             writer = csv.writer(f)
             writer.writerow(header)
@@ -526,7 +674,7 @@ def _check_inputs(
             f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
         )
     ug = true_ids(ug, record)
-    return ug, label, check_int(samples, "samples", low=1), check_k(k), check_threads(threads)
+    return ug, label, check_samples(samples), check_k(k), check_threads(threads)
 
 
 def _reference(
@@ -537,11 +685,30 @@ def _reference(
     threads: int,
     statistics: Callable[..., dict[str, float]] | None,
     original: Original | dict[str, Any] | None,
+    scoring: str = DEFAULT_SCORING,
+    analyst: bool = False,
 ) -> Original:
     """G0 measured once: ``original`` checked against the call, or built here."""
     if not isinstance(original, Original):
         return Original(
-            g0, ks, statistics_seed=stat_seed, threads=threads, statistics=statistics, row=original
+            g0,
+            ks,
+            statistics_seed=stat_seed,
+            threads=threads,
+            statistics=statistics,
+            row=original,
+            scoring=scoring,
+            analyst=analyst,
+        )
+    if bool(analyst) != original.analyst:
+        raise ValueError(
+            f"analyst={bool(analyst)} differs from original's: build the Original with "
+            f"analyst={bool(analyst)}"
+        )
+    if original.scoring.name != check_scoring(scoring, directed=g0.directed):
+        raise ValueError(
+            f"original is scored {original.scoring.name!r} and the call asks {scoring!r}: "
+            "build the Original with the same scoring"
         )
     if original.graph is not g0 and original.graph != g0:
         raise ValueError("original was built for another graph: pass Original(g0) of this g0")
@@ -591,12 +758,14 @@ def _reduce(
     directed = reference.directed
     if reference.statistics is None and not directed:  # a directed graph has no S_PL
         extra["S_PL_pooled"] = _pooled_exponent(histogram)
+    extra.update(fit_extra(reference.graph))
     row = reference.row
     g0 = reference.graph
+    names = ("H1", "H2_open", *statistic_names(directed), *reference.analyst_names)
     return Report(
-        original={key: float(row[key]) for key in ("H1", "H2_open", *statistic_names(directed))},
+        original={key: float(row[key]) for key in names},
         per_sample=per_sample,
-        eps=eps_of(g0, ug, list(ks), degree=eps_degree(g0), threads=threads),
+        eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
         eps_original={kk: float(row["eps"][kk]) for kk in ks},
         n=g0.n,
         m=g0.m,
@@ -606,6 +775,8 @@ def _reduce(
         extra=extra,
         degree_histogram=histogram,
         directed=directed,
+        scoring=reference.scoring.name,
+        analyst=reference.analyst,
     )
 
 
@@ -649,7 +820,7 @@ def measure_sample(
     row = reference.scores(world, nthreads)
     row.update(edges_removed=float(removed), edges_added=float(added))
     fn = statistics or reference.statistics_function
-    row.update(statistic_values(fn, world, stat_seed, nthreads))
+    row.update(statistic_values(fn, world, stat_seed, nthreads, names=reference.columns))
     return row, np.bincount(world.degrees)
 
 
@@ -703,6 +874,19 @@ def _pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
+
+
+def fit_extra(g0: Graph) -> dict[str, float]:
+    """``extra``'s entries of every power-law statistic whose fit on G0 has a rival.
+
+    ``<name>_fit_alpha``, ``<name>_fit_xmin``, ``<name>_rival_alpha``, ``<name>_rival_xmin``
+    (:func:`~graphveil.measure.unstable_powerlaw_fits`); :attr:`Report.warnings` reads them.
+    """
+    out: dict[str, float] = {}
+    for name, (fit, rival) in unstable_powerlaw_fits(g0).items():
+        out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
+        out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
+    return out
 
 
 def _scheme_label(report: dict[str, Any]) -> str:

@@ -36,6 +36,8 @@ import numpy as np
 from graphveil import _core
 from graphveil._common import SeedLike, check_threads, require_undirected
 from graphveil.graph import Graph
+from graphveil.measure import _analyst_rows as _rows
+from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
 from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
 
@@ -232,6 +234,21 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
     >>> round(fit.alpha, 3), fit.xmin
     (2.315, 2.0)
     """
+    nan = float("nan")
+    candidates = _powerlaw_candidates(degrees)
+    if candidates is None:  # fewer than two candidates: the powerlaw package returns nan too
+        return PowerLawFit(nan, nan, 0, nan)
+    best = _best(candidates, _eligible(candidates, alpha_max))
+    return _candidate(candidates, best)
+
+
+#: Candidates of one degree sample: each distinct value as ``xmin``, its ``alpha``, its KS
+#: distance and its tail size (:func:`powerlaw_fit`).
+_Candidates = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _powerlaw_candidates(degrees: Any) -> _Candidates | None:
+    """``(xmins, alphas, ks, n_tail)`` of every candidate ``xmin``, or None if fewer than two."""
     x = np.asarray(degrees)
     if x.ndim != 1:
         raise ValueError(f"degrees must be a 1-d array, got shape {x.shape}")
@@ -247,9 +264,8 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
         if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
             raise ValueError("degrees must be finite and non-negative")
         values, counts = np.unique(x[x > 0], return_counts=True)
-    nan = float("nan")
-    if values.size < 4:  # fewer than two candidates: the powerlaw package returns nan too
-        return PowerLawFit(nan, nan, 0, nan)
+    if values.size < 4:
+        return None
     logs = np.log(values)
     # Suffix sums over distinct values: n_tail(i) and sum of ln d over the tail starting at i.
     tail_n = np.cumsum(counts[::-1])[::-1]
@@ -265,12 +281,118 @@ def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
         fitted = 1.0 - np.exp((1.0 - alpha) * (logs[i:] - logs[i]))
         alphas[i] = alpha
         distances[i] = np.max(np.abs(fitted - empirical))
-    eligible = np.ones(n_cand, dtype=bool) if alpha_max is None else alphas < alpha_max
-    pool = np.flatnonzero(eligible) if eligible.any() else np.arange(n_cand)
-    best = int(pool[np.argmin(distances[pool])])
-    return PowerLawFit(
-        float(alphas[best]), float(values[best]), int(tail_n[best]), float(distances[best])
+    return values[:n_cand], alphas, distances, tail_n[:n_cand]
+
+
+def _eligible(candidates: _Candidates, alpha_max: float | None) -> np.ndarray:
+    """The candidates :func:`powerlaw_fit` may choose: ``alpha < alpha_max``, else all of them."""
+    alphas = candidates[1]
+    eligible = np.ones(alphas.size, dtype=bool) if alpha_max is None else alphas < alpha_max
+    return eligible if eligible.any() else np.ones(alphas.size, dtype=bool)
+
+
+def _best(candidates: _Candidates, among: np.ndarray) -> int:
+    """The candidate of smallest KS distance among the ``among`` mask."""
+    pool = np.flatnonzero(among)
+    return int(pool[np.argmin(candidates[2][pool])])
+
+
+def _candidate(candidates: _Candidates, i: int) -> PowerLawFit:
+    values, alphas, distances, tail_n = candidates
+    return PowerLawFit(float(alphas[i]), float(values[i]), int(tail_n[i]), float(distances[i]))
+
+
+#: :func:`powerlaw_rival`'s default margin: a rival's KS distance is at most 2% above the chosen
+#: fit's.
+RIVAL_KS_MARGIN = 0.02
+#: :func:`powerlaw_rival`'s default gap: a rival's exponent lies at least 0.2 from the chosen one.
+RIVAL_ALPHA_GAP = 0.2
+
+
+def powerlaw_rival(
+    degrees: Any,
+    *,
+    alpha_max: float | None = 3.0,
+    margin: float = RIVAL_KS_MARGIN,
+    gap: float = RIVAL_ALPHA_GAP,
+) -> PowerLawFit | None:
+    """A fit almost as good as :func:`powerlaw_fit`'s with a far exponent, else None.
+
+    The best candidate ``xmin`` whose exponent differs from the chosen fit's by at least
+    ``gap`` and whose KS distance is within ``margin`` (relative) of the chosen one's. When one
+    exists the fit is unstable: a small change of the degrees (a sample of a release with the
+    same expected degrees) may choose either, and the exponent jumps by at least ``gap``.
+    soc-Epinions1's out-degrees fit ``alpha`` 2.705 at ``xmin`` 55 (KS 0.0517), and 1.892 at
+    ``xmin`` 2 (KS 0.0521, 0.7% more); worlds of that graph with every arc kept at p = 0.98
+    fit 1.87-1.89, 2.70-2.73 or 2.99-3.00. (email-Enron's degrees have a rival at 4.7% and
+    their worlds all fit 2.11: the margin keeps to the near ties.)
+
+    Parameters
+    ----------
+    degrees : array_like of int or float
+        As for :func:`powerlaw_fit`.
+    alpha_max : float or None, default 3.0
+        As for :func:`powerlaw_fit`; the rival is held to it too.
+    margin : float, default 0.02
+        How much larger the rival's KS distance may be, relative to the chosen fit's.
+    gap : float, default 0.2
+        How far at least the rival's exponent lies from the chosen one.
+
+    Examples
+    --------
+    >>> powerlaw_rival([1, 1, 1, 2, 2, 3, 4, 8, 16]) is None
+    True
+    """
+    candidates = _powerlaw_candidates(degrees)
+    if candidates is None:
+        return None
+    eligible = _eligible(candidates, alpha_max)
+    best = _best(candidates, eligible)
+    alphas, distances = candidates[1], candidates[2]
+    far = eligible & (np.abs(alphas - alphas[best]) >= gap)
+    if not far.any():
+        return None
+    rival = _best(candidates, far)
+    return (
+        _candidate(candidates, rival)
+        if distances[rival] <= distances[best] * (1 + margin)
+        else None
     )
+
+
+#: The degrees each power-law statistic fits (a graph attribute): ``S_PL`` a graph's degrees,
+#: ``S_PL_in`` and ``S_PL_out`` a digraph's in- and out-degrees.
+POWERLAW_DEGREES: dict[str, str] = {
+    "S_PL": "degrees",
+    "S_PL_in": "in_degrees",
+    "S_PL_out": "out_degrees",
+}
+
+
+def unstable_powerlaw_fits(graph: Graph) -> dict[str, tuple[PowerLawFit, PowerLawFit]]:
+    """The power-law statistics of ``graph`` whose fit has a rival: ``{name: (fit, rival)}``.
+
+    Each statistic of :data:`~graphveil.measure.utility.POWERLAW_DEGREES` measured on
+    ``graph`` (``S_PL``, or ``S_PL_in`` and ``S_PL_out`` of a digraph) whose
+    :func:`powerlaw_fit` has a :func:`powerlaw_rival`.
+    Measured against such a G0, a sample's exponent may take either fit, so the statistic's
+    rel.err term says which fit the samples took more than what the release changed:
+    :class:`~graphveil.measure.Report` and the study's ``study.md`` warn of it.
+
+    Examples
+    --------
+    >>> unstable_powerlaw_fits(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
+    {}
+    """
+    graph = _check_graph(graph)
+    out = {}
+    for name in statistic_names(graph.directed):
+        if name in POWERLAW_DEGREES:
+            degrees = getattr(graph, POWERLAW_DEGREES[name])
+            rival = powerlaw_rival(degrees)
+            if rival is not None:
+                out[name] = (powerlaw_fit(degrees), rival)
+    return out
 
 
 def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
@@ -306,6 +428,8 @@ class StatisticOptions:
     threads: int | None
     distance_method: str
     diameter_method: str = "ifub"
+    #: G0 measured once for the analyst statistics (None: they are not measured).
+    analyst: _analyst.AnalystReference | None = None
 
 
 @dataclass(frozen=True)
@@ -334,6 +458,24 @@ class Statistic:
         (the numbers of strong and weak components: G0 with 2 weak components and a world
         with a few hundred isolated nodes give a term of several hundred) is reported, not
         averaged into rel.err; its share of the largest component is.
+    group : {"degree", "path", "clustering", ""}
+        The paper's group of the statistic (Section 5.2's degree-based, shortest path-based and
+        clustering statistics); ``""`` for the directed-only ones and the analyst statistics.
+    analyst : bool
+        Whether it is one of the analyst statistics (:mod:`graphveil.measure.analyst`: PGB's
+        and PrivGraph's queries), their own column group (default False: the paper's
+        statistics). They are measured only against an
+        :class:`~graphveil.measure.analyst.AnalystReference` of G0 and averaged into their own
+        mean error, ``analyst_err`` (:func:`~graphveil.measure.errors.error_term`), so the
+        paper's columns and rel.err do not change.
+    score : {"relative", "divergence", "agreement", "overlap"}
+        How a sample's value is scored against G0's
+        (:func:`~graphveil.measure.errors.error_term`): ``"relative"``,
+        ``|mean - G0| / |G0|``; the others compare the sample with G0 themselves (G0 scores
+        0 against itself for a divergence, 1 for an agreement or an overlap) and their error
+        is ``|mean - G0|``.
+    reference : str
+        The implementation it is tested against (and equals where the definitions agree).
     """
 
     name: str
@@ -346,6 +488,14 @@ class Statistic:
     applies: str = "undirected"
     #: Whether it enters rel.err (see the class docstring).
     relative: bool = True
+    #: The paper's group: ``"degree"``, ``"path"``, ``"clustering"`` (``""``: none).
+    group: str = ""
+    #: Whether it is an analyst statistic, in their own column group (see the class docstring).
+    analyst: bool = False
+    #: How it is scored against G0: ``"relative"``, ``"divergence"``, ``"agreement"`` or
+    #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
+    score: str = "relative"
+    reference: str = ""  #: The implementation it is tested against.
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -407,24 +557,41 @@ _COUNT = ("{:.0f}", "{:.1f}")
 _PL = ("{:.3f}", "{:.3f}")
 _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
+_NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
 STATISTIC_TABLE: tuple[Statistic, ...] = (
-    Statistic("S_NE", "number of edges (arcs)", _degrees, ("{:.0f}", "{:.0f}"), applies=_BOTH),
-    Statistic("S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH),
-    Statistic("S_MD", "maximum degree", _degrees, _COUNT),
-    Statistic("S_DV", "degree variance", _degrees),
+    Statistic(
+        "S_NE",
+        "number of edges (arcs)",
+        _degrees,
+        ("{:.0f}", "{:.0f}"),
+        applies=_BOTH,
+        group="degree",
+    ),
+    Statistic(
+        "S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH, group="degree"
+    ),
+    Statistic("S_MD", "maximum degree", _degrees, _COUNT, group="degree"),
+    Statistic("S_DV", "degree variance", _degrees, group="degree"),
     Statistic(
         "S_CC",
         "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
         _clustering,
         ("{:.4f}", "{:.4f}"),
         applies=_BOTH,
+        group="clustering",
     ),
-    Statistic("S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}")),
     Statistic(
-        "S_APD", "average distance between connected pairs (along arcs)", _distances, applies=_BOTH
+        "S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}"), group="degree"
+    ),
+    Statistic(
+        "S_APD",
+        "average distance between connected pairs (along arcs)",
+        _distances,
+        applies=_BOTH,
+        group="path",
     ),
     Statistic(
         "S_EDiam",
@@ -433,14 +600,22 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _COUNT,
         "S_ED",
         applies=_BOTH,
+        group="path",
     ),
-    Statistic("S_CL", "connectivity length (harmonic mean distance)", _distances, applies=_BOTH),
+    Statistic(
+        "S_CL",
+        "connectivity length (harmonic mean distance)",
+        _distances,
+        applies=_BOTH,
+        group="path",
+    ),
     Statistic(
         "S_Diam",
         "diameter (exact by iFUB, else a BFS lower bound)",
         _distances,
         _COUNT,
         applies=_BOTH,
+        group="path",
     ),
     # directed graphs only (graphveil.measure.directed)
     Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
@@ -490,24 +665,157 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         applies=_DIRECTED,
     ),
+    # the analyst statistics (graphveil.measure.analyst), their own column group and mean error
+    Statistic(
+        "S_TRI",
+        "number of triangles (PGB's tria_count)",
+        _rows.triangles,
+        _COUNT,
+        analyst=True,
+        reference="networkx triangles",
+    ),
+    Statistic(
+        "S_ACC",
+        "average clustering, degree < 2 counting 0 (PGB's ACC)",
+        _rows.avg_clustering,
+        _SHARE,
+        analyst=True,
+        reference="networkx average_clustering",
+    ),
+    Statistic(
+        "S_DegKL",
+        "KL divergence of the degree distribution from G0's (PGB's deg_dsb_KL)",
+        _rows.degree_kl,
+        _SHARE,
+        analyst=True,
+        score="divergence",
+        reference=f"{_PGB} cal_kl",
+    ),
+    Statistic(
+        "S_DistKL",
+        "KL divergence of the distance distribution from G0's (PGB's dis_dsb_KL)",
+        _rows.distance_kl,
+        _SHARE,
+        analyst=True,
+        score="divergence",
+        reference=f"{_PGB} cal_kl of distance_distribution",
+    ),
+    Statistic(
+        "S_ASS",
+        "degree assortativity (PGB's Ass)",
+        _rows.assortativity,
+        _SHARE,
+        analyst=True,
+        reference="networkx degree_assortativity_coefficient",
+    ),
+    Statistic(
+        "S_MOD",
+        "modularity of the graph's own Leiden communities (PGB's and PrivGraph's MOD)",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        reference="networkx community.modularity",
+    ),
+    Statistic(
+        "S_NMI",
+        "NMI of the graph's Leiden communities with G0's (PGB's CD_NMI)",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        score="agreement",
+        reference=f"{_SKL} normalized_mutual_info_score",
+    ),
+    Statistic(
+        "S_ARI",
+        "adjusted Rand index of the graph's Leiden communities with G0's",
+        _rows.communities,
+        _SHARE,
+        analyst=True,
+        score="agreement",
+        reference=f"{_SKL} adjusted_rand_score",
+    ),
+    Statistic(
+        "S_EVC_MAE",
+        "mean absolute difference of the top-1% eigenvector centralities (PGB's evc_MAE)",
+        _rows.eigenvector,
+        ("{:.5f}", "{:.5f}"),
+        analyst=True,
+        score="divergence",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_EVC_top",
+        "share of G0's top-1% nodes by eigenvector centrality in the graph's (PrivGraph's)",
+        _rows.eigenvector,
+        _SHARE,
+        "S_EVC_1%",
+        analyst=True,
+        score="overlap",
+        reference="networkx eigenvector_centrality",
+    ),
+    Statistic(
+        "S_PR_top",
+        "share of G0's top-1% nodes by PageRank in the graph's (SecGraph's PageRank)",
+        _rows.pagerank,
+        _SHARE,
+        "S_PR_1%",
+        analyst=True,
+        score="overlap",
+        reference="networkx pagerank",
+    ),
+    Statistic(
+        "S_IC",
+        "independent-cascade spread in G0 from the graph's 20 degree-discount seeds, p = 0.01 "
+        "(PrivGraph's)",
+        _rows.spread,
+        ("{:.1f}", "{:.1f}"),
+        analyst=True,
+        reference="PrivGraph (Privacy-Graph/PrivGraph utils.py) runIC",
+    ),
 )
 
-#: The names of :data:`STATISTIC_TABLE` measured on an undirected graph, in order: the keys of
-#: :func:`utility_statistics`.
-STATISTICS: tuple[str, ...] = tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(False))
+#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
+SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
+
+#: The names of the paper's statistics of :data:`STATISTIC_TABLE` measured on an undirected
+#: graph, in order: the keys of :func:`utility_statistics` (without ``analyst``).
+STATISTICS: tuple[str, ...] = tuple(
+    stat.name for stat in STATISTIC_TABLE if stat.measures(False) and not stat.analyst
+)
 
 
-def statistic_names(directed: bool = False) -> tuple[str, ...]:
+def statistic_names(directed: bool = False, analyst: bool = False) -> tuple[str, ...]:
     """The names of :data:`STATISTIC_TABLE` measured on an undirected (or directed) graph.
 
-    In table order, as the table is now (what reports and the study read).
+    The paper's statistics, or with ``analyst`` the analyst statistics. In table order, as
+    the table is now (what reports and the study read).
     """
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed))
+    return tuple(
+        stat.name
+        for stat in STATISTIC_TABLE
+        if stat.measures(directed) and stat.analyst == bool(analyst)
+    )
+
+
+def analyst_names(directed: bool = False) -> tuple[str, ...]:
+    """The analyst statistics' names (:func:`statistic_names` with ``analyst=True``)."""
+    return statistic_names(directed, analyst=True)
 
 
 def rel_err_names(directed: bool = False) -> tuple[str, ...]:
     """The statistics rel.err averages over: :func:`statistic_names` but those not ``relative``."""
-    return tuple(stat.name for stat in STATISTIC_TABLE if stat.measures(directed) and stat.relative)
+    return tuple(name for name in statistic_names(directed) if statistic(name).relative)
+
+
+def group_names(group: str) -> tuple[str, ...]:
+    """The undirected statistics of one of the paper's groups (:attr:`Statistic.group`).
+
+    Examples
+    --------
+    >>> group_names("degree")
+    ('S_NE', 'S_AD', 'S_MD', 'S_DV', 'S_PL')
+    """
+    return tuple(s.name for s in STATISTIC_TABLE if s.group == group and s.measures(False))
 
 
 def statistic(name: str) -> Statistic:
@@ -527,6 +835,7 @@ def utility_statistics(
     threads: int | None = None,
     distance_method: str = "auto",
     diameter_method: str = "ifub",
+    analyst: _analyst.AnalystReference | None = None,
 ) -> Statistics:
     """The utility statistics of the paper (:data:`STATISTIC_TABLE`) for one (sample) graph.
 
@@ -548,6 +857,10 @@ def utility_statistics(
     diameter_method : {"ifub", "lower_bound"}
         How ``S_Diam`` is found above ``exact_threshold``; see :func:`distance_statistics`
         and :func:`diameter_choice`.
+    analyst : ~graphveil.measure.analyst.AnalystReference, optional
+        G0 measured once (:func:`~graphveil.measure.analyst.analyst_reference`): the analyst
+        statistics (:func:`~graphveil.measure.utility.analyst_names`) follow the paper's,
+        measured against it with its seed. None (default): the paper's only.
 
     Returns
     -------
@@ -570,9 +883,13 @@ def utility_statistics(
     """
     graph = _check_measured(graph)
     options = StatisticOptions(
-        exact_threshold, sources, seed, threads, distance_method, diameter_method
+        exact_threshold, sources, seed, threads, distance_method, diameter_method, analyst
     )
-    rows = [stat for stat in STATISTIC_TABLE if stat.measures(_is_directed(graph))]
+    rows = [
+        stat
+        for stat in STATISTIC_TABLE
+        if stat.measures(_is_directed(graph)) and (analyst is not None or not stat.analyst)
+    ]
     out: dict[str, float] = {}
     diameter_method = ""
     for stat in rows:
