@@ -227,6 +227,7 @@ _ARGS = {
     "edgeflip": ["--epsilon", "1"],
     "dp_dk": ["--epsilon", "1"],
     "dgg": ["--epsilon", "1"],
+    "privgraph": ["--epsilon", "1"],
 }
 
 

@@ -359,8 +359,8 @@ def same_degrees_and_dyads(g: gv.Graph) -> set[frozenset[tuple[int, int]]]:
 
 def reached(g: gv.Graph, dyads: bool, runs: int) -> dict[frozenset[tuple[int, int]], int]:
     seen: dict[frozenset[tuple[int, int]], int] = defaultdict(int)
-    for s in range(runs):
-        ug, _ = edge_switch(g, switches=400, dyads=dyads, seed=s)
+    for s in range(runs):  # as many attempts as allowed (100 m): plenty to mix a tiny digraph
+        ug, _ = edge_switch(g, switches=min(400, 100 * g.m), dyads=dyads, seed=s)
         seen[frozenset(arc_set(ug))] += 1
     return seen
 

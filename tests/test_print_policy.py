@@ -30,6 +30,7 @@ RUNS = {
     "edgeflip": [("--epsilon", "3"), ("--epsilon", "3", "--form", "uncertain")],
     "dp_dk": [("--epsilon", "2"), ("--epsilon", "2", "-k", "2")],
     "dgg": [("--epsilon", "2")],
+    "privgraph": [("--epsilon", "2"), ("--epsilon", "2", "--group-size", "5")],
     "partition": [("--parts", "2", "--scheme", "randwalk", "--params", '{"t": 3}')],
 }
 

@@ -50,6 +50,7 @@ SCHEME_ARGS = {
     "edgeflip": ["--epsilon", "1"],
     "dp_dk": ["--epsilon", "1"],
     "dgg": ["--epsilon", "1"],
+    "privgraph": ["--epsilon", "1"],
 }
 
 

@@ -19,6 +19,7 @@ from graphveil.anonymize._obfuscation import (
     truncated_normal_moments,
 )
 from graphveil.anonymize._partition import partition
+from graphveil.anonymize._privgraph import privgraph
 from graphveil.anonymize._randwalk import (
     randwalk,
     randwalk_mod,
@@ -42,6 +43,7 @@ __all__ = [
     "obfuscation",
     "obfuscation_expected_tv",
     "partition",
+    "privgraph",
     "randwalk",
     "randwalk_mod",
     "randwalk_mod_tv",

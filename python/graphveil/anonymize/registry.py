@@ -24,9 +24,9 @@ Examples
 --------
 >>> from graphveil.anonymize.registry import names, scheme
 >>> names()
-('obfuscation', 'randwalk', 'randwalk_mod', 'maxvar', 'edge_switch', 'mixture', 'tmf', 'edgeflip', 'dp_dk', 'dgg')
+('obfuscation', 'randwalk', 'randwalk_mod', 'maxvar', 'edge_switch', 'mixture', 'tmf', 'edgeflip', 'dp_dk', 'dgg', 'privgraph')
 >>> names(family="dp")
-('tmf', 'edgeflip', 'dp_dk', 'dgg')
+('tmf', 'edgeflip', 'dp_dk', 'dgg', 'privgraph')
 >>> scheme("edge_switch").title, scheme("edge_switch").grid_parameter
 ('EdgeSwitch', 's/m')
 >>> scheme("maxvar").check_value(0.0)
@@ -61,6 +61,7 @@ from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
 from graphveil.anonymize._obfuscation import ObfuscationError, obfuscation
+from graphveil.anonymize._privgraph import privgraph
 from graphveil.anonymize._qp import SOLVERS
 from graphveil.anonymize._randwalk import (
     MAX_WALK_LENGTH,
@@ -771,6 +772,19 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
             "h",
             public_report=("budget", "blocks", "block_edges", "chung_lu_edges"),
+        ),
+        dp_scheme(
+            "privgraph",
+            privgraph,
+            "PrivGraph",
+            "communities found under edge DP (noisy super-graph, Louvain, exponential "
+            "mechanism), then Chung-Lu inside and noisy counts between them; epsilon-edge-DP",
+            "d",
+            # all from DP-noised values (m~, the noisy cells, the communities) or the release
+            public_report=(
+                *("budget", "m_noisy", "groups", "communities", "community_pairs"),
+                *("intra_edges", "inter_edges"),
+            ),
         ),
     )
 )
