@@ -516,7 +516,7 @@ def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymize
     # A release above the bound is not applicable. The reason names the bound, not its value:
     # 20 m would print the true edge count into study.md.
     limit = max(DP_STUDY_PAIRS_PER_EDGE * graph.m, 1)
-    if too_many_pairs(graph.n, v, limit) is not None:
+    if too_many_pairs(graph.n, v, limit, graph.directed) is not None:
         raise NotApplicable(
             f"EdgeFlip at epsilon={v:g} would publish more than the study's bound of "
             f"{DP_STUDY_PAIRS_PER_EDGE} pairs per true edge"
@@ -534,6 +534,7 @@ def dp_scheme(
     study: StudyRun | None = None,
     cli: Cli | None = None,
     public_report: tuple[str, ...] = (),
+    directed: bool = False,
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -558,6 +559,7 @@ def dp_scheme(
         family="dp",
         public_report=public_report,
         check=check_epsilon,
+        directed=directed,
     )
 
 
@@ -745,6 +747,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "P",
             # from the noisy count; kept_edges and added_pairs count true edges: private
             public_report=("m_noisy", "theta", "p_keep", "p_add"),
+            directed=True,  # on the n(n-1) ordered pairs, the arc the unit of privacy
         ),
         dp_scheme(
             "edgeflip",
@@ -754,6 +757,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "*",
             study=_study_edgeflip,
             public_report=("s", "m_hat", "p1", "p0"),  # epsilon and the release's size
+            directed=True,  # on the n(n-1) ordered pairs, the arc the unit of privacy
         ),
         dp_scheme(
             "dp_dk",
@@ -762,7 +766,9 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "a noisy degree sequence (k=1) or joint degree matrix (k=2), made consistent, then a "
             "graph generated from it; epsilon-edge-DP (the study runs k=1)",
             "X",
-            public_report=("budget", "erased", "degree_cap", "sensitivity"),
+            # trimmed: stubs dropped from the noisy in/out sequence (directed), noisy values only
+            public_report=("budget", "erased", "degree_cap", "sensitivity", "trimmed"),
+            directed=True,  # k = 1: the joint (in, out) degree sequence, sensitivity 2
         ),
         dp_scheme(
             "dgg",
