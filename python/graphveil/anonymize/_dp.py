@@ -192,9 +192,7 @@ def release_arcs(
     return u, v, int(kept_keys.size), int(added_keys.size)
 
 
-def uniform_non_arcs(
-    keys: np.ndarray, n: int, count: int, rng: np.random.Generator
-) -> np.ndarray:
+def uniform_non_arcs(keys: np.ndarray, n: int, count: int, rng: np.random.Generator) -> np.ndarray:
     """``count`` distinct ordered pairs ``a * n + b`` (a != b) not in sorted ``keys``, uniformly.
 
     Sequential rejection, vectorized: uniform ordered pairs are drawn in batches, arcs dropped,

@@ -827,7 +827,7 @@ def directed() -> tuple[str, ...]:
     Examples
     --------
     >>> directed()
-    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture', 'tmf', 'edgeflip', 'dp_dk')
     """
     return tuple(s.name for s in REGISTRY.values() if s.directed)
 
@@ -838,7 +838,7 @@ def study_directed() -> tuple[str, ...]:
     Examples
     --------
     >>> study_directed()
-    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch')
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'tmf', 'edgeflip', 'dp_dk')
     """
     return tuple(
         s.name
