@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -332,9 +333,15 @@ def test_anonymize_directed_on_the_command_line(scheme, tmp_path: Path, capsys):
     g = digraph()
     path = tmp_path / "arcs.txt"
     gv.write_edgelist(g, path, keep_ids=True, header=False)
-    out = tmp_path / "pub.npz"
+    out, record = tmp_path / "pub.npz", tmp_path / "pub.record.json"
     argv = ["anonymize", scheme, "--directed", str(path), "--epsilon", "2", "-o", str(out)]
-    assert main([*argv, "--seed", "4", "--keep-ids", "-q"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--seed", "4", "--keep-ids", "--record", str(record), "--json"]) == 0
     ug = gv.load_uncertain(out)
     assert ug.directed and ug.n == g.n
     assert ug == registry.scheme(scheme).function(g, epsilon=2.0, seed=4).graph
+    # the print policy: the JSON holds the public part of the report, nothing else
+    shown = json.loads(capsys.readouterr().out)
+    report = gv.load_record(record).report
+    assert shown.keys() == registry.public_report(scheme, report).keys()
+    assert not {"seed", "kept_edges", "added_pairs"} & shown.keys()
