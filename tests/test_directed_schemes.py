@@ -68,7 +68,10 @@ def directed_fof_pairs(g: gv.Graph) -> set[tuple[int, int]]:
 
 # ---------------------------------------------------------------------- registry
 def test_registry_names_the_schemes_with_a_directed_form():
-    assert registry.directed() == ("obfuscation", "randwalk", "maxvar", "edge_switch", "mixture")
+    assert registry.directed() == (
+        *("obfuscation", "randwalk", "maxvar", "edge_switch", "mixture"),
+        *("tmf", "edgeflip", "dp_dk"),
+    )
     for name in registry.names():
         assert registry.scheme(name).directed == (name in registry.directed())
 

@@ -5,11 +5,17 @@ edge; a randomized algorithm A is epsilon-edge-DP when Pr[A(G) in S] <= exp(epsi
 S] for every pair of neighbours and every set S of outputs. Each DP scheme says in its docstring
 which quantity it perturbs and the sensitivity its noise is calibrated to.
 
+On a directed graph the unit is the *arc*: two digraphs are neighbours when they differ in one
+arc (one ordered pair ``u -> v``), so an arc and its reverse are two units (protecting both
+arcs of a mutual dyad costs 2 epsilon, by group privacy). A candidate of a direct scheme is then
+each of the N = n(n-1) ordered pairs.
+
 The direct schemes (TmF, EdgeFlip) publish every node pair independently: a true edge with
 probability ``p_keep``, a non-edge with probability ``p_add``. :func:`release_pairs` draws such
 a release in O(m + output): each edge decided on its own (C++, seeded per block), the number of
 non-edges published drawn from Binomial(N - m, p_add) and placed uniformly at random among the
-non-edges, so the N = n(n-1)/2 pairs are never visited.
+non-edges, so the N = n(n-1)/2 pairs are never visited. A directed graph's release is drawn
+the same way over the N = n(n-1) ordered pairs, in numpy (:func:`release_arcs`).
 """
 
 from __future__ import annotations
@@ -114,13 +120,16 @@ def two_sided_geometric(
 
 
 def pair_count(graph: Graph) -> int:
-    """N = n(n-1)/2, the node pairs a DP release decides; a ValueError below two nodes."""
+    """N, the candidates a DP release decides: n(n-1)/2 pairs, or n(n-1) arcs if directed.
+
+    A ValueError below two nodes.
+    """
     if graph.n < 2:
         raise ValueError(
             f"the graph has {graph.n} node(s): an edge-DP release needs at least 2 nodes "
             "(one node pair) to publish"
         )
-    return graph.n * (graph.n - 1) // 2
+    return graph.n * (graph.n - 1) // (1 if graph.directed else 2)
 
 
 def laplace_tail(x: float, scale: float) -> float:
@@ -142,8 +151,11 @@ def release_pairs(
     """Publish every pair independently: an edge with ``p_keep``, a non-edge with ``p_add``.
 
     Returns ``(u, v, kept, added)``: the published pairs (u < v, sorted) and how many of them
-    are true edges and non-edges (private: the counts say how many edges survived).
+    are true edges and non-edges (private: the counts say how many edges survived). A directed
+    graph's arcs and ordered pairs go to :func:`release_arcs` (``threads`` unused).
     """
+    if graph.directed:
+        return release_arcs(graph, p_keep, p_add, rng)
     n, m = graph.n, graph.m
     free = pair_count(graph) - m
     added = int(rng.binomial(free, p_add)) if free > 0 and p_add > 0 else 0
@@ -156,3 +168,56 @@ def release_pairs(
     out = np.sort(np.concatenate((kept_keys, added_keys)))
     u, v = np.divmod(out, n)
     return u, v, int(kept_keys.size), int(added_keys.size)
+
+
+def release_arcs(
+    graph: Graph, p_keep: float, p_add: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """:func:`release_pairs` on a directed graph: every ordered pair ``u -> v`` (u != v) on its own.
+
+    The number of non-arcs published is drawn from Binomial(n(n-1) - m, ``p_add``) first, as
+    for pairs; then each arc is kept with ``p_keep`` (one uniform each, in the arcs' canonical
+    order), then that many distinct non-arcs are placed uniformly (:func:`uniform_non_arcs`).
+    Returns the published arcs sorted by (u, v), and the kept and added counts (private).
+    """
+    n = graph.n
+    eu, ev = graph.edges()  # sorted by (u, v): the keys are sorted
+    keys = eu.astype(np.int64) * n + ev
+    free = pair_count(graph) - keys.size
+    added = int(rng.binomial(free, p_add)) if free > 0 and p_add > 0 else 0
+    kept_keys = keys[rng.random(keys.size) < p_keep]
+    added_keys = uniform_non_arcs(keys, n, added, rng)
+    out = np.sort(np.concatenate((kept_keys, added_keys)))
+    u, v = np.divmod(out, n)
+    return u, v, int(kept_keys.size), int(added_keys.size)
+
+
+def uniform_non_arcs(keys: np.ndarray, n: int, count: int, rng: np.random.Generator) -> np.ndarray:
+    """``count`` distinct ordered pairs ``a * n + b`` (a != b) not in sorted ``keys``, uniformly.
+
+    Sequential rejection, vectorized: uniform ordered pairs are drawn in batches, arcs dropped,
+    and the first ``count`` distinct ones in draw order kept, which is a uniform subset. When
+    ``count`` exceeds half the non-arcs, the n(n-1) <= m + 2 ``count`` ordered pairs are listed
+    instead and ``count`` of the non-arcs chosen without replacement: O(m + count) either way.
+    """
+    if count == 0:
+        return np.empty(0, dtype=np.int64)
+    total = n * (n - 1)
+    if 2 * count > total - keys.size:
+        pool = np.setdiff1d(_ordered_keys(np.arange(total, dtype=np.int64), n), keys)
+        return rng.choice(pool, count, replace=False)
+    chosen = np.empty(0, dtype=np.int64)
+    while chosen.size < count:
+        draw = _ordered_keys(rng.integers(0, total, (count - chosen.size) * 2 + 16), n)
+        at = np.minimum(np.searchsorted(keys, draw), max(keys.size - 1, 0))
+        fresh = draw[keys[at] != draw] if keys.size else draw
+        chosen = np.concatenate((chosen, fresh))
+        first = np.unique(chosen, return_index=True)[1]
+        chosen = chosen[np.sort(first)]
+    return chosen[:count]
+
+
+def _ordered_keys(index: np.ndarray, n: int) -> np.ndarray:
+    """The ``index``-th ordered pair (a, b), a != b, in row order, as the key ``a * n + b``."""
+    a, r = np.divmod(index, n - 1)
+    return a * n + r + (r >= a)

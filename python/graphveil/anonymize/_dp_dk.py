@@ -15,7 +15,7 @@ from scipy.optimize import isotonic_regression
 from graphveil._checks import check_int
 from graphveil._common import SeedLike, check_threads, seed_to_u64
 from graphveil.anonymize._dp import check_epsilon, two_sided_geometric
-from graphveil.anonymize._report import Timer, check_graph, finish
+from graphveil.anonymize._report import Timer, check_graph, finish, require_undirected
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized
 
@@ -23,6 +23,10 @@ __all__ = ["dp_dk"]
 
 #: L1 sensitivity of the sorted degree sequence under edge DP: one edge adds 1 to two degrees.
 DEGREE_SENSITIVITY = 2
+
+#: L1 sensitivity of a digraph's joint (in, out) degree sequence, the 2n-vector (out(v), in(v))
+#: over the nodes v in id order, under one arc: the arc u -> v adds 1 to out(u) and 1 to in(v).
+JOINT_DEGREE_SENSITIVITY = 2
 
 #: Rounds of the symmetric iterative proportional fitting that makes the noisy JDM consistent.
 _IPF_ROUNDS = 200
@@ -73,10 +77,24 @@ def dp_dk(
     class-a and class-b stubs, the stubs left by rounding are matched uniformly, and
     self-loops and multi-edges are erased.
 
+    **Directed** ``graph`` (``k=1`` only; DP-2K refuses a digraph): epsilon-edge-DP with the arc
+    as the unit (neighbours differ in one arc ``u -> v``; an arc and its reverse are two units,
+    so a mutual dyad is protected at 2 epsilon). The whole budget goes to the *joint (in, out)
+    degree sequence*, the 2n-vector of every node's out-degree and in-degree in id order
+    (each node's pair kept together, so the correlation of in- and out-degree survives). Its L1
+    sensitivity is 2 (``JOINT_DEGREE_SENSITIVITY``): one arc adds 1 to one out-degree and 1 to
+    one in-degree. Noise: two-sided geometric with ``alpha = exp(-epsilon / 2)`` on each of the
+    2n entries. Consistency (post-processing): each entry clipped to ``[0, n - 1]``; the side
+    with more stubs loses its excess (``report["trimmed"]``) in stubs drawn uniformly without
+    replacement, so the out- and in-stubs balance; the (in, out) pairs are dealt to the nodes in
+    a uniformly random order (the true ids are not used). Generator: the directed configuration
+    model (out-stubs matched to in-stubs uniformly) with self-loops and multi-arcs erased, so
+    every output in- and out-degree is at most the consistent one.
+
     Parameters
     ----------
     graph : Graph
-        The true graph (n >= 2 nodes).
+        The true graph (n >= 2 nodes), undirected or directed (k = 1).
     epsilon : float
         The privacy budget (finite, > 0); see ``EPSILON_GRID``.
     k : int
@@ -119,16 +137,20 @@ def dp_dk(
     >>> ug.n == g.n, bool((ug.p == 1).all()), report["params"]
     (True, True, {'epsilon': 2.0, 'k': 1})
     """
-    check_graph(graph, what="dp_dk")
+    check_graph(graph, what="dp_dk", directed=True)
     eps = check_epsilon(epsilon)
     k = check_int(k, "k")
     if k not in (1, 2):
         raise ValueError(f"k must be 1 (DP-1K) or 2 (DP-2K), got {k!r}")
+    if k == 2:
+        require_undirected(graph, "dp_dk with k=2 (DP-2K)")
     check_small(graph, 2, "dp_dk")
     check_threads(threads)
     seed64 = seed_to_u64(seed)
     rng = np.random.Generator(np.random.PCG64(seed64))
     timer = Timer()
+    if graph.directed:
+        return _dp_1k_directed(graph, eps, rng, seed64, timer)
     eps_degrees = eps if k == 1 else eps / 2
     extra: dict[str, Any] = {"budget": {"degree_sequence": eps_degrees}}
     with timer.phase("noise"):
@@ -173,6 +195,96 @@ def dp_dk(
         erased=int(total - u.size),
         **extra,
     )
+
+
+def _dp_1k_directed(
+    graph: Graph, eps: float, rng: np.random.Generator, seed64: int, timer: Timer
+) -> Anonymized:
+    """DP-1K of a digraph (see :func:`dp_dk`): the joint (in, out) sequence, then a digraph."""
+    with timer.phase("noise"):
+        noisy_out, noisy_in = noisy_joint_degrees(graph, eps, rng)
+    with timer.phase("consistency"):
+        out, inn, trimmed = consistent_joint_degrees(noisy_out, noisy_in, rng)
+        order = rng.permutation(graph.n)
+        dealt_out = np.empty_like(out)
+        dealt_in = np.empty_like(inn)
+        dealt_out[order] = out
+        dealt_in[order] = inn
+    with timer.phase("generate"):
+        u, v = directed_configuration_pairs(dealt_out, dealt_in, rng)
+    with timer.phase("erase"):
+        total = u.size
+        u, v = simple_arcs(graph.n, u, v)
+    return finish(
+        graph.n,
+        u,
+        v,
+        np.ones(u.size),
+        directed=True,
+        scheme="dp_dk",
+        params={"epsilon": eps, "k": 1},
+        seed=seed64,
+        timer=timer,
+        erased=int(total - u.size),
+        budget={"joint_degree_sequence": eps},
+        trimmed=trimmed,
+    )
+
+
+def noisy_joint_degrees(
+    graph: Graph, epsilon: float, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """The out- and in-degrees in id order plus two-sided geometric noise of sensitivity 2 (raw).
+
+    One draw of 2n values: the first n on the out-degrees, the last n on the in-degrees.
+    """
+    joint = np.concatenate((graph.out_degrees, graph.in_degrees)).astype(np.int64)
+    noisy = joint + two_sided_geometric(
+        rng, joint.size, epsilon=epsilon, sensitivity=JOINT_DEGREE_SENSITIVITY
+    )
+    return noisy[: graph.n], noisy[graph.n :]
+
+
+def consistent_joint_degrees(
+    noisy_out: np.ndarray, noisy_in: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(out, in, trimmed)``: both clipped to [0, n - 1], the larger stub total trimmed to the other.
+
+    The ``trimmed`` excess stubs are drawn uniformly without replacement from the larger side.
+    """
+    n = noisy_out.size
+    out = np.clip(noisy_out, 0, max(n - 1, 0)).astype(np.int64)
+    inn = np.clip(noisy_in, 0, max(n - 1, 0)).astype(np.int64)
+    excess = int(out.sum() - inn.sum())
+    if excess > 0:
+        out = _drop_stubs(out, excess, rng)
+    elif excess < 0:
+        inn = _drop_stubs(inn, -excess, rng)
+    return out, inn, abs(excess)
+
+
+def _drop_stubs(degrees: np.ndarray, count: int, rng: np.random.Generator) -> np.ndarray:
+    stubs = np.repeat(np.arange(degrees.size, dtype=np.int64), degrees)
+    dropped = stubs[rng.choice(stubs.size, count, replace=False)]
+    return degrees - np.bincount(dropped, minlength=degrees.size)
+
+
+def directed_configuration_pairs(
+    out: np.ndarray, inn: np.ndarray, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """Uniform matching of out-stubs to in-stubs (equal totals): arcs, loops and copies kept."""
+    tails = np.repeat(np.arange(out.size, dtype=np.int64), out)
+    heads = np.repeat(np.arange(inn.size, dtype=np.int64), inn)
+    return tails[rng.permutation(tails.size)], heads
+
+
+def simple_arcs(n: int, u: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct non-loop arcs ``u -> v``, sorted (multi-arcs and loops erased)."""
+    keep = u != v
+    keys = np.sort(u[keep].astype(np.int64) * n + v[keep])
+    if keys.size:
+        keys = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]
+    return np.divmod(keys, n) if n else (keys, keys)
 
 
 def check_small(graph: Graph, minimum: int, scheme: str) -> None:

@@ -46,11 +46,11 @@ def expected_non_edges(pairs: int, epsilon: float) -> float:
     return pairs * flip_rate(epsilon)
 
 
-def too_many_pairs(n: int, epsilon: float, max_pairs: int) -> str | None:
+def too_many_pairs(n: int, epsilon: float, max_pairs: int, directed: bool = False) -> str | None:
     """Why EdgeFlip refuses to publish on ``n`` nodes at ``epsilon``, or None.
 
     Public quantities only (see :func:`expected_non_edges`): the same answer for every graph
-    on ``n`` nodes, so for G and any neighbour of it.
+    on ``n`` nodes, so for G and any neighbour of it. ``directed``: N = n(n-1) ordered pairs.
 
     Examples
     --------
@@ -59,7 +59,7 @@ def too_many_pairs(n: int, epsilon: float, max_pairs: int) -> str | None:
     >>> too_many_pairs(5242, 5.0, 10**6) is None
     True
     """
-    pairs = n * (n - 1) // 2
+    pairs = n * (n - 1) // (1 if directed else 2)
     expected = expected_non_edges(pairs, epsilon)
     if expected <= max_pairs:
         return None
@@ -123,6 +123,13 @@ def edgeflip(
     true edge count m: the refusal spends no budget and says nothing about G0 (the release
     adds about m (1 - s) true edges to the N s/2 non-edges).
 
+    Directed ``graph``: epsilon-edge-DP with the arc as the unit (neighbours differ in one arc
+    ``u -> v``; an arc and its reverse are two units, so a mutual dyad is protected at 2
+    epsilon). Randomized response on each of the N = n(n-1) ordered pairs: one arc changes one
+    cell (sensitivity 1), so the flip rate s/2 = 1 / (1 + e^eps) is the one above; the output
+    is a directed graph of about N s/2 non-arcs and m (1 - s/2) arcs, ``max_pairs`` and the
+    posterior read with N = n(n-1).
+
     ``form="uncertain"`` publishes the same release as an uncertain graph: each published
     pair with its posterior Pr[edge | bit 1] (``edgeflip_posterior``, Bayes with the prior
     m_hat / N estimated from the release itself, so still epsilon-edge-DP). The N - K pairs
@@ -132,7 +139,7 @@ def edgeflip(
     Parameters
     ----------
     graph : Graph
-        The true graph G0 (at least 2 nodes).
+        The true graph G0 (at least 2 nodes), undirected or directed.
     epsilon : float
         The privacy budget (> 0, finite); smaller is more private.
     form : {"graph", "uncertain"}
@@ -173,14 +180,14 @@ def edgeflip(
     >>> report["params"]["form"], bool(((ug.p > 0) & (ug.p < 1)).all())
     ('uncertain', True)
     """
-    check_graph(graph, what="edgeflip")
+    check_graph(graph, what="edgeflip", directed=True)
     epsilon = check_epsilon(epsilon)
     if form not in ("graph", "uncertain"):
         raise ValueError(f"form must be 'graph' or 'uncertain', got {form!r}")
     max_pairs = check_int(max_pairs, "max_pairs", 1)
     threads = check_threads(threads)
     pairs = pair_count(graph)
-    refusal = too_many_pairs(graph.n, epsilon, max_pairs)
+    refusal = too_many_pairs(graph.n, epsilon, max_pairs, graph.directed)
     if refusal is not None:
         raise ValueError(refusal)
     flip = flip_rate(epsilon)  # s / 2
@@ -196,6 +203,7 @@ def edgeflip(
         u,
         v,
         p,
+        directed=graph.directed,
         scheme="edgeflip",
         params={"epsilon": epsilon, "form": form},
         seed=seed64,

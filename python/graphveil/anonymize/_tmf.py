@@ -64,10 +64,17 @@ def tmf(
     paper, and the authors' code, fill up to exactly m~ pairs with uniform non-edges instead,
     which is not the filter's distribution.)
 
+    Directed ``graph``: epsilon-edge-DP with the arc as the unit (two digraphs are neighbours
+    when they differ in one arc ``u -> v``; an arc and its reverse are two units, so a mutual
+    dyad is protected at 2 epsilon). The same mechanism on the N = n(n-1) ordered pairs: one
+    arc changes the arc count m by 1 (sensitivity 1) and one cell of the (non-symmetric)
+    adjacency matrix by 1 (L1 sensitivity 1), so the budget split, the noise and theta are
+    those above with N = n(n-1); the release is a directed graph of about m~ arcs.
+
     Parameters
     ----------
     graph : Graph
-        The true graph G0 (at least 2 nodes).
+        The true graph G0 (at least 2 nodes), undirected or directed.
     epsilon : float
         The privacy budget (> 0, finite); smaller is more private.
     count_share : float
@@ -107,7 +114,7 @@ def tmf(
     >>> report["params"], bool((ug.p == 1).all())
     ({'epsilon': 5.0, 'count_share': 0.01}, True)
     """
-    check_graph(graph, what="tmf")
+    check_graph(graph, what="tmf", directed=True)
     epsilon = check_epsilon(epsilon)
     count_share = check_real(count_share, "count_share", 0.0, 1.0)
     if not 0.0 < count_share < 1.0:
@@ -143,6 +150,7 @@ def tmf(
         u,
         v,
         np.ones(u.size),
+        directed=graph.directed,
         scheme="tmf",
         params={"epsilon": epsilon, "count_share": count_share},
         seed=seed64,

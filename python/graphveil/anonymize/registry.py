@@ -517,7 +517,7 @@ def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymize
     # A release above the bound is not applicable. The reason names the bound, not its value:
     # 20 m would print the true edge count into study.md.
     limit = max(DP_STUDY_PAIRS_PER_EDGE * graph.m, 1)
-    if too_many_pairs(graph.n, v, limit) is not None:
+    if too_many_pairs(graph.n, v, limit, graph.directed) is not None:
         raise NotApplicable(
             f"EdgeFlip at epsilon={v:g} would publish more than the study's bound of "
             f"{DP_STUDY_PAIRS_PER_EDGE} pairs per true edge"
@@ -535,6 +535,7 @@ def dp_scheme(
     study: StudyRun | None = None,
     cli: Cli | None = None,
     public_report: tuple[str, ...] = (),
+    directed: bool = False,
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -559,6 +560,7 @@ def dp_scheme(
         family="dp",
         public_report=public_report,
         check=check_epsilon,
+        directed=directed,
     )
 
 
@@ -746,6 +748,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "P",
             # from the noisy count; kept_edges and added_pairs count true edges: private
             public_report=("m_noisy", "theta", "p_keep", "p_add"),
+            directed=True,  # on the n(n-1) ordered pairs, the arc the unit of privacy
         ),
         dp_scheme(
             "edgeflip",
@@ -755,6 +758,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "*",
             study=_study_edgeflip,
             public_report=("s", "m_hat", "p1", "p0"),  # epsilon and the release's size
+            directed=True,  # on the n(n-1) ordered pairs, the arc the unit of privacy
         ),
         dp_scheme(
             "dp_dk",
@@ -763,7 +767,9 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "a noisy degree sequence (k=1) or joint degree matrix (k=2), made consistent, then a "
             "graph generated from it; epsilon-edge-DP (the study runs k=1)",
             "X",
-            public_report=("budget", "erased", "degree_cap", "sensitivity"),
+            # trimmed: stubs dropped from the noisy in/out sequence (directed), noisy values only
+            public_report=("budget", "erased", "degree_cap", "sensitivity", "trimmed"),
+            directed=True,  # k = 1: the joint (in, out) degree sequence, sensitivity 2
         ),
         dp_scheme(
             "dgg",
@@ -835,7 +841,7 @@ def directed() -> tuple[str, ...]:
     Examples
     --------
     >>> directed()
-    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture')
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'mixture', 'tmf', 'edgeflip', 'dp_dk')
     """
     return tuple(s.name for s in REGISTRY.values() if s.directed)
 
@@ -846,7 +852,7 @@ def study_directed() -> tuple[str, ...]:
     Examples
     --------
     >>> study_directed()
-    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch')
+    ('obfuscation', 'randwalk', 'maxvar', 'edge_switch', 'tmf', 'edgeflip', 'dp_dk')
     """
     return tuple(
         s.name
