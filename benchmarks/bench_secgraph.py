@@ -48,7 +48,9 @@ control. Graphveil's percolation (both variants) at least as accurate (correct a
 every SecGraph run, and re-identifying at least as many. Times are not asserted.
 
 Measured (2 shared cores, loaded; core of 1,540 nodes, twin share 0.229; hub seeds; correct /
-wrong / coverage, the matching's seconds; SecGraph's percolation: mean of 5 runs):
+wrong / coverage, the matching's seconds; SecGraph's percolation: mean of 5 runs, which moves
+between invocations since its Random is unseeded: single runs gave 0.01-0.36 correct, means
+0.08-0.28; SecGraph's NS took 69-140 s over two invocations):
 
 =========================  ========================  ========================
 case, attack               graphveil                 SecGraph
