@@ -78,13 +78,6 @@ ESCAPES = [
         "model imports the checks, so Graph is imported on the first call",
     ),
     (
-        "graphveil.measure",
-        "graphveil.evaluation",
-        True,
-        "graphveil.measure.evaluate (public API) is graphveil.evaluation.evaluate, re-exported "
-        "by the module __getattr__ of measure and measure.report on first use",
-    ),
-    (
         "graphveil.anonymize._obfuscation",
         "graphveil.measure.privacy",
         False,

@@ -18,10 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import graphveil as gv
-from graphveil import datasets
+from graphveil import datasets, evaluate
 from graphveil.anonymize import randwalk
 from graphveil.cli import main
-from graphveil.measure import evaluate
 from graphveil.record import RunRecord, release_digest
 
 

@@ -72,7 +72,7 @@ class UncertainGraph:
     ``1 - prod(1 - p_i)`` and self-loops are dropped, which is the strict graph
     :meth:`simplified` returns; the edit distance (:meth:`expected_edit_distance`) works on that
     graph. :meth:`sample_multigraph` keeps every loop and copy: the measures
-    (:func:`graphveil.measure.evaluate`, the study) read a relaxed graph's worlds that way, as
+    (:func:`graphveil.evaluate`, the study) read a relaxed graph's worlds that way, as
     the authors measured the printed RandWalk-mod (see :mod:`graphveil.multigraph`).
 
     Directed (``directed=True``): the pairs are *ordered*, ``(u, v)`` the arc ``u -> v``, kept
@@ -211,7 +211,7 @@ class UncertainGraph:
         """The private run record this release was loaded with (``load(path, record=...)``), or None.
 
         :meth:`save` writes its permutation through to a new record, and
-        :func:`~graphveil.measure.evaluate` maps the ids back through it when no ``record`` is
+        :func:`~graphveil.evaluate` maps the ids back through it when no ``record`` is
         passed. **Never publish it.**
         """
         return self._record
@@ -792,7 +792,7 @@ class UncertainGraph:
 
         With ``record`` (the release's private run record, or its path), the graph carries it
         (:attr:`run_record`): saving it again writes the original id mapping into the new
-        record, and :func:`~graphveil.measure.evaluate` maps the ids back through it. The record
+        record, and :func:`~graphveil.evaluate` maps the ids back through it. The record
         must be this release's own (its digest is checked) and must say how the ids were
         written: a permuted release needs the record's permutation.
 

@@ -163,7 +163,7 @@ def attack_lines(extra: dict[str, float]) -> list[str]:
 
 def _run_evaluate(args: argparse.Namespace) -> int:
     from graphveil.evaluation import evaluate
-    from graphveil.measure.report import _scheme_label
+    from graphveil.measure.plan import scheme_label
 
     expected = 1 if args.dataset is not None else 2
     if len(args.paths) != expected:
@@ -183,7 +183,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         )
     label = args.label
     if label is None:
-        label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
+        label = scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
     try:
         report = evaluate(
             g0,

@@ -70,7 +70,7 @@ def check_same_kind(g0: Any, published: Any) -> None:
 
 
 class Original:
-    """G0 measured once, for every evaluation against it (:func:`~graphveil.measure.evaluate`).
+    """G0 measured once, for every evaluation against it (:func:`~graphveil.evaluate`).
 
     Parameters
     ----------

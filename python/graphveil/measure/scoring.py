@@ -1,7 +1,7 @@
 """The scorings of a release: graphveil's corrected measures (the default) and the authors' own.
 
 A *scoring* is every choice of a measure where graphveil corrects the paper's authors: it is
-chosen once per evaluation (:func:`~graphveil.measure.evaluate`'s ``scoring``) or study
+chosen once per evaluation (:func:`~graphveil.evaluate`'s ``scoring``) or study
 (:func:`~graphveil.experiments.reproduce`, ``graphveil reproduce --scoring``) and this
 registry is its one home. Two are registered:
 
