@@ -203,7 +203,7 @@ def _bar(enabled: bool, total: int) -> Iterator[Callable[[], None] | None]:
         return
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, desc="samples", unit="sample", leave=False) as bar:
+    with tqdm(total=total, desc="samples", unit="sample") as bar:
         yield lambda: bar.update(1)
 
 

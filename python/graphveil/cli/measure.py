@@ -23,6 +23,7 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
+    show_progress,
     write_json,
 )
 from graphveil.measure import graph_stats
@@ -195,6 +196,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             label=label,
             scoring=args.scoring,
             attacks=args.attacks,
+            progress=show_progress(args),  # a bar over the samples on a terminal
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None
