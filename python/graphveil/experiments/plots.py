@@ -108,7 +108,9 @@ def _label_points(
 
 
 def _legend_outside(ax: Any) -> None:
-    """The legend to the right of the axes, clear of the data."""
+    """The legend to the right of the axes, clear of the data (none if nothing is named)."""
+    if not ax.get_legend_handles_labels()[0]:
+        return
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
 
 
