@@ -21,7 +21,7 @@ from graph_zoo import shared_graph_path
 
 import graphveil as gv
 from graphveil import evaluate
-from graphveil._common import require_undirected
+from graphveil._checks import require_undirected
 from graphveil.anonymize import partition, registry
 from graphveil.attack import attack_scores, link_inference, propagation_attack
 from graphveil.measure import eps

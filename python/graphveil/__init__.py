@@ -9,8 +9,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from graphveil import attack, datasets, generators
+from graphveil._checks import NotApplicable
 from graphveil._common import PACKAGE_VERSION as __version__
-from graphveil._common import NotApplicable, default_threads
+from graphveil._threads import default_threads
 from graphveil.evaluation import evaluate
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet

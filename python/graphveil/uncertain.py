@@ -9,14 +9,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from graphveil._common import (
-    SeedLike,
-    aligned,
-    check_threads,
-    require_undirected,
-    seed_to_u64,
-)
-from graphveil._file_methods import FileMethods, files, install_files
+from graphveil._checks import check_threads, require_undirected
+from graphveil._common import aligned
 from graphveil._pairs import (
     adjacency,
     canonical_pairs,
@@ -28,6 +22,7 @@ from graphveil._pairs import (
     world_edges,
     worlds,
 )
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.interop import (
     pairs_from_scipy,
@@ -42,9 +37,7 @@ from graphveil.record import PUBLIC_META, RunRecord, check_record
 
 __all__ = [
     "Anonymized",
-    "FileMethods",
     "UncertainGraph",
-    "install_files",
     "load_uncertain",
 ]
 
@@ -485,7 +478,9 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        return files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
+        from graphveil.io.releases import write_release  # io is a floor up (a declared escape)
+
+        return write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -770,7 +765,9 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
-        return files().write(
+        from graphveil.io.releases import write_release  # io is a floor up (a declared escape)
+
+        return write_release(
             self,
             path,
             format=format,
@@ -820,7 +817,9 @@ class UncertainGraph:
             version, or holds an invalid uncertain graph; the message names the file. If
             ``record`` belongs to another release or cannot map its ids.
         """
-        graph = files().read(path, format=format)
+        from graphveil.io.releases import read_uncertain  # io is a floor up (a declared escape)
+
+        graph = read_uncertain(path, format=format)
         if record is not None:
             graph._record = check_record(graph, record, str(path))
         return graph

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import NotApplicable
+from graphveil._checks import NotApplicable
 from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.experiments.config import ATTACK_COLUMNS, GridPoint, StudyConfig, point_seed

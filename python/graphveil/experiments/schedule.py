@@ -18,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import replace
 from typing import Any
 
-from graphveil._common import NotApplicable
+from graphveil._checks import NotApplicable
 from graphveil._seeds import evaluation_seeds
 from graphveil.anonymize import registry
 from graphveil.cluster import result_item, share, sharing, submit

@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from graphveil._common import SeedLike, seed_to_u64
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure._checks import _check_measured, _simple
 from graphveil.measure.distances import DISTANCE_SOURCES, EXACT_THRESHOLD, distance_histogram

@@ -41,7 +41,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import check_threads
+from graphveil._checks import check_threads
 from graphveil.graph import Graph
 
 __all__ = [

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_samples
+from graphveil._checks import check_samples
 from graphveil._seeds import SeedLike, evaluation_seeds, seed_to_u64
 from graphveil._threads import check_threads
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.measure.original import PAPER_K, Original, check_k, check_same_kind, eps_degree
 from graphveil.measure.report import (
     PRIVACY,

@@ -21,13 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import (
-    SeedLike,
-    atomic_path,
-    task_threads,
-)
+from graphveil._common import atomic_path
 from graphveil._json import dumps
-from graphveil._threads import map_ordered
+from graphveil._seeds import SeedLike
+from graphveil._threads import map_ordered, task_threads
 from graphveil.graph import Graph
 from graphveil.measure.errors import analyst_error, analyst_rows
 from graphveil.measure.original import (

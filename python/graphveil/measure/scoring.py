@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_ints
-from graphveil.graph import Graph
+from graphveil._checks import check_ints
+from graphveil.graph import Graph, check_graph
 from graphveil.measure.privacy import degree_distributions
 from graphveil.measure.privacy import eps as exact_eps
 from graphveil.multigraph import Multigraph
