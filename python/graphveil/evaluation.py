@@ -88,7 +88,7 @@ def evaluate(
         ``seed`` when not given. A study passes one value for all its grid points, so that
         G0's row is identical across them.
     original : Original or dict, optional
-        G0 measured once (:class:`Original` of ``g0``: its signatures, edge keys and row, with
+        G0 measured once (:class:`~graphveil.measure.Original` of ``g0``: its signatures, edge keys and row, with
         ``k`` among its levels), or just its row (:func:`~graphveil.measure.report.true_graph_row` of ``g0`` with the same
         ``k``, ``statistics_seed`` and ``statistics``): a caller evaluating many published
         graphs of one G0 builds it once. An Original brings its ``statistics_seed`` and
@@ -113,7 +113,7 @@ def evaluate(
         sample per sample running (per worker).
     first_sample : int, default 0
         Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
-        one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
+        one part of an evaluation split by hand, to be combined with :meth:`Report.merge <graphveil.measure.Report.merge>`.
     analyst : bool, default False
         Also measure the analyst statistics (communities, central nodes, spread, PGB's
         divergences: :mod:`graphveil.measure.analyst`), in their own column group with their

@@ -51,7 +51,7 @@ class SamplePlan:
 
     Build it with :meth:`build` (the arguments of :func:`graphveil.evaluate`), measure its
     samples with :meth:`measure` (or :func:`~graphveil.measure.report.map_samples` of
-    :attr:`reference`, :attr:`release` and :attr:`indices` on any executor), and reduce them
+    ``reference``, ``release`` and ``indices`` on any executor), and reduce them
     with :meth:`report`.
 
     Attributes
@@ -151,7 +151,7 @@ class SamplePlan:
         )  # fmt: skip
 
     def report(self, measured: list[Measured]) -> Report:
-        """The Report of the measured samples (each counted :attr:`copies` times), G0's row and eps."""
+        """The Report of the measured samples (each counted ``copies`` times), G0's row and eps."""
         reference, ug, copies = self.reference, self.release, self.copies
         per_sample = [row for row, _ in measured for _ in range(copies)]
         histogram = sum_histograms(h for _, h in measured for _ in range(copies))
