@@ -35,7 +35,6 @@ LAYERS = {
             "graphveil.multigraph",
             "graphveil.uncertain",
             "graphveil._pairs",
-            "graphveil._file_methods",
             "graphveil.record",
             "graphveil.interop",
             "graphveil.generators",
@@ -71,18 +70,11 @@ LAYERS = {
 # A lazy escape must be function-local (it then makes no import-time cycle).
 ESCAPES = [
     (
-        "graphveil._checks",
-        "graphveil.graph",
+        "graphveil.uncertain",
+        "graphveil.io.releases",
         True,
-        "check_graph, the one graph-argument check of every layer, names the Graph class; the "
-        "model imports the checks, so Graph is imported on the first call",
-    ),
-    (
-        "graphveil.measure",
-        "graphveil.evaluation",
-        True,
-        "graphveil.measure.evaluate (public API) is graphveil.evaluation.evaluate, re-exported "
-        "by the module __getattr__ of measure and measure.report on first use",
+        "UncertainGraph's file methods (save, to_graphml, load) are the io floor's write_release "
+        "and read_uncertain, imported when called: the model imports no format at import time",
     ),
     (
         "graphveil.anonymize._obfuscation",

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from graph_zoo import load_shared
 
+from graphveil import evaluate
 from graphveil.anonymize import maxvar
-from graphveil.measure.report import evaluate
 
 
 @pytest.mark.benchmark(group="evaluate 20 samples web-NotreDame")

@@ -11,8 +11,8 @@ import sys
 import time
 
 import graphveil as gv
+from graphveil import evaluate
 from graphveil.anonymize import maxvar
-from graphveil.measure.report import evaluate
 
 
 def rss_mb() -> float:

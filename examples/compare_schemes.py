@@ -11,7 +11,7 @@ re-identification rate, and better for rel.err and the tradeoff (sqrt(H2_open) x
 from __future__ import annotations
 
 import graphveil as gv
-from graphveil import anonymize, attack, measure
+from graphveil import anonymize, attack
 
 
 def main() -> None:
@@ -23,7 +23,7 @@ def main() -> None:
     }
     print(f"{'scheme':<20} {'H2_open':>8} {'rel.err':>8} {'tradeoff':>9} {'re-identified':>14}")
     for name, published in releases.items():
-        report = measure.evaluate(g0, published, samples=5, seed=2)
+        report = gv.evaluate(g0, published, samples=5, seed=2)
         reid = attack.attack_scores(g0, published, samples=3, seed=3)["reid_rate"]
         print(
             f"{name:<20} {report.mean['H2_open']:>8.2f} {report.rel_err:>8.4f}"

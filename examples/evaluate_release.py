@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 
 import graphveil as gv
-from graphveil import anonymize, attack, measure
+from graphveil import anonymize, attack
 from graphveil.record import true_ids
 
 
@@ -38,7 +38,7 @@ def main(folder: Path) -> None:
     pub = gv.load_uncertain(folder / "release.npz")
 
     # Utility and the re-identification scores over 10 sampled worlds (the paper's Tables 3-7).
-    report = measure.evaluate(g0, pub, samples=10, record=record)
+    report = gv.evaluate(g0, pub, samples=10, record=record)
     print(report.table())
 
     # Two attacks on the release, in the true graph's ids (the record maps them back).

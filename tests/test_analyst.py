@@ -14,10 +14,11 @@ import pytest
 from graph_zoo import ZOO, karate_graph, load_shared
 
 import graphveil as gv
+from graphveil import evaluate
 from graphveil.measure import analyst as A
 from graphveil.measure import utility as U
 from graphveil.measure.errors import error_term
-from graphveil.measure.report import Report, analyst_error, evaluate
+from graphveil.measure.report import Report, analyst_error
 
 nx = pytest.importorskip("networkx")
 ig = pytest.importorskip("igraph")

@@ -554,8 +554,8 @@ def test_attack_scores_on_a_small_graph_and_bad_input():
 
 
 def test_evaluate_with_attacks_adds_the_attack_scores(grqc):
+    from graphveil import evaluate
     from graphveil.attack import attack_scores
-    from graphveil.measure.report import evaluate
 
     ug, _ = maxvar(grqc, n_potential=grqc.m // 5, parts=1, seed=6)
     plain = evaluate(grqc, ug, samples=2, seed=6, k=30)

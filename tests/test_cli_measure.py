@@ -7,10 +7,10 @@ import json
 import networkx as nx
 import pytest
 
-from graphveil import datasets
+from graphveil import datasets, evaluate
 from graphveil.anonymize import randwalk_mod
 from graphveil.cli import main
-from graphveil.measure import eps, evaluate, num_signatures
+from graphveil.measure import eps, num_signatures
 
 
 @pytest.fixture(autouse=True)

@@ -225,7 +225,7 @@ def test_a_late_missing_library_is_one_line(monkeypatch, capsys):
 # ---------------------------------------------------------------------------- smaller refusals
 def test_seeds_outside_64_bits_are_refused_alike_by_api_and_cli(capsys):
     import graphveil as gv
-    from graphveil._common import seed_to_u64
+    from graphveil._seeds import seed_to_u64
     from graphveil.anonymize.parts import metis_parts
 
     assert seed_to_u64(2**64 - 1) == 2**64 - 1

@@ -15,7 +15,7 @@ from graph_zoo import karate_graph
 import graphveil as gv
 from graphveil import anonymize, datasets
 from graphveil import experiments as ex
-from graphveil._common import seed_to_u64
+from graphveil._seeds import seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.measure import eps
 

@@ -20,10 +20,11 @@ import scipy.sparse as sp
 from graph_zoo import shared_graph_path
 
 import graphveil as gv
-from graphveil._common import require_undirected
+from graphveil import evaluate
+from graphveil._checks import require_undirected
 from graphveil.anonymize import partition, registry
 from graphveil.attack import attack_scores, link_inference, propagation_attack
-from graphveil.measure import eps, evaluate
+from graphveil.measure import eps
 
 # arcs with a repeat (0->1 twice), a reverse (1->0), a self-loop (2->2), node 4 isolated
 U = [0, 1, 1, 2, 3, 0, 3]

@@ -16,11 +16,10 @@ import numpy as np
 import pytest
 
 import graphveil as gv
-from graphveil import datasets
+from graphveil import datasets, evaluate
 from graphveil.anonymize import registry
 from graphveil.attack import attack_scores, link_inference, propagation_attack
 from graphveil.cli import main
-from graphveil.evaluation import evaluate
 from graphveil.experiments.state import graph_digest
 from graphveil.measure import Original
 from graphveil.measure.privacy import eps

@@ -276,7 +276,7 @@ def test_deterministic_schemes_run_independently(karate):
     # Run 0 uses the point's seed: its measurement is the first per-run row.
     rw = study.scheme_rows("randwalk")[0]
     runs = [
-        gv.measure.report.evaluate(
+        gv.evaluate(
             karate,
             gv.anonymize.randwalk(
                 karate, t=2, seed=rw["seed"] if r == 0 else ex.point_seed(rw["seed"], f"run-{r}")
@@ -348,7 +348,8 @@ def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(
 ):
     """G0 leaves the client once per study (or evaluation), not with every task, and a
     point's published graph stays on the worker that made it: the client never sends one."""
-    from graphveil.measure import Original, evaluate
+    from graphveil import evaluate
+    from graphveil.measure import Original
     from graphveil.uncertain import UncertainGraph
 
     sent = {Original: 0, gv.Graph: 0, UncertainGraph: 0}

@@ -41,12 +41,10 @@ def test_derivations_match_their_formulas():
 
 
 def test_old_seed_names_are_the_home():
-    from graphveil._common import seed_to_u64
     from graphveil.anonymize.parts import part_seed
     from graphveil.anonymize.registry import derived_seed
     from graphveil.experiments import point_seed
 
-    assert seed_to_u64 is _seeds.seed_to_u64
     assert derived_seed is _seeds.derived_seed is point_seed
     assert part_seed is _seeds.part_seed
 
@@ -143,15 +141,40 @@ def test_check_policy_type_then_value():
 
 def test_check_graph():
     import graphveil as gv
+    from graphveil.graph import check_graph
 
     g = gv.Graph.from_edges([0], [1])
     d = gv.Graph.from_edges([0], [1], directed=True)
-    assert _checks.check_graph(g) is g
-    assert _checks.check_graph(d, what=None) is d
+    assert check_graph(g) is g
+    assert check_graph(d, what=None) is d
     with pytest.raises(TypeError, match="g0 must be a graphveil.Graph, not list; build one"):
-        _checks.check_graph([], "g0")
+        check_graph([], "g0")
     with pytest.raises(_checks.NotApplicable, match="maxvar has no directed form yet"):
-        _checks.check_graph(d, what="maxvar")
+        check_graph(d, what="maxvar")
+
+
+def test_each_fact_has_one_import_path():
+    # _common's re-exports of the homes' names are gone, and the lint rule keeps them gone
+    from pathlib import Path
+
+    import tomllib
+
+    from graphveil import _common
+    from graphveil.anonymize import _report
+
+    pyproject = Path(__file__).parents[1] / "pyproject.toml"
+    lint = tomllib.loads(pyproject.read_text())["tool"]["ruff"]["lint"]
+    banned = lint["flake8-tidy-imports"]["banned-api"]
+    for home in (_checks, _json, _seeds, _threads):
+        for name in home.__all__ if hasattr(home, "__all__") else vars(home):
+            if name.startswith("_") or not callable(getattr(home, name)):
+                continue
+            if getattr(home, name).__module__ != home.__name__:
+                continue  # imported there, not defined
+            assert not hasattr(_common, name), f"graphveil._common.{name}"
+            assert f"graphveil._common.{name}" in banned, name
+    assert not hasattr(_checks, "check_graph") and not hasattr(_report, "check_graph")
+    assert "graphveil._checks.check_graph" in banned
 
 
 # ---------------------------------------------------------------------------- JSON

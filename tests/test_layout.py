@@ -26,12 +26,13 @@ def test_subpackages_reachable_without_importing_them():
     # A fresh interpreter: nothing imported by hand but graphveil itself.
     code = (
         "import graphveil as gv; "
-        "print(gv.anonymize.maxvar.__name__, gv.measure.evaluate.__name__, "
+        "print(gv.anonymize.maxvar.__name__, gv.measure.Report.__name__, gv.evaluate.__name__, "
         "gv.experiments.reproduce.__name__, gv.attack.__name__)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == [
         "maxvar",
+        "Report",
         "evaluate",
         "reproduce",
         "graphveil.attack",

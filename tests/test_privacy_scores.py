@@ -13,13 +13,12 @@ import networkx as nx
 import pytest
 
 import graphveil as gv
+from graphveil import evaluate, scores
 from graphveil import experiments as ex
-from graphveil import scores
 from graphveil._json import dumps
 from graphveil.attack import attack_scores
 from graphveil.attack import registry as attacks
 from graphveil.cli import main
-from graphveil.measure import evaluate
 from graphveil.measure.scores import EPS, MODEL_SCORES, PrivacyScore, sample_score_names
 from graphveil.measure.scoring import SCORINGS
 

@@ -11,6 +11,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -18,10 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import graphveil as gv
-from graphveil import datasets
+from graphveil import datasets, evaluate
 from graphveil.anonymize import randwalk
 from graphveil.cli import main
-from graphveil.measure import evaluate
 from graphveil.record import RunRecord, release_digest
 
 
@@ -343,11 +343,16 @@ def _mutate(data: st.DataObject, body: dict) -> dict:
     return body
 
 
-@settings(
-    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(data=st.data(), kind=st.sampled_from(["sidecar", "record", "npz"]))
-def test_fuzzed_releases_and_records_raise_only_input_errors(tmp_path, data, kind):
+def _fuzzed(examples: int) -> Any:
+    """The fuzz test below with ``examples`` examples (its CI run and its ``-m long`` run)."""
+    return lambda test: settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture],
+    )(given(data=st.data(), kind=st.sampled_from(["sidecar", "record", "npz"]))(test))
+
+
+def _fuzz_release_or_record(tmp_path: Path, data: st.DataObject, kind: str) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     _SMALL.save(folder / "pub.tsv", record=folder / "rec.json", seed=1)
     _SMALL.save(folder / "pub.npz", record=folder / "recn.json", seed=1)
@@ -399,6 +404,13 @@ def test_fuzzed_releases_and_records_raise_only_input_errors(tmp_path, data, kin
         ]
     )
     assert code == 2  # the node counts differ at best: never a traceback
+
+
+#: Sized for CI (about 0.1 s an example); ``pytest -m long`` runs the long fuzz below.
+test_fuzzed_releases_and_records_raise_only_input_errors = _fuzzed(60)(_fuzz_release_or_record)
+test_fuzzed_releases_and_records_raise_only_input_errors_long = pytest.mark.long(
+    _fuzzed(2000)(_fuzz_release_or_record)
+)
 
 
 # ---------------------------------------------------------------------- study files

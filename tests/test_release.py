@@ -263,7 +263,7 @@ def test_evaluate_refuses_a_permuted_release_and_maps_it_back_exactly(tmp_path):
     rec = ug.save(tmp_path / "pub.npz", record=tmp_path / "private.json")
     published = gv.load_uncertain(tmp_path / "pub.npz")
     assert published.ids_permuted
-    from graphveil.measure import evaluate
+    from graphveil import evaluate
 
     with pytest.raises(ValueError, match="permuted node ids.*record"):
         evaluate(g0, published, samples=2, seed=1, k=3)
@@ -712,7 +712,7 @@ def test_a_parquet_release_reads_back_as_a_permuted_release(tmp_path):
         assert rec.matches(gv.record.release_digest(back.n, back.u, back.v, back.p))
     # evaluate refuses it without the record (its ids are not the true graph's)
     with pytest.raises(ValueError, match="record"):
-        gv.measure.evaluate(g0, gv.read_parquet(tmp_path / "pub.parquet"), samples=1)
+        gv.evaluate(g0, gv.read_parquet(tmp_path / "pub.parquet"), samples=1)
 
 
 def test_graphml_is_written_for_other_tools_only(tmp_path):

@@ -12,8 +12,9 @@ import pytest
 from graph_zoo import ZOO
 
 import graphveil as gv
+from graphveil import evaluate
 from graphveil.measure import privacy as P
-from graphveil.measure.report import STATISTICS, Report, evaluate, relative_error
+from graphveil.measure.report import STATISTICS, Report, relative_error
 
 
 def cheap_statistics(g: gv.Graph, *, seed=None, threads=None) -> dict[str, float]:
@@ -516,3 +517,27 @@ def test_soc_epinions1_out_degree_fit_flips_between_worlds_and_is_warned_of():
     (warning,) = rep.warnings
     assert warning.startswith("S_PL_out is unstable: G0's out-degrees fit alpha 2.705 at x_min 55")
     assert "alpha 1.892 at x_min 2" in warning
+
+
+def test_the_old_spelling_warns_and_gives_the_same_report():
+    g0 = gv.generators.powerlaw_cluster(60, 2, 0.3, seed=1)
+    u, v = g0.edges()
+    ug = gv.UncertainGraph(g0.n, u, v, [0.7] * g0.m)
+    with pytest.warns(DeprecationWarning, match="graphveil.evaluate"):
+        old = gv.measure.evaluate(g0, ug, samples=3, seed=2, k=2, first_sample=1)
+    assert old.to_dict() == evaluate(g0, ug, samples=3, seed=2, k=2, first_sample=1).to_dict()
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="graphveil.evaluate"):
+        gv.measure.evaluate(g0, ug, samples=1, attacks=True)
+
+
+def test_a_plan_measured_and_reduced_is_evaluate():
+    from graphveil.measure import SamplePlan
+
+    g0 = gv.generators.powerlaw_cluster(60, 2, 0.3, seed=1)
+    ug, _ = gv.anonymize.maxvar(g0, n_potential=40, parts=1, seed=3)
+    plan = SamplePlan.build(g0, ug, 4, seed=5, k=(2, 3), label="x")
+    assert plan.indices == (0, 1, 2, 3) and plan.copies == 1
+    done: list[int] = []
+    report = plan.report(plan.measure(on_done=lambda: done.append(1)))
+    assert len(done) == 4
+    assert report.to_dict() == evaluate(g0, ug, 4, seed=5, k=(2, 3), label="x").to_dict()

@@ -23,8 +23,9 @@ import numpy as np
 import pytest
 
 import graphveil as gv
+from graphveil import evaluate
 from graphveil.anonymize import maxvar, obfuscation, randwalk, randwalk_mod
-from graphveil.measure import Original, Report, evaluate
+from graphveil.measure import Original, Report
 from graphveil.measure.scoring import (
     SCORINGS,
     authors_eps,

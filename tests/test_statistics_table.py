@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 import graphveil as gv
+from graphveil import evaluate
 from graphveil import experiments as ex
 from graphveil.measure import utility as U
 from graphveil.measure.analyst import analyst_reference
-from graphveil.measure.report import evaluate, relative_error
+from graphveil.measure.report import relative_error
 
 
 def _isolated(graph: gv.Graph, options: U.StatisticOptions) -> dict[str, float]:

@@ -12,7 +12,7 @@ from graph_zoo import ZOO, shared_graph_path
 
 import graphveil as gv
 from graphveil import _core
-from graphveil._common import seed_to_u64
+from graphveil._seeds import seed_to_u64
 from graphveil.measure import distances as D
 from graphveil.measure import utility as U
 

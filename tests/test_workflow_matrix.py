@@ -32,12 +32,12 @@ import pytest
 
 import graphveil as gv
 import graphveil.cli as graphveil_cli
+from graphveil import evaluate
 from graphveil._json import dumps
 from graphveil.anonymize import mixture, randwalk, registry
 from graphveil.attack import registry as attacks
 from graphveil.cli import build_parser, main
 from graphveil.experiments import StudyConfig
-from graphveil.measure import evaluate
 from graphveil.record import RunRecord, true_ids
 
 SCHEMES = registry.names()

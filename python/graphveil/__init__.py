@@ -9,8 +9,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from graphveil import attack, datasets, generators
+from graphveil._checks import NotApplicable
 from graphveil._common import PACKAGE_VERSION as __version__
-from graphveil._common import NotApplicable, default_threads
+from graphveil._threads import default_threads
+from graphveil.evaluation import evaluate
 from graphveil.graph import Graph
 from graphveil.io import read_edgelist, read_parquet, write_edgelist, write_parquet
 from graphveil.record import RunRecord, load_record
@@ -44,6 +46,7 @@ __all__ = [
     "attack",
     "datasets",
     "default_threads",
+    "evaluate",
     "experiments",
     "generators",
     "load_record",

@@ -117,27 +117,6 @@ def check_samples(samples: Any, name: str = "samples") -> int:
     return samples
 
 
-def check_graph(
-    graph: Any, name: str = "graph", *, what: str | None = "this scheme", directed: bool = False
-) -> Any:
-    """``graph``, checked to be a :class:`~graphveil.Graph` (the input of ``what``).
-
-    TypeError naming ``name`` for anything else. A directed graph is refused too
-    (:func:`require_undirected`) unless ``directed`` (``what`` has a directed form: its
-    registry record says ``directed=True``) or ``what`` is None (the caller takes both).
-    """
-    from graphveil.graph import Graph  # the model imports this module: no import-time cycle
-
-    if not isinstance(graph, Graph):
-        raise TypeError(
-            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
-            "Graph.from_edges / from_scipy / from_networkx"
-        )
-    if what is not None and not directed:
-        require_undirected(graph, what)
-    return graph
-
-
 def check_ints(value: Any, name: str, low: int) -> tuple[int, ...]:
     """``value`` (one integer or a non-empty iterable of them) as a tuple of integers >= ``low``.
 

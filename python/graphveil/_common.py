@@ -17,21 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._checks import (  # noqa: F401  (re-exported: their old home)
-    NotApplicable,
-    check_int,
-    check_real,
-    check_threads,
-    require_undirected,
-)
-from graphveil._json import MAX_JSON_DEPTH, load_json  # noqa: F401  (re-exported: the old home)
-from graphveil._seeds import SeedLike, seed_to_u64  # noqa: F401  (re-exported: the old home)
-from graphveil._threads import (  # noqa: F401  (re-exported: their old home)
-    default_threads,
-    pool_workers,
-    task_threads,
-)
-
 try:
     #: The installed package's version (``graphveil.__version__``), written into every file.
     PACKAGE_VERSION = version("graphveil")

@@ -16,7 +16,8 @@ import scipy.sparse as sp
 
 from graphveil import _core
 from graphveil._checks import check_int, check_memory
-from graphveil._common import SeedLike, in_sorted, index_dtype, seed_to_u64
+from graphveil._common import in_sorted, index_dtype
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import default_threads
 from graphveil.graph import Graph
 

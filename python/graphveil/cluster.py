@@ -1,6 +1,6 @@
 """Executors for the study on a cluster: a ``dask.distributed`` scheduler from one string.
 
-:func:`graphveil.experiments.reproduce` and :func:`graphveil.measure.evaluate` take any
+:func:`graphveil.experiments.reproduce` and :func:`graphveil.evaluate` take any
 :class:`concurrent.futures.Executor`; :func:`executor_for` makes the documented one, a
 :class:`DaskExecutor`, from the CLI's ``--scheduler`` value.
 

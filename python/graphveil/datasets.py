@@ -44,7 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graphveil._common import SeedLike, atomic_path
+from graphveil._common import atomic_path
+from graphveil._seeds import SeedLike
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.graph import Graph

@@ -4,34 +4,28 @@
 :mod:`graphveil.measure` (samples drawn, measured and reduced to a
 :class:`~graphveil.measure.Report`), the attacks of :mod:`graphveil.attack` (``attacks=True``)
 and the cluster helpers of :mod:`graphveil.cluster` (a Dask executor gets G0 and the release
-once). ``measure`` and ``attack`` are siblings that import neither each other nor the cluster;
-``graphveil.measure.evaluate`` and ``graphveil.measure.report.evaluate`` are this function,
-loaded on first use.
+once). ``measure`` and ``attack`` are siblings that import neither each other nor the cluster; the
+measure floor plans and reduces the samples (:class:`~graphveil.measure.SamplePlan`) and this
+floor adds the attacks and the cluster. :func:`evaluate` is ``graphveil.evaluate``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from graphveil._common import SeedLike
-from graphveil._seeds import evaluation_seeds
+from graphveil._seeds import SeedLike
 from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 from graphveil.cluster import share, sharing
 from graphveil.graph import Graph
 from graphveil.measure.original import PAPER_K, Original
-from graphveil.measure.report import (
-    Report,
-    _check_inputs,
-    _reduce,
-    _reference,
-    _sample_plan,
-    map_samples,
-)
+from graphveil.measure.plan import SamplePlan
+from graphveil.measure.report import Report
 from graphveil.scores import attack_rows
 from graphveil.uncertain import UncertainGraph
 
@@ -59,6 +53,7 @@ def evaluate(
     first_sample: int = 0,
     analyst: bool = False,
     scoring: str = "corrected",
+    progress: bool = False,
 ) -> Report:
     """Measure the privacy and utility of a published graph as the paper does (Section VI).
 
@@ -93,7 +88,7 @@ def evaluate(
         ``seed`` when not given. A study passes one value for all its grid points, so that
         G0's row is identical across them.
     original : Original or dict, optional
-        G0 measured once (:class:`Original` of ``g0``: its signatures, edge keys and row, with
+        G0 measured once (:class:`~graphveil.measure.Original` of ``g0``: its signatures, edge keys and row, with
         ``k`` among its levels), or just its row (:func:`~graphveil.measure.report.true_graph_row` of ``g0`` with the same
         ``k``, ``statistics_seed`` and ``statistics``): a caller evaluating many published
         graphs of one G0 builds it once. An Original brings its ``statistics_seed`` and
@@ -118,7 +113,7 @@ def evaluate(
         sample per sample running (per worker).
     first_sample : int, default 0
         Measure samples ``first_sample .. first_sample + samples - 1`` of the seed's sequence:
-        one part of an evaluation split by hand, to be combined with :meth:`Report.merge`.
+        one part of an evaluation split by hand, to be combined with :meth:`Report.merge <graphveil.measure.Report.merge>`.
     analyst : bool, default False
         Also measure the analyst statistics (communities, central nodes, spread, PGB's
         divergences: :mod:`graphveil.measure.analyst`), in their own column group with their
@@ -129,6 +124,8 @@ def evaluate(
         graphveil's corrected measures, or exactly as the authors' scripts computed them
         (H2_open on their neighbour-degree lists, their eps rule, ``S_PL`` fitted on the
         pooled degrees of all samples). An ``original`` must have been built with the same.
+    progress : bool, default False
+        Show a progress bar over the samples on stderr (tqdm), with an ETA.
 
     Returns
     -------
@@ -170,7 +167,7 @@ def evaluate(
     --------
     >>> import graphveil as gv
     >>> from graphveil.anonymize import randwalk
-    >>> from graphveil.measure import evaluate
+    >>> from graphveil import evaluate
     >>> g = gv.datasets.load("karate_club")
     >>> ug, _ = randwalk(g, t=2, seed=1)
     >>> rep = evaluate(g, ug, samples=2, seed=1, k=10)
@@ -184,25 +181,30 @@ def evaluate(
     >>> again.to_dict() == evaluate(g, ug, samples=2, seed=1, k=10, statistics_seed=3).to_dict()
     True
     """
-    ug, label, samples, ks, nthreads = _check_inputs(g0, ug, samples, k, threads, label, record)
-    root, sample_seed, stat_seed = evaluation_seeds(seed, statistics_seed)
-    reference = _reference(
-        g0, ks, stat_seed, statistics_seed, nthreads, statistics, original, scoring, analyst
-    )
-    indices, copies = _sample_plan(ug, samples, first_sample)
-    # on an executor, a task left to choose takes its worker's share (task_threads)
-    per_task = None if executor is not None and threads in (None, 0) else nthreads
-    pool = sharing(executor)  # G0 and ug go to a Dask cluster once, not with every sample
-    measured = map_samples(
-        pool, share(pool, reference), share(pool, ug), indices, sample_seed,
-        reference.statistics_seed, per_task, reference.statistics_function,
+    plan = SamplePlan.build(
+        g0, ug, samples, seed, k, threads, label=label, statistics=statistics,
+        statistics_seed=statistics_seed, original=original, record=record,
+        first_sample=first_sample, analyst=analyst, scoring=scoring,
     )  # fmt: skip
-    report = _reduce(reference, ug, ks, measured, copies, root, sample_seed, label, nthreads)
+    pool = sharing(executor)  # G0 and ug go to a Dask cluster once, not with every sample
+    with _bar(progress, len(plan.indices)) as bar:
+        measured = plan.measure(pool, lambda x: share(pool, x), bar)
+    report = plan.report(measured)
     if attacks:
-        report.extra.update(attack_extra(g0, ug, samples, root, nthreads))
-    if copies == 1 and not isinstance(ug, Graph):
-        report.first_sample = int(first_sample)
+        report.extra.update(attack_extra(g0, plan.release, samples, plan.seed, plan.threads))
     return report
+
+
+@contextlib.contextmanager
+def _bar(enabled: bool, total: int) -> Iterator[Callable[[], None] | None]:
+    """``on_done`` of a tqdm bar over ``total`` samples on stderr, or None when not ``enabled``."""
+    if not enabled or total < 2:
+        yield None
+        return
+    from tqdm.auto import tqdm
+
+    with tqdm(total=total, desc="samples", unit="sample") as bar:
+        yield lambda: bar.update(1)
 
 
 def attack_extra(

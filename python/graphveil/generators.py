@@ -14,7 +14,9 @@ import math
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import INT32_LIMIT, SeedLike, check_int, check_threads, seed_to_u64
+from graphveil._checks import check_int, check_threads
+from graphveil._common import INT32_LIMIT
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 
 __all__ = ["SIZES", "like", "powerlaw_cluster", "powerlaw_cluster_sized"]

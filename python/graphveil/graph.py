@@ -11,7 +11,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import aligned, check_threads, index_dtype
+from graphveil._checks import check_threads, require_undirected
+from graphveil._common import aligned, index_dtype
 from graphveil.interop import (
     graph_to_igraph,
     graph_to_networkit,
@@ -770,3 +771,22 @@ def _validate_csr(indptr: np.ndarray, indices: np.ndarray, directed: bool = Fals
             "adjacency must be symmetric: every edge stored in both rows "
             "(pass directed=True for the out-CSR of a directed graph)"
         )
+
+
+def check_graph(
+    graph: Any, name: str = "graph", *, what: str | None = "this scheme", directed: bool = False
+) -> Any:
+    """``graph``, checked to be a :class:`~graphveil.Graph` (the input of ``what``).
+
+    TypeError naming ``name`` for anything else. A directed graph is refused too
+    (:func:`require_undirected`) unless ``directed`` (``what`` has a directed form: its
+    registry record says ``directed=True``) or ``what`` is None (the caller takes both).
+    """
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"{name} must be a graphveil.Graph, not {type(graph).__name__}; build one with "
+            "Graph.from_edges / from_scipy / from_networkx"
+        )
+    if what is not None and not directed:
+        require_undirected(graph, what)
+    return graph

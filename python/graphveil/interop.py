@@ -26,7 +26,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import check_threads
+from graphveil._checks import check_threads
 
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.graph import Graph

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path, load_json
-from graphveil._json import dumps
+from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path
+from graphveil._json import dumps, load_json
 
 __all__ = [
     "PUBLIC_META",

@@ -9,14 +9,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from graphveil._common import (
-    SeedLike,
-    aligned,
-    check_threads,
-    require_undirected,
-    seed_to_u64,
-)
-from graphveil._file_methods import FileMethods, files, install_files
+from graphveil._checks import check_threads, require_undirected
+from graphveil._common import aligned
 from graphveil._pairs import (
     adjacency,
     canonical_pairs,
@@ -28,6 +22,7 @@ from graphveil._pairs import (
     world_edges,
     worlds,
 )
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.interop import (
     pairs_from_scipy,
@@ -42,9 +37,7 @@ from graphveil.record import PUBLIC_META, RunRecord, check_record
 
 __all__ = [
     "Anonymized",
-    "FileMethods",
     "UncertainGraph",
-    "install_files",
     "load_uncertain",
 ]
 
@@ -72,7 +65,7 @@ class UncertainGraph:
     ``1 - prod(1 - p_i)`` and self-loops are dropped, which is the strict graph
     :meth:`simplified` returns; the edit distance (:meth:`expected_edit_distance`) works on that
     graph. :meth:`sample_multigraph` keeps every loop and copy: the measures
-    (:func:`graphveil.measure.evaluate`, the study) read a relaxed graph's worlds that way, as
+    (:func:`graphveil.evaluate`, the study) read a relaxed graph's worlds that way, as
     the authors measured the printed RandWalk-mod (see :mod:`graphveil.multigraph`).
 
     Directed (``directed=True``): the pairs are *ordered*, ``(u, v)`` the arc ``u -> v``, kept
@@ -211,7 +204,7 @@ class UncertainGraph:
         """The private run record this release was loaded with (``load(path, record=...)``), or None.
 
         :meth:`save` writes its permutation through to a new record, and
-        :func:`~graphveil.measure.evaluate` maps the ids back through it when no ``record`` is
+        :func:`~graphveil.evaluate` maps the ids back through it when no ``record`` is
         passed. **Never publish it.**
         """
         return self._record
@@ -485,7 +478,9 @@ class UncertainGraph:
         >>> nx.read_graphml(path, node_type=int).edges[1, 2]["p"]
         1.0
         """
-        return files().write(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
+        from graphveil.io.releases import write_release  # io is a floor up (a declared escape)
+
+        return write_release(self, path, format="graphml", keep_ids=keep_ids, seed=seed)
 
     # ------------------------------------------------------------------ edit distance
     def expected_edit_distance(self, graph: Graph) -> float:
@@ -770,7 +765,9 @@ class UncertainGraph:
         >>> rec.report["seed"], sorted(rec.permutation.tolist())
         (7, [0, 1, 2])
         """
-        return files().write(
+        from graphveil.io.releases import write_release  # io is a floor up (a declared escape)
+
+        return write_release(
             self,
             path,
             format=format,
@@ -792,7 +789,7 @@ class UncertainGraph:
 
         With ``record`` (the release's private run record, or its path), the graph carries it
         (:attr:`run_record`): saving it again writes the original id mapping into the new
-        record, and :func:`~graphveil.measure.evaluate` maps the ids back through it. The record
+        record, and :func:`~graphveil.evaluate` maps the ids back through it. The record
         must be this release's own (its digest is checked) and must say how the ids were
         written: a permuted release needs the record's permutation.
 
@@ -820,7 +817,9 @@ class UncertainGraph:
             version, or holds an invalid uncertain graph; the message names the file. If
             ``record`` belongs to another release or cannot map its ids.
         """
-        graph = files().read(path, format=format)
+        from graphveil.io.releases import read_uncertain  # io is a floor up (a declared escape)
+
+        graph = read_uncertain(path, format=format)
         if record is not None:
             graph._record = check_record(graph, record, str(path))
         return graph

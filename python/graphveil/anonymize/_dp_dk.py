@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 from scipy.optimize import isotonic_regression
 
-from graphveil._checks import check_int
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._checks import check_int, check_threads, require_undirected
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.anonymize._dp import check_epsilon, two_sided_geometric
-from graphveil.anonymize._report import Timer, check_graph, finish, require_undirected
-from graphveil.graph import Graph
+from graphveil.anonymize._report import Timer, finish
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["dp_dk"]

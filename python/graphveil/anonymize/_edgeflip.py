@@ -7,10 +7,11 @@ from typing import Literal
 
 import numpy as np
 
-from graphveil._common import SeedLike, check_int, check_threads, seed_to_u64
+from graphveil._checks import check_int, check_threads
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.anonymize._dp import check_epsilon, pair_count, release_pairs
-from graphveil.anonymize._report import Timer, check_graph, finish
-from graphveil.graph import Graph
+from graphveil.anonymize._report import Timer, finish
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["edgeflip", "edgeflip_posterior"]

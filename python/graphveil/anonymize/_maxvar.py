@@ -10,27 +10,17 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import (
-    SeedLike,
-    check_int,
-    check_threads,
-    seed_to_u64,
-)
+from graphveil._checks import check_int, check_threads
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize._maxvar_dyads import potential_mutual_share, solve_dyads, split_dyads
 from graphveil.anonymize._qp import EQ_TOL, SOLVERS, fixed_arcs
-from graphveil.anonymize._report import (
-    Timer,
-    check_graph,
-    finish_graph,
-    graph_first,
-    renamed_option,
-)
+from graphveil.anonymize._report import Timer, finish_graph, graph_first, renamed_option
 from graphveil.anonymize.partitioners import METIS_OPTIONS as METIS_OPTIONS  # as before
 from graphveil.anonymize.partitioners import Partitioner
 from graphveil.anonymize.partitioners import get as get_partitioner
 from graphveil.anonymize.parts import PartLayout, split_parts
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.interop import require
 from graphveil.uncertain import Anonymized, UncertainGraph
 

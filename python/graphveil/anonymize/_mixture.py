@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from graphveil._checks import check_real
 from graphveil._common import in_sorted
-from graphveil.anonymize._report import Timer, check_graph, check_real, finish, graph_first
-from graphveil.graph import Graph
+from graphveil.anonymize._report import Timer, finish, graph_first
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = ["mixture"]

@@ -20,7 +20,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import SeedLike, seed_to_u64
+from graphveil._checks import check_int, check_real
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize._randwalk import (
     _edge_adding_matrix,
@@ -28,8 +29,7 @@ from graphveil.anonymize._randwalk import (
     randwalk_mod_uncertain,  # noqa: F401 (the doctests use it)
     transition_matrix,
 )
-from graphveil.anonymize._report import check_graph, check_int, check_real
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 
 __all__ = [
     "ESTIMATED_TV_WORK",

@@ -18,18 +18,11 @@ import numpy as np
 from scipy import special
 
 from graphveil import _core
-from graphveil._common import NotApplicable, SeedLike, check_threads, seed_to_u64, task_threads
-from graphveil._seeds import keyed_rng
-from graphveil._threads import iter_ordered
-from graphveil.anonymize._report import (
-    Timer,
-    check_graph,
-    check_int,
-    check_real,
-    finish_graph,
-    graph_first,
-)
-from graphveil.graph import Graph
+from graphveil._checks import NotApplicable, check_int, check_real, check_threads
+from graphveil._seeds import SeedLike, keyed_rng, seed_to_u64
+from graphveil._threads import iter_ordered, task_threads
+from graphveil.anonymize._report import Timer, finish_graph, graph_first
+from graphveil.graph import Graph, check_graph
 from graphveil.measure.privacy import (
     check_directed_degree,
     directed_degree_values,

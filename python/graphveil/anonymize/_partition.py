@@ -11,24 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import (
-    SeedLike,
-    check_threads,
-    seed_to_u64,
-)
+from graphveil._checks import check_int, check_threads, require_undirected
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize import registry
-from graphveil.anonymize._report import (
-    Timer,
-    check_graph,
-    check_int,
-    finish,
-    graph_first,
-    require_undirected,
-)
+from graphveil.anonymize._report import Timer, finish, graph_first
 from graphveil.anonymize.partitioners import get as get_partitioner
 from graphveil.anonymize.parts import PartLayout, part_seed, split_parts
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["partition"]  # SCHEMES: module __getattr__, read from the registry

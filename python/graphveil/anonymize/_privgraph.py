@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._checks import check_int, check_real
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._checks import check_int, check_real, check_threads
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.anonymize._dp import check_epsilon, two_sided_geometric
 from graphveil.anonymize._dp_dk import check_small, simple_pairs
 from graphveil.anonymize._louvain import BATCHES, gather, louvain, segment_weights
-from graphveil.anonymize._report import Timer, check_graph, finish
-from graphveil.graph import Graph
+from graphveil.anonymize._report import Timer, finish
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["privgraph"]

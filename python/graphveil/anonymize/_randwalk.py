@@ -23,23 +23,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._common import (
-    NotApplicable,
-    SeedLike,
-    check_threads,
-    seed_to_u64,
-)
-from graphveil.anonymize._report import (
-    Timer,
-    check_graph,
-    check_int,
-    check_real,
-    finish,
-    finish_graph,
-    graph_first,
-    sorted_pairs,
-)
-from graphveil.graph import Graph
+from graphveil._checks import NotApplicable, check_int, check_real, check_threads
+from graphveil._seeds import SeedLike, seed_to_u64
+from graphveil.anonymize._report import Timer, finish, finish_graph, graph_first, sorted_pairs
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 
 __all__ = [

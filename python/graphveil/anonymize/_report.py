@@ -12,12 +12,6 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from graphveil._checks import (  # noqa: F401  (the schemes import them from here)
-    check_graph,
-    check_int,
-    check_real,
-    require_undirected,
-)
 from graphveil.graph import Graph
 from graphveil.uncertain import Anonymized, UncertainGraph
 

@@ -5,16 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, seed_to_u64
-from graphveil.anonymize._report import (
-    Timer,
-    check_graph,
-    check_int,
-    finish,
-    graph_first,
-    sorted_pairs,
-)
-from graphveil.graph import Graph
+from graphveil._checks import check_int
+from graphveil._seeds import SeedLike, seed_to_u64
+from graphveil.anonymize._report import Timer, finish, graph_first, sorted_pairs
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["edge_switch"]

@@ -6,7 +6,8 @@ import math
 
 import numpy as np
 
-from graphveil._common import SeedLike, check_threads, seed_to_u64
+from graphveil._checks import check_real, check_threads
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.anonymize._dp import (
     check_epsilon,
     laplace_tail,
@@ -14,8 +15,8 @@ from graphveil.anonymize._dp import (
     release_pairs,
     two_sided_geometric,
 )
-from graphveil.anonymize._report import Timer, check_graph, check_real, finish
-from graphveil.graph import Graph
+from graphveil.anonymize._report import Timer, finish
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import Anonymized
 
 __all__ = ["tmf", "tmf_threshold"]

@@ -39,11 +39,10 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_graph
-from graphveil._common import SeedLike, check_int, check_real, check_threads, seed_to_u64
-from graphveil._seeds import reduced_seed
+from graphveil._checks import check_int, check_real, check_threads
+from graphveil._seeds import SeedLike, reduced_seed, seed_to_u64
 from graphveil.anonymize.parts import metis_parts
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 
 __all__ = [
     "DEFAULT",

@@ -13,11 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_graph, check_int
-from graphveil._common import SeedLike, check_threads
+from graphveil._checks import check_int, check_threads
+from graphveil._seeds import (
+    SeedLike,
+    part_seed,  # noqa: F401  (public here: the parts' seed)
+)
 from graphveil._seeds import metis_seed as _metis_seed
-from graphveil._seeds import part_seed  # noqa: F401  (public here: the parts' seed)
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 
 
 def metis_parts(

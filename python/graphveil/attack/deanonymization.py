@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from graphveil._checks import check_int, check_real
-from graphveil._common import SeedLike, seed_to_u64
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
 from graphveil.attack.matching import (
     DEFAULT_ATTEMPTS,

@@ -55,7 +55,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil._checks import check_real
-from graphveil._common import SeedLike, in_sorted, seed_to_u64
+from graphveil._common import in_sorted
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph

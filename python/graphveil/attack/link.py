@@ -31,8 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_graph
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import UncertainGraph
 
 __all__ = ["LinkInference", "link_inference"]

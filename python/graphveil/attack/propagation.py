@@ -42,19 +42,17 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_graph
-from graphveil._common import (
+from graphveil._checks import (
     NotApplicable,
-    SeedLike,
     check_int,
     check_real,
     check_threads,
     require_undirected,
-    seed_to_u64,
 )
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
 from graphveil.attack.worlds import most_likely_world, top_m_world
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [

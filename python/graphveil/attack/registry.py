@@ -34,8 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import SeedLike, seed_to_u64
-from graphveil._seeds import derived_seed
+from graphveil._seeds import SeedLike, derived_seed, seed_to_u64
 from graphveil.attack.deanonymization import (
     DEFAULT_SEED_FRACTIONS,
     SEED_NODES,

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._checks import check_samples
-from graphveil._common import NotApplicable, SeedLike
+from graphveil._checks import NotApplicable, check_samples
+from graphveil._seeds import SeedLike
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, DEFAULT_SEEDS, default_seeds
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph

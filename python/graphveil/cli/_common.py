@@ -389,7 +389,7 @@ def json_to_stdout(args: argparse.Namespace) -> bool:
 
 def seed_value(text: str) -> int:
     """``--seed``'s type: an integer in ``[0, 2**64)``, checked as the API checks a seed."""
-    from graphveil._common import seed_to_u64
+    from graphveil._seeds import seed_to_u64
 
     try:
         seed = int(text)

@@ -23,6 +23,7 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
+    show_progress,
     write_json,
 )
 from graphveil.measure import graph_stats
@@ -163,7 +164,7 @@ def attack_lines(extra: dict[str, float]) -> list[str]:
 
 def _run_evaluate(args: argparse.Namespace) -> int:
     from graphveil.evaluation import evaluate
-    from graphveil.measure.report import _scheme_label
+    from graphveil.measure.plan import scheme_label
 
     expected = 1 if args.dataset is not None else 2
     if len(args.paths) != expected:
@@ -183,7 +184,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
         )
     label = args.label
     if label is None:
-        label = _scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
+        label = scheme_label(ug.meta) if ug.meta.get("scheme") else "published"
     try:
         report = evaluate(
             g0,
@@ -195,6 +196,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             label=label,
             scoring=args.scoring,
             attacks=args.attacks,
+            progress=show_progress(args),  # a bar over the samples on a terminal
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None

@@ -111,8 +111,9 @@ def _new_folder(out: Path) -> Iterator[None]:
 
 def _run_sample(args: argparse.Namespace) -> int:
     from graphveil._checks import MAX_SAMPLES, check_threads
-    from graphveil._common import atomic_group, seed_to_u64
+    from graphveil._common import atomic_group
     from graphveil._pairs import check_world_memory
+    from graphveil._seeds import seed_to_u64
     from graphveil.io import write_edgelist
     from graphveil.record import RunRecord, release_digest
 

@@ -9,11 +9,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from graphveil._checks import check_graph, check_samples
-from graphveil._common import check_int, check_threads, seed_to_u64
+from graphveil._checks import check_int, check_samples, check_threads
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
+from graphveil._seeds import seed_to_u64
 from graphveil.anonymize import partitioners, registry
-from graphveil.graph import Graph
+from graphveil.graph import Graph, check_graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring, scoring

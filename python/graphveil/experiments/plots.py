@@ -62,23 +62,56 @@ def scheme_figure(study: Study, record: registry.Scheme, path: Path, plt: Any) -
     """
     rows = sorted(study.scheme_rows(record.name), key=lambda r: r["removed_edges"])
     ratio = [r["removed_edges"] / study.m for r in rows]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), layout="constrained")
     for ax, key, title in zip(
         axes, (_H1, _H2, "rel_err"), (H1.title, H2_OPEN.title, "rel.err"), strict=True
     ):
-        ax.plot(ratio, [r[key] for r in rows], marker="o", label=record.title)
-        for r, x in zip(rows, ratio):
-            ax.annotate(
-                r["label"], (x, r[key]), fontsize=7, textcoords="offset points", xytext=(3, 3)
-            )
+        values = [r[key] for r in rows]
+        ax.errorbar(ratio, values, yerr=_spread(rows, key), marker="o", capsize=3)
+        _label_points(ax, ratio, values, rows)
+        ax.margins(x=0.15, y=0.12)  # room for the labels of the last points
         ax.set_xlabel("ratio of replaced edges |E_G0 \\ E_G| / |E_G0|")
         ax.set_ylabel(title)
         ax.grid(alpha=0.3)
-        ax.legend()
     fig.suptitle(
-        f"{record.title} on {study.graph_name} (n={study.n:,}, m={study.m:,}; {study.config.samples} samples)"
+        f"{record.title} on {study.graph_name} (n={study.n:,}, m={study.m:,}; "
+        f"{study.config.samples} samples; bars: one standard deviation over them)"
     )
     return _save(fig, path)
+
+
+def _spread(rows: list[dict[str, Any]], key: str, floor: float | None = None) -> Any:
+    """Error bars of ``key``: its per-sample standard deviation as recorded in each row.
+
+    None where no row records one (rel.err is one number per grid point). With ``floor`` (a log
+    axis) the lower bar stops at it.
+    """
+    stds = [(r.get("std") or {}).get(key, r.get(f"{key}_std")) for r in rows]
+    if all(s is None for s in stds):
+        return None
+    hi = [0.0 if s is None else float(s) for s in stds]
+    if floor is None:
+        return hi
+    lo = [min(h, max(r[key] - floor, 0.0)) for h, r in zip(hi, rows)]
+    return [lo, hi]
+
+
+def _label_points(
+    ax: Any, xs: list[float], ys: list[float], rows: list[dict[str, Any]], below: bool = False
+) -> None:
+    """Each point's grid value (the row's label, e.g. ``t=2``) beside it, above or ``below``."""
+    offset, va = ((4, -4), "top") if below else ((4, 4), "bottom")
+    for r, x, y in zip(rows, xs, ys):
+        ax.annotate(
+            r["label"], (x, y), fontsize=6, textcoords="offset points", xytext=offset, va=va
+        )
+
+
+def _legend_outside(ax: Any) -> None:
+    """The legend to the right of the axes, clear of the data (none if nothing is named)."""
+    if not ax.get_legend_handles_labels()[0]:
+        return
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
 
 
 #: Line style of each family: the edge-DP schemes dashed beside the uncertainty schemes.
@@ -91,19 +124,19 @@ def _label(record: registry.Scheme) -> str:
 
 def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
     """Privacy (H2_open) against utility loss (rel.err) for every scheme (Figs. 7-9 of the paper)."""
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = plt.subplots(figsize=(8.5, 5), layout="constrained")
+    floor = 1e-3  # a score of 0 (nobody re-identified) drawn at the bottom of the log axis
     for record in registry.REGISTRY.values():
         rows = study.scheme_rows(record.name)
         if not rows:
             continue
         rows = sorted(rows, key=lambda r: r["rel_err"])
-        ax.plot(
-            [r["rel_err"] for r in rows],
-            [max(r[_H2], 1e-3) for r in rows],
-            marker=record.marker,
-            label=_label(record),
-            linestyle=_LINESTYLE[record.family],
-        )
+        xs, ys = [r["rel_err"] for r in rows], [max(r[_H2], floor) for r in rows]
+        ax.errorbar(
+            xs, ys, yerr=_spread(rows, _H2, floor), marker=record.marker, label=_label(record),
+            linestyle=_LINESTYLE[record.family], capsize=2,
+        )  # fmt: skip
+        _label_points(ax, xs, ys, rows)
     ax.axhline(
         study.original[_H2],
         color="grey",
@@ -111,13 +144,18 @@ def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
         label=f"{study.graph_name} (no anonymization)",
     )
     ax.set_yscale("log")
+    ax.margins(x=0.08)
     ax.set_xlabel(
         f"rel.err (mean relative error of the {len(study.statistics)} utility statistics)"
     )
     ax.set_ylabel("H2_open re-identification score (log scale)")
-    ax.set_title(f"Privacy-utility tradeoff on {study.graph_name} (lower-left is better)")
+    ax.set_title(
+        f"Privacy-utility tradeoff on {study.graph_name} (lower-left is better; "
+        "bars: one standard deviation over the samples)",
+        fontsize=10,
+    )
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
+    _legend_outside(ax)
     return _save(fig, path)
 
 
@@ -132,33 +170,39 @@ def attack_figure(study: Study, path: Path, plt: Any) -> Path:
     """
     column = reidentification_column()
     metric = column.name
-    fig, ax = plt.subplots(figsize=(6.5, 4.5))
+    fig, ax = plt.subplots(figsize=(8.5, 5), layout="constrained")
+    drawn = 0
     for scheme in registry.names():
         record = registry.scheme(scheme)
         rows = [r for r in study.scheme_rows(scheme) if r.get(metric) is not None]
         if not rows:
             continue
+        drawn += 1
         rows = sorted(rows, key=lambda r: r["rel_err"])
-        ax.plot(
-            [r["rel_err"] for r in rows],
-            [r[metric] for r in rows],
-            marker=record.marker,
-            label=_label(record),
-            linestyle=_LINESTYLE[record.family],
-        )
+        xs, ys = [r["rel_err"] for r in rows], [r[metric] for r in rows]
+        ax.errorbar(
+            xs, ys, yerr=_spread(rows, metric, 0.0), marker=record.marker, label=_label(record),
+            linestyle=_LINESTYLE[record.family], capsize=2,
+        )  # fmt: skip
+        _label_points(ax, xs, ys, rows, below=drawn % 2 == 0)
     control = study.original.get(metric)
     if control is not None:
         ax.axhline(
             control, color="grey", linestyle="--", label=f"{study.graph_name} (no anonymization)"
         )
-    ax.set_ylim(bottom=0)
+    ax.margins(x=0.08)
+    ax.set_ylim(bottom=-0.05 * ax.get_ylim()[1])  # room for the labels of the points at 0
     ax.set_xlabel(
         f"rel.err (mean relative error of the {len(study.statistics)} utility statistics)"
     )
     ax.set_ylabel(column.title)
-    ax.set_title(f"Attack against utility on {study.graph_name} (lower-left is better)")
+    ax.set_title(
+        f"Attack against utility on {study.graph_name} (lower-left is better; "
+        "bars: one standard deviation over the attacked worlds)",
+        fontsize=10,
+    )
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    _legend_outside(ax)
     return _save(fig, path)
 
 
@@ -169,24 +213,33 @@ def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
     the TV of its uncertain form (n/a where too large to build: a scheme's
     :attr:`~graphveil.anonymize.registry.Scheme.model_tv`), RandWalk's and EdgeSwitch's are 0.
     """
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = plt.subplots(figsize=(9.5, 4.2), layout="constrained")
     x = 0
-    ticks, labels = [], []
+    ticks, labels, groups = [], [], {}
     for record in registry.REGISTRY.values():
         rows = study.scheme_rows(record.name)
         if not rows:
             continue
         xs = list(range(x, x + len(rows)))
         values = [r.get("tv_model_normalized", r["tv_normalized"]) for r in rows]
-        ax.bar(xs, [0.0 if v is None else v for v in values], label=record.title)
+        visible = any(v for v in values)  # an all-zero scheme has no bar to name in the legend
+        se = [r.get("tv_model_se") or 0.0 for r in rows]
+        ax.bar(
+            xs, [0.0 if v is None else v for v in values], label=record.title if visible else None,
+            yerr=[e / study.m for e in se] if any(se) else None, capsize=2,
+        )  # fmt: skip
         for xi, v in zip(xs, values):
             if v is None:
                 ax.annotate("n/a", (xi, 0), ha="center", va="bottom", fontsize=6, rotation=90)
         ticks += xs
         labels += [r["label"] for r in rows]
+        groups[(xs[0] + xs[-1]) / 2] = record.title
         x += len(rows) + 1
     ax.set_xticks(ticks)
     ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=7)
+    top = ax.secondary_xaxis("top")  # every scheme named over its bars, zero or not
+    top.set_xticks(list(groups), list(groups.values()), fontsize=7)
+    top.tick_params(length=0)
     ax.set_ylabel("TV / |E_G0| (normalised total degree variance)")
     zero = [
         record.title
@@ -206,5 +259,5 @@ def total_variance_figure(study: Study, path: Path, plt: Any) -> Path:
     ax.set_xlabel("scheme and grid point")
     ax.set_title(f"Normalised total variance on {study.graph_name}")
     ax.grid(alpha=0.3, axis="y")
-    ax.legend(fontsize=8)
+    _legend_outside(ax)
     return _save(fig, path)

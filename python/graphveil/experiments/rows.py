@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import NotApplicable
+from graphveil._checks import NotApplicable
 from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.experiments.config import ATTACK_COLUMNS, GridPoint, StudyConfig, point_seed
@@ -24,7 +24,7 @@ from graphveil.experiments.tables import _pick
 from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
-from graphveil.measure.report import Report, _pooled_exponent, _sum_histograms
+from graphveil.measure.report import Report, pooled_exponent, sum_histograms
 from graphveil.measure.scores import EPS, sample_score_names
 from graphveil.measure.utility import statistic_names, unstable_powerlaw_fits, utility_statistics
 
@@ -86,7 +86,7 @@ def _point_row(
         hists = [r[1] for r in results[:-1]]
         eps = {k: float(results[-1][k]) for k in config.k}
         pairs = ug.num_pairs
-    histogram = _sum_histograms(hists)
+    histogram = sum_histograms(hists)
     directed = config.directed  # a directed G0's statistics, and no S_PL to pool
     ev = Report(
         original={
@@ -99,7 +99,7 @@ def _point_row(
         m=graph.m,
         seed=tasks.root,
         sample_seed=tasks.sample_seed,
-        extra={} if directed else {"S_PL_pooled": _pooled_exponent(histogram)},
+        extra={} if directed else {"S_PL_pooled": pooled_exponent(histogram)},
         degree_histogram=histogram,
         directed=directed,
         scoring=config.scoring,

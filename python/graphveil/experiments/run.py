@@ -7,6 +7,7 @@ so an interrupted run resumes without redoing finished points.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor
@@ -95,7 +96,8 @@ def reproduce(
         already recorded there under the same graph, config and version are reused.
     progress : bool or callable
         Log progress per grid point and phase at INFO on the ``graphveil`` logger (or hand each
-        message to the callable).
+        message to the callable). ``True`` on a terminal (stderr a TTY) also draws one bar over
+        the points' samples with an ETA (tqdm).
     figures : bool
         Write the PNG figures too (needs matplotlib, the ``plot`` extra).
     maxvar_parts : int, optional
@@ -213,7 +215,8 @@ def reproduce(
         pending = [(i, p) for i, p in pending if not no_directed_form(p)]
     # Each point is recorded as soon as it is complete (locally one at a time, the next one
     # anonymized meanwhile; on an executor every point's tasks are queued at once).
-    scheduler = Scheduler(reference, config, original, len(points), say, executor)
+    bar = progress is True and sys.stderr.isatty()  # one bar on a terminal, none in a log file
+    scheduler = Scheduler(reference, config, original, len(points), say, executor, bar)
     for _, point, row in scheduler.rows(pending):
         _save_point(state_dir, point.key, fingerprint, row)
         records[point.key] = row

@@ -9,6 +9,8 @@ keeps every finished point). Each point's submitted tasks are a
 from __future__ import annotations
 
 import contextlib
+import logging
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -16,7 +18,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import replace
 from typing import Any
 
-from graphveil._common import NotApplicable
+from graphveil._checks import NotApplicable
 from graphveil._seeds import evaluation_seeds
 from graphveil.anonymize import registry
 from graphveil.cluster import result_item, share, sharing, submit
@@ -60,6 +62,9 @@ class Scheduler:
         Progress messages.
     executor : Executor, optional
         Where the tasks run (None: local pools).
+    bar : bool
+        Draw one progress bar over the batch's samples (points times samples) on stderr, with
+        an ETA (tqdm); the progress messages are then written above it.
     """
 
     #: Where the anonymizations (and, on an executor, every task) run, and the local pool of
@@ -80,6 +85,7 @@ class Scheduler:
         total: int,
         say: Callable[[str], None],
         executor: Executor | None,
+        bar: bool = False,
     ) -> None:
         self.reference = reference
         self.config = config
@@ -87,6 +93,8 @@ class Scheduler:
         self.total = total
         self.say = say
         self.executor = executor
+        self.bar = bar
+        self._tick: Callable[[int], None] = lambda count: None
         #: Per scheme prepared in the run: its ``seed`` and ``time_s`` (once :meth:`rows` ends).
         self.preparations: dict[str, dict[str, Any]] = {}
         self._stat_seed = point_seed(config.seed, "statistics")
@@ -131,6 +139,8 @@ class Scheduler:
         """
         self._batch = batch
         with contextlib.ExitStack() as stack:
+            if self.bar and batch:
+                self._tick = stack.enter_context(_progress_bar(len(batch) * self.config.samples))
             ahead = self._open(stack)
             for j in range(min(ahead, len(batch))):
                 self._start(j)
@@ -184,6 +194,7 @@ class Scheduler:
         anonymized = self._anon.pop(point.key)  # dropped after this point's tasks take its graph
         result = anonymized.result()
         if isinstance(result, NotApplicable):
+            self._tick(config.samples)
             return PointTasks(i, point, not_applicable=result)
         ug, report, t_anon = result
         seed = point_seed(config.seed, point.key)
@@ -219,6 +230,8 @@ class Scheduler:
         else:
             self.say(prefix + f"evaluating {config.samples} samples")
             queued.futures = self._sample_tasks(anonymized, rank, sample_seed, stat_seed)
+        for future in queued.futures[: config.samples]:  # the samples or runs, not eps
+            future.add_done_callback(lambda _: self._tick(1))
         return queued
 
     def _sample_tasks(
@@ -273,3 +286,22 @@ def _stop_kernels_on_exit(exc_type: type[BaseException] | None, *_: Any) -> None
         from graphveil import _core
 
         _core.stop_kernels()
+
+
+@contextlib.contextmanager
+def _progress_bar(total: int) -> Iterator[Callable[[int], None]]:
+    """A tqdm bar over ``total`` samples on stderr, the ``graphveil`` log lines written above it."""
+    from tqdm.auto import tqdm
+    from tqdm.contrib.logging import logging_redirect_tqdm
+
+    lock = threading.Lock()  # the tasks' done callbacks run on the pools' threads
+    with (
+        tqdm(total=total, desc="study", unit="sample") as bar,
+        logging_redirect_tqdm([logging.getLogger("graphveil")]),
+    ):
+
+        def tick(count: int) -> None:
+            with lock:
+                bar.update(count)
+
+        yield tick

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import NotApplicable, task_threads
+from graphveil._checks import NotApplicable
+from graphveil._threads import task_threads
 from graphveil.anonymize import registry
 from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
 from graphveil.graph import Graph

@@ -3,8 +3,8 @@
 The formats stand above the model: :mod:`graphveil.uncertain` defines the uncertain graph and
 imports no format; this package implements its file methods (:meth:`UncertainGraph.save
 <graphveil.UncertainGraph.save>`, :meth:`~graphveil.UncertainGraph.load`,
-:meth:`~graphveil.UncertainGraph.to_graphml`) and installs them when imported
-(:func:`graphveil.uncertain.install_files`; ``import graphveil`` imports it).
+:meth:`~graphveil.UncertainGraph.to_graphml`), which import :mod:`graphveil.io.releases` when
+called (a lazy import declared in the structure check).
 
 One table, :data:`FORMATS` (:mod:`graphveil.io.formats`), names every format: what it holds,
 its suffixes (compressed ones too), magic bytes, layout version, gzip level, sidecar, and its
@@ -53,13 +53,10 @@ from graphveil.io.layout import RELEASE_KEYS as RELEASE_KEYS
 from graphveil.io.layout import UNCERTAIN_FORMAT_VERSION as UNCERTAIN_FORMAT_VERSION
 from graphveil.io.layout import Release
 from graphveil.io.parquet import parquet_contents, read_parquet, write_parquet
-from graphveil.io.releases import read_release, read_uncertain, write_release
+from graphveil.io.releases import read_release, write_release
 from graphveil.io.releases import release as release
 from graphveil.io.safety import MAX_RELEASE_NODES as MAX_RELEASE_NODES
 from graphveil.io.tsv import sidecar_path
-from graphveil.uncertain import FileMethods, install_files
-
-install_files(FileMethods(write=write_release, read=read_uncertain))
 
 __all__ = [
     "Release",

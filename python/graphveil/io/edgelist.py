@@ -27,16 +27,10 @@ from typing import NamedTuple
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_graph
-from graphveil._common import (
-    SeedLike,
-    atomic_group,
-    atomic_path,
-    check_output_path,
-    check_threads,
-    seed_to_u64,
-)
-from graphveil.graph import Graph, build_counted
+from graphveil._checks import check_threads
+from graphveil._common import atomic_group, atomic_path, check_output_path
+from graphveil._seeds import SeedLike, seed_to_u64
+from graphveil.graph import Graph, build_counted, check_graph
 from graphveil.io.compression import compressor, decompress
 from graphveil.io.layout import UTF8_BOM, check_record_path
 from graphveil.multigraph import Multigraph

@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._common import atomic_path, load_json
+from graphveil._common import atomic_path
+from graphveil._json import load_json
 from graphveil.io.layout import (
     FORMAT_TAG,
     JSON_KEYS,

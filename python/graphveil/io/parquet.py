@@ -18,14 +18,10 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import (
-    PACKAGE_VERSION,
-    SeedLike,
-    atomic_path,
-    check_output_path,
-    check_threads,
-    load_json,
-)
+from graphveil._checks import check_threads
+from graphveil._common import PACKAGE_VERSION, atomic_path, check_output_path
+from graphveil._json import load_json
+from graphveil._seeds import SeedLike
 from graphveil.graph import Graph
 from graphveil.interop import require
 from graphveil.io.edgelist import written_digest, written_ids

@@ -8,8 +8,7 @@ whitelist of public fields (:data:`~graphveil.io.layout.RELEASE_KEYS`), secret p
 refused, node ids permuted by the same draw, an atomic write, and the private
 :class:`~graphveil.record.RunRecord` returned. :func:`read_release` reads any readable release
 format, told from the content, else from the suffix. :func:`read_uncertain` builds the graph;
-this package installs both as the file methods of :class:`~graphveil.UncertainGraph`
-(:func:`graphveil.uncertain.install_files`).
+:class:`~graphveil.UncertainGraph`'s file methods call both (imported when called).
 """
 
 from __future__ import annotations
@@ -20,7 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
-from graphveil._common import PACKAGE_VERSION, SeedLike, atomic_group, check_output_path
+from graphveil._common import PACKAGE_VERSION, atomic_group, check_output_path
+from graphveil._seeds import SeedLike
 from graphveil.interop import require
 from graphveil.io.formats import FORMATS, release_format, sniffed
 from graphveil.io.layout import (

@@ -20,7 +20,9 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import atomic_path, check_threads, load_json
+from graphveil._checks import check_threads
+from graphveil._common import atomic_path
+from graphveil._json import load_json
 from graphveil.io.compression import compressor, decompress
 from graphveil.io.layout import (
     FORMAT_TAG,

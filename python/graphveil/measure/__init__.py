@@ -1,13 +1,13 @@
 """Measures of an anonymized graph (Section VI of the paper): privacy, utility and reports.
 
-:func:`evaluate` composes these measures with the attacks and the cluster one layer up
-(:mod:`graphveil.evaluation`); it is loaded from there on first use, so that ``measure``
-imports neither :mod:`graphveil.attack` nor :mod:`graphveil.cluster`.
+:func:`graphveil.evaluate` composes these measures (planned and reduced by
+:class:`SamplePlan`) with the attacks and the cluster one floor up (:mod:`graphveil.evaluation`):
+``measure`` imports neither :mod:`graphveil.attack` nor :mod:`graphveil.cluster`.
+``graphveil.measure.evaluate`` is deprecated (it goes in the next release).
 """
 
-from typing import Any
-
 from graphveil.measure.original import Original
+from graphveil.measure.plan import SamplePlan, evaluate
 from graphveil.measure.privacy import (
     SignatureIndex,
     degree_distributions,
@@ -50,6 +50,7 @@ __all__ = [
     "Original",
     "PowerLawFit",
     "Report",
+    "SamplePlan",
     "SignatureIndex",
     "Statistic",
     "degree_distributions",
@@ -80,15 +81,3 @@ __all__ = [
     "unstable_powerlaw_fits",
     "utility_statistics",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    if name == "evaluate":  # the composition one layer up (graphveil.evaluation)
-        from graphveil.evaluation import evaluate
-
-        return evaluate
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | {"evaluate"})

@@ -11,7 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import check_threads
+from graphveil._checks import check_threads
 from graphveil.graph import Graph
 from graphveil.measure import analyst as A
 from graphveil.measure._checks import _check_measured, _simple

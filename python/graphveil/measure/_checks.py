@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphveil._checks import check_graph, check_int
-from graphveil.graph import Graph
+from graphveil._checks import check_int
+from graphveil.graph import Graph, check_graph
 from graphveil.multigraph import Multigraph
 
 

@@ -66,9 +66,8 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 
-from graphveil._common import SeedLike, seed_to_u64
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure._checks import _check_measured, _simple
 from graphveil.measure.distances import DISTANCE_SOURCES, EXACT_THRESHOLD, distance_histogram
@@ -425,6 +424,8 @@ def eigenvector_centrality(graph: Graph | Multigraph) -> np.ndarray:
         _, vectors = np.linalg.eigh(adj.toarray())
         x = vectors[:, -1]
     else:
+        from scipy.sparse.linalg import ArpackNoConvergence, eigsh  # not paid for on import
+
         try:
             _, vectors = eigsh(adj, k=1, which="LA", v0=np.ones(g.n), tol=1e-8, maxiter=g.n * 20)
         except ArpackNoConvergence:  # pragma: no cover - a measurement is right or refused

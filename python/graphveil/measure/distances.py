@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, require_undirected, seed_to_u64
+from graphveil._checks import check_threads, require_undirected
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure._checks import _check_count, _check_graph
 

@@ -22,8 +22,9 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._checks import check_ints
-from graphveil._common import SeedLike, check_threads, in_sorted, seed_to_u64
+from graphveil._checks import check_ints, check_threads
+from graphveil._common import in_sorted
+from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.analyst import AnalystReference, analyst_reference
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
@@ -70,7 +71,7 @@ def check_same_kind(g0: Any, published: Any) -> None:
 
 
 class Original:
-    """G0 measured once, for every evaluation against it (:func:`~graphveil.measure.evaluate`).
+    """G0 measured once, for every evaluation against it (:func:`~graphveil.evaluate`).
 
     Parameters
     ----------

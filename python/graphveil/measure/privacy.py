@@ -63,9 +63,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from graphveil import _core
-from graphveil._checks import check_graph, check_int, check_ints
-from graphveil._common import aligned, check_threads
-from graphveil.graph import Graph
+from graphveil._checks import check_int, check_ints, check_threads
+from graphveil._common import aligned
+from graphveil.graph import Graph, check_graph
 from graphveil.measure import directed
 from graphveil.multigraph import Multigraph
 from graphveil.uncertain import UncertainGraph

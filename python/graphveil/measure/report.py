@@ -1,11 +1,12 @@
 """Evaluation reports: privacy and utility of a published graph against the true one (Section VI).
 
-:func:`evaluate` draws samples ("possible worlds") of the published uncertain graph and
-computes, on every sample, the re-identification scores H1 and H2_open, the utility
-statistics (:data:`~graphveil.measure.utility.STATISTIC_TABLE`) and the edge differences with the true graph; then it averages them as the paper
-does (20 samples a case), and adds eps of (k, eps)-obfuscation for the published graph itself.
-The result, a :class:`Report`, prints as the rows of the paper's Tables 3-7 and saves as JSON
-or CSV.
+:func:`graphveil.evaluate` draws samples ("possible worlds") of the published uncertain graph
+and computes, on every sample (:func:`measure_sample`), the re-identification scores H1 and
+H2_open, the utility statistics (:data:`~graphveil.measure.utility.STATISTIC_TABLE`) and the
+edge differences with the true graph; then it averages them as the paper does (20 samples a
+case), and adds eps of (k, eps)-obfuscation for the published graph itself
+(:class:`~graphveil.measure.plan.SamplePlan` plans and reduces them). The result, a
+:class:`Report`, prints as the rows of the paper's Tables 3-7 and saves as JSON or CSV.
 """
 
 from __future__ import annotations
@@ -16,29 +17,21 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_samples
-from graphveil._common import (
-    SeedLike,
-    atomic_path,
-    check_threads,
-    seed_to_u64,
-    task_threads,
-)
+from graphveil._common import atomic_path
 from graphveil._json import dumps
-from graphveil._threads import map_ordered
+from graphveil._seeds import SeedLike
+from graphveil._threads import map_ordered, task_threads
 from graphveil.graph import Graph
 from graphveil.measure.errors import analyst_error, analyst_rows
 from graphveil.measure.original import (
     DIRECTED_EPS_DEGREE,
     PAPER_K,
     Original,
-    check_k,
     check_same_kind,
-    eps_degree,
     statistic_values,
 )
 from graphveil.measure.scores import EPS, H2_OPEN, MODEL_SCORES
@@ -57,28 +50,15 @@ from graphveil.measure.utility import (
     unstable_powerlaw_fits,
 )
 from graphveil.multigraph import Multigraph
-from graphveil.record import true_ids
-from graphveil.uncertain import Anonymized, UncertainGraph
-
-if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.record import RunRecord
+from graphveil.uncertain import UncertainGraph
 
 __all__ = ["PAPER_K", "STATISTICS", "Original", "Report", "analyst_error", "relative_error"]
 
 
-def __getattr__(name: str) -> Any:
-    # evaluate composes measure, attack and cluster one layer up (graphveil.evaluation); it
-    # stays importable from here, loaded on first use so that measure imports none of them.
-    if name == "evaluate":
-        from graphveil.evaluation import evaluate
-
-        return evaluate
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-#: The privacy scores of every sample (H1, H2_open), from their records (``MODEL_SCORES``).
+#: The privacy scores of every sample (H1, H2_open), from their records (``MODEL_SCORES``), and
+#: their column names.
 _SAMPLED = [s for s in MODEL_SCORES if s.on == "sample"]
-_PRIVACY, _EDGES = tuple(s.name for s in _SAMPLED), ("edges_removed", "edges_added")
+PRIVACY, _EDGES = tuple(s.name for s in _SAMPLED), ("edges_removed", "edges_added")
 
 # Display formats (original row, mean row; the original row holds exact counts) and headers of
 # the privacy scores and edge differences; the statistics' come from the statistics table.
@@ -88,7 +68,7 @@ _HEADERS = {s.name: s.column() for s in _SAMPLED} | dict(zip(_EDGES, ("|E0\\E|",
 
 def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
     """Every per-sample column: privacy, edge differences, the ``statistics`` (and the analyst's)."""
-    return _PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
+    return PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -278,7 +258,7 @@ class Report:
         Examples
         --------
         >>> from graphveil import generators, UncertainGraph
-        >>> from graphveil.measure import evaluate
+        >>> from graphveil import evaluate
         >>> g0 = generators.powerlaw_cluster(60, 2, 0.3, seed=1)
         >>> u, v = g0.edges()
         >>> ug = UncertainGraph(g0.n, u, v, [0.8] * g0.m)
@@ -319,9 +299,9 @@ class Report:
         extra = dict(head.extra)
         histogram = None
         if all(h is not None for h in hists):
-            histogram = _sum_histograms(hists)
+            histogram = sum_histograms(hists)
             if "S_PL_pooled" in extra:
-                extra["S_PL_pooled"] = _pooled_exponent(histogram)
+                extra["S_PL_pooled"] = pooled_exponent(histogram)
         else:
             extra.pop("S_PL_pooled", None)
         return cls(
@@ -427,7 +407,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = _PRIVACY + self.statistics
+        stats_cols = PRIVACY + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -443,20 +423,20 @@ class Report:
         ks = sorted(self.eps)
         head2 = (
             ["".ljust(width)]
-            + [_header(c).rjust(10) for c in _PRIVACY + _EDGES]
+            + [_header(c).rjust(10) for c in PRIVACY + _EDGES]
             + [EPS.column(k).rjust(12) for k in ks]
             + ["rel.err".rjust(8), "tradeoff".rjust(9)]
         )
         orig2 = (
             ["original".ljust(width)]
-            + [_format(c, 0).format(self.original[c]).rjust(10) for c in _PRIVACY]
+            + [_format(c, 0).format(self.original[c]).rjust(10) for c in PRIVACY]
             + ["".rjust(10)] * 2
             + [EPS.formats[0].format(self.eps_original[k]).rjust(12) for k in ks]
             + ["".rjust(8), "".rjust(9)]
         )
         mean2 = (
             [self.label.ljust(width)]
-            + [_format(c, 1).format(mean[c]).rjust(10) for c in _PRIVACY + _EDGES]
+            + [_format(c, 1).format(mean[c]).rjust(10) for c in PRIVACY + _EDGES]
             + [EPS.formats[1].format(self.eps[k]).rjust(12) for k in ks]
             + [f"{self.rel_err:.3f}".rjust(8), f"{self.tradeoff:.2f}".rjust(9)]
         )
@@ -542,7 +522,7 @@ class Report:
         """
         statistics = data.get("statistics")
         if statistics is None:
-            statistics = [k for k in data["original"] if k not in _PRIVACY]
+            statistics = [k for k in data["original"] if k not in PRIVACY]
         return cls(
             original={k: float(v) for k, v in data["original"].items()},
             per_sample=[{k: float(v) for k, v in row.items()} for row in data["per_sample"]],
@@ -639,142 +619,13 @@ def true_graph_row(
     H1, H2_open (its numbers of signatures), the statistics (drawn with ``statistics_seed``) and
     ``eps``, a dict ``{k: eps}`` of G0 itself: :attr:`Original.row`.
 
-    Pass it to :func:`evaluate` as ``original`` to evaluate many published graphs of one G0
+    Pass it to :func:`graphveil.evaluate` as ``original`` to evaluate many published graphs of one G0
     without recomputing it; use the same ``statistics_seed`` there. An :class:`Original` does
     this and also keeps G0's signatures: prefer it.
     """
     return Original(
         g0, k, statistics_seed=statistics_seed, threads=threads, statistics=statistics
     ).row
-
-
-def _check_inputs(
-    g0: Any,
-    ug: Any,
-    samples: Any,
-    k: int | Iterable[int],
-    threads: int | None,
-    label: str,
-    record: RunRecord | np.ndarray | None,
-) -> tuple[UncertainGraph | Graph, str, int, tuple[int, ...], int]:
-    """Validated inputs of :func:`evaluate`: ``(ug in true ids, label, samples, ks, threads)``."""
-    check_graph(g0, "g0", what=None)
-    if isinstance(ug, Anonymized):
-        if label == "published":
-            label = _scheme_label(ug.report)
-        ug = ug.graph
-    if not isinstance(ug, (UncertainGraph, Graph)):
-        raise TypeError(f"ug must be a graphveil.UncertainGraph or Graph, got {type(ug).__name__}")
-    check_same_kind(g0, ug)
-    if ug.n != g0.n:
-        raise ValueError(
-            f"g0 has {g0.n} nodes and the published graph {ug.n}: they must share nodes 0..n-1"
-        )
-    ug = true_ids(ug, record)
-    return ug, label, check_samples(samples), check_k(k), check_threads(threads)
-
-
-def _reference(
-    g0: Graph,
-    ks: tuple[int, ...],
-    stat_seed: int,
-    statistics_seed: SeedLike,
-    threads: int,
-    statistics: Callable[..., dict[str, float]] | None,
-    original: Original | dict[str, Any] | None,
-    scoring: str = DEFAULT_SCORING,
-    analyst: bool = False,
-) -> Original:
-    """G0 measured once: ``original`` checked against the call, or built here."""
-    if not isinstance(original, Original):
-        return Original(
-            g0,
-            ks,
-            statistics_seed=stat_seed,
-            threads=threads,
-            statistics=statistics,
-            row=original,
-            scoring=scoring,
-            analyst=analyst,
-        )
-    if bool(analyst) != original.analyst:
-        raise ValueError(
-            f"analyst={bool(analyst)} differs from original's: build the Original with "
-            f"analyst={bool(analyst)}"
-        )
-    if original.scoring.name != check_scoring(scoring, directed=g0.directed):
-        raise ValueError(
-            f"original is scored {original.scoring.name!r} and the call asks {scoring!r}: "
-            "build the Original with the same scoring"
-        )
-    if original.graph is not g0 and original.graph != g0:
-        raise ValueError("original was built for another graph: pass Original(g0) of this g0")
-    if any(kk not in original.k for kk in ks):
-        raise ValueError(f"original has eps for k in {original.k}, not all of {ks}: add them")
-    if statistics_seed is not None and seed_to_u64(statistics_seed) != original.statistics_seed:
-        raise ValueError(
-            "statistics_seed differs from original's: drop it (the original's is used) or "
-            "build the Original with it"
-        )
-    if statistics is not None and statistics is not original.statistics:
-        raise ValueError(
-            "statistics differs from original's: build the Original with the same function"
-        )
-    return original
-
-
-def _sample_plan(
-    ug: UncertainGraph | Graph, samples: int, first_sample: int
-) -> tuple[list[int], int]:
-    """The sample indices to measure and how many times each counts."""
-    if isinstance(ug, Graph):
-        return [0], 1
-    if np.all((ug.p == 0.0) | (ug.p == 1.0)):
-        # Every possible world is the same graph (a single RandWalk or EdgeSwitch output), and
-        # the statistics share one seed: each sample's row would be identical, so compute it
-        # once and count it `samples` times. A study runs such schemes independently instead.
-        return [0], int(samples)
-    return list(range(int(first_sample), int(first_sample) + samples)), 1
-
-
-def _reduce(
-    reference: Original,
-    ug: UncertainGraph | Graph,
-    ks: tuple[int, ...],
-    measured: list[tuple[dict[str, float], np.ndarray]],
-    copies: int,
-    root: int,
-    sample_seed: int,
-    label: str,
-    threads: int,
-) -> Report:
-    """The Report of the measured samples (each counted ``copies`` times), G0's row and eps."""
-    per_sample = [row for row, _ in measured for _ in range(copies)]
-    histogram = _sum_histograms(h for _, h in measured for _ in range(copies))
-    extra: dict[str, float] = {}
-    directed = reference.directed
-    if reference.statistics is None and not directed:  # a directed graph has no S_PL
-        extra["S_PL_pooled"] = _pooled_exponent(histogram)
-    extra.update(fit_extra(reference.graph))
-    row = reference.row
-    g0 = reference.graph
-    names = (*_PRIVACY, *statistic_names(directed), *reference.analyst_names)
-    return Report(
-        original={key: float(row[key]) for key in names},
-        per_sample=per_sample,
-        eps=reference.scoring.eps(g0, ug, ks, degree=eps_degree(g0), threads=threads),
-        eps_original={kk: float(row["eps"][kk]) for kk in ks},
-        n=g0.n,
-        m=g0.m,
-        seed=root,
-        sample_seed=sample_seed,
-        label=label,
-        extra=extra,
-        degree_histogram=histogram,
-        directed=directed,
-        scoring=reference.scoring.name,
-        analyst=reference.analyst,
-    )
 
 
 def measure_sample(
@@ -843,19 +694,29 @@ def map_samples(
     stat_seed: int,
     threads: int | None,
     statistics: Callable[..., dict[str, float]] | None = None,
+    on_done: Callable[[], None] | None = None,
 ) -> list[tuple[dict[str, float], np.ndarray]]:
     """:func:`measure_sample` of every index, in index order.
 
     One task each on ``executor``, or here, side by side on ``threads`` (:func:`side_by_side`).
+    ``on_done()`` is called as each sample is done (a progress bar).
     """
     workers = None
     if executor is None:
         workers, threads = side_by_side(threads, len(indices))
     tasks = [(g0, ug, i, sample_seed, stat_seed, threads, statistics) for i in indices]
-    return map_ordered(executor, workers, measure_sample, tasks, star=True, name="graphveil-sample")
+    return map_ordered(
+        executor,
+        workers,
+        measure_sample,
+        tasks,
+        star=True,
+        on_done=on_done,
+        name="graphveil-sample",
+    )
 
 
-def _sum_histograms(histograms: Iterable[np.ndarray | None]) -> np.ndarray:
+def sum_histograms(histograms: Iterable[np.ndarray | None]) -> np.ndarray:
     """Element-wise sum of degree histograms of different lengths."""
     total = np.zeros(0, dtype=np.int64)
     for h in histograms:
@@ -867,7 +728,7 @@ def _sum_histograms(histograms: Iterable[np.ndarray | None]) -> np.ndarray:
     return total
 
 
-def _pooled_exponent(histogram: np.ndarray) -> float:
+def pooled_exponent(histogram: np.ndarray) -> float:
     """S_PL fitted on the pooled degrees of all samples, given as one degree histogram."""
     degrees = np.repeat(np.arange(histogram.size, dtype=np.int64), histogram)
     return float(powerlaw_exponent(degrees))
@@ -884,10 +745,3 @@ def fit_extra(g0: Graph) -> dict[str, float]:
         out[f"{name}_fit_alpha"], out[f"{name}_fit_xmin"] = fit.alpha, fit.xmin
         out[f"{name}_rival_alpha"], out[f"{name}_rival_xmin"] = rival.alpha, rival.xmin
     return out
-
-
-def _scheme_label(report: dict[str, Any]) -> str:
-    params = report.get("params") or {}
-    inner = ", ".join(f"{k}={v}" for k, v in params.items() if not isinstance(v, (dict, list)))
-    scheme = str(report.get("scheme", "published"))
-    return f"{scheme}({inner})" if inner else scheme

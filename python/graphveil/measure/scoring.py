@@ -1,7 +1,7 @@
 """The scorings of a release: graphveil's corrected measures (the default) and the authors' own.
 
 A *scoring* is every choice of a measure where graphveil corrects the paper's authors: it is
-chosen once per evaluation (:func:`~graphveil.measure.evaluate`'s ``scoring``) or study
+chosen once per evaluation (:func:`~graphveil.evaluate`'s ``scoring``) or study
 (:func:`~graphveil.experiments.reproduce`, ``graphveil reproduce --scoring``) and this
 registry is its one home. Two are registered:
 
@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from graphveil._checks import check_graph, check_ints
-from graphveil.graph import Graph
+from graphveil._checks import check_ints
+from graphveil.graph import Graph, check_graph
 from graphveil.measure.privacy import degree_distributions
 from graphveil.measure.privacy import eps as exact_eps
 from graphveil.multigraph import Multigraph

@@ -3,9 +3,7 @@
 :data:`STATISTIC_TABLE` is the only list of statistics: name, description, how it is computed,
 display formats and header. :func:`utility_statistics`, the reports
 (:mod:`graphveil.measure.report`), the study (:mod:`graphveil.experiments`) and its plots all
-read it, so a new statistic is one more row there (plus its function and tests).
-
-Degree-based: ``S_NE`` (edges), ``S_AD`` (average degree), ``S_MD`` (maximum degree), ``S_DV``
+read it, so a new statistic is one more row there (plus its function and tests). Degree-based: ``S_NE`` (edges), ``S_AD`` (average degree), ``S_MD`` (maximum degree), ``S_DV``
 (degree variance), ``S_PL`` (power-law exponent). Shortest-path based, over connected pairs only:
 ``S_APD`` (average distance), ``S_EDiam`` (effective diameter), ``S_CL`` (connectivity length),
 ``S_Diam`` (diameter). Clustering: ``S_CC`` (transitivity).
@@ -34,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from graphveil import _core
-from graphveil._common import SeedLike, check_threads, require_undirected
+from graphveil._checks import check_threads, require_undirected
+from graphveil._seeds import SeedLike
 from graphveil.graph import Graph
 from graphveil.measure import _analyst_rows as _rows
 from graphveil.measure import analyst as _analyst
