@@ -271,6 +271,14 @@ class Scheme:
     #: what to pass), so that a grid value has the bounds the parameter has: the DP schemes'
     #: ``check_epsilon``. None: ``valid`` and ``requirement`` alone.
     check: Callable[[float], Any] | None = None
+    #: Its release carries G0's node identities: each published pair joins the two nodes of G0
+    #: it names, so an attacker holding G0 can match nodes by the structure around them. False
+    #: for a generator that deals synthetic edges to the nodes (DP-dK deals its degree sequence
+    #: to random nodes; DGG keeps each node's noisy degree but draws its partners at random):
+    #: no structural attack maps such a release, whatever its noise, so re-identification does
+    #: not apply to it (the study leaves its re-identification columns out, never scores it 0 as
+    #: if protected), and its privacy is read on the edge-level axes.
+    node_identity: bool = True
 
     def __post_init__(self) -> None:
         # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
@@ -534,6 +542,7 @@ def dp_scheme(
     study: StudyRun | None = None,
     cli: Cli | None = None,
     public_report: tuple[str, ...] = (),
+    node_identity: bool = True,
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -558,6 +567,7 @@ def dp_scheme(
         family="dp",
         public_report=public_report,
         check=check_epsilon,
+        node_identity=node_identity,
     )
 
 
@@ -763,6 +773,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "graph generated from it; epsilon-edge-DP (the study runs k=1)",
             "X",
             public_report=("budget", "erased", "degree_cap", "sensitivity"),
+            node_identity=False,  # its degree sequence is dealt to random nodes
         ),
         dp_scheme(
             "dgg",
@@ -771,6 +782,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
             "h",
             public_report=("budget", "blocks", "block_edges", "chung_lu_edges"),
+            node_identity=False,  # each node's noisy degree, its partners drawn at random
         ),
     )
 )

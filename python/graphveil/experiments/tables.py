@@ -21,13 +21,18 @@ from graphveil.anonymize import registry
 from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
 from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
 from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
-from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
+from graphveil.experiments.config import ATTACK_COLUMNS, STRONGEST_COLUMNS, StudyConfig
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
 from graphveil.measure.scores import EPS, MODEL_SCORES, sample_score_names
 from graphveil.measure.scoring import scoring
-from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
+from graphveil.measure.utility import (
+    DIAMETER_MAX_BFS,
+    EXACT_THRESHOLD,
+    analyst_names,
+    statistic_names,
+)
 
 
 @dataclass
@@ -104,10 +109,11 @@ class Study:
             "added_edges",
             *eps_cols,
             "rel_err",
+            *(("analyst_err",) if self.config.analyst else ()),
             "tradeoff",
         )
         if self.config.attacks:
-            cols += ATTACK_COLUMNS
+            cols += (*STRONGEST_COLUMNS, *ATTACK_COLUMNS)
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
@@ -118,14 +124,34 @@ class Study:
             )
         return table
 
+    def analyst_table(self) -> list[dict[str, Any]]:
+        """The analyst statistics' column group: G0's values, each row's means and analyst.err.
+
+        Empty unless the study measured them (:attr:`StudyConfig.analyst`).
+        """
+        if not self.config.analyst:
+            return []
+        cols = analyst_names()
+        table = [{"case": self.graph_name, **_pick(self.original, cols), "analyst_err": None}]
+        for row in self.rows:
+            table.append(
+                {
+                    "case": f"{registry.scheme(row['scheme']).title} {row['label']}",
+                    **_pick(row, (*cols, "analyst_err")),
+                }
+            )
+        return table
+
     def tables(self) -> dict[str, list[dict[str, Any]]]:
-        """The study's tables by name."""
+        """The study's tables by name (``analyst`` when the study measured them)."""
         out = {
             scheme: self.scheme_table(scheme)
             for scheme in registry.names()
             if self.scheme_rows(scheme)
         }
         out["comparison"] = self.comparison_table()
+        if self.config.analyst:
+            out["analyst"] = self.analyst_table()
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -183,13 +209,9 @@ class Study:
             parts += ["", "## Warning: an unstable power-law fit", ""]
             parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
-            title = (
-                "Comparison (the paper's Table 7)"
-                if name == "comparison"
-                else registry.scheme(name).title
-            )
+            title = _TABLE_TITLES.get(name) or registry.scheme(name).title
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            if name != "comparison":
+            if name not in _TABLE_TITLES:
                 parts += self._authors_run(name)
                 record = registry.scheme(name)
                 if record.paper_departs and not self.config.directed:
@@ -276,6 +298,12 @@ class Study:
             written += plots.study_figures(self, out)
         return written
 
+
+#: The titles of the tables that are no scheme's.
+_TABLE_TITLES = {
+    "comparison": "Comparison (the paper's Table 7)",
+    "analyst": "Analyst statistics (their own column group; analyst_err their mean error)",
+}
 
 #: What the comparison table's attack columns measure (study.md's header).
 _ATTACK_LEGEND = (
