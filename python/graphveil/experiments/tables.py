@@ -20,8 +20,9 @@ from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
 from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
-from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
+from graphveil.experiments.checks import attack_disagreements, fit_warnings
 from graphveil.experiments.config import ATTACK_COLUMNS, STRONGEST_COLUMNS, StudyConfig
+from graphveil.experiments.families import NO_NODE_IDENTITY, family_markdown
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
@@ -266,14 +267,18 @@ class Study:
                 "",
                 (
                     "graphveil's own check, not the paper's. Re-identified: the fraction of G0's "
-                    "core nodes (degree >= 5, largest component) that propagation re-identifies "
-                    "in a sampled world; a pair of rows disagrees when H1 or H2_open orders it "
-                    "one way and the attack the other."
+                    "core nodes (degree >= 5, largest component) that the strongest attack "
+                    "(reid: the largest rate of the attacks that re-identify nodes) "
+                    "re-identifies in a sampled world; a pair of rows disagrees when H1 or "
+                    "H2_open orders it one way and the attack the other. A release without "
+                    f"node identity is left out ({NO_NODE_IDENTITY})."
                 ),
                 "",
                 *(f"- {s}" for s in sentences),
             ]
-        families = family_markdown(self.rows, self.graph_name)
+        families = family_markdown(
+            self.rows, self.graph_name, self.original, analyst=self.config.analyst
+        )
         return lines + ["", *families] if families else lines
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
