@@ -189,7 +189,7 @@ class Study:
                 "directed form run (docs/directed.rst)."
             )
         if self.config.attacks:
-            header += " " + _ATTACK_LEGEND
+            header += " " + _ATTACK_LEGEND + _identity_legend(self.rows)
         if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
             why = (
                 f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
@@ -325,8 +325,26 @@ _ATTACK_LEGEND = (
     "edge_loss is ln(TPR/FPR) of 'the pair is published', edge_eps_lower a 95% lower bound of "
     "the edge epsilon the release exhibits (at most epsilon for an edge-DP row) and "
     "edge_inference_lower that of the plausibility attack, which edge DP does not bound "
-    "(graphveil.attack.edges)."
+    "(graphveil.attack.edges). percolation_rate, reconciliation_rate and seedless_rate are "
+    "the de-anonymization suite's (percolation with ExpandWhenStuck and Korula-Lattanzi "
+    "reconciliation from the same hub seeds, Narayanan-Shmatikov's seedless attack; one "
+    "sampled world each), and reid the strongest re-identification, the largest rate of the "
+    "attacks that re-identify nodes, reid_attack the attack that gave it "
+    "(graphveil.attack.deanonymization)."
 )
+
+
+def _identity_legend(rows: list[dict[str, Any]]) -> str:
+    """The sentence on the blank re-identification columns of the rows without node identity."""
+    ran = dict.fromkeys(r["scheme"] for r in rows)
+    without = [registry.scheme(s).title for s in ran if not registry.scheme(s).node_identity]
+    if not without:
+        return ""
+    return (
+        f" The re-identification columns of {' and '.join(without)} are blank: they deal "
+        f"synthetic edges to the nodes, so {NO_NODE_IDENTITY} (their privacy is read on the "
+        "edge axes of 'Uncertainty against edge DP')."
+    )
 
 
 def _lower_is_better() -> list[str]:
