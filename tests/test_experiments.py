@@ -1022,3 +1022,9 @@ def test_cli_analyst_flags(tmp_path, capsys):
     assert main(["evaluate", "--dataset", "karate_club", str(tmp_path / "r.npz"), "--samples",
                  "1", "--seed", "1", "--analyst"]) == 0  # fmt: skip
     assert "analyst.err" in capsys.readouterr().out
+
+
+def test_the_analyst_study_of_a_directed_graph_is_refused():
+    g = gv.Graph.from_edges([0, 1, 2], [1, 2, 0], 3, directed=True)
+    with pytest.raises(ValueError, match="undirected"):
+        ex.reproduce(g, analyst=True, figures=False)
