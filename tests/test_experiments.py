@@ -837,3 +837,195 @@ def test_study_md_warns_of_an_unstable_powerlaw_fit(karate, monkeypatch, tmp_pat
         karate, schemes=grid, grid=grid, samples=3, seed=2, figures=False, attacks=False
     )
     assert "unstable" not in stable.to_markdown() and "unstable_fits" not in stable.original
+
+
+# ------------------------------------------------------- issue 33/34: every axis, the analyst
+def _reidentifying():
+    from graphveil.attack import registry as attacks
+
+    return [a for a in attacks.REGISTRY.values() if a.reidentifies]
+
+
+def test_rows_carry_the_strongest_reidentification_and_its_attack(study_dir):
+    from graphveil.experiments.config import STRONGEST_COLUMNS
+
+    _, study = study_dir
+    heads = {a.headline: a.name for a in _reidentifying()}
+    for row in [study.original, *study.rows]:
+        rates = {h: row[h] for h in heads if row[h] is not None}
+        assert row["reid"] == max(rates.values())  # the largest headline, by hand
+        assert rates[next(h for h, a in heads.items() if a == row["reid_attack"])] == row["reid"]
+    header = list(study.comparison_table()[0])
+    assert header[-len(STRONGEST_COLUMNS) - len(ex.ATTACK_COLUMNS) :] == [
+        *STRONGEST_COLUMNS,
+        *ex.ATTACK_COLUMNS,
+    ]
+    for a in _reidentifying():  # every re-identifying attack's rate is shown (its table flag)
+        assert a.headline in ex.ATTACK_COLUMNS
+
+
+def test_a_release_without_node_identity_is_not_scored_as_protected():
+    """DP-dK and DGG deal synthetic edges to the nodes: no attack maps them, whatever epsilon.
+
+    The registry says so (node_identity), the attacks of those rows are None (not 0), and the
+    claim is true: at epsilon 1000 (no noise to speak of) every attack re-identifies next to
+    nothing of ca-GrQc in them, while a scheme with node identity at that epsilon is mapped.
+    """
+    from graphveil.attack import attack_scores
+
+    g = gv.datasets.load("ca-GrQc")
+    without = [s for s in registry.names() if not registry.scheme(s).node_identity]
+    assert without  # the study's DP generators
+    heads = [a.headline for a in _reidentifying()]
+    for name in [*without, "tmf"]:
+        ug, _ = registry.scheme(name).function(g, epsilon=1000.0, seed=1)
+        identity = registry.scheme(name).node_identity
+        measured = attack_scores(g, ug, 1, seed=2)  # the attacks run anyway
+        best = max(measured[h] for h in heads)
+        assert (best > 0.5) if identity else (best < 0.02), (name, best)
+        scored = attack_scores(g, ug, 1, seed=2, node_identity=identity)
+        assert all((scored[h] is None) != identity for h in heads)
+        assert scored["edge_loss"] is not None  # the edge attack applies to every release
+
+
+def test_the_study_leaves_no_identity_rows_off_the_reid_axis(karate):
+    from graphveil.experiments import families
+
+    without = [s for s in registry.names() if not registry.scheme(s).node_identity]
+    schemes = ["maxvar", "tmf", *without]
+    grid = {s: [0.19] if s == "maxvar" else [5.0] for s in schemes}
+    study = ex.reproduce(karate, schemes=schemes, grid=grid, samples=1, k=(2,), figures=False)
+    for row in study.rows:
+        off = row["scheme"] in without
+        assert (row["reid"] is None) == off and (row["reid_attack"] is None) == off
+        assert all((row[a.headline] is None) == off for a in _reidentifying())
+    md = study.to_markdown()
+    for ax in families.AXES:
+        assert f"### {ax.title}" in md
+    titles = ", ".join(sorted(registry.scheme(s).title for s in without))
+    assert f"{titles}: {families.NO_NODE_IDENTITY}" in md
+
+
+def _best_by_hand(rows, ax, level, family):
+    members = registry.names(family=family)
+    best = None
+    for r in rows:
+        v = ax.value(r)
+        if r["scheme"] in members and v is not None and v <= level:
+            if best is None or r["rel_err"] < best["rel_err"]:
+                best = r
+    return best
+
+
+def test_family_comparison_on_every_axis_against_a_plain_loop():
+    from graphveil.experiments import families
+
+    rng = np.random.default_rng(5)
+    rows = []
+    for scheme in registry.names():
+        for i, value in enumerate((0.5, 2.0, 10.0)):
+            rows.append(
+                {
+                    "scheme": scheme,
+                    "value": value,
+                    "label": f"v={i}",
+                    "rel_err": float(rng.random()),
+                    "reid": float(rng.random()),
+                    "reid_attack": "percolation",
+                    "edge_eps_lower": float(rng.normal(6, 4)),
+                    "edge_loss": 1.0,
+                }
+            )
+    for ax in families.AXES:
+        for c in families.family_comparison(rows, ax):
+            for family in registry.FAMILIES:
+                assert c["best"][family] is _best_by_hand(rows, ax, c["level"], family)
+    eps = families.axis("epsilon")
+    assert all(
+        (eps.value(r) is None) == (registry.scheme(r["scheme"]).grid_parameter != "epsilon")
+        for r in rows
+    )
+
+
+def test_the_analyst_columns_of_the_study(karate):
+    from graphveil.experiments import families
+    from graphveil.measure.errors import analyst_error
+    from graphveil.measure.utility import analyst_names
+
+    pytest.importorskip("igraph")
+    grid = {"maxvar": [0.19, 0.5], "randwalk": [2], "tmf": [2.0, 10.0]}
+    kw = dict(schemes=grid, grid=grid, samples=2, seed=4, k=(2,), figures=False)
+    plain = ex.reproduce(karate, **kw)
+    study = ex.reproduce(karate, analyst=True, **kw)
+    assert study.config.to_dict()["analyst"] is True and "analyst" not in plain.config.to_dict()
+    names = analyst_names()
+    for a, b in zip(plain.rows, study.rows):
+        assert a["rel_err"] == b["rel_err"] and a["H2_open"] == b["H2_open"]  # paper's unchanged
+        assert not set(names) & set(a)
+        mean = {n: b[n] for n in names}
+        assert b["analyst_err"] == pytest.approx(analyst_error(mean, study.original)[0])
+    table = study.tables()["analyst"]
+    assert list(table[0]) == ["case", *names, "analyst_err"] and len(table) == len(study.rows) + 1
+    assert "analyst_err" in study.comparison_table()[0]
+    assert "analyst" not in plain.tables() and "analyst_err" not in plain.comparison_table()[0]
+    ax = families.axis("epsilon")
+    for level in ax.levels:  # PGB's count against a plain loop
+        wins = families.analyst_wins(study.rows, study.original, ax, level)
+        entrants = {}
+        for r in study.rows:
+            v = ax.value(r)
+            if v is not None and v <= level:
+                if (
+                    r["scheme"] not in entrants
+                    or r["analyst_err"] < entrants[r["scheme"]]["analyst_err"]
+                ):
+                    entrants[r["scheme"]] = r
+        assert {s: w[1] for s, w in wins.items()} == entrants
+        terms = {
+            s: analyst_error({n: r[n] for n in names}, study.original)[1]
+            for s, r in entrants.items()
+        }
+        for s in entrants:
+            won = sum(
+                terms[s][n] == min(t[n] for t in terms.values() if np.isfinite(t[n]))
+                for n in names
+                if np.isfinite(terms[s][n])
+            )
+            assert wins[s][0] == won
+    md = study.to_markdown()
+    assert "communities kept best" in md and "## Analyst statistics" in md
+
+
+def test_an_older_state_is_recomputed_not_mixed(tmp_path, karate, monkeypatch):
+    from graphveil.experiments import state
+
+    grid = {"randwalk": [2]}
+    kw = dict(schemes=grid, grid=grid, samples=1, k=(2,), figures=False, out_dir=tmp_path)
+    monkeypatch.setattr(state, "STATE_VERSION", state.STATE_VERSION - 1)
+    ex.reproduce(karate, **kw)
+    monkeypatch.undo()
+    messages: list[str] = []
+    study = ex.reproduce(karate, progress=messages.append, **kw)
+    assert not any("reused" in m for m in messages) and study.rows[0]["reid"] is not None
+
+
+def test_cli_analyst_flags(tmp_path, capsys):
+    from graphveil.cli import main
+
+    pytest.importorskip("igraph")
+    args = ["reproduce", "--dataset", "karate_club", "--schemes", "randwalk", "--grid",
+            "randwalk=2", "--samples", "1", "--k", "2", "--no-figures", "-q", "--analyst"]  # fmt: skip
+    assert main([*args, "-o", str(tmp_path / "s")]) == 0
+    assert "analyst_err" in (tmp_path / "s" / "table_analyst.csv").read_text().splitlines()[0]
+    assert main(["anonymize", "randwalk", "--dataset", "karate_club", "-t", "2", "--seed", "1",
+                 "--keep-ids", "-o", str(tmp_path / "r.npz"), "-q"]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["evaluate", "--dataset", "karate_club", str(tmp_path / "r.npz"), "--samples",
+                 "1", "--seed", "1", "--analyst"]) == 0  # fmt: skip
+    assert "analyst.err" in capsys.readouterr().out
+
+
+def test_the_analyst_study_of_a_directed_graph_is_refused():
+    g = gv.Graph.from_edges([0, 1, 2], [1, 2, 0], 3, directed=True)
+    with pytest.raises(ValueError, match="undirected"):
+        ex.reproduce(g, analyst=True, figures=False)

@@ -92,7 +92,7 @@ def strongest_reidentification() -> PrivacyScore:
         deterministic=any(a.deterministic and c.deterministic for a, c in heads),
         directed=any(a.directed is not None for a, _ in heads),
         target="reid",
-        table=False,
+        table=True,
         strongest=names,
     )
 

@@ -57,6 +57,7 @@ from graphveil.anonymize._dgg import dgg
 from graphveil.anonymize._dp import EPSILON_GRID, check_epsilon, epsilon_requirement, valid_epsilon
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip, too_many_pairs
+from graphveil.anonymize._identity import IDENTITY_OUTPUT, IDENTITY_TOLERANCE, identity_reason
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
@@ -272,6 +273,14 @@ class Scheme:
     #: what to pass), so that a grid value has the bounds the parameter has: the DP schemes'
     #: ``check_epsilon``. None: ``valid`` and ``requirement`` alone.
     check: Callable[[float], Any] | None = None
+    #: Its release carries G0's node identities: each published pair joins the two nodes of G0
+    #: it names, so an attacker holding G0 can match nodes by the structure around them. False
+    #: for a generator that deals synthetic edges to the nodes (DP-dK deals its degree sequence
+    #: to random nodes; DGG keeps each node's noisy degree but draws its partners at random):
+    #: no structural attack maps such a release, whatever its noise, so re-identification does
+    #: not apply to it (the study leaves its re-identification columns out, never scores it 0 as
+    #: if protected), and its privacy is read on the edge-level axes.
+    node_identity: bool = True
 
     def __post_init__(self) -> None:
         # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
@@ -453,52 +462,6 @@ def _no_op_mixture(params: Mapping[str, Any]) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------------------- the output rule
-#: How close to 1 a p counts as certain, and to 0 as absent, when a release is compared with G0
-#: (a QP's p may miss 1 by rounding).
-IDENTITY_TOLERANCE = 1e-9
-
-#: What the CLI and the study say of a release that is G0 itself (:func:`identity_reason`).
-IDENTITY_OUTPUT = (
-    "the release is the input graph G0: every published pair is a true edge with p = 1 and no "
-    "true edge is missing"
-)
-
-
-def identity_reason(graph: Graph, release: Any) -> str | None:
-    """:data:`IDENTITY_OUTPUT` if ``release`` publishes ``graph`` itself, else None.
-
-    The rule on the output, whatever the scheme and its parameters (the parameter rules,
-    :attr:`Scheme.no_op`, cannot see e.g. TmF at epsilon 50): ``release`` (an
-    :class:`~graphveil.UncertainGraph` on ``graph``'s node ids, before any permutation) is G0
-    when its pairs with p above :data:`IDENTITY_TOLERANCE` are exactly ``graph``'s edges (arcs),
-    each with p within the tolerance of 1. A loop or a repeated pair of a relaxed release is no
-    edge of G0. O(m) on the pair arrays: both are in canonical order, so no sort is needed.
-    The CLI refuses such a release and the study records its point as not applicable, unless
-    ``--allow-identity`` (``allow_identity=True``).
-
-    Examples
-    --------
-    >>> from graphveil import Graph, UncertainGraph
-    >>> g = Graph.from_edges([0, 1], [1, 2])
-    >>> identity_reason(g, UncertainGraph(3, [0, 1, 0], [1, 2, 2], [1.0, 1.0, 0.0])) is not None
-    True
-    >>> identity_reason(g, UncertainGraph(3, [0, 1], [1, 2], [1.0, 0.9])) is None
-    True
-    """
-    if release.n != graph.n or release.directed != graph.directed:
-        return None
-    p = release.p
-    published = p > IDENTITY_TOLERANCE
-    if int(np.count_nonzero(published)) != graph.m:
-        return None
-    if not bool(np.all(p[published] >= 1.0 - IDENTITY_TOLERANCE)):
-        return None
-    gu, gv = graph.edges()
-    same = np.array_equal(release.u[published], gu) and np.array_equal(release.v[published], gv)
-    return IDENTITY_OUTPUT if same else None
-
-
 #: The study's bound on a DP release, in pairs per true edge: the ten statistics and the
 #: attacks cost grow with the release (EdgeFlip at small epsilon publishes ~N / (1 + e^eps)).
 DP_STUDY_PAIRS_PER_EDGE = 20
@@ -536,6 +499,7 @@ def dp_scheme(
     cli: Cli | None = None,
     public_report: tuple[str, ...] = (),
     directed: bool = False,
+    node_identity: bool = True,
 ) -> Scheme:
     """The record of an edge-DP scheme ``function(graph, *, epsilon, seed=None, threads=None)``.
 
@@ -561,6 +525,7 @@ def dp_scheme(
         public_report=public_report,
         check=check_epsilon,
         directed=directed,
+        node_identity=node_identity,
     )
 
 
@@ -770,6 +735,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             # trimmed: stubs dropped from the noisy in/out sequence (directed), noisy values only
             public_report=("budget", "erased", "degree_cap", "sensitivity", "trimmed"),
             directed=True,  # k = 1: the joint (in, out) degree sequence, sensitivity 2
+            node_identity=False,  # its degree sequence is dealt to random nodes
         ),
         dp_scheme(
             "dgg",
@@ -778,6 +744,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             "noisy degrees (sensitivity 2) and a BTER generator; epsilon-edge-DP",
             "h",
             public_report=("budget", "blocks", "block_edges", "chung_lu_edges"),
+            node_identity=False,  # each node's noisy degree, its partners drawn at random
         ),
         dp_scheme(
             "privgraph",

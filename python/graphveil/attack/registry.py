@@ -510,13 +510,14 @@ def _matching_score(
 
 
 def _matching_columns(name: str, title: str) -> tuple[Column, ...]:
-    """The columns :func:`_matching_score` returns (none in the comparison table yet)."""
+    """The columns :func:`_matching_score` returns (its rate in the comparison table)."""
     return (
         Column(
             f"{name}_rate",
             f"nodes re-identified by {title} (fraction of the core)",
             "fraction of G0's core nodes (degree >= 5, largest component, seeds left out) "
             "re-identified in a sampled world (seeded attacks: the study's hub seeds)",
+            table=True,
         ),
         Column(f"{name}_wrong", "wrongly matched", "wrongly matched fraction of the core"),
         Column(

@@ -38,6 +38,7 @@ def attack_scores(
     seeds: int | None = None,
     eccentricity: str = DEFAULT_ECCENTRICITY,
     threads: int | None = None,
+    node_identity: bool = True,
 ) -> dict[str, Any]:
     """Every registered attack on one release, as flat numbers.
 
@@ -59,6 +60,12 @@ def attack_scores(
         The propagation's eccentricity rule (:func:`~graphveil.attack.propagation`).
     threads : int, optional
         Threads of the kernels; the numbers do not depend on it.
+    node_identity : bool, default True
+        The release carries G0's node identities
+        (:attr:`Scheme.node_identity <graphveil.anonymize.registry.Scheme.node_identity>`).
+        False (a generator dealing synthetic edges to the nodes): the attacks that re-identify
+        nodes (:attr:`~graphveil.attack.registry.Attack.reidentifies`) do not apply, are not
+        run, and their columns are None, never a 0 that would read as protection.
 
     Returns
     -------
@@ -102,6 +109,9 @@ def attack_scores(
     scores: dict[str, Any] = {}
     for attack in REGISTRY.values():  # each draws its own randomness from `seed`
         if g0.directed and attack.directed is None:  # no directed form: its numbers undefined
+            scores.update(dict.fromkeys(attack.names()))
+            continue
+        if attack.reidentifies and not node_identity:  # nothing to re-identify: undefined
             scores.update(dict.fromkeys(attack.names()))
             continue
         scores.update(attack.score(g0, published, request))

@@ -23,6 +23,7 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
+    require_extras,
     show_progress,
     write_json,
 )
@@ -130,6 +131,13 @@ def add_evaluate(subparsers: Any) -> None:
         "(`graphveil scores` lists them; at most 3 sampled worlds are attacked)",
     )
     parser.add_argument(
+        "--analyst",
+        action="store_true",
+        help="also measure the analyst statistics (communities, central nodes, spread, PGB's "
+        "queries) as their own column group with their mean error analyst.err (undirected "
+        'only; pip install "graphveil[analyst]")',
+    )
+    parser.add_argument(
         "--label", default=None, help="row label (default: the scheme recorded in UNCERTAIN)"
     )
     add_json_argument(parser, "the report")
@@ -175,6 +183,8 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     args.graph = None if args.dataset is not None else args.paths[0]
     inputs = [*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
     check_outputs(args.json, args.csv, inputs=inputs)
+    if args.analyst:
+        require_extras({"igraph": "--analyst"})
     ug = load_release(args.paths[-1], args.record)  # carries its record, checked
     check_direction(args, ug, args.paths[-1])
     g0 = load_graph(args)
@@ -197,6 +207,7 @@ def _run_evaluate(args: argparse.Namespace) -> int:
             scoring=args.scoring,
             attacks=args.attacks,
             progress=show_progress(args),  # a bar over the samples on a terminal
+            analyst=args.analyst,
         )
     except ValueError as err:
         raise ValueError(f"{args.paths[-1]}: {err}") from None

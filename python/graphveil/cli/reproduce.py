@@ -172,6 +172,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="skip the link-inference and propagation attacks on each release",
     )
+    parser.add_argument(
+        "--analyst",
+        action="store_true",
+        help="also measure the analyst statistics (communities, central nodes, spread, PGB's "
+        "queries) on G0 and every sample: their own table and mean error, and the win counts "
+        'in study.md (costly on large graphs; undirected only; pip install "graphveil[analyst]")',
+    )
     add_scoring_argument(parser, study=True)
     parser.add_argument(
         "--scheduler",
@@ -219,6 +226,8 @@ def run_reproduce(args: argparse.Namespace) -> int:
     needs = {} if args.no_figures else {"matplotlib": "figures (leave them out with --no-figures)"}
     if args.scheduler:
         needs["distributed"] = "--scheduler"
+    if args.analyst:
+        needs["igraph"] = "--analyst"
     require_extras(needs)
     if args.graph is not None:
         name = Path(args.graph).name.split(".")[0]
@@ -299,4 +308,5 @@ def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path,
         overwrite=args.overwrite,
         scoring=args.scoring,
         allow_identity=args.allow_identity,
+        analyst=args.analyst,
     )

@@ -1,9 +1,10 @@
 """graphveil's own checks of a study's rows, not the paper's: the attacks against the scores.
 
-:func:`attack_disagreements` says per scheme where the propagation attack and the H1 / H2_open
-scores order the grid points differently; :func:`family_comparison` compares the families of
-the registry (the uncertainty schemes, edge DP) at equal attack success. Both read plain rows
-(the dicts of :attr:`graphveil.experiments.Study.rows`), like the paper's claims
+:func:`attack_disagreements` says per scheme where the strongest re-identification (``reid``)
+and the H1 / H2_open scores order the grid points differently; :func:`fit_warnings` warns of an
+unstable power-law fit. The families on every privacy axis are
+:mod:`graphveil.experiments.families`. Both read plain rows (the dicts of
+:attr:`graphveil.experiments.Study.rows`), like the paper's claims
 (:mod:`graphveil.experiments.findings`).
 """
 
@@ -11,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any
 
-from graphveil.anonymize import registry
-from graphveil.attack.registry import reidentification_column
-from graphveil.experiments.findings import Row, _g, _rows, _title
+from graphveil.experiments.config import STRONGEST
+from graphveil.experiments.findings import Row, _g, _rows
 from graphveil.measure.report import relative_error
 from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.utility import POWERLAW_DEGREES, RIVAL_KS_MARGIN, statistic_names
@@ -24,12 +23,9 @@ from graphveil.measure.utility import POWERLAW_DEGREES, RIVAL_KS_MARGIN, statist
 _H1, _H2 = H1.name, H2_OPEN.name
 
 __all__ = [
-    "ATTACK_LEVELS",
     "REID",
     "REID_TIE",
     "attack_disagreements",
-    "family_comparison",
-    "family_markdown",
     "fit_warnings",
 ]
 
@@ -37,22 +33,23 @@ __all__ = [
 #: attack's order is compared with the scores': a few nodes either way is sampling noise.
 REID_TIE = 0.01
 
-#: The re-identification rate's column in a row (the attack registry's).
-REID = reidentification_column().name
+#: The re-identification column of a row: the strongest attack's (``reid``, the privacy-score
+#: table's; None on a release without node identity, which is then left out).
+REID = STRONGEST[0].name
 
 
 def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str) -> list[str]:
     """One sentence per attacked scheme: where the attack and the H1 / H2_open scores disagree.
 
-    Two rows are *discordant* when H1 or H2_open orders them one way and the propagation
-    re-identification rate (``reid_rate``, rates within :data:`REID_TIE` tie) the other way: the
+    Two rows are *discordant* when H1 or H2_open orders them one way and the strongest
+    re-identification (``reid``, rates within :data:`REID_TIE` tie) the other way: the
     score calls one row more private while the attack recovers more of it. Each sentence covers
     the scheme's own grid points, then its rows against every other scheme's.
 
     Parameters
     ----------
     rows : sequence of dict
-        Study rows with ``scheme``, ``label``, ``H1``, ``H2_open`` and ``reid_rate``.
+        Study rows with ``scheme``, ``label``, ``H1``, ``H2_open`` and ``reid``.
     title : callable
         The printed name of a scheme.
 
@@ -63,8 +60,8 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
     Examples
     --------
     >>> rows = [
-    ...     {"scheme": "maxvar", "label": "a", "H1": 9.0, "H2_open": 90.0, "reid_rate": 0.5},
-    ...     {"scheme": "maxvar", "label": "b", "H1": 5.0, "H2_open": 40.0, "reid_rate": 0.6},
+    ...     {"scheme": "maxvar", "label": "a", "H1": 9.0, "H2_open": 90.0, "reid": 0.5},
+    ...     {"scheme": "maxvar", "label": "b", "H1": 5.0, "H2_open": 40.0, "reid": 0.6},
     ... ]
     >>> attack_disagreements(rows)[0]
     'maxvar: the attack and the scores disagree on 1 of its one pair of grid points, e.g. a → b: H1 9 → 5 and H2_open 90 → 40, but re-identified 0.5 → 0.6.'
@@ -137,100 +134,6 @@ def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = 
         f"{_g(a[_H2])} → {_g(b[_H2])}, but re-identified {_g(a[REID])} → "
         f"{_g(b[REID])}"
     )
-
-
-# ---------------------------------------------------------------------------- families
-#: Attack levels X of :func:`family_comparison`: at most this share of G0's core re-identified.
-ATTACK_LEVELS: tuple[float, ...] = (0.05, 0.1, 0.25, 0.5)
-
-
-def family_comparison(
-    rows: Sequence[Row], levels: Sequence[float] = ATTACK_LEVELS
-) -> list[dict[str, Any]]:
-    """Each family's best utility at equal attack success: graphveil's own check, not the paper's.
-
-    The rule: for every level X and every family of the registry (``"uncertainty"``, ``"dp"``),
-    the row of lowest rel.err among the family's rows whose propagation re-identification rate
-    (``reid_rate``) is at most X; the family of the lower rel.err gives the better utility at
-    that attack success (``better`` is None when a family has no such row, or on a tie). The
-    re-identification rate is the attack defined for every release; link AUC is not defined on
-    a published graph (every p = 1), so it does not enter the rule.
-
-    Examples
-    --------
-    >>> rows = [
-    ...     {"scheme": "maxvar", "label": "n_p/m=0.19", "rel_err": 0.02, "reid_rate": 0.43},
-    ...     {"scheme": "tmf", "label": "epsilon=10", "rel_err": 0.05, "reid_rate": 0.54},
-    ...     {"scheme": "tmf", "label": "epsilon=1", "rel_err": 0.37, "reid_rate": 0.0},
-    ... ]
-    >>> [(c["level"], c["better"]) for c in family_comparison(rows, (0.1, 0.5, 0.6))]
-    [(0.1, None), (0.5, 'uncertainty'), (0.6, 'uncertainty')]
-    """
-    out = []
-    for level in levels:
-        best: dict[str, Row | None] = {}
-        for family in registry.FAMILIES:
-            members = set(registry.names(family=family))
-            candidates = [
-                r
-                for r in rows
-                if r["scheme"] in members
-                and r.get(REID) is not None
-                and r[REID] <= level
-                and r.get("rel_err") is not None
-            ]
-            best[family] = min(candidates, key=lambda r: r["rel_err"], default=None)
-        found = {f: r for f, r in best.items() if r is not None}
-        better = None
-        if len(found) == len(registry.FAMILIES):
-            errs = sorted((r["rel_err"], f) for f, r in found.items())
-            better = errs[0][1] if errs[0][0] < errs[1][0] else None
-        out.append({"level": level, "best": best, "better": better})
-    return out
-
-
-def _verdict(comparison: dict[str, Any]) -> str:
-    """The last column: the better family, the only one that reaches the level, or a tie."""
-    if comparison["better"] is not None:
-        return str(comparison["better"])
-    found = [f for f, row in comparison["best"].items() if row is not None]
-    if len(found) == 1:
-        return f"only {found[0]} rows reach it (of the schemes run)"
-    return "tie" if found else "neither family reaches it"
-
-
-def family_markdown(rows: Sequence[Row], graph: str) -> list[str]:
-    """The Markdown section of :func:`family_comparison`; empty unless both families have rows."""
-    have = {registry.scheme(r["scheme"]).family for r in rows if r.get(REID) is not None}
-    if not set(registry.FAMILIES) <= have:
-        return []
-
-    def cell(row: Row | None) -> str:
-        if row is None:
-            return "none"
-        return (
-            f"{_g(row['rel_err'])} ({_title(row['scheme'])} {row['label']}, reid {_g(row[REID])})"
-        )
-
-    lines = [
-        "## Uncertainty against edge DP",
-        "",
-        (
-            f"graphveil's own check, not the paper's. For each level X, the lowest rel.err of each "
-            f"family among its rows whose propagation re-identification rate is at most X "
-            f"(graphveil.experiments.checks.family_comparison); the lower one gives the better utility at "
-            f"that attack success on {graph}."
-        ),
-        "",
-        f"| {REID} <= | uncertainty schemes | edge-DP schemes | better utility |",
-        "|---|---|---|---|",
-    ]
-    for c in family_comparison(rows):
-        lines.append(
-            f"| {_g(c['level'])} | {cell(c['best']['uncertainty'])} | {cell(c['best']['dp'])} "
-            f"| {_verdict(c)} |"
-        )
-    return lines
 
 
 def fit_warnings(

@@ -18,7 +18,7 @@ from graphveil.measure.original import DIRECTED_EPS_DEGREE
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring, scoring
 from graphveil.measure.utility import DISTANCE_SOURCES
-from graphveil.scores import attack_rows
+from graphveil.scores import PRIVACY_SCORE_TABLE, attack_rows
 
 #: The attack columns of the comparison table (:func:`graphveil.attack.attack_scores`): the
 #: attack scores of the privacy-score table shown there (:func:`graphveil.scores.attack_rows`,
@@ -27,6 +27,14 @@ from graphveil.scores import attack_rows
 #: the mapped) times ``reid_coverage`` (mapped share); ``reid_twin_share`` is the share of the
 #: core with a structural twin, which no structural attack matches but by guessing.
 ATTACK_COLUMNS: tuple[str, ...] = tuple(s.name for s in attack_rows(table=True))
+
+#: The scores over several attacks the comparison table shows (``reid``, the strongest
+#: re-identification, :func:`graphveil.scores.strongest_reidentification`).
+STRONGEST = tuple(s for s in PRIVACY_SCORE_TABLE if s.strongest and s.table)
+
+#: Their columns in a study row and the comparison table: each score and the attack that gave
+#: it (``reid``, ``reid_attack``).
+STRONGEST_COLUMNS: tuple[str, ...] = tuple(c for s in STRONGEST for c in (s.name, s.source_key))
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,11 @@ class StudyConfig:
     #: Measure a point whose release is G0 itself as a baseline row; otherwise its point is
     #: recorded not applicable (:func:`graphveil.anonymize.registry.identity_reason`).
     allow_identity: bool = False
+    #: Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
+    #: on G0 and every sample, with their own mean error ``analyst_err``: a column group of
+    #: their own and the win counts in ``study.md``. Off by default for its cost (about 15 times
+    #: the paper's ten a sample on web-NotreDame); undirected G0 only.
+    analyst: bool = False
 
     @property
     def obfuscation_variant(self) -> str:
@@ -67,7 +80,7 @@ class StudyConfig:
         return scoring(self.scoring).obfuscation_variant
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as a JSON-ready dict (``directed`` and ``allow_identity`` only when True).
+        """The settings as a JSON-ready dict (``directed``, ``allow_identity``, ``analyst`` only when True).
 
         ``scoring`` is there only when not the default, so that the default's fingerprint and
         ``study.json`` stay as they were.
@@ -77,6 +90,8 @@ class StudyConfig:
             kind["scoring"] = self.scoring
         if self.allow_identity:
             kind["allow_identity"] = True
+        if self.analyst:
+            kind["analyst"] = True
         return {
             "samples": self.samples,
             "seed": self.seed,
@@ -152,11 +167,17 @@ def _study_config(
     distance_sources: int,
     partitioner: str = partitioners.DEFAULT,
     scoring: str = DEFAULT_SCORING,
+    analyst: bool = False,
 ) -> StudyConfig:
     """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
     check_graph(graph, what=None)
     if graph.m == 0:
         raise ValueError("the graph has no edges: nothing to anonymize")
+    if analyst and graph.directed:
+        raise ValueError(
+            "the analyst statistics are measured on undirected graphs: drop analyst (--analyst) "
+            "for a directed study"
+        )
     samples = check_samples(samples)
     splitter = partitioners.get(partitioner)
     splitter.require()  # an optional extra: fail before any work
@@ -176,6 +197,7 @@ def _study_config(
         partitioner=splitter.name,
         directed=bool(graph.directed),
         scoring=check_scoring(scoring, directed=bool(graph.directed)),
+        analyst=bool(analyst),
     )
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphveil._common import atomic_path
 from graphveil.anonymize import registry
-from graphveil.attack.registry import reidentification_column
+from graphveil.experiments.config import STRONGEST
 from graphveil.measure.scores import H1, H2_OPEN
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +46,7 @@ def study_figures(study: Study, out_dir: str | Path) -> list[Path]:
             if record.figures and study.scheme_rows(record.name):
                 written.append(scheme_figure(study, record, out / f"{record.name}.png", plt))
         written.append(tradeoff_figure(study, out / "tradeoff.png", plt))
-        if any(r.get(reidentification_column().name) is not None for r in study.rows):
+        if any(r.get(STRONGEST[0].name) is not None for r in study.rows):
             written.append(attack_figure(study, out / "attack.png", plt))
         written.append(total_variance_figure(study, out / "total_variance.png", plt))
     finally:
@@ -160,15 +160,15 @@ def tradeoff_figure(study: Study, path: Path, plt: Any) -> Path:
 
 
 def attack_figure(study: Study, path: Path, plt: Any) -> Path:
-    """Propagation re-identification rate against rel.err for every scheme (next to the tradeoff).
+    """The strongest re-identification against rel.err for every scheme (next to the tradeoff).
 
     The attacker's view of the tradeoff figure: the fraction of G0's core nodes (degree >= 5, in
-    the largest component) that Narayanan-Shmatikov propagation re-identifies in a sampled world
-    (:func:`graphveil.attack.attack_scores`), with the un-anonymized control as a line. The
-    metric is the attack registry's re-identification column
-    (:func:`graphveil.attack.registry.reidentification_column`).
+    the largest component) that the strongest attack re-identifies in a sampled world (``reid``
+    of the privacy-score table, :func:`graphveil.scores.strongest_reidentification`: the
+    largest rate of the attacks that re-identify nodes), with the un-anonymized control as a
+    line. A scheme without node identity has no such rate and no line.
     """
-    column = reidentification_column()
+    column = STRONGEST[0]
     metric = column.name
     fig, ax = plt.subplots(figsize=(8.5, 5), layout="constrained")
     drawn = 0

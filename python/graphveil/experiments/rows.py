@@ -19,14 +19,27 @@ import numpy as np
 from graphveil._checks import NotApplicable
 from graphveil._json import dumps
 from graphveil.anonymize import registry
-from graphveil.experiments.config import ATTACK_COLUMNS, GridPoint, StudyConfig, point_seed
+from graphveil.experiments.config import (
+    ATTACK_COLUMNS,
+    STRONGEST,
+    STRONGEST_COLUMNS,
+    GridPoint,
+    StudyConfig,
+    point_seed,
+)
 from graphveil.experiments.tables import _pick
 from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.report import Report, pooled_exponent, sum_histograms
 from graphveil.measure.scores import EPS, sample_score_names
-from graphveil.measure.utility import statistic_names, unstable_powerlaw_fits, utility_statistics
+from graphveil.measure.utility import (
+    analyst_names,
+    statistic_names,
+    unstable_powerlaw_fits,
+    utility_statistics,
+)
+from graphveil.scores import privacy_score
 
 
 def _study_rows(
@@ -89,9 +102,7 @@ def _point_row(
     histogram = sum_histograms(hists)
     directed = config.directed  # a directed G0's statistics, and no S_PL to pool
     ev = Report(
-        original={
-            key: original[key] for key in (*sample_score_names(), *statistic_names(directed))
-        },
+        original={key: original[key] for key in (*sample_score_names(), *_statistics(config))},
         per_sample=per_sample,
         eps=eps,
         eps_original={k: original[EPS.key(k)] for k in config.k},
@@ -103,6 +114,7 @@ def _point_row(
         degree_histogram=histogram,
         directed=directed,
         scoring=config.scoring,
+        analyst=config.analyst,
     )
     row: dict[str, Any] = {
         **_point_id(point),
@@ -117,7 +129,9 @@ def _point_row(
     row.update(_report_row(ev, config))
     if config.attacks:  # on the point's one release (run 0 for a deterministic scheme)
         t3 = time.perf_counter()
-        row.update(_attack_row(graph, ug, config, point_seed(row["seed"], "attack")))
+        identity = registry.scheme(point.scheme).node_identity
+        seed = point_seed(row["seed"], "attack")
+        row.update(_attack_row(graph, ug, config, seed, node_identity=identity))
         row["time_attack_s"] = time.perf_counter() - t3
     row["scheme_report"] = _jsonable(report)
     return row
@@ -156,10 +170,17 @@ def _add_model_tv(
     row["tv_model_se"] = se
 
 
+def _statistics(config: StudyConfig) -> tuple[str, ...]:
+    """The statistics of a study's rows: the paper's, then the analyst's if it measures them."""
+    return (*statistic_names(config.directed), *(analyst_names() if config.analyst else ()))
+
+
 def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     mean, std = ev.mean, ev.std
-    names = (*sample_score_names(), *statistic_names(config.directed))
+    names = (*sample_score_names(), *_statistics(config))
     row: dict[str, Any] = {key: mean[key] for key in names}
+    if config.analyst:
+        row["analyst_err"] = ev.analyst_err
     row["removed_edges"] = mean["edges_removed"]
     row["added_edges"] = mean["edges_added"]
     for k in config.k:
@@ -171,36 +192,68 @@ def _report_row(ev: Any, config: StudyConfig) -> dict[str, Any]:
     return row
 
 
-def _attack_row(graph: Graph, published: Any, config: StudyConfig, seed: int) -> dict[str, Any]:
+def _attack_row(
+    graph: Graph, published: Any, config: StudyConfig, seed: int, *, node_identity: bool = True
+) -> dict[str, Any]:
     """The attack columns of a row, empty on a graph the attacks cannot take.
 
-    E.g. a sampled world without edges: ``attack_not_applicable`` then says why.
+    E.g. a sampled world without edges: ``attack_not_applicable`` then says why. Then the
+    strongest re-identification (``reid``) and the attack that gave it (``reid_attack``),
+    both None on a release without node identity, which no attack re-identifies
+    (:attr:`Scheme.node_identity <graphveil.anonymize.registry.Scheme.node_identity>`).
     """
     from graphveil.attack.scores import ATTACK_SAMPLES, attack_scores
 
     samples = min(config.samples, ATTACK_SAMPLES)
     try:
-        return attack_scores(graph, published, samples, seed, threads=config.threads)
+        scores = attack_scores(
+            graph, published, samples, seed, threads=config.threads, node_identity=node_identity
+        )
     except NotApplicable as err:
-        return {**dict.fromkeys(ATTACK_COLUMNS), "attack_not_applicable": str(err)}
+        return {
+            **dict.fromkeys((*ATTACK_COLUMNS, *STRONGEST_COLUMNS)),
+            "attack_not_applicable": str(err),
+        }
+    return {**scores, **strongest(scores)}
+
+
+def strongest(scores: dict[str, Any]) -> dict[str, Any]:
+    """The scores over several attacks of a row (``reid``) and the attack giving each.
+
+    Examples
+    --------
+    >>> strongest({"reid_rate": 0.2, "percolation_rate": 0.5, "seedless_rate": None})
+    {'reid': 0.5, 'reid_attack': 'percolation'}
+    """
+    out: dict[str, Any] = {}
+    for score in STRONGEST:
+        column = score.source(scores)
+        out[score.name] = score.value(scores)
+        out[score.source_key] = None if column is None else privacy_score(column).attack
+    return out
 
 
 def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:
     """G0 measured once per study; its sample tasks reuse its signatures and edge keys."""
     # The same statistics seed as every grid point's evaluation, which reuses G0's row: it is
     # then exactly the one their rel.err is measured against.
-    return Original(
+    reference = Original(
         graph,
         config.k,
         statistics_seed=point_seed(config.seed, "statistics"),
         threads=config.threads,
-        statistics=partial(
-            utility_statistics,
-            sources=config.distance_sources,
-            diameter_method=diameter_method,
-        ),
         scoring=config.scoring,
+        analyst=config.analyst,
     )
+    # G0's analyst reference (its communities, top nodes, cascade seeds: None unless analyst),
+    # measured once with the statistics seed, is what every sample is measured against.
+    reference.statistics = partial(
+        utility_statistics,
+        sources=config.distance_sources,
+        diameter_method=diameter_method,
+        analyst=reference.analyst_reference,
+    )
+    return reference
 
 
 def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:

@@ -66,6 +66,7 @@ def reproduce(
     overwrite: bool = False,
     scoring: str = "corrected",
     allow_identity: bool = False,
+    analyst: bool = False,
 ) -> Study:
     """Run the paper's study on ``graph`` and return its tables as data.
 
@@ -149,6 +150,14 @@ def reproduce(
         it such a point is recorded not applicable with that reason
         (:func:`graphveil.anonymize.registry.identity_reason`), never reported as an
         anonymization.
+    analyst : bool
+        Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`:
+        communities, central nodes, spread and PGB's queries) on G0 (``Original(analyst=True)``)
+        and every sample: each row gets them and their mean error ``analyst_err``, the tables
+        a column group of their own, ``study.md`` the win counts per privacy level
+        (:func:`graphveil.experiments.families.analyst_wins`). Off by default for its cost
+        (on web-NotreDame about 15 times the paper's ten statistics a sample); the paper's
+        columns and rel.err do not change. Undirected G0 only; needs the ``analyst`` extra.
 
     Returns
     -------
@@ -188,7 +197,7 @@ def reproduce(
     """
     config = _study_config(
         graph, samples, seed, k, threads, attacks, maxvar_parts, distance_sources, partitioner,
-        scoring,
+        scoring, analyst,
     )  # fmt: skip
     config = replace(config, allow_identity=bool(allow_identity))
     points = paper_grid(schemes, grid)

@@ -19,8 +19,11 @@ from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
 
 #: Version of the per-point record format in ``out_dir/points`` (4: NS's eccentricity and the
-#: accuracy / coverage / twin columns of the attack; 5: MaxVar's one partition per study).
-STATE_VERSION = 5
+#: accuracy / coverage / twin columns of the attack; 5: MaxVar's one partition per study; 6: the
+#: edge attack, the de-anonymization suite, the strongest re-identification ``reid`` and
+#: ``reid_attack``, no re-identification of a release without node identity, the analyst
+#: statistics): an older folder's points are recomputed, never mixed with new rows.
+STATE_VERSION = 6
 
 
 def graph_digest(graph: Graph) -> str:

@@ -20,14 +20,20 @@ from graphveil._json import dumps
 from graphveil.anonymize import registry
 from graphveil.attack.propagation import DEFAULT_DEGREE_RATIO
 from graphveil.attack.scores import ATTACK_SAMPLES, ATTACK_SEEDS
-from graphveil.experiments.checks import attack_disagreements, family_markdown, fit_warnings
-from graphveil.experiments.config import ATTACK_COLUMNS, StudyConfig
+from graphveil.experiments.checks import attack_disagreements, fit_warnings
+from graphveil.experiments.config import ATTACK_COLUMNS, STRONGEST_COLUMNS, StudyConfig
+from graphveil.experiments.families import NO_NODE_IDENTITY, family_markdown
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.further_claims import further_claims
 from graphveil.experiments.state import _write_text
 from graphveil.measure.scores import EPS, MODEL_SCORES, sample_score_names
 from graphveil.measure.scoring import scoring
-from graphveil.measure.utility import DIAMETER_MAX_BFS, EXACT_THRESHOLD, statistic_names
+from graphveil.measure.utility import (
+    DIAMETER_MAX_BFS,
+    EXACT_THRESHOLD,
+    analyst_names,
+    statistic_names,
+)
 
 
 @dataclass
@@ -104,10 +110,11 @@ class Study:
             "added_edges",
             *eps_cols,
             "rel_err",
+            *(("analyst_err",) if self.config.analyst else ()),
             "tradeoff",
         )
         if self.config.attacks:
-            cols += ATTACK_COLUMNS
+            cols += (*STRONGEST_COLUMNS, *ATTACK_COLUMNS)
         table = [{"case": self.graph_name, **{c: self.original.get(c) for c in cols}}]
         for row in self.rows:
             table.append(
@@ -118,14 +125,34 @@ class Study:
             )
         return table
 
+    def analyst_table(self) -> list[dict[str, Any]]:
+        """The analyst statistics' column group: G0's values, each row's means and analyst.err.
+
+        Empty unless the study measured them (:attr:`StudyConfig.analyst`).
+        """
+        if not self.config.analyst:
+            return []
+        cols = analyst_names()
+        table = [{"case": self.graph_name, **_pick(self.original, cols), "analyst_err": None}]
+        for row in self.rows:
+            table.append(
+                {
+                    "case": f"{registry.scheme(row['scheme']).title} {row['label']}",
+                    **_pick(row, (*cols, "analyst_err")),
+                }
+            )
+        return table
+
     def tables(self) -> dict[str, list[dict[str, Any]]]:
-        """The study's tables by name."""
+        """The study's tables by name (``analyst`` when the study measured them)."""
         out = {
             scheme: self.scheme_table(scheme)
             for scheme in registry.names()
             if self.scheme_rows(scheme)
         }
         out["comparison"] = self.comparison_table()
+        if self.config.analyst:
+            out["analyst"] = self.analyst_table()
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -162,7 +189,7 @@ class Study:
                 "directed form run (docs/directed.rst)."
             )
         if self.config.attacks:
-            header += " " + _ATTACK_LEGEND
+            header += " " + _ATTACK_LEGEND + _identity_legend(self.rows)
         if self.diameter_method == "lower_bound":  # diameter_choice's reason, by kind of G0
             why = (
                 f"iFUB bounds undirected distances only and G0 has more than {EXACT_THRESHOLD:,} "
@@ -183,13 +210,9 @@ class Study:
             parts += ["", "## Warning: an unstable power-law fit", ""]
             parts += [*warnings, "", "See docs/directed.rst, 'An unstable power-law fit'."]
         for name, table in self.tables().items():
-            title = (
-                "Comparison (the paper's Table 7)"
-                if name == "comparison"
-                else registry.scheme(name).title
-            )
+            title = _TABLE_TITLES.get(name) or registry.scheme(name).title
             parts += ["", f"## {title}", "", _markdown_table(table)]
-            if name != "comparison":
+            if name not in _TABLE_TITLES:
                 parts += self._authors_run(name)
                 record = registry.scheme(name)
                 if record.paper_departs and not self.config.directed:
@@ -244,14 +267,18 @@ class Study:
                 "",
                 (
                     "graphveil's own check, not the paper's. Re-identified: the fraction of G0's "
-                    "core nodes (degree >= 5, largest component) that propagation re-identifies "
-                    "in a sampled world; a pair of rows disagrees when H1 or H2_open orders it "
-                    "one way and the attack the other."
+                    "core nodes (degree >= 5, largest component) that the strongest attack "
+                    "(reid: the largest rate of the attacks that re-identify nodes) "
+                    "re-identifies in a sampled world; a pair of rows disagrees when H1 or "
+                    "H2_open orders it one way and the attack the other. A release without "
+                    f"node identity is left out ({NO_NODE_IDENTITY})."
                 ),
                 "",
                 *(f"- {s}" for s in sentences),
             ]
-        families = family_markdown(self.rows, self.graph_name)
+        families = family_markdown(
+            self.rows, self.graph_name, self.original, analyst=self.config.analyst
+        )
         return lines + ["", *families] if families else lines
 
     def write(self, out_dir: str | Path, *, figures: bool = True) -> list[Path]:
@@ -277,6 +304,12 @@ class Study:
         return written
 
 
+#: The titles of the tables that are no scheme's.
+_TABLE_TITLES = {
+    "comparison": "Comparison (the paper's Table 7)",
+    "analyst": "Analyst statistics (their own column group; analyst_err their mean error)",
+}
+
 #: What the comparison table's attack columns measure (study.md's header).
 _ATTACK_LEGEND = (
     "The attack columns: link_auc and precision_at_m rank the published pairs by p (a graph's "
@@ -292,8 +325,26 @@ _ATTACK_LEGEND = (
     "edge_loss is ln(TPR/FPR) of 'the pair is published', edge_eps_lower a 95% lower bound of "
     "the edge epsilon the release exhibits (at most epsilon for an edge-DP row) and "
     "edge_inference_lower that of the plausibility attack, which edge DP does not bound "
-    "(graphveil.attack.edges)."
+    "(graphveil.attack.edges). percolation_rate, reconciliation_rate and seedless_rate are "
+    "the de-anonymization suite's (percolation with ExpandWhenStuck and Korula-Lattanzi "
+    "reconciliation from the same hub seeds, Narayanan-Shmatikov's seedless attack; one "
+    "sampled world each), and reid the strongest re-identification, the largest rate of the "
+    "attacks that re-identify nodes, reid_attack the attack that gave it "
+    "(graphveil.attack.deanonymization)."
 )
+
+
+def _identity_legend(rows: list[dict[str, Any]]) -> str:
+    """The sentence on the blank re-identification columns of the rows without node identity."""
+    ran = dict.fromkeys(r["scheme"] for r in rows)
+    without = [registry.scheme(s).title for s in ran if not registry.scheme(s).node_identity]
+    if not without:
+        return ""
+    return (
+        f" The re-identification columns of {' and '.join(without)} are blank: they deal "
+        f"synthetic edges to the nodes, so {NO_NODE_IDENTITY} (their privacy is read on the "
+        "edge axes of 'Uncertainty against edge DP')."
+    )
 
 
 def _lower_is_better() -> list[str]:

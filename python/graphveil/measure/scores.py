@@ -183,6 +183,25 @@ class PrivacyScore:
             return max(defined) if defined else None
         return row.get(self.key(k))
 
+    @property
+    def source_key(self) -> str:
+        """The row key naming the attack that gave a score over several (``reid_attack``)."""
+        return f"{self.name}_attack" if self.strongest else ""
+
+    def source(self, row: Mapping[str, Any]) -> str | None:
+        """The column of ``strongest`` that gives :meth:`value` (the first on a tie), else None.
+
+        None also for a score over no columns, or when none of them is defined in ``row``.
+        """
+        best = self.value(row) if self.strongest else None
+        if best is None:
+            return None
+        for name in self.strongest:
+            v = row.get(name)
+            if v is not None and float(v) == best:
+                return name
+        return None  # pragma: no cover
+
     def by_authors(self, scoring: str) -> bool:
         """Whether scoring ``scoring`` computes it the authors' way (``scoring``)."""
         return bool(self.scoring) and bool(getattr(scoring_named(scoring), self.scoring))
