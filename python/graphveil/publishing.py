@@ -396,6 +396,10 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
         (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
     )
     first = _measure(search, name, private, "private end")
+    for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
+        if not first.reason or search.out_of_time:
+            break
+        first = _measure(search, name, value, "private end")
     if not first.meets or search.out_of_time:
         return first if first.meets else None
     last = _measure(search, name, open_, "open end")
@@ -416,6 +420,11 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
     search.notes.append(f"{registry.scheme(name).title}: {problem}; searched by its grid instead")
     search.progress(f"{registry.scheme(name).title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
+
+
+def _toward_open(knob: Any) -> list[float]:
+    """The knob's grid from its private end toward its open end."""
+    return sorted(knob.grid, reverse=knob.more_private == "higher")[1:]
 
 
 def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None:
@@ -754,13 +763,13 @@ def _utility_lost(search: _Search, release: UncertainGraph) -> dict[str, Any]:
         search.graph, release, search.samples, seed=seed, k=original.k, threads=search.threads,
         original=original, analyst=analyst,
     )  # fmt: skip
-    lost = {
+    lost: dict[str, Any] = {
         "rel_err": float(report.rel_err),
         "rel_err_terms": {k: float(v) for k, v in report.rel_err_terms.items()},
         "analyst_err": float(report.analyst_err) if analyst else None,
         "analyst_err_terms": {k: float(v) for k, v in report.analyst_err_terms.items()},
     }
-    lost["destroyed"] = bool(lost["rel_err"] >= DESTROYED)
+    lost["destroyed"] = bool(report.rel_err >= DESTROYED)
     return lost
 
 
