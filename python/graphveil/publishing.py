@@ -26,7 +26,7 @@ them.
 
 What is public. The release holds what any release holds (the scheme, its parameters, the
 pairs). The target, every candidate's measured scores, utility, seeds and times, the margin and
-why the winner won go to the private audit (:attr:`Publication.audit`, written into the run
+why the winner won go to the private audit (``Publication.audit``, written into the run
 record by :meth:`Publication.save`): the scores are measured on G0.
 """
 
