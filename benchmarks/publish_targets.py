@@ -34,15 +34,21 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--targets", nargs="*", default=list(TARGETS))
     parser.add_argument("--no-grid", action="store_true", help="skip the study's grid")
+    parser.add_argument("--grid-only", action="store_true", help="only the study's grid")
+    parser.add_argument("--schemes", nargs="*", help="the schemes allowed (default: all)")
+    parser.add_argument("--max-minutes", type=float, help="each search's budget")
     parser.add_argument("--out", help="write the audits (private) to this JSON file")
     args = parser.parse_args()
     graph = datasets.load(args.dataset, data_dir=[args.data_dir])
     audits: dict[str, object] = {}
     print(f"{args.dataset}: n = {graph.n:,}", flush=True)
-    for target in args.targets:
+    for target in [] if args.grid_only else args.targets:
         start = time.monotonic()
         try:
-            pub = publish(graph, target, seed=args.seed, threads=args.threads)
+            pub = publish(
+                graph, target, schemes=args.schemes, seed=args.seed, threads=args.threads,
+                max_minutes=args.max_minutes,
+            )  # fmt: skip
         except Unreachable as err:
             print(f"{target}: {err} [{time.monotonic() - start:.0f} s]", flush=True)
             continue

@@ -576,17 +576,20 @@ def publish(
     """
     bounds = parse_target(target)
     start = time.monotonic()
-    search = _start(graph, bounds, objective, confidence, repeats, samples, seed, threads)
-    search.progress = progress or (lambda line: None)
-    search.allow_identity = bool(allow_identity)
-    if max_minutes is not None:
-        search.deadline = start + 60 * check_real(
-            max_minutes, "max_minutes", 0, 10080, open_low=True
-        )
     steps = check_int(steps, "steps", 0)
     if steps > 20:
         raise ValueError(f"steps must be at most 20, got {steps}")
+    budget = (
+        None
+        if max_minutes is None
+        else check_real(max_minutes, "max_minutes", 0, 10080, open_low=True)
+    )
     allowed = _allowed(schemes)
+    search = _start(graph, bounds, objective, confidence, repeats, samples, seed, threads)
+    search.progress = progress or (lambda line: None)
+    search.allow_identity = bool(allow_identity)
+    if budget is not None:
+        search.deadline = start + 60 * budget
     chosen: dict[str, Candidate] = {}
     for name in allowed:
         if search.out_of_time:
