@@ -200,3 +200,10 @@ def test_the_command_prints_only_the_public_part(karate, tmp_path, capsys):
     shown = json.loads(capsys.readouterr().out)
     assert set(shown) == {"scheme", "params", "n", "pairs", "target"}
     assert shown["scheme"] == "maxvar" and "seed" not in json.dumps(shown)
+
+
+def test_a_target_met_only_by_destroying_utility_says_so(karate):
+    pub = publish(karate, "edge_eps<=0.8", schemes=["tmf"], seed=1, **_fast(steps=1))
+    assert pub.scheme == "tmf" and pub.audit["destroyed"]
+    assert pub.audit["rel_err"] >= 0.5 and pub.audit["rel_err_terms"]
+    assert "the target is met only by destroying utility" in pub.report()
