@@ -207,3 +207,11 @@ def test_a_target_met_only_by_destroying_utility_says_so(karate):
     assert pub.scheme == "tmf" and pub.audit["destroyed"]
     assert pub.audit["rel_err"] >= 0.5 and pub.audit["rel_err_terms"]
     assert "the target is met only by destroying utility" in pub.report()
+
+
+def test_the_budget_stops_the_search_and_says_so(karate):
+    with pytest.raises(Unreachable, match=r"the budget ran out: raise max_minutes") as info:
+        publish(karate, "h2_open<=8", schemes=["maxvar"], seed=1, max_minutes=1e-9, **_fast())
+    assert info.value.candidates == []  # spent before the first value
+    with pytest.raises(ValueError, match="max_minutes"):
+        publish(karate, "h2_open<=8", max_minutes=0)
