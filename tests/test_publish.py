@@ -215,3 +215,10 @@ def test_the_budget_stops_the_search_and_says_so(karate):
     assert info.value.candidates == []  # spent before the first value
     with pytest.raises(ValueError, match="max_minutes"):
         publish(karate, "h2_open<=8", max_minutes=0)
+
+
+def test_the_objective_is_a_registered_utility_measure(karate):
+    pub = publish(karate, "h2_open<=6", objective="S_CC", schemes=["maxvar"], seed=1, **_fast())
+    assert pub.audit["objective"] == "S_CC" and pub.audit["why"].startswith("least S_CC")
+    with pytest.raises(ValueError, match="unknown objective 'nope'; one of rel_err, analyst, S_NE"):
+        publish(karate, "h2_open<=6", objective="nope")
