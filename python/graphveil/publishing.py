@@ -14,7 +14,8 @@ for a ``>=``): sampling noise is accounted for, not averaged away.
 
 How a knob is searched. The most private end of its range first (not met there: the scheme
 cannot reach the target on this graph), then the least private end (met there: taken), then
-``steps`` bisections between them (geometric on a log knob, integers on an integer knob). Then
+``steps`` bisections between them (geometric on a log knob, integers on an integer knob); the
+scheme's value is the one of least utility loss among those measured that meet the target. Then
 the scores measured along the way are checked for monotonicity in the declared direction; a
 violation beyond the confidence intervals switches the scheme to its grid
 (:attr:`Knob.grid <graphveil.anonymize.registry.Knob.grid>`), said in the audit.
@@ -404,7 +405,7 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
         return first if first.meets else None
     last = _measure(search, name, open_, "open end")
     if last.meets:
-        return last
+        return min((first, last), key=lambda c: c.utility_mean)
     meets, fails = first, last
     for _ in range(steps):
         mid = _between(knob, meets.value, fails.value)
@@ -415,8 +416,8 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
             break
         meets, fails = (c, fails) if c.meets else (meets, c)
     problem = _monotone_problem(search, name, knob.more_private)
-    if problem is None:
-        return meets
+    if problem is None:  # the boundary, or a more private value measured that lost less
+        return min(_met(search, name), key=lambda c: c.utility_mean)
     search.notes.append(f"{registry.scheme(name).title}: {problem}; searched by its grid instead")
     search.progress(f"{registry.scheme(name).title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
@@ -432,8 +433,13 @@ def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None
         if search.out_of_time:
             break
         _measure(search, name, float(value), "grid")
-    met = [c for c in search.candidates if c.scheme == name and c.meets]
+    met = _met(search, name)
     return min(met, key=lambda c: c.utility_mean) if met else None
+
+
+def _met(search: _Search, name: str) -> list[Candidate]:
+    """The values of scheme ``name`` measured so far that meet the target."""
+    return [c for c in search.candidates if c.scheme == name and c.meets]
 
 
 def _monotone_problem(search: _Search, name: str, more_private: str) -> str | None:
