@@ -53,15 +53,25 @@ LAYERS = {
         ("graphveil.experiments",),
         ("core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation", "cluster"),
     ),
+    "publishing": (
+        ("graphveil.publishing",),  # a release at a privacy target: runs schemes, evaluates
+        (
+            "core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation",
+            "cluster", "experiments",
+        ),
+    ),
     "package": (
         ("graphveil",),  # graphveil/__init__.py: the top-level names (subpackages loaded lazily)
-        ("core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation"),
+        (
+            "core", "common", "model", "io", "measure", "anonymize", "attack", "evaluation",
+            "publishing",
+        ),
     ),
     "cli": (
         ("graphveil.cli", "graphveil.__main__"),
         (
             "core", "common", "cluster", "model", "io", "measure", "anonymize", "attack",
-            "evaluation", "experiments", "package",
+            "evaluation", "experiments", "publishing", "package",
         ),
     ),
 }  # fmt: skip

@@ -242,6 +242,10 @@ def _base(path: tuple[str, ...], graph: str, release: str, out: str) -> list[str
         ("sample",): ["sample", release, "-o", out],
         ("attack", "link"): ["attack", "link", graph, release],
         ("attack", "propagation"): ["attack", "propagation", graph, release, "--seed", "1"],
+        ("publish",): [
+            *("publish", graph, "--target", "h2_open<=8", "--schemes", "maxvar"),
+            *("--samples", "1", "--steps", "0", "--repeats", "2", "-o", f"{out}.npz"),
+        ],
         ("reproduce",): [
             *("reproduce", graph, "--schemes", "edge_switch", "--grid", "edge_switch=0.1"),
             *("--samples", "1", "--k", "2", "--no-figures", "--no-attacks"),

@@ -45,12 +45,13 @@ def test_every_attack_column_is_a_score_with_the_registrys_facts():
         assert score.deterministic == (attack.deterministic and column.deterministic)
         assert score.directed == (attack.directed is not None)
         assert score.target == (column.name if column.more_private else "")
-    # and nothing else comes from an attack but the strongest re-identification
+    # and nothing else comes from an attack but the strongest re-identification and edge_eps
     columns = {c.name for _, c in _attack_rows()}
     assert [s.name for s in scores.attack_rows()] == [c.name for _, c in _attack_rows()]
     derived = [s for s in scores.PRIVACY_SCORE_TABLE if s.on == "attack" and not s.attack]
     heads = tuple(a.headline for a in attacks.REGISTRY.values() if a.reidentifies)
-    assert [s.strongest for s in derived] == [heads]
+    assert [s.strongest for s in derived] == [heads, ("edge_loss", "edge_eps_lower")]
+    assert derived[1].value({"edge_loss": 1.5, "edge_eps_lower": 2.5}) == 2.5
     assert all(s.name not in columns for s in derived)
 
 

@@ -20,6 +20,7 @@ from graphveil.uncertain import UncertainGraph, load_uncertain
 
 if TYPE_CHECKING:
     from graphveil import anonymize, experiments, measure
+    from graphveil.publishing import publish
 
 #: Subpackages loaded on first use (``gv.anonymize.maxvar(...)``): importing graphveil stays
 #: cheap, and ``experiments`` (which pulls in every scheme and measure) is paid for only when used.
@@ -27,13 +28,15 @@ _LAZY = ("anonymize", "experiments", "measure")
 
 
 def __getattr__(name: str) -> Any:
+    if name == "publish":  # graphveil.publishing.publish, loaded on first use
+        return importlib.import_module("graphveil.publishing").publish
     if name in _LAZY:
         return importlib.import_module(f"graphveil.{name}")
     raise AttributeError(f"module 'graphveil' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"publish"})
 
 
 __all__ = [
@@ -52,6 +55,7 @@ __all__ = [
     "load_record",
     "load_uncertain",
     "measure",
+    "publish",
     "read_edgelist",
     "read_parquet",
     "write_edgelist",

@@ -11,7 +11,9 @@
   is in the table without an edit here);
 - ``reid``, the re-identification of the strongest attack: the largest headline of the attacks
   that re-identify nodes
-  (:attr:`Attack.reidentifies <graphveil.attack.registry.Attack.reidentifies>`).
+  (:attr:`Attack.reidentifies <graphveil.attack.registry.Attack.reidentifies>`);
+- ``edge_eps``, the measured edge-level loss read from above: the larger of ``edge_loss`` and
+  ``edge_eps_lower`` (:func:`edge_epsilon`).
 
 Reports (:class:`~graphveil.measure.Report`, through the model scores), the study's rows,
 tables, figures, checks and claims, ``graphveil evaluate`` and ``graphveil scores`` read it, and
@@ -30,6 +32,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -40,6 +43,7 @@ __all__ = [
     "PRIVACY_SCORE_TABLE",
     "attack_score",
     "attack_rows",
+    "edge_epsilon",
     "privacy_score",
     "score_names",
     "strongest_reidentification",
@@ -97,12 +101,42 @@ def strongest_reidentification() -> PrivacyScore:
     )
 
 
+#: The columns of the measured edge-level loss that ``edge_eps`` is the larger of.
+EDGE_EPS_COLUMNS = ("edge_loss", "edge_eps_lower")
+
+
+def edge_epsilon() -> PrivacyScore:
+    """``edge_eps``: the measured edge-level loss read conservatively, for a target to bound.
+
+    The larger of the pooled loss ``edge_loss`` (ln TPR/FPR of "the pair is published") and
+    ``edge_eps_lower`` (the lower confidence bound of the best test within one degree context):
+    a release whose best test already exhibits more than the bound fails it even when the pooled
+    loss is below.
+    """
+    return PrivacyScore(
+        name="edge_eps",
+        title="measured edge-level epsilon (the larger of edge_loss and edge_eps_lower)",
+        meaning=(
+            "the larger of the pooled edge loss ln(TPR/FPR) and the 95% lower bound of the best "
+            "degree-context test's: an upper reading of the edge-level epsilon a release exhibits"
+        ),
+        low=-math.inf,
+        high=math.inf,
+        on="attack",
+        target="edge_eps",
+        table=False,
+        strongest=EDGE_EPS_COLUMNS,
+    )
+
+
 def _table() -> tuple[PrivacyScore, ...]:
     attacks = tuple(attack_score(a, c) for a in REGISTRY.values() for c in a.columns)
     strongest = (
         (strongest_reidentification(),) if any(a.reidentifies for a in REGISTRY.values()) else ()
     )
-    table = (*MODEL_SCORES, *attacks, *strongest)
+    columns = {c.name for a in REGISTRY.values() for c in a.columns}
+    edge = (edge_epsilon(),) if set(EDGE_EPS_COLUMNS) <= columns else ()
+    table = (*MODEL_SCORES, *attacks, *strongest, *edge)
     for field in ("name", "target"):
         seen = [getattr(s, field) for s in table if getattr(s, field)]
         twice = sorted({x for x in seen if seen.count(x) > 1})

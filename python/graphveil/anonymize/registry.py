@@ -58,6 +58,7 @@ from graphveil.anonymize._dp import EPSILON_GRID, check_epsilon, epsilon_require
 from graphveil.anonymize._dp_dk import dp_dk
 from graphveil.anonymize._edgeflip import edgeflip, too_many_pairs
 from graphveil.anonymize._identity import IDENTITY_OUTPUT, IDENTITY_TOLERANCE, identity_reason
+from graphveil.anonymize._knob import Knob
 from graphveil.anonymize._maxvar import maxvar, maxvar_parts
 from graphveil.anonymize._mixture import mixture
 from graphveil.anonymize._model_tv import randwalk_mod_model_tv
@@ -88,6 +89,7 @@ __all__ = [
     "Alternative",
     "Cli",
     "Found",
+    "Knob",
     "Scheme",
     "check_cli",
     "derived_seed",
@@ -281,6 +283,9 @@ class Scheme:
     #: not apply to it (the study leaves its re-identification columns out, never scores it 0 as
     #: if protected), and its privacy is read on the edge-level axes.
     node_identity: bool = True
+    #: Its grid parameter as a monotone privacy knob (:class:`Knob`), searched by default by
+    #: :func:`graphveil.publish`; None: not searched unless named.
+    knob: Knob | None = None
 
     def __post_init__(self) -> None:
         # A record that would break the CLI (argparse conflicts name no scheme) is refused here.
@@ -488,6 +493,12 @@ def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymize
     return edgeflip(graph, epsilon=v, max_pairs=limit, seed=seed, threads=config.threads)
 
 
+#: Edge DP's knob: a smaller epsilon is more private.
+_EPSILON_KNOB = Knob("lower", 0.5, 20.0, (0.5, 1.0, 2.0, 5.0, 10.0, 20.0))
+#: The walks' knob: t in 2..20 (t = 1 publishes true edges only).
+_WALK_KNOB = Knob("higher", 2, 20, (2, 3, 5, 10, 20), integer=True)
+
+
 def dp_scheme(
     name: str,
     function: Callable[..., Anonymized],
@@ -526,6 +537,7 @@ def dp_scheme(
         check=check_epsilon,
         directed=directed,
         node_identity=node_identity,
+        knob=_EPSILON_KNOB,
     )
 
 
@@ -562,6 +574,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: v > 0,
             requirement="sigma must be > 0",
             study=_study_obfuscation,
+            knob=Knob("higher", 0.001, 1.0, (0.001, 0.01, 0.1, 0.3, 1.0)),
             marker="s",
             partitionable=True,
             deterministic=False,
@@ -587,6 +600,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=_walk_length,
             requirement=_WALK_REQUIREMENT,
             study=_study_randwalk,
+            knob=_WALK_KNOB,
             marker="^",
             partitionable=True,
             deterministic=True,
@@ -606,6 +620,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=_walk_length,
             requirement=_WALK_REQUIREMENT,
             study=_study_randwalk_mod,
+            knob=_WALK_KNOB,
             model_tv=_study_randwalk_mod_tv,
             marker="v",
             partitionable=True,
@@ -641,6 +656,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: v > 0,
             requirement="n_p/m must be > 0",
             study=_study_maxvar,
+            knob=Knob("higher", 0.05, 2.0, (0.05, 0.19, 0.38, 0.57, 0.95, 1.5, 2.0)),
             prepare=_prepare_maxvar,
             found=Found(_maxvar_found, _maxvar_short),
             figures="Figs. 3-5",
@@ -674,6 +690,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: 0 <= v <= MAX_SWITCHES_PER_EDGE,
             requirement=f"s/m must lie in [0, {MAX_SWITCHES_PER_EDGE}]",
             study=_study_edge_switch,
+            knob=Knob("higher", 0.02, 2.0, (0.02, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0)),
             marker="x",
             partitionable=True,
             deterministic=True,
@@ -694,6 +711,7 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: 0 <= v <= 1,
             requirement="p must lie in [0, 1]",
             study=_study_mixture,
+            knob=Knob("higher", 0.05, 1.0, (0.05, 0.2, 0.4, 0.6, 0.8, 1.0), log=False),
             marker="D",
             partitionable=False,
             deterministic=False,

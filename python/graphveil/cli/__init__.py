@@ -3,7 +3,7 @@
 
 One module per command family: :mod:`.measure` (``stats``, ``evaluate``), :mod:`.anonymize`
 (one subcommand per scheme of :mod:`graphveil.anonymize.registry`), :mod:`.sample`,
-:mod:`.attack`, :mod:`.scores`, :mod:`.reproduce`, :mod:`.datasets`; :mod:`._common` holds what they share.
+:mod:`.attack`, :mod:`.scores`, :mod:`.publish`, :mod:`.reproduce`, :mod:`.datasets`; :mod:`._common` holds what they share.
 Each module has ``add_<command>(subparsers)``, which sets ``run`` to a function
 ``(args) -> int`` returning the exit status.
 
@@ -37,7 +37,7 @@ import sys
 from collections.abc import Sequence
 
 import graphveil
-from graphveil.cli import anonymize, attack, datasets, measure, reproduce, sample, scores
+from graphveil.cli import anonymize, attack, datasets, measure, publish, reproduce, sample, scores
 from graphveil.cli._common import (
     USER_ERRORS,
     Parser,
@@ -61,6 +61,7 @@ _COMMANDS = (
     sample.add_sample,
     attack.add_attack,
     scores.add_scores,
+    publish.add_publish,
     reproduce.add_reproduce,
     datasets.add_datasets,
 )

@@ -51,7 +51,11 @@ def _run_scores(args: argparse.Namespace) -> int:
     header = ("key", "target", "more private", "computed on", "range", "det.", "dir.", "scoring")
     rows = [header]
     for s in PRIVACY_SCORE_TABLE:
-        on = f"attack {s.attack}" if s.attack else ("strongest attack" if s.strongest else s.on)
+        on = (
+            f"attack {s.attack}"
+            if s.attack
+            else (f"max of {len(s.strongest)}" if s.strongest else s.on)
+        )
         rows.append(
             (
                 _pattern(s.name, s.parameter),

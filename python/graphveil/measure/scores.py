@@ -93,8 +93,9 @@ class PrivacyScore:
         Shown in the study's comparison table (the study's attack columns are those of
         :func:`graphveil.attack.registry.table_columns`).
     strongest : tuple of str
-        For a score over several attacks: the columns it is the largest of (the strongest
-        attack's), read by :meth:`value`.
+        For a score over several columns: the columns it is the largest of (the strongest
+        attack's for ``reid``; ``edge_loss`` and ``edge_eps_lower`` for ``edge_eps``), read by
+        :meth:`value`.
     """
 
     name: str

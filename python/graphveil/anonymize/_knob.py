@@ -1,0 +1,37 @@
+"""A scheme's grid parameter as a privacy knob (:attr:`Scheme.knob <graphveil.anonymize.registry.Scheme.knob>`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Knob"]
+
+
+@dataclass(frozen=True)
+class Knob:
+    """The grid parameter as a privacy knob: which way is more private, and the range searched.
+
+    Read by :func:`graphveil.publish` (a release at a privacy target): it brackets and bisects
+    ``[low, high]`` (geometrically when ``log``; integers when ``integer``), or measures
+    ``grid`` when a score is not monotone over the range.
+    """
+
+    #: ``"higher"``: a larger value is more private (MaxVar's n_p/m); ``"lower"``: a smaller one
+    #: (a DP scheme's epsilon), in :class:`~graphveil.measure.scores.PrivacyScore`'s words.
+    more_private: str
+    low: float
+    high: float
+    #: The fallback grid (inside ``[low, high]``).
+    grid: tuple[float, ...]
+    log: bool = True
+    integer: bool = False
+
+    def __post_init__(self) -> None:
+        if self.more_private not in ("higher", "lower"):
+            raise ValueError(
+                f"a knob's more_private is 'higher' or 'lower', not {self.more_private!r}"
+            )
+        if not 0 < self.low < self.high or not all(self.low <= v <= self.high for v in self.grid):
+            raise ValueError(
+                f"a knob's range [{self.low}, {self.high}] must hold its grid {self.grid}"
+            )

@@ -1,0 +1,822 @@
+"""Publish at a privacy target: the release with the least utility loss that meets the target.
+
+A data owner states bounds on registered privacy scores (:data:`graphveil.scores.PRIVACY_SCORE_TABLE`),
+``reid<=0.05,edge_eps<=2``; :func:`publish` searches the allowed schemes' knobs
+(:attr:`Scheme.knob <graphveil.anonymize.registry.Scheme.knob>`: which way is more private and
+the range) for the value that just meets every bound, and publishes the release of the scheme
+whose chosen value loses the least utility.
+
+How a knob value is judged. The scheme is run ``repeats`` times with independent seeds and each
+release evaluated (its sampled worlds, the attacks the target needs); a bound ``score <= b`` is
+met when the one-sided Student-t upper confidence bound of the score's mean over the releases,
+``mean + t(confidence, repeats - 1) * std / sqrt(repeats)``, is at most ``b`` (a lower bound
+for a ``>=``): sampling noise is accounted for, not averaged away.
+
+How a knob is searched. The most private end of its range first (not met there: the scheme
+cannot reach the target on this graph), then the least private end (met there: taken), then
+``steps`` bisections between them (geometric on a log knob, integers on an integer knob); the
+scheme's value is the one of least utility loss among those measured that meet the target. Then
+the scores measured along the way are checked for monotonicity in the declared direction; a
+violation beyond the confidence intervals switches the scheme to its grid
+(:attr:`Knob.grid <graphveil.anonymize.registry.Knob.grid>`), said in the audit.
+
+What is shared across the search: G0 measured once (:class:`~graphveil.measure.Original`),
+a scheme's once-per-graph preparation (MaxVar's partition, :attr:`Scheme.prepare
+<graphveil.anonymize.registry.Scheme.prepare>`), and the attacks run only when a bound reads
+them.
+
+What is public. The release holds what any release holds (the scheme, its parameters, the
+pairs). The target, every candidate's measured scores, utility, seeds and times, the margin and
+why the winner won go to the private audit (``Publication.audit``, written into the run
+record by :meth:`Publication.save`): the scores are measured on G0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from graphveil._checks import NotApplicable, check_int, check_real, check_samples
+from graphveil._seeds import derived_seed, permutation_seed, seed_to_u64
+from graphveil.anonymize import registry
+from graphveil.evaluation import evaluate
+from graphveil.experiments.config import StudyConfig
+from graphveil.graph import Graph
+from graphveil.measure.original import Original
+from graphveil.measure.scores import PrivacyScore
+from graphveil.measure.utility import analyst_names, statistic_names
+from graphveil.record import RunRecord
+from graphveil.scores import target_score, targets
+from graphveil.uncertain import UncertainGraph
+
+__all__ = [
+    "DESTROYED",
+    "Bound",
+    "Candidate",
+    "Publication",
+    "Unreachable",
+    "parse_target",
+    "publish",
+    "searchable",
+]
+
+#: A rel.err of the release from which the report says the target destroyed its utility.
+DESTROYED = 0.5
+
+#: Draws of the final release at the chosen value before giving up (each checked on its own).
+MAX_DRAWS = 3
+
+_BOUND = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|<|>|=<|=>|==|=)\s*(\S+)\s*$")
+
+
+class Unreachable(ValueError):
+    """No allowed scheme meets the target on this graph: nothing is published.
+
+    Attributes
+    ----------
+    candidates : list of Candidate
+        Every value tried (the private audit of the failed search).
+    """
+
+    def __init__(self, message: str, candidates: list[Candidate]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One bound of a target: a registered privacy score, its parameter, the limit."""
+
+    score: PrivacyScore
+    k: int | None
+    limit: float
+
+    @property
+    def key(self) -> str:
+        """The score's key in a row (``reid``, ``eps_k50``)."""
+        return self.score.key(self.k)
+
+    @property
+    def op(self) -> str:
+        """``"<="`` or ``">="``: the score's direction."""
+        return "<=" if self.score.more_private == "lower" else ">="
+
+    def __str__(self) -> str:
+        return f"{self.score.target_name(self.k)} {self.op} {self.limit:g}"
+
+    def margin(self, value: float) -> float:
+        """How far ``value`` is inside the bound (negative: outside; NaN: undefined)."""
+        if value is None or math.isnan(value):
+            return math.nan
+        return self.limit - value if self.op == "<=" else value - self.limit
+
+    def meets(self, value: float) -> bool:
+        """Whether ``value`` is inside the bound (NaN is not)."""
+        return bool(self.margin(value) >= 0)
+
+
+def parse_target(target: str | Sequence[str]) -> tuple[Bound, ...]:
+    """The bounds of a target: ``"reid<=0.05,edge_eps<=2"`` (``,``, ``&`` or `` and `` join).
+
+    Each bound names a target of the privacy-score table (:func:`graphveil.scores.targets`),
+    in its direction (``<=`` for a score where lower is more private).
+
+    Raises
+    ------
+    ValueError
+        In one line: an unknown name (listing the valid ones), a wrong direction, a limit
+        that is no finite number, a score bounded twice, an empty target.
+
+    Examples
+    --------
+    >>> [str(b) for b in parse_target("reid<=0.05, edge_eps <= 2")]
+    ['reid <= 0.05', 'edge_eps <= 2']
+    >>> parse_target("reid>=0.05")
+    Traceback (most recent call last):
+    ...
+    ValueError: reid>=0.05: lower reid is more private: write reid<=0.05
+    """
+    texts = [target] if isinstance(target, str) else list(target)
+    parts = [p for t in texts for p in re.split(r",|&|\band\b", str(t)) if p.strip()]
+    if not parts:
+        raise ValueError(
+            f"empty target: write bounds like reid<=0.05; one of {', '.join(targets())}"
+        )
+    bounds: list[Bound] = []
+    for part in parts:
+        found = _BOUND.match(part)
+        if found is None:
+            raise ValueError(f"{part.strip()!r} is no bound: write NAME<=VALUE or NAME>=VALUE")
+        name, op, text = found.groups()
+        score, k = target_score(name)  # ValueError listing the target names
+        try:
+            limit = float(text)
+        except ValueError:
+            raise ValueError(f"{part.strip()}: {text!r} is no number") from None
+        if not math.isfinite(limit):
+            raise ValueError(f"{part.strip()}: the limit must be a finite number")
+        want = "<=" if score.more_private == "lower" else ">="
+        if op.replace("=<", "<=").replace("=>", ">=") != want:
+            word = score.more_private
+            raise ValueError(
+                f"{part.strip()}: {word} {name.lower()} is more private: write "
+                f"{name.lower()}{want}{text}"
+            )
+        bound = Bound(score, k, limit)
+        if any(b.key == bound.key for b in bounds):
+            raise ValueError(f"{bound.key} is bounded twice: keep one bound")
+        bounds.append(bound)
+    return tuple(bounds)
+
+
+def searchable() -> tuple[str, ...]:
+    """The schemes :func:`publish` searches by default: those whose record has a knob."""
+    return tuple(s.name for s in registry.REGISTRY.values() if s.knob is not None)
+
+
+@dataclass
+class Candidate:
+    """One knob value tried: its releases' measured scores, utility, time and seeds (private)."""
+
+    scheme: str
+    value: float
+    seeds: list[int] = field(default_factory=list)
+    scores: dict[str, list[float]] = field(default_factory=dict)
+    utility: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+    #: Per bound key: (mean, the confidence bound on the side the bound reads).
+    interval: dict[str, tuple[float, float]] = field(default_factory=dict)
+    meets: bool = False
+    #: Why the value could not be measured ("": it was).
+    reason: str = ""
+    #: Which step of the search measured it (``"private end"``, ``"bisection"``, ``"grid"``).
+    step: str = ""
+
+    @property
+    def utility_mean(self) -> float:
+        """The objective's mean over the releases."""
+        return float(np.mean(self.utility)) if self.utility else math.nan
+
+    @property
+    def label(self) -> str:
+        """``MaxVar n_p/m=0.5``."""
+        record = registry.scheme(self.scheme)
+        return f"{record.title} {record.grid_parameter}={self.value:.4g}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """Its fields as plain JSON values."""
+        return {
+            "scheme": self.scheme,
+            "value": self.value,
+            "step": self.step,
+            "meets": self.meets,
+            "reason": self.reason,
+            "utility": self.utility,
+            "utility_mean": self.utility_mean,
+            "scores": self.scores,
+            "interval": {k: list(v) for k, v in self.interval.items()},
+            "seconds": self.seconds,
+            "seeds": self.seeds,
+        }
+
+
+@dataclass
+class _Search:
+    """What every measurement of one search shares."""
+
+    graph: Graph
+    bounds: tuple[Bound, ...]
+    objective: str
+    original: Original
+    config: StudyConfig
+    repeats: int
+    samples: int
+    confidence: float
+    seed: int
+    threads: int | None
+    deadline: float
+    progress: Callable[[str], None]
+    allow_identity: bool
+    prepared: dict[str, Any] = field(default_factory=dict)
+    candidates: list[Candidate] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def attacks(self) -> bool:
+        return any(b.score.on == "attack" for b in self.bounds)
+
+    @property
+    def out_of_time(self) -> bool:
+        return time.monotonic() > self.deadline
+
+
+def _objective(name: str, directed: bool) -> tuple[str, bool]:
+    """The objective's name and whether it needs the analyst statistics."""
+    if name in ("rel_err", "analyst"):
+        return name, name == "analyst"
+    if name in statistic_names(directed):
+        return name, False
+    if name in analyst_names(directed):
+        return name, True
+    choices = ", ".join(
+        ("rel_err", "analyst", *statistic_names(directed), *analyst_names(directed))
+    )
+    raise ValueError(f"unknown objective {name!r}; one of {choices}")
+
+
+def _utility(report: Any, objective: str) -> float:
+    if objective == "rel_err":
+        return float(report.rel_err)
+    if objective == "analyst":
+        return float(report.analyst_err)
+    terms = {**report.rel_err_terms, **report.analyst_err_terms}
+    return float(terms[objective])
+
+
+def _row(report: Any) -> dict[str, Any]:
+    """A report as a row the privacy scores read (their keys, attack columns unprefixed)."""
+    row: dict[str, Any] = dict(report.mean)
+    row.update({f"eps_k{k}": v for k, v in report.eps.items()})
+    row.update({k[len("attack_") :]: v for k, v in report.extra.items() if k.startswith("attack_")})
+    return row
+
+
+def _value(bound: Bound, row: dict[str, Any]) -> float:
+    value = bound.score.value(row, bound.k)
+    return math.nan if value is None else float(value)
+
+
+def _interval(values: list[float], op: str, confidence: float) -> tuple[float, float]:
+    """(mean, one-sided Student-t confidence bound of the mean on the side ``op`` reads)."""
+    from scipy.stats import t as student
+
+    x = np.asarray(values, dtype=np.float64)
+    if np.isnan(x).any():
+        return math.nan, math.nan
+    mean = float(x.mean())
+    if np.isinf(x).any():
+        return mean, mean
+    half = float(student.ppf(confidence, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
+    return mean, mean + half if op == "<=" else mean - half
+
+
+def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
+    """One release of scheme ``name`` at knob ``value`` (its study run), or NotApplicable."""
+    record = registry.scheme(name)
+    if not search.allow_identity:
+        reason = record.no_op_reason({record.grid_parameter: value})
+        if reason is not None:
+            raise NotApplicable(reason)
+    extra: dict[str, Any] = {}
+    if record.prepare is not None:
+        if name not in search.prepared:
+            prep_seed = derived_seed(search.seed, f"prepare/{name}")
+            search.prepared[name] = record.prepare(search.graph, search.config, prep_seed)
+        extra["prepared"] = search.prepared[name]
+    try:
+        release = record.study(search.graph, value, search.config, seed, **extra).graph
+    except (ValueError, TypeError) as err:
+        raise NotApplicable(str(err)) from None
+    if isinstance(release, Graph):
+        release = UncertainGraph.from_graph(release)
+    if not search.allow_identity and registry.identity_reason(search.graph, release):
+        raise NotApplicable(registry.IDENTITY_OUTPUT)
+    return release
+
+
+def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
+    """Run and evaluate ``repeats`` releases at ``value``; judge every bound."""
+    for c in search.candidates:
+        if c.scheme == name and c.value == value:
+            return c
+    cand = Candidate(name, value, step=step)
+    start = time.perf_counter()
+    try:
+        for i in range(search.repeats):
+            seed = derived_seed(search.seed, f"{name}={value!r}/{i}")
+            release = _run(search, name, value, seed)
+            report = _evaluate(search, release, derived_seed(seed, "evaluate"))
+            row = _row(report)
+            cand.seeds.append(seed)
+            cand.utility.append(_utility(report, search.objective))
+            for b in search.bounds:
+                cand.scores.setdefault(b.key, []).append(_value(b, row))
+    except NotApplicable as err:
+        cand.reason = str(err)
+    cand.seconds = time.perf_counter() - start
+    if not cand.reason:
+        for b in search.bounds:
+            cand.interval[b.key] = _interval(cand.scores[b.key], b.op, search.confidence)
+        cand.meets = all(b.meets(cand.interval[b.key][1]) for b in search.bounds)
+    search.candidates.append(cand)
+    search.progress(_line(search, cand))
+    return cand
+
+
+def _evaluate(search: _Search, release: UncertainGraph, seed: int, analyst: bool = False) -> Any:
+    return evaluate(
+        search.graph,
+        release,
+        search.samples,
+        seed=seed,
+        k=search.original.k,
+        threads=search.threads,
+        original=search.original,
+        attacks=search.attacks,
+        analyst=analyst or search.original.analyst,
+    )
+
+
+def _line(search: _Search, cand: Candidate) -> str:
+    """A progress line: the value tried and its time, never a measured score (print policy)."""
+    done = " (not applicable)" if cand.reason else ""
+    return f"measured {cand.label} [{cand.step}]{done} in {cand.seconds:.1f} s"
+
+
+def _between(knob: Any, a: float, b: float) -> float | None:
+    """The bisection point of ``a`` and ``b`` on the knob's scale; None if none is left."""
+    mid = math.sqrt(a * b) if knob.log else (a + b) / 2
+    if knob.integer:
+        mid = float(round(mid))
+        return None if mid in (a, b) else mid
+    return None if abs(a - b) <= 1e-3 * max(abs(a), abs(b)) else float(f"{mid:.4g}")
+
+
+def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
+    """The least private value of ``name``'s knob that meets the target (None: none does)."""
+    knob = registry.scheme(name).knob
+    if knob is None:
+        return _grid(search, name, registry.scheme(name).default_grid)
+    private, open_ = (
+        (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
+    )
+    first = _measure(search, name, private, "private end")
+    for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
+        if not first.reason or search.out_of_time:
+            break
+        first = _measure(search, name, value, "private end")
+    if not first.meets or search.out_of_time:
+        return first if first.meets else None
+    last = _measure(search, name, open_, "open end")
+    if last.meets:
+        return min((first, last), key=lambda c: c.utility_mean)
+    meets, fails = first, last
+    for _ in range(steps):
+        mid = _between(knob, meets.value, fails.value)
+        if mid is None or search.out_of_time:
+            break
+        c = _measure(search, name, mid, "bisection")
+        if c.reason:
+            break
+        meets, fails = (c, fails) if c.meets else (meets, c)
+    problem = _monotone_problem(search, name, knob.more_private)
+    if problem is None:  # the boundary, or a more private value measured that lost less
+        return min(_met(search, name), key=lambda c: c.utility_mean)
+    search.notes.append(f"{registry.scheme(name).title}: {problem}; searched by its grid instead")
+    search.progress(f"{registry.scheme(name).title}: not monotone; searching its grid")
+    return _grid(search, name, knob.grid)
+
+
+def _toward_open(knob: Any) -> list[float]:
+    """The knob's grid from its private end toward its open end."""
+    return sorted(knob.grid, reverse=knob.more_private == "higher")[1:]
+
+
+def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None:
+    for value in grid:
+        if search.out_of_time:
+            break
+        _measure(search, name, float(value), "grid")
+    met = _met(search, name)
+    return min(met, key=lambda c: c.utility_mean) if met else None
+
+
+def _met(search: _Search, name: str) -> list[Candidate]:
+    """The values of scheme ``name`` measured so far that meet the target."""
+    return [c for c in search.candidates if c.scheme == name and c.meets]
+
+
+def _monotone_problem(search: _Search, name: str, more_private: str) -> str | None:
+    """Where the measured scores of ``name`` break the knob's direction beyond their intervals."""
+    tried = sorted(
+        (c for c in search.candidates if c.scheme == name and not c.reason),
+        key=lambda c: c.value if more_private == "higher" else -c.value,
+    )  # least private first
+    for b in search.bounds:
+        sign = 1.0 if b.op == "<=" else -1.0  # privacy gets better as sign * score falls
+        for i, a in enumerate(tried):
+            for c in tried[i + 1 :]:
+                ma, ua = a.interval[b.key]
+                mc, uc = c.interval[b.key]
+                if any(math.isnan(x) or math.isinf(x) for x in (ma, ua, mc, uc)):
+                    continue
+                slack = abs(ua - ma) + abs(uc - mc)
+                if sign * (mc - ma) > slack:
+                    return (
+                        f"{b.key} is not monotone over its knob: {mc:.4g} at {c.value:g} against "
+                        f"{ma:.4g} at the less private {a.value:g}"
+                    )
+    return None
+
+
+@dataclass
+class Publication:
+    """The release :func:`publish` chose, and its private audit.
+
+    Attributes
+    ----------
+    release : UncertainGraph
+        The release: its ``meta`` holds the scheme, its public parameters and, privately, the
+        scheme's report and the audit (``meta["publish"]``), which :meth:`save` writes only to
+        the run record.
+    scheme : str
+        The winning scheme; ``value`` its knob value.
+    bounds : tuple of Bound
+        The target.
+    candidates : list of Candidate
+        Every value tried, in order.
+    audit : dict
+        The private audit: the target, the objective, every candidate, the winner and why, the
+        margin, the release's own measured scores, the analyst statistics' loss, the time.
+    """
+
+    release: UncertainGraph
+    scheme: str
+    value: float
+    bounds: tuple[Bound, ...]
+    candidates: list[Candidate]
+    audit: dict[str, Any]
+    seed: int
+
+    def save(
+        self, path: Any, *, record: Any = None, keep_ids: bool = False, format: str | None = None
+    ) -> RunRecord:
+        """Write the release (and, with ``record``, the private run record with the audit).
+
+        The ids are permuted from the search's seed (its own stream): the same graph, target
+        and seed give the same bytes.
+        """
+        seed = None if keep_ids else permutation_seed(self.seed)
+        return self.release.save(path, keep_ids=keep_ids, seed=seed, format=format, record=record)
+
+    def report(self) -> str:
+        """The private report, as text: what was chosen and why, the margin, every candidate."""
+        return "\n".join(_report_lines(self.audit))
+
+
+def publish(
+    graph: Graph,
+    target: str | Sequence[str],
+    *,
+    objective: str = "rel_err",
+    schemes: Iterable[str] | None = None,
+    confidence: float = 0.95,
+    repeats: int = 3,
+    samples: int = 3,
+    steps: int = 4,
+    seed: Any = None,
+    threads: int | None = None,
+    max_minutes: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    allow_identity: bool = False,
+) -> Publication:
+    """The release that meets a privacy target with the least utility loss.
+
+    Parameters
+    ----------
+    graph : Graph
+        The true graph G0 (undirected).
+    target : str or sequence of str
+        Bounds on registered privacy scores (:func:`parse_target`): ``"reid<=0.05"``,
+        ``"edge_eps<=2"``, ``"eps_k50<=0.01"``, ``"h2_open<=50"``, joined by commas.
+    objective : str, default "rel_err"
+        The utility loss minimised: the paper's rel.err, ``"analyst"`` (the analyst statistics'
+        mean error; needs igraph) or one statistic's error term.
+    schemes : iterable of str, optional
+        The schemes allowed (default: :func:`searchable`, every scheme with a knob).
+    confidence : float, default 0.95
+        Of the one-sided bound on each score's mean over the releases, in [0.5, 0.999].
+    repeats : int, default 3
+        Releases measured per knob value (independent seeds), 2..50.
+    samples : int, default 3
+        Worlds sampled per release for the scores read on worlds (H1, H2_open) and utility.
+    steps : int, default 4
+        Bisection steps per scheme, 0..20.
+    seed : int, optional
+        One seed for the whole search and the release (fresh entropy when None): the same
+        graph, target and seed give the same choice and the same release.
+    threads : int, optional
+        Worker threads of the kernels (results do not depend on them).
+    max_minutes : float, optional
+        Budget: no new value is measured after it; the choice is made from what was.
+    progress : callable, optional
+        ``progress(line)`` after each value measured (private: it reads measured scores).
+    allow_identity : bool
+        Also consider values that publish G0 unchanged (:meth:`Scheme.no_op_reason
+        <graphveil.anonymize.registry.Scheme.no_op_reason>`, :func:`~graphveil.anonymize.registry.identity_reason`).
+
+    Returns
+    -------
+    Publication
+
+    Raises
+    ------
+    ValueError
+        A bad target, objective or scheme, in one line.
+    Unreachable
+        No allowed scheme meets the target on this graph (a ValueError naming the closest).
+
+    Examples
+    --------
+    >>> import graphveil as gv
+    >>> g = gv.datasets.load("karate_club")
+    >>> pub = gv.publish(g, "h2_open<=8", schemes=["maxvar"], samples=2, steps=1, seed=1)
+    >>> pub.scheme, pub.audit["margins"]["H2_open"] >= 0
+    ('maxvar', True)
+    """
+    bounds = parse_target(target)
+    start = time.monotonic()
+    steps = check_int(steps, "steps", 0)
+    if steps > 20:
+        raise ValueError(f"steps must be at most 20, got {steps}")
+    budget = (
+        None
+        if max_minutes is None
+        else check_real(max_minutes, "max_minutes", 0, 10080, open_low=True)
+    )
+    allowed = _allowed(schemes)
+    search = _start(graph, bounds, objective, confidence, repeats, samples, seed, threads)
+    search.progress = progress or (lambda line: None)
+    search.allow_identity = bool(allow_identity)
+    if budget is not None:
+        search.deadline = start + 60 * budget
+    chosen: dict[str, Candidate] = {}
+    for name in allowed:
+        if search.out_of_time:
+            search.notes.append(f"the budget ran out before {name} was searched")
+            continue
+        found = _search_scheme(search, name, steps)
+        if found is not None:
+            chosen[name] = found
+    if not chosen:
+        raise Unreachable(_unreachable(search), search.candidates)
+    return _finish(search, chosen, time.monotonic() - start)
+
+
+def _start(
+    graph: Graph,
+    bounds: tuple[Bound, ...],
+    objective: str,
+    confidence: float,
+    repeats: int,
+    samples: int,
+    seed: Any,
+    threads: int | None,
+) -> _Search:
+    if not isinstance(graph, Graph):
+        raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
+    if graph.directed:
+        raise ValueError("publish searches undirected graphs: give graph.to_undirected()")
+    objective, analyst = _objective(objective, graph.directed)
+    confidence = check_real(confidence, "confidence", 0.5, 0.999)
+    repeats = check_int(repeats, "repeats", 2)
+    if repeats > 50:
+        raise ValueError(f"repeats must be at most 50, got {repeats}")
+    samples = check_samples(samples)
+    for b in bounds:
+        low, high = b.score.bounds(graph.n)
+        if not low <= b.limit <= high:
+            raise ValueError(f"{b}: {b.score.name} lies in [{low:g}, {high:g}] on this graph")
+    root = seed_to_u64(seed)
+    ks = sorted({b.k for b in bounds if b.k is not None} | {50})
+    original = Original(
+        graph,
+        ks,
+        statistics_seed=derived_seed(root, "statistics"),
+        threads=threads,
+        analyst=analyst,
+    )
+    return _Search(
+        graph, bounds, objective, original, StudyConfig(threads=threads or 0), repeats, samples,
+        confidence, root, threads, math.inf, lambda line: None, False,
+    )  # fmt: skip
+
+
+def _allowed(schemes: Iterable[str] | None) -> tuple[str, ...]:
+    if schemes is None:
+        return searchable()
+    names = tuple(registry.scheme(s).name for s in schemes)  # ValueError listing them
+    if not names:
+        raise ValueError(f"no scheme allowed; choose from {', '.join(registry.names())}")
+    return names
+
+
+def _closest(search: _Search, count: int = 3) -> list[Candidate]:
+    """The measured values nearest the target: least total shortfall, relative to each limit."""
+
+    def shortfall(c: Candidate) -> float:
+        total = 0.0
+        for b in search.bounds:
+            m = b.margin(c.interval[b.key][1])
+            total += (
+                0.0 if m >= 0 else (math.inf if math.isnan(m) else -m / max(abs(b.limit), 1e-9))
+            )
+        return total
+
+    measured = [c for c in search.candidates if not c.reason]
+    best: dict[str, Candidate] = {}
+    for c in sorted(measured, key=shortfall):
+        best.setdefault(c.scheme, c)
+    return list(best.values())[:count]
+
+
+def _unreachable(search: _Search) -> str:
+    """The refusal: the target and the closest values by name (their scores are private)."""
+    target = ", ".join(str(b) for b in search.bounds)
+    closest = ", ".join(c.label for c in _closest(search)) or "none measured"
+    budget = " (the budget ran out: raise max_minutes)" if search.out_of_time else ""
+    return (
+        f"no allowed scheme reaches {target} on this graph{budget}; the closest are {closest} "
+        "(their measured scores are private: in the report); loosen the target or allow other "
+        "schemes"
+    )
+
+
+def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Publication:
+    ranked = sorted(chosen.values(), key=lambda c: c.utility_mean)
+    for win in ranked:
+        release, draws = _draw(search, win)
+        if release is not None:
+            break
+    else:
+        raise Unreachable(
+            f"the chosen values met the target in expectation but none of {MAX_DRAWS} draws of "
+            "a release did on its own: raise repeats or tighten confidence",
+            search.candidates,
+        )
+    margins = {b.key: b.margin(win.interval[b.key][1]) for b in search.bounds}
+    why = [f"{c.label}: {search.objective} {c.utility_mean:.4g}" for c in ranked]
+    audit = {
+        "target": [str(b) for b in search.bounds],
+        "objective": search.objective,
+        "confidence": search.confidence,
+        "repeats": search.repeats,
+        "samples": search.samples,
+        "seed": search.seed,
+        "winner": win.as_dict(),
+        "why": (
+            f"least {search.objective} among the values that meet the target, one per scheme: "
+            + "; ".join(why)
+        ),
+        "margins": margins,
+        "draws": draws,
+        "notes": search.notes,
+        "candidates": [c.as_dict() for c in search.candidates],
+        "seconds": seconds,
+    }
+    audit.update(_utility_lost(search, release))
+    release.meta = {**release.meta, "publish": audit}
+    return Publication(
+        release, win.scheme, win.value, search.bounds, search.candidates, audit, search.seed
+    )
+
+
+def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
+    """The release at the chosen value: checked on its own, redrawn at most MAX_DRAWS times."""
+    draws = []
+    for i in range(MAX_DRAWS):
+        seed = derived_seed(search.seed, f"release/{i}")
+        release = _run(search, win.scheme, win.value, seed)
+        report = _evaluate(search, release, derived_seed(seed, "evaluate"))
+        row = _row(report)
+        values = {b.key: _value(b, row) for b in search.bounds}
+        ok = all(b.meets(values[b.key]) for b in search.bounds)
+        draws.append(
+            {
+                "seed": seed,
+                "scores": values,
+                "meets": ok,
+                "utility": _utility(report, search.objective),
+            }
+        )
+        search.progress(f"drew the release at {win.label} (draw {i + 1})")
+        if ok:
+            return release, draws
+    return None, draws
+
+
+def _utility_lost(search: _Search, release: UncertainGraph) -> dict[str, Any]:
+    """The release's rel.err terms and, when igraph is there, the analyst statistics' errors."""
+    seed = derived_seed(search.seed, "utility")
+    analyst = search.original.analyst
+    if not analyst:
+        try:
+            import igraph  # noqa: F401  # the analyst extra
+        except ImportError:
+            analyst = False
+        else:
+            analyst = True
+    original = search.original
+    if analyst and not original.analyst:
+        original = Original(
+            search.graph, original.k, statistics_seed=original.statistics_seed,
+            threads=search.threads, analyst=True,
+        )  # fmt: skip
+    report = evaluate(
+        search.graph, release, search.samples, seed=seed, k=original.k, threads=search.threads,
+        original=original, analyst=analyst,
+    )  # fmt: skip
+    lost: dict[str, Any] = {
+        "rel_err": float(report.rel_err),
+        "rel_err_terms": {k: float(v) for k, v in report.rel_err_terms.items()},
+        "analyst_err": float(report.analyst_err) if analyst else None,
+        "analyst_err_terms": {k: float(v) for k, v in report.analyst_err_terms.items()},
+    }
+    lost["destroyed"] = bool(report.rel_err >= DESTROYED)
+    return lost
+
+
+def _report_lines(audit: dict[str, Any]) -> list[str]:
+    win = audit["winner"]
+    record = registry.scheme(win["scheme"])
+    lines = [
+        "PRIVATE: measured on the true graph; never publish this report.",
+        f"target: {', '.join(audit['target'])} (each score's mean over {audit['repeats']} "
+        f"releases at its {audit['confidence']:.0%} one-sided confidence bound)",
+        f"chosen: {record.title} {record.grid_parameter}={win['value']:.4g}",
+        f"why: {audit['why']}",
+        "margin: " + ", ".join(f"{k} {v:+.4g}" for k, v in audit["margins"].items()),
+        f"utility: rel.err {audit['rel_err']:.4g}"
+        + ("" if audit["analyst_err"] is None else f", analyst error {audit['analyst_err']:.4g}"),
+    ]
+    for name in ("rel_err_terms", "analyst_err_terms"):
+        terms = sorted(audit[name].items(), key=lambda x: -x[1] if x[1] == x[1] else 0)
+        if terms:
+            worst = ", ".join(f"{k} {v:.3g}" for k, v in terms[:5])
+            lines.append(f"  worst {name.replace('_err_terms', '')} terms: {worst}")
+    if audit["destroyed"]:
+        lines.append(
+            f"the target is met only by destroying utility: rel.err {audit['rel_err']:.3g} "
+            f"(at least {DESTROYED:g})"
+        )
+    lines += [f"note: {n}" for n in audit["notes"]]
+    lines.append(f"candidates ({len(audit['candidates'])}, {audit['seconds']:.1f} s in all):")
+    for c in audit["candidates"]:
+        title = registry.scheme(c["scheme"])
+        head = f"  {title.title} {title.grid_parameter}={c['value']:.4g} [{c['step']}]"
+        if c["reason"]:
+            lines.append(f"{head}: not applicable: {c['reason']}")
+            continue
+        scores = ", ".join(f"{k} {m:.4g} (bound {u:.4g})" for k, (m, u) in c["interval"].items())
+        verdict = "meets" if c["meets"] else "fails"
+        lines.append(
+            f"{head}: {verdict}; {scores}; {audit['objective']} {c['utility_mean']:.4g}; "
+            f"{c['seconds']:.1f} s"
+        )
+    return lines
