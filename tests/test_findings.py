@@ -352,7 +352,7 @@ def test_markdown_quotes_each_claim_with_its_verdict():
 
 def test_attack_disagreements_within_and_across_schemes():
     def attacked(scheme, value, h1, h2, reid):
-        return {**row(scheme, value, 0.1, 1.0, h1=h1, h2=h2), "reid_rate": reid}
+        return {**row(scheme, value, 0.1, 1.0, h1=h1, h2=h2), "reid": reid}
 
     rows = [
         attacked("maxvar", 0.19, 30, 100, 0.40),
@@ -369,9 +369,9 @@ def test_attack_disagreements_within_and_across_schemes():
     assert "disagree on 2 of 4 pairs" in maxvar and "MAXVAR v=0.57 → OBFUSCATION v=0.1" in maxvar
     assert obf.startswith("OBFUSCATION: one grid point") and "disagree on 2 of 3 pairs" in obf
     assert switch.endswith("against the other schemes' rows they agree on all 3 pairs.")
-    rows[3]["reid_rate"] = 0.55  # now a real gap: EdgeSwitch less re-identified than obf
+    rows[3]["reid"] = 0.55  # now a real gap: EdgeSwitch less re-identified than obf
     assert "disagree on 1 of 3 pairs" in attack_disagreements(rows)[2]
-    rows[1]["reid_rate"] = 0.5  # now the attack ranks MaxVar's two points against both scores
+    rows[1]["reid"] = 0.5  # now the attack ranks MaxVar's two points against both scores
     assert "disagree on 1 of its one pair" in attack_disagreements(rows)[0]
     assert attack_disagreements([row("maxvar", 0.19, 0.01, 0.1)]) == []  # not attacked
 
