@@ -22,12 +22,12 @@ IDENTITY_OUTPUT = (
 
 
 def identity_reason(graph: Graph, release: Any) -> str | None:
-    """:data:`IDENTITY_OUTPUT` if ``release`` publishes ``graph`` itself, else None.
+    """``IDENTITY_OUTPUT`` if ``release`` publishes ``graph`` itself, else None.
 
     The rule on the output, whatever the scheme and its parameters (the parameter rules,
     :attr:`~graphveil.anonymize.registry.Scheme.no_op`, cannot see e.g. TmF at epsilon 50): ``release`` (an
     :class:`~graphveil.UncertainGraph` on ``graph``'s node ids, before any permutation) is G0
-    when its pairs with p above :data:`IDENTITY_TOLERANCE` are exactly ``graph``'s edges (arcs),
+    when its pairs with p above ``IDENTITY_TOLERANCE`` are exactly ``graph``'s edges (arcs),
     each with p within the tolerance of 1. A loop or a repeated pair of a relaxed release is no
     edge of G0. O(m) on the pair arrays: both are in canonical order, so no sort is needed.
     The CLI refuses such a release and the study records its point as not applicable, unless
