@@ -502,3 +502,14 @@ def test_cli_runs_each_attack_and_refuses_bad_options(tmp_path, capsys):
         main([base[0], "percolation", *base[1:], "--seed-fractions", "x"])
     assert exit_.value.code == 2
     assert "fractions separated by commas" in capsys.readouterr().err
+
+
+def test_percolation_refuses_seeds_that_cannot_spread():
+    # Every seed pair above max_spread marks nothing: a 0 would be no measurement (email-Enron's
+    # hub seeds under the old bound of 10^4), so it is refused, and one seed below it suffices.
+    g = gv.Graph.from_edges([0, 0, 0, 1, 1, 2, 3], [1, 2, 3, 2, 3, 3, 4])
+    with pytest.raises(ValueError, match="none would spread a mark"):
+        percolation(g, g, [[0, 0], [1, 1]], max_spread=8, refuse_stalled=True)
+    assert percolation(g, g, [[0, 0], [4, 4]], max_spread=8, refuse_stalled=True)[4] == 4
+    with pytest.raises(ValueError, match="none would spread a mark"):  # the attack asks for it
+        percolation_attack(g, g, seeds=2, seed_nodes="hubs", max_spread=8, seed=1)

@@ -389,6 +389,7 @@ def percolation_attack(
             expand_when_stuck=expand_when_stuck,
             max_spread=max_spread,
             max_noisy=max_noisy,
+            refuse_stalled=True,
         )
 
     return _seeded(
