@@ -217,3 +217,14 @@ def test_the_objective_is_a_registered_utility_measure(karate):
     assert pub.audit["objective"] == "S_CC" and pub.audit["why"].startswith("least S_CC")
     with pytest.raises(ValueError, match="unknown objective 'nope'; one of rel_err, analyst, S_NE"):
         publish(karate, "h2_open<=6", objective="nope")
+
+
+def test_a_node_level_bound_met_by_a_scheme_without_node_identity_says_trivially(karate):
+    pub = publish(karate, "reid<=0.05,edge_eps<=50", schemes=["dp_dk"], seed=1, **_fast(steps=1))
+    assert pub.scheme == "dp_dk" and not registry.scheme("dp_dk").node_identity
+    notes = [n for n in pub.audit["notes"] if "no node identity" in n]
+    assert len(notes) == 1 and "reid is met trivially" in notes[0]
+    assert "edge_eps" not in notes[0]  # an edge-level bound is not node-level
+    assert "met trivially" in pub.report()
+    kept = publish(karate, "h2_open<=6", schemes=["maxvar"], seed=2, **_fast())
+    assert not any("no node identity" in n for n in kept.audit["notes"])

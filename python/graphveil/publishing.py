@@ -45,6 +45,7 @@ import numpy as np
 from graphveil._checks import NotApplicable, check_int, check_real, check_samples
 from graphveil._seeds import derived_seed, permutation_seed, seed_to_u64
 from graphveil.anonymize import registry
+from graphveil.attack import registry as attack_registry
 from graphveil.evaluation import evaluate
 from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
@@ -52,7 +53,7 @@ from graphveil.measure.original import Original
 from graphveil.measure.scores import PrivacyScore
 from graphveil.measure.utility import analyst_names, statistic_names
 from graphveil.record import RunRecord
-from graphveil.scores import target_score, targets
+from graphveil.scores import privacy_score, target_score, targets
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
@@ -353,7 +354,9 @@ def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
     if not cand.reason:
         for b in search.bounds:
             cand.interval[b.key] = _interval(cand.scores[b.key], b.op, search.confidence)
-        cand.meets = all(b.meets(cand.interval[b.key][1]) for b in search.bounds)
+        cand.meets = all(
+            b.meets(cand.interval[b.key][1]) for b in search.bounds if _applies(b, name)
+        )
     search.candidates.append(cand)
     search.progress(_line(search, cand))
     return cand
@@ -448,7 +451,7 @@ def _monotone_problem(search: _Search, name: str, more_private: str) -> str | No
         (c for c in search.candidates if c.scheme == name and not c.reason),
         key=lambda c: c.value if more_private == "higher" else -c.value,
     )  # least private first
-    for b in search.bounds:
+    for b in (b for b in search.bounds if _applies(b, name)):
         sign = 1.0 if b.op == "<=" else -1.0  # privacy gets better as sign * score falls
         for i, a in enumerate(tried):
             for c in tried[i + 1 :]:
@@ -700,7 +703,13 @@ def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Pu
             "a release did on its own: raise repeats or tighten confidence",
             search.candidates,
         )
-    margins = {b.key: b.margin(win.interval[b.key][1]) for b in search.bounds}
+    margins = {  # NaN: a node-level bound the winner meets trivially (no node identity)
+        b.key: b.margin(win.interval[b.key][1]) if _applies(b, win.scheme) else math.nan
+        for b in search.bounds
+    }
+    trivial = _trivially_met(search.bounds, win.scheme)
+    if trivial:
+        search.notes.append(trivial)
     why = [f"{c.label}: {search.objective} {c.utility_mean:.4g}" for c in ranked]
     audit = {
         "target": [str(b) for b in search.bounds],
@@ -727,6 +736,38 @@ def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Pu
     )
 
 
+def _node_level(score: PrivacyScore) -> bool:
+    """Whether a score reads which release node is which person (H1, H2_open, eps, re-identification)."""
+    if score.on in ("sample", "release"):
+        return True
+    if score.strongest:
+        return all(_node_level(privacy_score(c)) for c in score.strongest)
+    return bool(score.attack) and attack_registry.attack(score.attack).reidentifies
+
+
+def _applies(bound: Bound, scheme: str) -> bool:
+    """Whether ``bound`` judges ``scheme``'s releases.
+
+    A node-level score judges no scheme without node identity: its measured value is chance (a
+    random node holds no one's place).
+    """
+    return registry.scheme(scheme).node_identity or not _node_level(bound.score)
+
+
+def _trivially_met(bounds: Sequence[Bound], scheme: str) -> str:
+    """The audit's note when the winner carries no node identity and a bound is node-level."""
+    record = registry.scheme(scheme)
+    keys = [b.key for b in bounds if _node_level(b.score)]
+    if record.node_identity or not keys:
+        return ""
+    return (
+        f"{record.title} carries no node identity (its release deals G0's degrees to random "
+        f"nodes, so no node of it stands for a person): {', '.join(keys)} "
+        f"{'is' if len(keys) == 1 else 'are'} met trivially, not by hiding people from an "
+        "attack; what it keeps of G0 is its degree-level statistics"
+    )
+
+
 def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
     """The release at the chosen value: checked on its own, redrawn at most MAX_DRAWS times."""
     draws = []
@@ -736,7 +777,7 @@ def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[
         report = _evaluate(search, release, derived_seed(seed, "evaluate"))
         row = _row(report)
         values = {b.key: _value(b, row) for b in search.bounds}
-        ok = all(b.meets(values[b.key]) for b in search.bounds)
+        ok = all(b.meets(values[b.key]) for b in search.bounds if _applies(b, win.scheme))
         draws.append(
             {
                 "seed": seed,
