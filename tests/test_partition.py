@@ -133,3 +133,11 @@ def test_result_does_not_depend_on_threads_or_executor():
     assert len({r["seed"] for r in ra["part_reports"]}) == 5  # one stream per part
     with pytest.raises(TypeError, match="executor"):
         partition(g, scheme="randwalk", parts=2, t=3, executor=object())
+
+
+def test_randwalk_mod_uncertain_refuses_a_large_matrix_without_counting_g0():
+    g = gv.datasets.load("karate_club")
+    with pytest.raises(ValueError, match="more than max_entries=10 nonzeros; lower t") as info:
+        randwalk_mod_uncertain(g, 3, max_entries=10)
+    nnz = randwalk_mod_uncertain(g, 3)[1]["K_t"]  # G0's count stays out of the message
+    assert str(nnz) not in str(info.value).replace("max_entries=10", "")

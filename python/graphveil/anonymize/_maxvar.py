@@ -85,28 +85,20 @@ def _solve_directed(solver: str, options: dict[str, Any], task: _DirectedPart) -
     return full, stats, None
 
 
-def _shortfall_message(counts: np.ndarray, n_potential: int, parts: int) -> str:
-    short = np.flatnonzero(counts[:, 1] < counts[:, 0])
-    found = int(counts[:, 1].sum())
-    lines = [
-        (
-            f"the friend-of-friend rule found {found:,} of the {n_potential:,} potential edges "
-            f"asked for ({len(short)} of {parts} parts fell short of their share):"
-        )
-    ]
-    for i in short[:5]:
-        requested, got, attempts, available = (int(x) for x in counts[i])
-        if available < requested:
-            why = f"only {available:,} friend-of-friend non-edge pairs exist in it"
-        else:
-            why = f"{available:,} such pairs exist but {attempts:,} random picks did not reach them"
-        lines.append(f"  part {i}: {got:,} of {requested:,}; {why}")
-    if len(short) > 5:
-        lines.append(f"  ... and {len(short) - 5} more parts")
-    lines.append(
-        "lower n_potential, use fewer parts, or pass allow_fewer=True to accept what was found"
+def _shortfall_message(counts: np.ndarray, parts: int) -> str:
+    """One line saying what to change; G0's counts stay out of it (the private report has them)."""
+    short = counts[:, 1] < counts[:, 0]
+    scarce = bool((counts[short, 3] < counts[short, 0]).any())
+    why = (
+        "too few friend-of-friend non-edge pairs exist there"
+        if scarce
+        else "random picks did not reach the friend-of-friend pairs there"
     )
-    return "\n".join(lines)
+    return (
+        f"the friend-of-friend rule cannot supply the potential edges asked for in "
+        f"{int(short.sum())} of {parts} parts ({why}): lower n_potential, use fewer parts, or pass "
+        "allow_fewer=True to accept what was found (the counts per part go to the private report)"
+    )
 
 
 def _progress_bar(enabled: bool, desc: str, total: int) -> Any:
@@ -336,7 +328,7 @@ def maxvar(
         progress,
     )
     if proposal.found < n_potential and not allow_fewer:
-        raise ValueError(_shortfall_message(proposal.counts, n_potential, parts))
+        raise ValueError(_shortfall_message(proposal.counts, parts))
     share = potential_mutual_share(graph) if dyads else None
     tasks = _tasks(proposal, None if share is None else (share, seed_u64))
     solution = _solve(proposal, tasks, solver, options, nthreads, executor, timer, progress)

@@ -606,7 +606,8 @@ def randwalk_mod_uncertain(
         w = _walk_matrix(_edge_adding_matrix(graph, alpha), graph, t - 1)
         if w.nnz > max_entries:
             raise ValueError(
-                f"Q P^(t-1) has {w.nnz:,} nonzeros, above max_entries={max_entries:,}; lower t"
+                f"Q P^(t-1) has more than max_entries={max_entries:,} nonzeros; lower t or "
+                "raise max_entries"
             )
         full = sp.csr_array(w + w.T)
         upper = sp.triu(full, format="coo")
