@@ -81,10 +81,12 @@ class StudyConfig:
     #: which order. An int, or a numpy Generator, SeedSequence...: kept as the 64-bit int it
     #: gives (``None``: a fresh one, in study.json like every setting).
     seed: int = 1
-    #: The k of the eps(k) columns (at most :data:`MAX_KS` of them), a tuple of ints.
+    #: The k of the eps(k) columns (at most
+    #: :data:`~graphveil.experiments.config.MAX_KS` of them), a tuple of ints.
     k: tuple[int, ...] = (30, 50, 100)
-    #: The k and eps of the study's (k,eps)-obf runs (the paper's Table 3).
+    #: The k of the study's (k,eps)-obf runs (the paper's Table 3).
     obf_k: int = 50
+    #: The eps of the study's (k,eps)-obf runs, in [0, 1].
     obf_eps: float = 0.1
     #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`, the
     #: paper's counts for its own graphs being in :attr:`graphveil.datasets.Dataset.maxvar_parts`.
