@@ -40,7 +40,7 @@ import pytest
 
 import graphveil as gv
 from graphveil import datasets
-from graphveil.experiments import reproduce
+from graphveil.experiments import StudyConfig, reproduce
 
 #: The statistics of Tables 3, 4 and 6 (the paper's S_ED is S_EDiam).
 STATISTICS = (
@@ -382,15 +382,13 @@ def measure(
     """G0's row and every grid point's (mean and standard error over ``runs``), as the study measures them."""
     study = reproduce(
         graph,
+        StudyConfig(
+            samples=runs, seed=seed, threads=threads, attacks=False, maxvar_parts=maxvar_parts
+        ),
         graph_name=name,
         schemes=list(grid),
         grid=grid,
-        samples=runs,
-        seed=seed,
-        threads=threads,
         figures=False,
-        attacks=False,
-        maxvar_parts=maxvar_parts,
     )
     g0 = study.original
     out = {(name, "G0"): {c: (float(g0[c]), 0.0) for c in COLUMNS if c in g0}}

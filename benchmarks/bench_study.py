@@ -52,13 +52,15 @@ def test_study_notredame_two_dask_workers(benchmark, request, tmp_path):
     pytest.importorskip("distributed")
     g0 = load_shared("web-NotreDame")
     local = tmp_path / "local"
-    ex.reproduce(g0, graph_name="web-NotreDame", samples=2, out_dir=local, figures=False)
+    ex.reproduce(
+        g0, ex.StudyConfig(samples=2), graph_name="web-NotreDame", out_dir=local, figures=False
+    )
     with executor_for("local:2") as cluster:  # what --scheduler local:2 starts
         benchmark.pedantic(
             lambda: ex.reproduce(
                 g0,
+                ex.StudyConfig(samples=2),
                 graph_name="web-NotreDame",
-                samples=2,
                 out_dir=tmp_path / "dask",
                 figures=False,
                 executor=cluster,

@@ -18,8 +18,8 @@ import distributed
 
 import graphveil as gv
 from graphveil.cluster import DaskExecutor, executor_for, share
-from graphveil.experiments import config as study_config
-from graphveil.experiments import rows as study_rows
+from graphveil.experiments import StudyConfig
+from graphveil.experiments.rows import measure_original
 from graphveil.measure.report import measure_sample
 from graphveil.measure.utility import diameter_choice
 
@@ -44,8 +44,8 @@ def main() -> None:
     name = sys.argv[1] if len(sys.argv) > 1 else "web-NotreDame"
     tasks = int(sys.argv[2]) if len(sys.argv) > 2 else 10
     g0 = gv.datasets.load(name, data_dir=["../shared/data", "/work/shared/data"])
-    config = study_config._study_config(g0, tasks, 1, (50,), None, False, None, 1000)
-    reference = study_rows._reference(g0, config, diameter_choice(g0))
+    config = StudyConfig(samples=tasks, k=(50,), attacks=False, distance_sources=1000)
+    reference = measure_original(g0, config.for_graph(g0), diameter_choice(g0))
     ug, _ = gv.anonymize.maxvar(g0, n_potential=round(0.19 * g0.m), seed=1, allow_fewer=True)
     print(f"{name}: {tasks} samples, two at a time")
     with ThreadPoolExecutor(2) as pool:

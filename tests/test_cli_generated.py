@@ -188,7 +188,11 @@ def test_study_progress_goes_through_the_logger(caplog, tmp_path, capsys):
     g = datasets.load("karate_club")
     with caplog.at_level(logging.INFO, logger="graphveil"):
         gv.experiments.reproduce(
-            g, schemes=["randwalk"], grid={"randwalk": [2]}, samples=1, seed=1, progress=True
+            g,
+            gv.experiments.StudyConfig(samples=1, seed=1),
+            schemes=["randwalk"],
+            grid={"randwalk": [2]},
+            progress=True,
         )
     assert capsys.readouterr().err == ""
     assert any(r.name == "graphveil.experiments" for r in caplog.records)

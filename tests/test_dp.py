@@ -272,14 +272,13 @@ def test_the_default_study_is_the_papers() -> None:
 
 
 def test_study_runs_the_dp_schemes(karate: gv.Graph) -> None:
-    from graphveil.experiments import reproduce
+    from graphveil.experiments import StudyConfig, reproduce
 
     study = reproduce(
         karate,
+        StudyConfig(samples=2, k=(5,)),
         schemes=["tmf", "edgeflip"],
         grid={"tmf": [10.0], "edgeflip": [0.5, 5.0]},
-        samples=2,
-        k=(5,),
         figures=False,
     )
     # karate's N = 561 pairs stay below the study's bound of 20 m: every point runs

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from graphveil.anonymize import registry
 from graphveil.experiments import rows as ex_rows
 from graphveil.experiments import run as ex_run
 from graphveil.experiments import schedule as ex_schedule
+from graphveil.experiments import state as ex_state
 from graphveil.experiments import tasks as ex_tasks
 from graphveil.measure import STATISTICS
 
@@ -39,7 +41,11 @@ def karate() -> gv.Graph:
 def study_dir(tmp_path_factory, karate):
     out = tmp_path_factory.mktemp("study")
     study = ex.reproduce(
-        karate, graph_name="karate", grid=SMALL_GRID, samples=2, seed=7, out_dir=out, k=(2, 5)
+        karate,
+        ex.StudyConfig(samples=2, seed=7, k=(2, 5)),
+        graph_name="karate",
+        grid=SMALL_GRID,
+        out_dir=out,
     )
     return out, study
 
@@ -84,26 +90,29 @@ def test_rows_are_consistent_with_the_paper_definitions(study_dir):
 def test_resume_reuses_points_and_gives_identical_results(tmp_path, karate):
     grid = {"randwalk_mod": [2, 3], "edge_switch": [0.2]}
     full = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=2, seed=3, out_dir=tmp_path / "a", figures=False
+        karate,
+        ex.StudyConfig(samples=2, seed=3),
+        schemes=grid,
+        grid=grid,
+        out_dir=tmp_path / "a",
+        figures=False,
     )
     # Interrupt after the first point: record only it, then resume.
     part = tmp_path / "b"
     ex.reproduce(
         karate,
+        ex.StudyConfig(samples=2, seed=3),
         schemes=["randwalk_mod"],
         grid={"randwalk_mod": [2]},
-        samples=2,
-        seed=3,
         out_dir=part,
         figures=False,
     )
     messages: list[str] = []
     resumed = ex.reproduce(
         karate,
+        ex.StudyConfig(samples=2, seed=3),
         schemes=grid,
         grid=grid,
-        samples=2,
-        seed=3,
         out_dir=part,
         figures=False,
         progress=messages.append,
@@ -121,8 +130,16 @@ def test_resume_reuses_points_and_gives_identical_results(tmp_path, karate):
 
 def test_same_seed_same_numbers_without_out_dir(karate):
     grid = {"randwalk": [3]}
-    a = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False)
-    b = ex.reproduce(karate, schemes=grid, grid=grid, samples=2, seed=11, figures=False, threads=1)
+    a = ex.reproduce(
+        karate, ex.StudyConfig(samples=2, seed=11), schemes=grid, grid=grid, figures=False
+    )
+    b = ex.reproduce(
+        karate,
+        ex.StudyConfig(samples=2, seed=11, threads=1),
+        schemes=grid,
+        grid=grid,
+        figures=False,
+    )
     assert (
         a.rows[0]["H2_open"] == b.rows[0]["H2_open"]
         and a.rows[0]["rel_err"] == b.rows[0]["rel_err"]
@@ -142,8 +159,10 @@ def test_same_seed_same_numbers_without_out_dir(karate):
     ],
 )
 def test_invalid_options(karate, kwargs, msg):
+    settings = {key: value for key, value in kwargs.items() if key in ex_run.OLD_KEYWORDS}
     with pytest.raises(ValueError, match=msg):
-        ex.reproduce(karate, **kwargs)
+        ex.reproduce(karate, ex.StudyConfig(**settings), schemes=kwargs.get("schemes"),
+                     grid=kwargs.get("grid"))  # fmt: skip
 
 
 def test_cli_reproduce_writes_tables_and_resumes(tmp_path, capsys):
@@ -233,7 +252,11 @@ def test_randwalk_mod_model_tv_is_its_uncertain_form(study_dir, karate):
 def test_maxvar_rows_are_labelled_with_the_n_p_found(karate):
     # n_p/m = 5 asks for 390 potential pairs; karate has far fewer friend-of-friend pairs.
     study = ex.reproduce(
-        karate, schemes=["maxvar"], grid={"maxvar": [0.19, 5.0]}, samples=1, seed=2, figures=False
+        karate,
+        ex.StudyConfig(samples=1, seed=2),
+        schemes=["maxvar"],
+        grid={"maxvar": [0.19, 5.0]},
+        figures=False,
     )
     low, high = study.scheme_rows("maxvar")
     for row in (low, high):
@@ -265,7 +288,9 @@ DETERMINISTIC_GRID = {"randwalk": [2], "edge_switch": [0.2], "maxvar": [0.19]}
 
 def test_deterministic_schemes_run_independently(karate):
     grid = DETERMINISTIC_GRID
-    study = ex.reproduce(karate, schemes=grid, grid=grid, samples=4, seed=5, k=(2,), figures=False)
+    study = ex.reproduce(
+        karate, ex.StudyConfig(samples=4, seed=5, k=(2,)), schemes=grid, grid=grid, figures=False
+    )
     for row in study.rows:
         if row["scheme"] in ("randwalk", "edge_switch"):
             assert row["runs"] == 4
@@ -299,15 +324,17 @@ def test_a_thread_pool_gives_the_local_tables(tmp_path, karate):
     from concurrent.futures import ThreadPoolExecutor
 
     ex.reproduce(
-        karate, grid=SMALL_GRID, samples=3, seed=2, k=(2,), out_dir=tmp_path / "a", figures=False
+        karate,
+        ex.StudyConfig(samples=3, seed=2, k=(2,)),
+        grid=SMALL_GRID,
+        out_dir=tmp_path / "a",
+        figures=False,
     )
     with ThreadPoolExecutor(3) as pool:
         ex.reproduce(
             karate,
+            ex.StudyConfig(samples=3, seed=2, k=(2,)),
             grid=SMALL_GRID,
-            samples=3,
-            seed=2,
-            k=(2,),
             out_dir=tmp_path / "b",
             figures=False,
             executor=pool,
@@ -320,22 +347,18 @@ def test_a_two_worker_dask_cluster_gives_the_local_tables(tmp_path, karate, proc
     grid = {"obfuscation": [0.01], "randwalk": [2], "maxvar": [0.19, 0.57]}
     ex.reproduce(
         karate,
+        ex.StudyConfig(samples=3, seed=4, k=(2,)),
         schemes=grid,
         grid=grid,
-        samples=3,
-        seed=4,
-        k=(2,),
         out_dir=tmp_path / "a",
         figures=False,
     )
     with two_workers(processes) as client:
         ex.reproduce(
             karate,
+            ex.StudyConfig(samples=3, seed=4, k=(2,)),
             schemes=grid,
             grid=grid,
-            samples=3,
-            seed=4,
-            k=(2,),
             out_dir=tmp_path / "b",
             figures=False,
             executor=client.get_executor(),
@@ -371,13 +394,10 @@ def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(
     with two_workers(True) as client:
         ex.reproduce(
             karate,
+            ex.StudyConfig(samples=3, seed=4, k=(2,), attacks=False),
             schemes=grid,
             grid=grid,
-            samples=3,
-            seed=4,
-            k=(2,),
             figures=False,
-            attacks=False,
             executor=client.get_executor(),  # plain: the study makes it share
         )
         # once: pickled for the cluster's two workers together, never per task (11 tasks)
@@ -390,10 +410,15 @@ def test_a_dask_cluster_gets_g0_once_and_keeps_each_published_graph(
     assert report.to_dict() == evaluate(karate, ug, samples=4, seed=3, k=2).to_dict()
 
 
-def _small_study(graph, grid, **options):
+def _small_study(graph, grid, threads=0, **options):
     """A two-sample study of ``grid`` on ``graph`` at k = 2, seed 8, without figures."""
     return ex.reproduce(
-        graph, schemes=grid, grid=grid, samples=2, seed=8, k=(2,), figures=False, **options
+        graph,
+        ex.StudyConfig(samples=2, seed=8, k=(2,), threads=threads),
+        schemes=grid,
+        grid=grid,
+        figures=False,
+        **options,
     )
 
 
@@ -436,7 +461,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
     grid = {"randwalk": [2], "maxvar": [0.19]}
     out = tmp_path / "run"
     record = out / "points" / "randwalk_2.json"
-    anonymize = ex_tasks._anonymize_task
+    anonymize = ex_tasks.anonymize_task
 
     def held(reference, point, config, seed, *prepared):
         if point.scheme == "maxvar":
@@ -450,7 +475,7 @@ def test_a_point_is_recorded_while_the_next_is_anonymized(
                 )
         return anonymize(reference, point, config, seed, *prepared)
 
-    monkeypatch.setattr(ex_tasks, "_anonymize_task", held)
+    monkeypatch.setattr(ex_tasks, "anonymize_task", held)
     with ThreadPoolExecutor(2) as pool:
         study = _small_study(karate, grid, out_dir=out, executor=pool if on_executor else None)
     assert [row["scheme"] for row in study.rows] == ["randwalk", "maxvar"]
@@ -484,7 +509,9 @@ def test_a_study_measures_g0_once(karate, monkeypatch):
     monkeypatch.setattr(_core, "signature_index", counted_index)
     monkeypatch.setattr(_core, "reidentification_score", counted_score)
     grid = {"randwalk": [2], "maxvar": [0.19, 0.57]}  # independent runs and sampled points
-    study = ex.reproduce(karate, schemes=grid, grid=grid, samples=3, seed=2, figures=False)
+    study = ex.reproduce(
+        karate, ex.StudyConfig(samples=3, seed=2), schemes=grid, grid=grid, figures=False
+    )
     assert len(study.rows) == 3
     assert calls == {"index": 2, "two_graph": 0}
 
@@ -500,9 +527,12 @@ def _sourced_study(graph):
     runs are measured."""
     grid = {"maxvar": [0.2], "randwalk": [2]}
     return ex.reproduce(
-        graph, schemes=grid, grid=grid, samples=2, seed=4, figures=False, attacks=False,
-        distance_sources=64,
-    )  # fmt: skip
+        graph,
+        ex.StudyConfig(samples=2, seed=4, attacks=False, distance_sources=64),
+        schemes=grid,
+        grid=grid,
+        figures=False,
+    )
 
 
 def test_the_distance_sources_reach_g0_and_every_sample(bfs_graph, monkeypatch):
@@ -569,7 +599,8 @@ def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatc
 
     lock = threading.Lock()
     live = {"now": 0, "most": 0}
-    anonymize, run, save = ex_tasks._anonymize_task, ex_tasks._independent_run, ex_run._save_point
+    anonymize, run = ex_tasks.anonymize_task, ex_tasks.independent_run
+    save = ex_state.StudyState.save
 
     started: set[str] = set()
 
@@ -585,15 +616,15 @@ def test_fast_anonymizations_do_not_run_ahead_of_slow_samples(karate, monkeypatc
         threading.Event().wait(0.1)
         return run(*args)
 
-    def saved(state_dir, key, fingerprint, row):
+    def saved(state, key, row):
         if key != "original":
             with lock:
                 live["now"] -= 1
-        return save(state_dir, key, fingerprint, row)
+        return save(state, key, row)
 
-    monkeypatch.setattr(ex_tasks, "_anonymize_task", counted)
-    monkeypatch.setattr(ex_tasks, "_independent_run", slow)
-    monkeypatch.setattr(ex_run, "_save_point", saved)
+    monkeypatch.setattr(ex_tasks, "anonymize_task", counted)
+    monkeypatch.setattr(ex_tasks, "independent_run", slow)
+    monkeypatch.setattr(ex_state.StudyState, "save", saved)
     grid = {"randwalk": [2, 3, 5, 10, 20]}
     study = _small_study(karate, grid, threads=2)
     assert len(study.rows) == 5 and live["now"] == 0
@@ -606,7 +637,7 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    anonymize, waited = ex_tasks._anonymize_task, ex_schedule.wait
+    anonymize, waited = ex_tasks.anonymize_task, ex_schedule.wait
     calls = {"wait": 0}
 
     def late(reference, point, config, seed, *prepared):
@@ -618,7 +649,7 @@ def test_the_study_waits_for_work_instead_of_spinning(karate, monkeypatch):
         calls["wait"] += 1
         return waited(*args, **kwargs)
 
-    monkeypatch.setattr(ex_tasks, "_anonymize_task", late)
+    monkeypatch.setattr(ex_tasks, "anonymize_task", late)
     monkeypatch.setattr(ex_schedule, "wait", counted)
     grid = {"maxvar": [0.19], "randwalk": [2]}
     with ThreadPoolExecutor(2) as pool:
@@ -640,17 +671,13 @@ def clustered() -> gv.Graph:
     return gv.Graph.from_networkx(nx.powerlaw_cluster_graph(300, 3, 0.3, seed=4))
 
 
-def _maxvar_study(graph, **options):
+def _maxvar_study(graph, threads=0, **options):
     return ex.reproduce(
         graph,
+        ex.StudyConfig(samples=1, seed=6, k=(2,), attacks=False, maxvar_parts=3, threads=threads),
         schemes=MAXVAR_GRID,
         grid=MAXVAR_GRID,
-        samples=1,
-        seed=6,
-        k=(2,),
         figures=False,
-        attacks=False,
-        maxvar_parts=3,
         **options,
     )
 
@@ -706,7 +733,11 @@ def test_no_partition_without_maxvar_points(clustered, monkeypatch):
     calls = _counting_metis(monkeypatch)
     grid = {"randwalk": [2]}
     study = ex.reproduce(
-        clustered, schemes=grid, grid=grid, samples=1, k=(2,), figures=False, attacks=False
+        clustered,
+        ex.StudyConfig(samples=1, k=(2,), attacks=False),
+        schemes=grid,
+        grid=grid,
+        figures=False,
     )
     assert calls == [] and study.preparations == {}
 
@@ -737,9 +768,9 @@ def test_the_paper_datasets_take_the_paper_maxvar_parts(monkeypatch, tmp_path, k
     seen: list[int | None] = []
     real = ex.reproduce
 
-    def fake(graph, **kwargs):
-        seen.append(kwargs["maxvar_parts"])
-        return real(graph, **{**kwargs, "schemes": ["randwalk"], "grid": {"randwalk": [2]}})
+    def fake(graph, config, **kwargs):
+        seen.append(config.maxvar_parts)
+        return real(graph, config, **{**kwargs, "schemes": ["randwalk"], "grid": {"randwalk": [2]}})
 
     monkeypatch.setattr(datasets, "load", lambda name, data_dir=None: karate)
     monkeypatch.setattr(ex, "reproduce", fake)
@@ -800,9 +831,13 @@ def test_study_md_warns_of_an_unstable_powerlaw_fit(karate, monkeypatch, tmp_pat
     monkeypatch.setattr(ex_rows, "unstable_powerlaw_fits", lambda g: fits)
     grid = {"maxvar": [0.2, 0.4], "randwalk": [2]}
     study = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=3, seed=2, out_dir=tmp_path, figures=False,
-        attacks=False,
-    )  # fmt: skip
+        karate,
+        ex.StudyConfig(samples=3, seed=2, attacks=False),
+        schemes=grid,
+        grid=grid,
+        out_dir=tmp_path,
+        figures=False,
+    )
     md = (tmp_path / "study.md").read_text()
     head = md.split("\n## RandWalk", 1)[0]  # before the first table
     assert "## Warning: an unstable power-law fit" in head
@@ -828,13 +863,21 @@ def test_study_md_warns_of_an_unstable_powerlaw_fit(karate, monkeypatch, tmp_pat
     del recorded["row"]["unstable_fits"]
     point.write_text(json.dumps(recorded))
     again = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=3, seed=2, out_dir=tmp_path, figures=False,
-        attacks=False,
-    )  # fmt: skip
+        karate,
+        ex.StudyConfig(samples=3, seed=2, attacks=False),
+        schemes=grid,
+        grid=grid,
+        out_dir=tmp_path,
+        figures=False,
+    )
     assert again.to_markdown() == study.to_markdown()
     monkeypatch.setattr(ex_rows, "unstable_powerlaw_fits", lambda g: {})
     stable = ex.reproduce(
-        karate, schemes=grid, grid=grid, samples=3, seed=2, figures=False, attacks=False
+        karate,
+        ex.StudyConfig(samples=3, seed=2, attacks=False),
+        schemes=grid,
+        grid=grid,
+        figures=False,
     )
     assert "unstable" not in stable.to_markdown() and "unstable_fits" not in stable.original
 
@@ -894,7 +937,9 @@ def test_the_study_leaves_no_identity_rows_off_the_reid_axis(karate):
     without = [s for s in registry.names() if not registry.scheme(s).node_identity]
     schemes = ["maxvar", "tmf", *without]
     grid = {s: [0.19] if s == "maxvar" else [5.0] for s in schemes}
-    study = ex.reproduce(karate, schemes=schemes, grid=grid, samples=1, k=(2,), figures=False)
+    study = ex.reproduce(
+        karate, ex.StudyConfig(samples=1, k=(2,)), schemes=schemes, grid=grid, figures=False
+    )
     for row in study.rows:
         off = row["scheme"] in without
         assert (row["reid"] is None) == off and (row["reid_attack"] is None) == off
@@ -954,9 +999,10 @@ def test_the_analyst_columns_of_the_study(karate):
 
     pytest.importorskip("igraph")
     grid = {"maxvar": [0.19, 0.5], "randwalk": [2], "tmf": [2.0, 10.0]}
-    kw = dict(schemes=grid, grid=grid, samples=2, seed=4, k=(2,), figures=False)
-    plain = ex.reproduce(karate, **kw)
-    study = ex.reproduce(karate, analyst=True, **kw)
+    kw = dict(schemes=grid, grid=grid, figures=False)
+    config = ex.StudyConfig(samples=2, seed=4, k=(2,))
+    plain = ex.reproduce(karate, config, **kw)
+    study = ex.reproduce(karate, replace(config, analyst=True), **kw)
     assert study.config.to_dict()["analyst"] is True and "analyst" not in plain.config.to_dict()
     names = analyst_names()
     for a, b in zip(plain.rows, study.rows):
@@ -1000,12 +1046,13 @@ def test_an_older_state_is_recomputed_not_mixed(tmp_path, karate, monkeypatch):
     from graphveil.experiments import state
 
     grid = {"randwalk": [2]}
-    kw = dict(schemes=grid, grid=grid, samples=1, k=(2,), figures=False, out_dir=tmp_path)
+    config = ex.StudyConfig(samples=1, k=(2,))
+    kw = dict(schemes=grid, grid=grid, figures=False, out_dir=tmp_path)
     monkeypatch.setattr(state, "STATE_VERSION", state.STATE_VERSION - 1)
-    ex.reproduce(karate, **kw)
+    ex.reproduce(karate, config, **kw)
     monkeypatch.undo()
     messages: list[str] = []
-    study = ex.reproduce(karate, progress=messages.append, **kw)
+    study = ex.reproduce(karate, config, progress=messages.append, **kw)
     assert not any("reused" in m for m in messages) and study.rows[0]["reid"] is not None
 
 
@@ -1028,4 +1075,4 @@ def test_cli_analyst_flags(tmp_path, capsys):
 def test_the_analyst_study_of_a_directed_graph_is_refused():
     g = gv.Graph.from_edges([0, 1, 2], [1, 2, 0], 3, directed=True)
     with pytest.raises(ValueError, match="undirected"):
-        ex.reproduce(g, analyst=True, figures=False)
+        ex.reproduce(g, ex.StudyConfig(analyst=True), figures=False)

@@ -22,7 +22,7 @@ from graphveil.anonymize import registry
 from graphveil.anonymize.partitioners import PARTITIONERS
 from graphveil.anonymize.registry import IDENTITY_OUTPUT, IDENTITY_TOLERANCE, identity_reason
 from graphveil.cli import main
-from graphveil.experiments import reproduce
+from graphveil.experiments import StudyConfig, reproduce
 from graphveil.uncertain import Anonymized
 
 TOL = IDENTITY_TOLERANCE
@@ -193,14 +193,16 @@ def test_partition_checks_its_output(tmp_path, capsys):
 # -------------------------------------------------------------------------- the study
 def test_the_study_records_a_g0_point_not_applicable_unless_allowed(tmp_path):
     g = gv.datasets.load("karate_club")
-    kwargs = dict(schemes=["edgeflip"], grid={"edgeflip": [1.0, 40.0]}, samples=1, k=(5,))
-    kwargs.update(figures=False, attacks=False)
-    study = reproduce(g, out_dir=tmp_path / "a", **kwargs)
+    kwargs = dict(schemes=["edgeflip"], grid={"edgeflip": [1.0, 40.0]}, figures=False)
+    config = StudyConfig(samples=1, k=(5,), attacks=False)
+    study = reproduce(g, config, out_dir=tmp_path / "a", **kwargs)
     assert [r["value"] for r in study.rows] == [1.0]
     (skipped,) = study.not_applicable
     assert skipped["value"] == 40.0 and IDENTITY_OUTPUT in skipped["reason"]
     assert "allow_identity=True" in skipped["reason"]
-    allowed = reproduce(g, out_dir=tmp_path / "b", allow_identity=True, **kwargs)
+    allowed = reproduce(
+        g, dataclasses.replace(config, allow_identity=True), out_dir=tmp_path / "b", **kwargs
+    )
     assert [r["value"] for r in allowed.rows] == [1.0, 40.0] and not allowed.not_applicable
     assert allowed.rows[1]["rel_err"] == 0
     written = json.loads((tmp_path / "b" / "study.json").read_text())

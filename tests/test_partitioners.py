@@ -268,14 +268,17 @@ class TestKaMinPar:
             get("kaminpar").labels(g, 2, options={"niter": 2})
 
     def test_the_study_runs_maxvar_on_its_parts(self):
-        from graphveil.experiments import reproduce
+        from graphveil.experiments import StudyConfig, reproduce
 
         g = load_shared("ca-GrQc")
         grid = {"maxvar": [0.1]}
         study = reproduce(
-            g, schemes=grid, grid=grid, samples=1, k=(5,), figures=False, attacks=False,
-            maxvar_parts=3, partitioner="kaminpar",
-        )  # fmt: skip
+            g,
+            StudyConfig(samples=1, k=(5,), attacks=False, maxvar_parts=3, partitioner="kaminpar"),
+            schemes=grid,
+            grid=grid,
+            figures=False,
+        )
         assert study.config.to_dict()["partitioner"] == "kaminpar"
         labels = get("kaminpar").labels(g, 3, seed=study.preparations["maxvar"]["seed"])
         assert study.rows[0]["scheme_report"]["cut_edges"] == _cut(g, labels)

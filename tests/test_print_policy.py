@@ -109,11 +109,15 @@ def test_edgeflip_refuses_from_public_quantities_only():
 
 def test_the_study_names_edgeflips_bound_without_m():
     """study.md printed max_pairs = 20 m; the reason now names the bound, not its value."""
-    from graphveil.experiments import reproduce
+    from graphveil.experiments import StudyConfig, reproduce
 
     g = gv.datasets.load("ca-GrQc")
     study = reproduce(
-        g, schemes=["edgeflip"], grid={"edgeflip": [0.5]}, samples=1, k=(5,), figures=False
+        g,
+        StudyConfig(samples=1, k=(5,)),
+        schemes=["edgeflip"],
+        grid={"edgeflip": [0.5]},
+        figures=False,
     )
     (row,) = study.not_applicable
     assert "20 pairs per true edge" in row["reason"]

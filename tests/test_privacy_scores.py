@@ -153,8 +153,13 @@ def test_attacks_and_evaluate_give_every_attack_score(karate):
 
 
 def test_the_study_reads_the_table(karate):
-    study = ex.reproduce(karate, schemes=["maxvar"], grid={"maxvar": [0.19]}, samples=2, seed=3,
-                         k=(2, 5), figures=False)  # fmt: skip
+    study = ex.reproduce(
+        karate,
+        ex.StudyConfig(samples=2, seed=3, k=(2, 5)),
+        schemes=["maxvar"],
+        grid={"maxvar": [0.19]},
+        figures=False,
+    )
     eps = [EPS.key(k) for k in (2, 5)]
     attack = [s.name for s in scores.attack_rows(table=True)]
     assert ex.ATTACK_COLUMNS == tuple(attack) == attacks.table_columns()

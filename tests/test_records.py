@@ -415,17 +415,18 @@ test_fuzzed_releases_and_records_raise_only_input_errors_long = pytest.mark.long
 
 # ---------------------------------------------------------------------- study files
 def test_the_study_points_and_json_are_private(tmp_path):
-    from graphveil.experiments import state as experiments
+    from graphveil.experiments import StudyConfig
+    from graphveil.experiments.state import StudyState
 
     old = os.umask(0o022)
     try:
-        state = experiments._state_dir(tmp_path / "out")
-        assert state is not None
-        experiments._save_point(state, "maxvar-1", "fp", {"seed": 5})
+        state = StudyState(datasets.load("karate_club"), StudyConfig(), tmp_path / "out")
+        assert state.folder is not None
+        state.save("maxvar-1", {"seed": 5})
     finally:
         os.umask(old)
-    assert state.stat().st_mode & 0o777 == 0o700
-    assert {p.stat().st_mode & 0o777 for p in state.iterdir()} == {0o600}
+    assert state.folder.stat().st_mode & 0o777 == 0o700
+    assert {p.stat().st_mode & 0o777 for p in state.folder.iterdir()} == {0o600}
 
 
 # ---------------------------------------------------------------------- permuted directed releases

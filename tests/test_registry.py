@@ -144,10 +144,9 @@ def test_a_new_scheme_appears_in_the_study(fake_scheme, tmp_path):
     g = datasets.load("karate_club")
     study = ex.reproduce(
         g,
+        ex.StudyConfig(samples=1, seed=1),
         schemes=["double_switch", "randwalk"],
         grid={"randwalk": [2]},
-        samples=1,
-        seed=1,
         out_dir=tmp_path,
         figures=False,
     )
@@ -166,7 +165,13 @@ def test_a_new_scheme_appears_in_the_study(fake_scheme, tmp_path):
 def test_a_new_scheme_appears_in_the_figures(fake_scheme, tmp_path):
     pytest.importorskip("matplotlib")
     g = datasets.load("karate_club")
-    ex.reproduce(g, schemes=["double_switch"], samples=1, seed=1, out_dir=tmp_path, figures=True)
+    ex.reproduce(
+        g,
+        ex.StudyConfig(samples=1, seed=1),
+        schemes=["double_switch"],
+        out_dir=tmp_path,
+        figures=True,
+    )
     assert (tmp_path / "tradeoff.png").stat().st_size > 0
 
 

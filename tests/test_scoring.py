@@ -14,6 +14,7 @@ graphveil scored (redrawn from the report's sample seed) on ca-GrQc.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import warnings
@@ -400,20 +401,19 @@ def test_obfuscation_variant_authors_excludes_ceil_eps_n() -> None:
 
 
 def test_study_scored_as_the_authors_is_its_own(tmp_path) -> None:
-    from graphveil.experiments import reproduce
+    from graphveil.experiments import StudyConfig, reproduce
 
     g = gv.datasets.load("karate_club")
     kwargs = dict(
         schemes=["obfuscation", "randwalk_mod"],
         grid={"obfuscation": [0.5], "randwalk_mod": [2]},
-        samples=2,
-        k=(5,),
         figures=False,
-        attacks=False,
         out_dir=tmp_path,
     )
+    default_config = StudyConfig(samples=2, k=(5,), attacks=False)
+    authors = dataclasses.replace(default_config, scoring="authors")
     said: list[str] = []
-    study = reproduce(g, scoring="authors", progress=said.append, **kwargs)
+    study = reproduce(g, authors, progress=said.append, **kwargs)
     text = (tmp_path / "study.md").read_text()
     assert "Scored with the authors' scoring" in text
     obf = study.scheme_rows("obfuscation")[0]
@@ -423,10 +423,10 @@ def test_study_scored_as_the_authors_is_its_own(tmp_path) -> None:
     assert study.original["H2_open"] == len(set(authors_h2_signatures(g)))
     # the authors' scoring reuses its recorded points; the default does not reuse them
     said.clear()
-    reproduce(g, scoring="authors", progress=said.append, **kwargs)
+    reproduce(g, authors, progress=said.append, **kwargs)
     assert sum("reused" in line for line in said) == 2
     said.clear()
-    default = reproduce(g, progress=said.append, **kwargs)
+    default = reproduce(g, default_config, progress=said.append, **kwargs)
     assert not any("reused" in line for line in said)
     # Boldi's H: ceil(0.1 n / 2) = 2 nodes
     assert default.scheme_rows("obfuscation")[0]["scheme_report"]["excluded"] == 2

@@ -102,12 +102,10 @@ def test_a_new_statistic_reaches_utility_report_and_relative_error(eleven, tmp_p
 def test_a_new_statistic_reaches_the_study_tables(eleven, tmp_path):
     study = ex.reproduce(
         _graph(),
+        ex.StudyConfig(samples=1, seed=3, k=(2,)),
         graph_name="karate",
         schemes=["edge_switch"],
         grid={"edge_switch": [0.1]},
-        samples=1,
-        seed=3,
-        k=(2,),
         out_dir=tmp_path,
         figures=False,
     )

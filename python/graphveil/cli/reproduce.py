@@ -24,7 +24,7 @@ from graphveil.cli._common import (
     write_json,
 )
 from graphveil.cli.anonymize import ALLOW_IDENTITY
-from graphveil.experiments.config import StudyConfig, _fmt_value
+from graphveil.experiments.config import StudyConfig, format_value
 from graphveil.measure.utility import DISTANCE_SOURCES
 
 
@@ -53,7 +53,7 @@ def add_reproduce(subparsers: Any) -> None:
             f"family dp: {', '.join(registry.names(family='dp'))}, only when asked for); "
             "default grid: "
             + "; ".join(
-                f"{r.name} {r.grid_parameter} in {{{', '.join(map(_fmt_value, r.default_grid))}}}"
+                f"{r.name} {r.grid_parameter} in {{{', '.join(map(format_value, r.default_grid))}}}"
                 for r in registry.REGISTRY.values()
             )
         ),
@@ -261,7 +261,7 @@ def _refuse_no_op(points: list[ex.GridPoint], allowed: bool) -> None:
         reason = record.no_op_reason({record.grid_parameter: point.value})
         if reason is not None:
             raise ValueError(
-                f"--grid {point.scheme}={_fmt_value(point.value)}: {reason}; drop the value, "
+                f"--grid {point.scheme}={format_value(point.value)}: {reason}; drop the value, "
                 f"or add {ALLOW_IDENTITY} to run it as a baseline row"
             )
 
@@ -287,26 +287,29 @@ def _run(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, p
 
 
 def _study(args: Any, graph: Any, name: str, schemes: Any, grid: Any, out: Path, pool: Any) -> Any:
-    return ex.reproduce(
-        graph,
-        graph_name=name,
-        schemes=schemes,
-        grid=grid,
+    config = StudyConfig(
         samples=args.samples,
         seed=args.seed,
         k=args.k,
         threads=args.threads,
-        out_dir=out,
-        resume=not args.no_resume,
-        progress=not args.quiet,
-        figures=not args.no_figures,
         maxvar_parts=args.maxvar_parts,
         partitioner=args.partitioner,
         attacks=not args.no_attacks,
         distance_sources=args.distance_sources,
-        executor=pool,
-        overwrite=args.overwrite,
         scoring=args.scoring,
         allow_identity=args.allow_identity,
         analyst=args.analyst,
+    )
+    return ex.reproduce(
+        graph,
+        config,
+        graph_name=name,
+        schemes=schemes,
+        grid=grid,
+        out_dir=out,
+        resume=not args.no_resume,
+        overwrite=args.overwrite,
+        executor=pool,
+        progress=not args.quiet,
+        figures=not args.no_figures,
     )

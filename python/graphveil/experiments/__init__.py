@@ -2,13 +2,17 @@
 
 :func:`reproduce` runs the grid of Section VII of the paper (Tables 3, 4, 6, 7), scaled to the
 graph, evaluates every grid point on ``samples`` possible worlds and returns a :class:`Study`
-whose tables and figures match the paper's. With ``out_dir`` every finished grid point is
-recorded there at once, so an interrupted run resumes without redoing finished points.
+whose tables and figures match the paper's: ``reproduce(graph, StudyConfig(samples=5))``. With
+``out_dir`` every finished grid point is recorded there at once, so an interrupted run resumes
+without redoing finished points.
 
-The package's modules: :mod:`~graphveil.experiments.config` (the settings and the grid),
-:mod:`~graphveil.experiments.schedule` (the points as tasks),
-:mod:`~graphveil.experiments.tasks` and :mod:`~graphveil.experiments.rows` (the work and the
-rows made of it), :mod:`~graphveil.experiments.state` (the recorded points of a resumable run),
+The package's modules, which call each other by public names only (no underscore name crosses
+a file: ``.ci/private_names.py``): :mod:`~graphveil.experiments.config` (the settings,
+:class:`StudyConfig`, checked when made, and the grid), :mod:`~graphveil.experiments.schedule`
+(the points as tasks), :mod:`~graphveil.experiments.tasks` and
+:mod:`~graphveil.experiments.rows` (the work and the rows made of it),
+:mod:`~graphveil.experiments.state` (:class:`~graphveil.experiments.state.StudyState`, the
+recorded points of a resumable run: the one home of resume),
 :mod:`~graphveil.experiments.tables` (:class:`Study` and its tables),
 :mod:`~graphveil.experiments.findings` (the paper's claims checked on the rows),
 :mod:`~graphveil.experiments.checks` (graphveil's own checks) and

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 
 from graphveil.experiments.config import STRONGEST
-from graphveil.experiments.findings import Row, _g, _rows
+from graphveil.experiments.findings import Row, rows_of, sig3
 from graphveil.measure.report import relative_error
 from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.utility import POWERLAW_DEGREES, RIVAL_KS_MARGIN, statistic_names
@@ -69,13 +69,13 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
     attacked = [r for r in rows if r.get(REID) is not None]
     out = []
     for scheme in dict.fromkeys(r["scheme"] for r in attacked):
-        own = _rows(attacked, scheme)
+        own = rows_of(attacked, scheme)
         name = title(scheme)
         if len(own) == 1:
             r = own[0]
             inside = (
-                f"{name}: one grid point ({r['label']}: H1 {_g(r[_H1])}, H2_open "
-                f"{_g(r[_H2])}, re-identified {_g(r[REID])})"
+                f"{name}: one grid point ({r['label']}: H1 {sig3(r[_H1])}, H2_open "
+                f"{sig3(r[_H2])}, re-identified {sig3(r[REID])})"
             )
         else:
             pairs = list(combinations(own, 2))
@@ -85,8 +85,8 @@ def attack_disagreements(rows: Sequence[Row], title: Callable[[str], str] = str)
                 hi = max(own, key=lambda r: r[_H2])
                 inside = (
                     f"{name}: the attack agrees with H1 and H2_open on the order of its "
-                    f"{_pairs(len(pairs))} (H2_open {_g(hi[_H2])} → {_g(lo[_H2])}, "
-                    f"re-identified {_g(hi[REID])} → {_g(lo[REID])})"
+                    f"{_pairs(len(pairs))} (H2_open {sig3(hi[_H2])} → {sig3(lo[_H2])}, "
+                    f"re-identified {sig3(hi[REID])} → {sig3(lo[REID])})"
                 )
             else:
                 inside = f"{name}: the attack and the scores disagree on {len(bad)} of its " + (
@@ -130,9 +130,9 @@ def _example(pairs: list[tuple[Row, Row]], title: Callable[[str], str] | None = 
         return r["label"] if title is None else f"{title(r['scheme'])} {r['label']}"
 
     return (
-        f"{name(a)} → {name(b)}: H1 {_g(a[_H1])} → {_g(b[_H1])} and H2_open "
-        f"{_g(a[_H2])} → {_g(b[_H2])}, but re-identified {_g(a[REID])} → "
-        f"{_g(b[REID])}"
+        f"{name(a)} → {name(b)}: H1 {sig3(a[_H1])} → {sig3(b[_H1])} and H2_open "
+        f"{sig3(a[_H2])} → {sig3(b[_H2])}, but re-identified {sig3(a[REID])} → "
+        f"{sig3(b[REID])}"
     )
 
 
@@ -167,17 +167,17 @@ def fit_warnings(
         shares = [(_share(r, original, names, name, directed), r) for r in rows]
         share, worst = max(shares, key=lambda s: s[0], default=(0.0, None))
         text = (
-            f"**{name} is unstable.** G0 fits alpha {_g(fit['alpha'])} at x_min "
-            f"{_g(fit['xmin'])} (KS {_g(fit['ks'])}) and, within {RIVAL_KS_MARGIN:.0%} of that, "
-            f"alpha {_g(fit['rival_alpha'])} at x_min {_g(fit['rival_xmin'])} (KS "
-            f"{_g(fit['rival_ks'])}) to its {POWERLAW_DEGREES[name].replace('_', '-')}: a "
+            f"**{name} is unstable.** G0 fits alpha {sig3(fit['alpha'])} at x_min "
+            f"{sig3(fit['xmin'])} (KS {sig3(fit['ks'])}) and, within {RIVAL_KS_MARGIN:.0%} of that, "
+            f"alpha {sig3(fit['rival_alpha'])} at x_min {sig3(fit['rival_xmin'])} (KS "
+            f"{sig3(fit['rival_ks'])}) to its {POWERLAW_DEGREES[name].replace('_', '-')}: a "
             f"sample's fit may take either, so {name}'s rel.err term partly says which fit the "
             "samples took, not what the release changed."
         )
         if spread is not None and worst is not None:
             text += (
                 f" Its samples spread most in {title(spread['scheme'])} {spread['label']} "
-                f"(standard deviation {_g(spread['std'][name])}); its term is up to "
+                f"(standard deviation {sig3(spread['std'][name])}); its term is up to "
                 f"{share:.0%} of a row's rel.err ({title(worst['scheme'])} {worst['label']})."
             )
         out.append(text)

@@ -1,18 +1,23 @@
 """The study's settings and grid: :class:`StudyConfig`, :class:`GridPoint`, :func:`paper_grid`.
 
-Also the derived seeds and keys of a study (:func:`point_seed`) and the columns of its attack.
+Also the derived seeds and keys of a study (:func:`point_seed`, :func:`prepare_key`) and the
+columns of its attack.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from graphveil._checks import check_int, check_samples, check_threads
+import numpy as np
+
+from graphveil._checks import check_int, check_ints, check_real, check_samples, check_threads
+from graphveil._common import INT32_LIMIT
 from graphveil._seeds import derived_seed as point_seed  # noqa: F401  (a grid point's seed)
 from graphveil._seeds import seed_to_u64
 from graphveil.anonymize import partitioners, registry
+from graphveil.anonymize._randwalk import MAX_WALK_LENGTH
 from graphveil.graph import Graph, check_graph
 from graphveil.measure.original import DIRECTED_EPS_DEGREE
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
@@ -37,29 +42,69 @@ STRONGEST = tuple(s for s in PRIVACY_SCORE_TABLE if s.strongest and s.table)
 STRONGEST_COLUMNS: tuple[str, ...] = tuple(c for s in STRONGEST for c in (s.name, s.source_key))
 
 
+#: The most values of ``k`` a study takes: each is a column of the comparison table.
+MAX_KS = 10
+
+#: The bound of the counts of nodes a study's config names (``k``, ``obf_k``, ``maxvar_parts``,
+#: ``distance_sources``): more than any graph's nodes (a release holds at most this many).
+MAX_COUNT = INT32_LIMIT
+
+
 @dataclass(frozen=True)
 class StudyConfig:
-    """Fixed settings of one study; a recorded point is reused only under an equal config."""
+    """The settings of one study, checked when made; a recorded point is reused only under an equal config.
 
+    Every field is checked (and brought to one form: ``k`` a tuple of ints, ``seed`` a 64-bit
+    int, ``threads`` 0 for the machine's share) when the config is made, so that a bad setting
+    fails with one line naming it before any work. :meth:`for_graph` adds the checks against
+    G0 and sets :attr:`directed`; :func:`~graphveil.experiments.reproduce` calls it.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For the first bad field, naming it and its bounds.
+
+    Examples
+    --------
+    >>> StudyConfig(samples=5, k=[30, 50]).k
+    (30, 50)
+    >>> StudyConfig(samples=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: samples must be >= 1, got 0
+    """
+
+    #: Possible worlds drawn per grid point (the paper: 20), in ``1..MAX_SAMPLES``.
     samples: int = 20
+    #: The master seed: every grid point derives its own from it and its key
+    #: (:func:`point_seed`), so a point's numbers do not depend on which other points run or in
+    #: which order. An int, or a numpy Generator, SeedSequence...: kept as the 64-bit int it
+    #: gives (``None``: a fresh one, in study.json like every setting).
     seed: int = 1
+    #: The k of the eps(k) columns (at most
+    #: :data:`~graphveil.experiments.config.MAX_KS` of them), a tuple of ints.
     k: tuple[int, ...] = (30, 50, 100)
+    #: The k of the study's (k,eps)-obf runs (the paper's Table 3).
     obf_k: int = 50
+    #: The eps of the study's (k,eps)-obf runs, in [0, 1].
     obf_eps: float = 0.1
-    #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`.
+    #: MaxVar's parts; None: the rule of :func:`graphveil.anonymize.registry.maxvar_parts`, the
+    #: paper's counts for its own graphs being in :attr:`graphveil.datasets.Dataset.maxvar_parts`.
     maxvar_parts: int | None = None
     #: What splits G0 into MaxVar's parts (:mod:`graphveil.anonymize.partitioners`).
     partitioner: str = partitioners.DEFAULT
+    #: The walk length of the RandWalk-mod run inside the study's Mixture.
     mixture_t: int = 2
+    #: Threads for the kernels (0: all cores); results do not depend on it.
     threads: int = 0
     #: Attack every release (:func:`graphveil.attack.attack_scores`): link AUC, precision@m and
     #: the propagation re-identification rate over at most ``ATTACK_SAMPLES`` sampled worlds.
     attacks: bool = True
     #: BFS sources of the distance statistics above the exact threshold (G0 and every sample).
     distance_sources: int = DISTANCE_SOURCES
-    #: G0 is directed: only the schemes with a directed form run (the others' points are not
-    #: applicable), the statistics are the directed ones and eps is on the joint (in, out)
-    #: degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
+    #: G0 is directed (set from G0 by :meth:`for_graph`): only the schemes with a directed form
+    #: run (the others' points are not applicable), the statistics are the directed ones and eps
+    #: is on the joint (in, out) degree (:data:`graphveil.measure.original.DIRECTED_EPS_DEGREE`).
     directed: bool = False
     #: How H2_open, eps and S_PL are scored and which (k,eps)-obf variant runs
     #: (:mod:`graphveil.measure.scoring`): part of the fingerprint, so that a folder scored one
@@ -73,6 +118,55 @@ class StudyConfig:
     #: their own and the win counts in ``study.md``. Off by default for its cost (about 15 times
     #: the paper's ten a sample on web-NotreDame); undirected G0 only.
     analyst: bool = False
+
+    def __post_init__(self) -> None:
+        checked = {
+            "samples": check_samples(self.samples),
+            "seed": seed_to_u64(self.seed),
+            "k": _check_ks(self.k),
+            "obf_k": _check_count(self.obf_k, "obf_k"),
+            "obf_eps": check_real(self.obf_eps, "obf_eps", 0.0, 1.0),
+            "maxvar_parts": None
+            if self.maxvar_parts is None
+            else _check_count(self.maxvar_parts, "maxvar_parts"),
+            "partitioner": partitioners.get(self.partitioner).name,
+            "mixture_t": _check_count(
+                self.mixture_t, "mixture_t", MAX_WALK_LENGTH, "a walk length"
+            ),
+            "threads": check_threads(self.threads),
+            "distance_sources": _check_count(self.distance_sources, "distance_sources"),
+            "scoring": check_scoring(self.scoring),
+        }
+        for name in ("attacks", "directed", "allow_identity", "analyst"):
+            checked[name] = _check_flag(getattr(self, name), name)
+        for name, value in checked.items():  # frozen: set once, here
+            object.__setattr__(self, name, value)
+
+    def for_graph(self, graph: Graph) -> StudyConfig:
+        """The config for a study of ``graph``: checked against it, :attr:`directed` its kind.
+
+        Raises
+        ------
+        TypeError
+            ``graph`` is not a :class:`~graphveil.Graph`.
+        ValueError
+            ``graph`` has no edges, or the config asks what a directed graph cannot take
+            (:attr:`analyst`, the authors' scoring).
+        ImportError
+            The :attr:`partitioner` needs an extra that is not installed.
+        """
+        check_graph(graph, what=None)
+        if graph.m == 0:
+            raise ValueError("the graph has no edges: nothing to anonymize")
+        directed = bool(graph.directed)
+        if self.analyst and directed:
+            raise ValueError(
+                "the analyst statistics are measured on undirected graphs: drop analyst "
+                "(--analyst) for a directed study"
+            )
+        check_scoring(self.scoring, directed=directed)
+        partitioners.get(self.partitioner).require()  # an optional extra: fail before any work
+        return replace(self, directed=directed)
 
     @property
     def obfuscation_variant(self) -> str:
@@ -117,12 +211,12 @@ class GridPoint:
     @property
     def key(self) -> str:
         """The point's study key, ``scheme=value``."""
-        return f"{self.scheme}={_fmt_value(self.value)}"
+        return f"{self.scheme}={format_value(self.value)}"
 
     @property
     def label(self) -> str:
         """The point's label in tables, ``parameter=value``."""
-        return f"{registry.scheme(self.scheme).grid_parameter}={_fmt_value(self.value)}"
+        return f"{registry.scheme(self.scheme).grid_parameter}={format_value(self.value)}"
 
 
 def paper_grid(
@@ -156,51 +250,6 @@ def paper_grid(
     return points
 
 
-def _study_config(
-    graph: Graph,
-    samples: int,
-    seed: int,
-    k: Sequence[int],
-    threads: int | None,
-    attacks: bool,
-    maxvar_parts: int | None,
-    distance_sources: int,
-    partitioner: str = partitioners.DEFAULT,
-    scoring: str = DEFAULT_SCORING,
-    analyst: bool = False,
-) -> StudyConfig:
-    """The checked configuration of :func:`reproduce` (every bad input fails before any work)."""
-    check_graph(graph, what=None)
-    if graph.m == 0:
-        raise ValueError("the graph has no edges: nothing to anonymize")
-    if analyst and graph.directed:
-        raise ValueError(
-            "the analyst statistics are measured on undirected graphs: drop analyst (--analyst) "
-            "for a directed study"
-        )
-    samples = check_samples(samples)
-    splitter = partitioners.get(partitioner)
-    splitter.require()  # an optional extra: fail before any work
-    ks = tuple(int(x) for x in k)
-    if not ks or min(ks) < 1:
-        raise ValueError(f"every k must be at least 1, got {list(ks)}")
-    return StudyConfig(
-        samples=int(samples),
-        seed=seed_to_u64(seed),
-        k=ks,
-        threads=check_threads(threads),
-        attacks=bool(attacks),
-        maxvar_parts=None
-        if maxvar_parts is None
-        else check_int(maxvar_parts, "maxvar_parts", low=1),
-        distance_sources=check_int(distance_sources, "distance_sources", low=1),
-        partitioner=splitter.name,
-        directed=bool(graph.directed),
-        scoring=check_scoring(scoring, directed=bool(graph.directed)),
-        analyst=bool(analyst),
-    )
-
-
 def no_directed_form(point: GridPoint) -> str | None:
     """Why ``point`` does not run on a directed G0, else None.
 
@@ -220,15 +269,22 @@ def no_directed_form(point: GridPoint) -> str | None:
     return f"{why}: the study of a directed graph runs only {only} (see docs/directed.rst)"
 
 
-def _prepare_key(scheme: str) -> str:
-    """The study key (and record name) of a scheme's once-per-study preparation."""
+def prepare_key(scheme: str) -> str:
+    """The study key (and record name) of a scheme's once-per-study preparation.
+
+    >>> prepare_key("maxvar")
+    'maxvar.prepare'
+    """
     return f"{scheme}.prepare"
 
 
-def _fmt_value(value: float) -> str:
+def format_value(value: float) -> str:
     """A grid value as keys, labels and file names show it: ``2``, ``0.19``, ``1e+300``.
 
     At most a dozen characters whatever the value (a point's file is named by its key).
+
+    >>> format_value(2.0), format_value(0.19), format_value(1e300)
+    ('2', '0.19', '1e+300')
     """
     exact = float(value).is_integer() and abs(value) < 1e15
     return str(int(value)) if exact else f"{value:g}"
@@ -238,3 +294,33 @@ def _check_value(point: GridPoint) -> None:
     problem = registry.scheme(point.scheme).check_value(point.value)
     if problem is not None:
         raise ValueError(f"invalid grid value {point.value:g} for {point.scheme}: {problem}")
+
+
+def _check_ks(value: Any) -> tuple[int, ...]:
+    """The ``k`` of the eps columns: 1 to :data:`MAX_KS` distinct counts up to :data:`MAX_COUNT`."""
+    ks = check_ints(value, "k", 1)
+    if len(ks) > MAX_KS:
+        raise ValueError(f"k takes at most {MAX_KS} values (columns of eps), got {len(ks)}")
+    twice = sorted({k for k in ks if ks.count(k) > 1})
+    if twice:
+        raise ValueError(f"k has {', '.join(map(str, twice))} more than once: give each k once")
+    for k in ks:
+        _check_count(k, "k")
+    return ks
+
+
+def _check_count(
+    value: Any, name: str, high: int = MAX_COUNT, what: str = "a count of nodes"
+) -> int:
+    """``value`` as an int in ``1..high``."""
+    count = check_int(value, name, 1)
+    if count > high:
+        raise ValueError(f"{name} must lie in 1..{high:,} ({what}), got {count}")
+    return count
+
+
+def _check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool: True or False (numpy's too), nothing else."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)

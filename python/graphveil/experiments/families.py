@@ -44,7 +44,7 @@ from typing import Any
 from graphveil.anonymize import registry
 from graphveil.anonymize._dp import EPSILON_GRID
 from graphveil.experiments.config import STRONGEST
-from graphveil.experiments.findings import Row, _g, _title
+from graphveil.experiments.findings import Row, scheme_title, sig3
 from graphveil.measure.errors import error_term
 from graphveil.measure.utility import analyst_names, statistic
 
@@ -130,7 +130,7 @@ def _edge_loss(row: Row) -> float | None:
 
 
 def _edge_detail(row: Row) -> str:
-    return "".join(f", {c} {_g(row[c])}" for c in _EDGE_LOSSES if row.get(c) is not None)
+    return "".join(f", {c} {sig3(row[c])}" for c in _EDGE_LOSSES if row.get(c) is not None)
 
 
 #: The axes, in study.md's order.
@@ -243,7 +243,7 @@ def _verdict(comparison: dict[str, Any]) -> str:
 
 
 def _name(row: Row) -> str:
-    return f"{_title(row['scheme'])} {row['label']}"
+    return f"{scheme_title(row['scheme'])} {row['label']}"
 
 
 def _reach(rows: Sequence[Row], ax: Axis) -> list[str]:
@@ -253,7 +253,7 @@ def _reach(rows: Sequence[Row], ax: Axis) -> list[str]:
     for family in registry.FAMILIES:
         members = [r for r in rows if registry.scheme(r["scheme"]).family == family]
         valued = [r for r in members if ax.value(r) is not None]
-        off = sorted({_title(r["scheme"]) for r in members if ax.why_not(r) is not None})
+        off = sorted({scheme_title(r["scheme"]) for r in members if ax.why_not(r) is not None})
         if not members:
             continue
         if not valued:
@@ -264,9 +264,9 @@ def _reach(rows: Sequence[Row], ax: Axis) -> list[str]:
         v = ax.value(low)
         assert v is not None
         below = [x for x in levels if x < v]
-        text = f"{family}: down to {_g(v)} ({_name(low)}{ax.detail(low)})"
+        text = f"{family}: down to {sig3(v)} ({_name(low)}{ax.detail(low)})"
         text += (
-            f", so it cannot protect at the levels {', '.join(_g(x) for x in below)}"
+            f", so it cannot protect at the levels {', '.join(sig3(x) for x in below)}"
             if below
             else ", so it has rows at every level"
         )
@@ -307,7 +307,7 @@ def family_markdown(
         ]
         for c in family_comparison(rows, ax):
             cells = [_cell(c["best"][f], ax) for f in registry.FAMILIES]
-            lines.append(f"| {_g(c['level'])} | {' | '.join(cells)} | {_verdict(c)} |")
+            lines.append(f"| {sig3(c['level'])} | {' | '.join(cells)} | {_verdict(c)} |")
         lines += ["", *(f"- {s}" for s in _reach(rows, ax))]
         if analyst and original is not None:
             lines += ["", *_analyst_markdown(rows, original, ax)]
@@ -320,8 +320,8 @@ def _cell(row: Row | None, ax: Axis) -> str:
     value = ax.value(row)
     if value is None:
         return "none"
-    shown = "" if ax.read is not None else f", {ax.label} {_g(value)}"  # read: the detail says
-    return f"{_g(row['rel_err'])} ({_name(row)}{shown}{ax.detail(row)})"
+    shown = "" if ax.read is not None else f", {ax.label} {sig3(value)}"  # read: the detail says
+    return f"{sig3(row['rel_err'])} ({_name(row)}{shown}{ax.detail(row)})"
 
 
 # ------------------------------------------------------------------------ the analyst
@@ -393,7 +393,7 @@ def analyst_wins(
 def _analyst_markdown(rows: Sequence[Row], original: Row, ax: Axis) -> list[str]:
     schemes = [s for s in registry.names() if any(r["scheme"] == s for r in rows)]
     head = f"| {ax.label} <= | communities kept best | central nodes kept best | " + " | ".join(
-        _title(s) for s in schemes
+        scheme_title(s) for s in schemes
     )
     lines = [
         f"Analyst queries on this axis: the rows keeping G0's communities (mean |1 - NMI|, "
@@ -408,8 +408,8 @@ def _analyst_markdown(rows: Sequence[Row], original: Row, ax: Axis) -> list[str]
         best = kept_best(rows, original, ax, level)
         wins = analyst_wins(rows, original, ax, level)
         kept = [
-            "none" if best[w] is None else f"{_name(best[w][0])} ({_g(best[w][1])})" for w in KEPT
+            "none" if best[w] is None else f"{_name(best[w][0])} ({sig3(best[w][1])})" for w in KEPT
         ]
         counts = [str(wins[s][0]) if s in wins else "" for s in schemes]
-        lines.append(f"| {_g(level)} | {' | '.join(kept)} | {' | '.join(counts)} |")
+        lines.append(f"| {sig3(level)} | {' | '.join(kept)} | {' | '.join(counts)} |")
     return lines

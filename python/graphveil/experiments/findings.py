@@ -136,7 +136,13 @@ class Claim:
 
 
 @dataclass(frozen=True)
-class _Spec:
+class ClaimText:
+    """What a :class:`Claim` says before it is checked: its name, section, quote and reading.
+
+    The claims of this module and :mod:`~graphveil.experiments.further_claims` are built from
+    these with :func:`make_claim`.
+    """
+
     name: str
     section: str
     quote: str
@@ -149,7 +155,7 @@ _S62 = "VII-B (Effectiveness of MaxVar)"
 _S63 = "VII-C (Comparative Evaluation)"
 _TRADEOFF = "tradeoff at matched rel.err (see above)"
 
-_OBF = _Spec(
+_OBF = ClaimText(
     f"{_OBF_T} has low rel.err only at small σ, while its privacy scores rise",
     _S61,
     "We find that the scheme achieves low relative errors only at small σ. However, privacy "
@@ -157,7 +163,7 @@ _OBF = _Spec(
     f"over {_OBF_T}'s σ grid, rel.err rises with σ while H1 and H2_open fall (so they rise as σ "
     "shrinks); H2_open at the smallest σ is shown against G0's",
 )
-_ALIKE = _Spec(
+_ALIKE = ClaimText(
     "RandWalk and RandWalk-mod perform alike",
     _S61,
     "Table 4 shows the performance similarity between RandWalk and RandWalk-mod except the case "
@@ -167,14 +173,14 @@ _ALIKE = _Spec(
     "units, differs by up to 32% in cases the paper calls alike); on youtube the claim is not "
     "applicable, on amazon t = 2 is left out",
 )
-_T2 = _Spec(
+_T2 = ClaimText(
     "RandWalk misses many edges at t = 2",
     _S61,
     "RandWalk misses a lot of edges at t=2 (see footnote [...]).",
     f"RandWalk's samples at t = 2 have at least {RANDWALK_T2_MISS:.0%} of m fewer edges than G0, "
     "and more missing than at any other t (missing: |E0 \\ E| - |E \\ E0|; m = S_NE + missing)",
 )
-_WALKS = _Spec(
+_WALKS = ClaimText(
     "the random walks have very low privacy scores and rel.err bounded below",
     _S61,
     "The remarkable characteristics of random-walk schemes are the very low privacy scores and the "
@@ -183,7 +189,7 @@ _WALKS = _Spec(
     f"and a rel.err of at least {RANDWALK_MIN_REL_ERR} (H1 shown, not judged: on the paper's "
     f"youtube a RandWalk-mod H1 of 26.9 is above {_OBF_T}'s 23.4)",
 )
-_MAXVAR = _Spec(
+_MAXVAR = ClaimText(
     "MaxVar's privacy scores fall and its rel.err rises with n_p",
     _S62,
     "As for privacy scores, if we increase n_p, we gain better privacy as we allow more edge "
@@ -192,14 +198,14 @@ _MAXVAR = _Spec(
     "the rising rel.err is the paper's Table 6 (its text says only that rel.err is near linear "
     "in the replaced edges)",
 )
-_TRADE = _Spec(
+_TRADE = ClaimText(
     f"MaxVar's tradeoff is better than {_OBF_T}'s and worse than the random walks'",
     _S63,
     "Clearly, MaxVar gains better privacy-utility tradeoffs than (k,ε)-obf, but worse than "
     "RandWalk, RandWalk-mod.",
     f"MaxVar's {_TRADEOFF} is better than {_OBF_T}'s and worse than RandWalk's and RandWalk-mod's",
 )
-_MIX = _Spec(
+_MIX = ClaimText(
     f"Mixture fills the gap between {_OBF_T} and the random walks",
     _S63 + " and VII-A",
     "The simple solution Mixture also fills the gap. [VII-A:] Clearly, there is a gap between high "
@@ -209,13 +215,13 @@ _MIX = _Spec(
     f"with a {_TRADEOFF} better than {_OBF_T}'s: some Mixture rows lie below that rel.err and "
     f"there Mixture's tradeoff is better than {_OBF_T}'s",
 )
-_SWITCH = _Spec(
+_SWITCH = ClaimText(
     "EdgeSwitch has the worst tradeoff",
     _S63,
     "We omit EdgeSwitch due to its worst tradeoffs.",
     f"EdgeSwitch's {_TRADEOFF} is worse than every other scheme's",
 )
-_EPS = _Spec(
+_EPS = ClaimText(
     "MaxVar has the best ε for every k",
     _S63,
     "In addition to the re-identification scores H1 and H2_open, we also compute ε for "
@@ -225,7 +231,7 @@ _EPS = _Spec(
     f"scheme of Table 7 ({_OBF_T}, RandWalk, RandWalk-mod); a mean, because on the paper's own "
     f"rows a single {_OBF_T} row beats a MaxVar row (youtube, k = 100)",
 )
-_EDGES = _Spec(
+_EDGES = ClaimText(
     f"|E0 \\ E| ~ |E \\ E0| for MaxVar and the random walks, both above {_OBF_T}'s",
     _S63,
     "MaxVar and RandWalk/RandWalk-mod have |E_G0 \\ E_G| ≃ |E_G \\ E_G0| and these two quantities "
@@ -236,7 +242,7 @@ _EDGES = _Spec(
     f"literally: on the paper's youtube, {_OBF_T} σ = 0.1 removes 378,566 edges, more than "
     "MaxVar n_p = 600k's 213,097)",
 )
-_TV = _Spec(
+_TV = ClaimText(
     f"Fig. 10: MaxVar's TV lies between {_OBF_T}'s and RandWalk-mod's",
     _S63,
     "Fig 10 compares the normalized total variance (i.e. divided by |E_G0|) of three schemes. "
@@ -246,45 +252,50 @@ _TV = _Spec(
 )
 
 
-def _claim(spec: _Spec, verdict: str | bool, evidence: str) -> Claim:
+def make_claim(spec: ClaimText, verdict: str | bool, evidence: str) -> Claim:
+    """The claim ``spec`` with its verdict (True: holds, False: does not) and evidence."""
     if isinstance(verdict, bool):
         verdict = HOLDS if verdict else NOT_HOLDS
     return Claim(spec.name, spec.section, spec.quote, spec.reading, verdict, evidence)
 
 
-def _needs(spec: _Spec, rows: Sequence[Row], schemes: Iterable[str]) -> Claim | None:
+def needs_rows(spec: ClaimText, rows: Sequence[Row], schemes: Iterable[str]) -> Claim | None:
     """The claim as not checked if a scheme it names has no rows, else None."""
     have = {r["scheme"] for r in rows}
-    missing = [_title(s) for s in schemes if s not in have]
+    missing = [scheme_title(s) for s in schemes if s not in have]
     if not missing:
         return None
-    return _claim(spec, NOT_CHECKED, "needs rows of " + ", ".join(missing))
+    return make_claim(spec, NOT_CHECKED, "needs rows of " + ", ".join(missing))
 
 
-def _title(scheme: str) -> str:
+def scheme_title(scheme: str) -> str:
+    """The scheme's title, as the tables and claims name it."""
     return registry.scheme(scheme).title
 
 
-def _g(x: float) -> str:
+def sig3(x: float) -> str:
+    """``x`` to three significant digits, as the claims' evidence shows numbers."""
     return f"{x:.3g}"
 
 
-def _pct(x: float) -> str:
+def percent(x: float) -> str:
+    """The fraction ``x`` as a percentage of two significant digits."""
     return f"{100 * x:.2g}%"
 
 
-def _rows(rows: Iterable[Row], *schemes: str) -> list[Row]:
+def rows_of(rows: Iterable[Row], *schemes: str) -> list[Row]:
+    """The rows of ``schemes``, in order."""
     return [r for r in rows if r["scheme"] in schemes]
 
 
-def _param(row: Row) -> float:
+def grid_value(row: Row) -> float:
     """The row's grid value: the n_p / m found for MaxVar, else the requested value."""
     value: float = row["found"] if row.get("found") is not None else row["value"]
     return float(value)
 
 
 def _span(values: Sequence[float]) -> str:
-    return f"{_g(min(values))}-{_g(max(values))}"
+    return f"{sig3(min(values))}-{sig3(max(values))}"
 
 
 # ---------------------------------------------------------------- matched rel.err
@@ -356,18 +367,20 @@ class Matched:
             (xa, ta, xb, tb) = self.points[0]
             return (
                 f"{a} against {b}: their rel.err ranges do not overlap ({a} "
-                f"{_g(self.range_a[0])}-{_g(self.range_a[1])}, {b} {_g(self.range_b[0])}-"
-                f"{_g(self.range_b[1])}); facing across the gap, {a} at rel.err {_g(xa)} has "
-                f"tradeoff {_g(ta)}, {b} at {_g(xb)} has {_g(tb)}"
+                f"{sig3(self.range_a[0])}-{sig3(self.range_a[1])}, {b} {sig3(self.range_b[0])}-"
+                f"{sig3(self.range_b[1])}); facing across the gap, {a} at rel.err {sig3(xa)} has "
+                f"tradeoff {sig3(ta)}, {b} at {sig3(xb)} has {sig3(tb)}"
             )
         lo, hi = self.points[0][0], self.points[-1][0]
         n = len(self.points)
-        where = f"on the common rel.err {_g(lo)}-{_g(hi)}" if lo < hi else f"at rel.err {_g(lo)}"
+        where = (
+            f"on the common rel.err {sig3(lo)}-{sig3(hi)}" if lo < hi else f"at rel.err {sig3(lo)}"
+        )
         lower = [p for p in self.points if p[1] < p[3]]
         higher = [p for p in self.points if p[1] > p[3]]
 
         def at(p: tuple[float, float, float, float]) -> str:
-            return f"at {_g(p[0])}: {_g(p[1])} against {_g(p[3])}"
+            return f"at {sig3(p[0])}: {sig3(p[1])} against {sig3(p[3])}"
 
         if self.better or self.worse:
             side = "lower" if self.better else "higher"
@@ -422,9 +435,9 @@ def _dominating(a: Sequence[Row], b: Sequence[Row]) -> str:
     err = min(r["rel_err"] for r in a)
     trade = min(r["tradeoff"] for r in a)
     return "; ".join(
-        f"outside the matched comparison, {_title(r['scheme'])} {r['label']} (rel.err "
-        f"{_g(r['rel_err'])}, tradeoff {_g(r['tradeoff'])}) has a lower rel.err and a lower "
-        f"tradeoff than every {_title(a[0]['scheme'])} row"
+        f"outside the matched comparison, {scheme_title(r['scheme'])} {r['label']} (rel.err "
+        f"{sig3(r['rel_err'])}, tradeoff {sig3(r['tradeoff'])}) has a lower rel.err and a lower "
+        f"tradeoff than every {scheme_title(a[0]['scheme'])} row"
         for r in b
         if r["rel_err"] < err and r["tradeoff"] < trade
     )
@@ -436,11 +449,11 @@ def _versus(a: str, b: str, rows: Sequence[Row], want: str) -> tuple[bool, str]:
     A row of the scheme said to be worse that beats every row of the other on both rel.err and
     tradeoff is named too: the matched comparison cannot see it.
     """
-    ra, rb = _rows(rows, a), _rows(rows, b)
+    ra, rb = rows_of(rows, a), rows_of(rows, b)
     matched = compare_tradeoffs(ra, rb)
     ok = matched.better if want == "better" else matched.worse
     note = _dominating(ra, rb) if want == "better" else _dominating(rb, ra)
-    return ok, "; ".join(t for t in (matched.describe(_title(a), _title(b)), note) if t)
+    return ok, "; ".join(t for t in (matched.describe(scheme_title(a), scheme_title(b)), note) if t)
 
 
 # ---------------------------------------------------------------- the claims
@@ -453,49 +466,49 @@ def _monotone(rows: list[Row], falling: Sequence[str], rising: Sequence[str]) ->
         good = all(b <= a for a, b in steps) if key in falling else all(b >= a for a, b in steps)
         ok &= good
         parts.append(
-            f"{key} {' → '.join(_g(v) for v in values)}{'' if good else ' (not monotone)'}"
+            f"{key} {' → '.join(sig3(v) for v in values)}{'' if good else ' (not monotone)'}"
         )
     return ok, "; ".join(parts)
 
 
 def _obf_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_OBF, rows, [OBF])) is not None:
+    if (missing := needs_rows(_OBF, rows, [OBF])) is not None:
         return missing
-    obf = sorted(_rows(rows, OBF), key=_param)
+    obf = sorted(rows_of(rows, OBF), key=grid_value)
     if len(obf) < 2:
-        return _claim(_OBF, NOT_CHECKED, "needs two σ values, the study has one")
+        return make_claim(_OBF, NOT_CHECKED, "needs two σ values, the study has one")
     ok, text = _monotone(obf, (_H1, _H2), ("rel_err",))
-    over = " → ".join(_g(_param(r)) for r in obf)
+    over = " → ".join(sig3(grid_value(r)) for r in obf)
     evidence = f"over σ {over}: {text}"
     if original and original.get(_H2):
         evidence += (
-            f"; H2_open at σ = {_g(_param(obf[0]))} is "
-            f"{_pct(obf[0][_H2] / original[_H2])} of G0's {_g(original[_H2])}"
+            f"; H2_open at σ = {sig3(grid_value(obf[0]))} is "
+            f"{percent(obf[0][_H2] / original[_H2])} of G0's {sig3(original[_H2])}"
         )
-    return _claim(_OBF, ok, evidence)
+    return make_claim(_OBF, ok, evidence)
 
 
 def _alike_claim(rows: Sequence[Row], graph: str | None) -> Claim:
     excepted = PAPER_EXCEPTIONS.get(graph or "", frozenset())
     if excepted is None:
-        return _claim(_ALIKE, NOT_APPLICABLE, f"the paper excepts {graph} at every t")
-    if (missing := _needs(_ALIKE, rows, WALKS)) is not None:
+        return make_claim(_ALIKE, NOT_APPLICABLE, f"the paper excepts {graph} at every t")
+    if (missing := needs_rows(_ALIKE, rows, WALKS)) is not None:
         return missing
-    walk = {int(r["value"]): r for r in _rows(rows, RANDWALK)}
-    mod = {int(r["value"]): r for r in _rows(rows, RANDWALK_MOD)}
+    walk = {int(r["value"]): r for r in rows_of(rows, RANDWALK)}
+    mod = {int(r["value"]): r for r in rows_of(rows, RANDWALK_MOD)}
     ts = sorted(set(walk) & set(mod) - excepted)
     if not ts:
-        return _claim(_ALIKE, NOT_CHECKED, "needs RandWalk and RandWalk-mod at a common t")
+        return make_claim(_ALIKE, NOT_CHECKED, "needs RandWalk and RandWalk-mod at a common t")
     parts, ok = [], True
     for t in ts:
         a, b = walk[t]["rel_err"], mod[t]["rel_err"]
         gap = abs(a - b) / max(a, b)
         ok &= gap <= RANDWALK_ALIKE
-        parts.append(f"t={t}: {_g(a)} against {_g(b)} ({_pct(gap)} apart)")
+        parts.append(f"t={t}: {sig3(a)} against {sig3(b)} ({percent(gap)} apart)")
     evidence = "rel.err of RandWalk against RandWalk-mod: " + ", ".join(parts)
     if excepted:
         evidence += f"; t = {', '.join(map(str, sorted(excepted)))} left out, as the paper excepts it on {graph}"
-    return _claim(_ALIKE, ok, evidence)
+    return make_claim(_ALIKE, ok, evidence)
 
 
 def _missing_edges(row: Row) -> tuple[float, float]:
@@ -505,106 +518,108 @@ def _missing_edges(row: Row) -> tuple[float, float]:
 
 
 def _t2_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_T2, rows, [RANDWALK])) is not None:
+    if (missing := needs_rows(_T2, rows, [RANDWALK])) is not None:
         return missing
-    walk = {int(r["value"]): r for r in _rows(rows, RANDWALK)}
+    walk = {int(r["value"]): r for r in rows_of(rows, RANDWALK)}
     if 2 not in walk:
-        return _claim(_T2, NOT_CHECKED, "needs RandWalk at t = 2")
+        return make_claim(_T2, NOT_CHECKED, "needs RandWalk at t = 2")
     lost = {t: _missing_edges(r)[0] / _missing_edges(r)[1] for t, r in sorted(walk.items())}
     others = {t: x for t, x in lost.items() if t != 2}
     ok = lost[2] >= RANDWALK_T2_MISS and all(lost[2] > x for x in others.values())
     missing2, m = _missing_edges(walk[2])
-    evidence = f"at t = 2 its samples miss {_g(missing2)} of G0's {_g(m)} edges ({_pct(lost[2])})"
+    evidence = (
+        f"at t = 2 its samples miss {sig3(missing2)} of G0's {sig3(m)} edges ({percent(lost[2])})"
+    )
     if others:
-        evidence += "; at " + ", ".join(f"t={t}: {_pct(x)}" for t, x in others.items())
-    return _claim(_T2, ok, evidence)
+        evidence += "; at " + ", ".join(f"t={t}: {percent(x)}" for t, x in others.items())
+    return make_claim(_T2, ok, evidence)
 
 
 def _walks_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_WALKS, rows, (*WALKS, OBF, MAXVAR))) is not None:
+    if (missing := needs_rows(_WALKS, rows, (*WALKS, OBF, MAXVAR))) is not None:
         return missing
-    walks, others = _rows(rows, *WALKS), _rows(rows, OBF, MAXVAR)
+    walks, others = rows_of(rows, *WALKS), rows_of(rows, OBF, MAXVAR)
     top_h2 = max(r[_H2] for r in walks)
     floor_h2 = min(r[_H2] for r in others)
     low_err = min(r["rel_err"] for r in walks)
     ok = top_h2 < floor_h2 and low_err >= RANDWALK_MIN_REL_ERR
     evidence = (
-        f"the random walks' H2_open is at most {_g(top_h2)}, the lowest {_OBF_T} or MaxVar "
-        f"H2_open {_g(floor_h2)}; their rel.err is at least {_g(low_err)}; their H1 "
+        f"the random walks' H2_open is at most {sig3(top_h2)}, the lowest {_OBF_T} or MaxVar "
+        f"H2_open {sig3(floor_h2)}; their rel.err is at least {sig3(low_err)}; their H1 "
         f"{_span([r[_H1] for r in walks])} against {_OBF_T}'s and MaxVar's "
         f"{_span([r[_H1] for r in others])}"
     )
-    return _claim(_WALKS, ok, evidence)
+    return make_claim(_WALKS, ok, evidence)
 
 
 def _maxvar_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_MAXVAR, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_MAXVAR, rows, [MAXVAR])) is not None:
         return missing
-    mv = sorted(_rows(rows, MAXVAR), key=_param)
+    mv = sorted(rows_of(rows, MAXVAR), key=grid_value)
     if len(mv) < 2:
-        return _claim(_MAXVAR, NOT_CHECKED, "needs two n_p values, the study has one")
+        return make_claim(_MAXVAR, NOT_CHECKED, "needs two n_p values, the study has one")
     ok, text = _monotone(mv, (_H1, _H2), ("rel_err",))
-    over = " → ".join(_g(_param(r)) for r in mv)
-    return _claim(_MAXVAR, ok, f"over n_p/m {over}: {text}")
+    over = " → ".join(sig3(grid_value(r)) for r in mv)
+    return make_claim(_MAXVAR, ok, f"over n_p/m {over}: {text}")
 
 
 def _tradeoff_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_TRADE, rows, (MAXVAR, OBF, *WALKS))) is not None:
+    if (missing := needs_rows(_TRADE, rows, (MAXVAR, OBF, *WALKS))) is not None:
         return missing
     results = [
         _versus(MAXVAR, OBF, rows, "better"),
         *(_versus(MAXVAR, walk, rows, "worse") for walk in WALKS),
     ]
-    return _claim(_TRADE, all(ok for ok, _ in results), "; ".join(t for _, t in results))
+    return make_claim(_TRADE, all(ok for ok, _ in results), "; ".join(t for _, t in results))
 
 
 def _mixture_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_MIX, rows, (MIXTURE, OBF, *WALKS))) is not None:
+    if (missing := needs_rows(_MIX, rows, (MIXTURE, OBF, *WALKS))) is not None:
         return missing
-    floor = min(r["rel_err"] for r in _rows(rows, *WALKS))
-    mixture = _rows(rows, MIXTURE)
+    floor = min(r["rel_err"] for r in rows_of(rows, *WALKS))
+    mixture = rows_of(rows, MIXTURE)
     gap = [r for r in mixture if r["rel_err"] < floor]
     evidence = (
-        f"the random walks' lowest rel.err is {_g(floor)}; {len(gap)} of Mixture's "
+        f"the random walks' lowest rel.err is {sig3(floor)}; {len(gap)} of Mixture's "
         f"{len(mixture)} rows lie below it"
     )
     if not gap:
-        return _claim(_MIX, False, evidence)
-    ok, text = _versus(MIXTURE, OBF, [*gap, *_rows(rows, OBF)], "better")
-    return _claim(_MIX, ok, f"{evidence}; on those, {text}")
+        return make_claim(_MIX, False, evidence)
+    ok, text = _versus(MIXTURE, OBF, [*gap, *rows_of(rows, OBF)], "better")
+    return make_claim(_MIX, ok, f"{evidence}; on those, {text}")
 
 
 def _switch_claim(rows: Sequence[Row]) -> Claim:
     others = [s for s in registry.names(family="uncertainty") if s != EDGE_SWITCH]
-    if (missing := _needs(_SWITCH, rows, (EDGE_SWITCH, *others))) is not None:
+    if (missing := needs_rows(_SWITCH, rows, (EDGE_SWITCH, *others))) is not None:
         return missing
     results = [_versus(EDGE_SWITCH, s, rows, "worse") for s in others]
-    return _claim(_SWITCH, all(ok for ok, _ in results), "; ".join(t for _, t in results))
+    return make_claim(_SWITCH, all(ok for ok, _ in results), "; ".join(t for _, t in results))
 
 
 def _eps_claim(rows: Sequence[Row], ks: Sequence[int]) -> Claim:
-    if (missing := _needs(_EPS, rows, (MAXVAR, *TABLE7_RIVALS))) is not None:
+    if (missing := needs_rows(_EPS, rows, (MAXVAR, *TABLE7_RIVALS))) is not None:
         return missing
     if not ks:
-        return _claim(_EPS, NOT_CHECKED, "needs the ε columns of some k")
+        return make_claim(_EPS, NOT_CHECKED, "needs the ε columns of some k")
     ok, parts = True, []
     for k in ks:
         mean = {
-            s: math.fsum(r[EPS.key(k)] for r in _rows(rows, s)) / len(_rows(rows, s))
+            s: math.fsum(r[EPS.key(k)] for r in rows_of(rows, s)) / len(rows_of(rows, s))
             for s in (MAXVAR, *TABLE7_RIVALS)
         }
         rival = min(TABLE7_RIVALS, key=lambda s: mean[s])
         ok &= mean[MAXVAR] < mean[rival]
         parts.append(
-            f"k={k}: MaxVar {_g(mean[MAXVAR])}, the best other {_title(rival)} {_g(mean[rival])}"
+            f"k={k}: MaxVar {sig3(mean[MAXVAR])}, the best other {scheme_title(rival)} {sig3(mean[rival])}"
         )
-    return _claim(_EPS, ok, "mean ε " + "; ".join(parts))
+    return make_claim(_EPS, ok, "mean ε " + "; ".join(parts))
 
 
 def _edges_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_EDGES, rows, (MAXVAR, *WALKS, OBF))) is not None:
+    if (missing := needs_rows(_EDGES, rows, (MAXVAR, *WALKS, OBF))) is not None:
         return missing
-    changed = _rows(rows, MAXVAR, *WALKS)
+    changed = rows_of(rows, MAXVAR, *WALKS)
     balanced = [r for r in changed if not (r["scheme"] == RANDWALK and int(r["value"]) == 2)]
 
     def gap(r: Row) -> float:
@@ -612,10 +627,10 @@ def _edges_claim(rows: Sequence[Row]) -> Claim:
         return abs(removed - added) / max(removed, added, 1e-300)
 
     worst = max(balanced, key=gap)
-    obf = _rows(rows, OBF)
+    obf = rows_of(rows, OBF)
     parts = [
-        f"removed and added differ by at most {_pct(gap(worst))} ({_title(worst['scheme'])} "
-        f"{worst['label']}: {_g(worst['removed_edges'])} and {_g(worst['added_edges'])})"
+        f"removed and added differ by at most {percent(gap(worst))} ({scheme_title(worst['scheme'])} "
+        f"{worst['label']}: {sig3(worst['removed_edges'])} and {sig3(worst['added_edges'])})"
     ]
     ok = gap(worst) <= EDGE_BALANCE
     for key, what in (("removed_edges", "removed"), ("added_edges", "added")):
@@ -623,25 +638,29 @@ def _edges_claim(rows: Sequence[Row]) -> Claim:
         high = max(obf, key=lambda r: r[key])
         ok &= low[key] > high[key]
         parts.append(
-            f"fewest {what}: {_title(low['scheme'])} {low['label']} {_g(low[key])}, most "
-            f"{_OBF_T}: {high['label']} {_g(high[key])}"
+            f"fewest {what}: {scheme_title(low['scheme'])} {low['label']} {sig3(low[key])}, most "
+            f"{_OBF_T}: {high['label']} {sig3(high[key])}"
         )
-    return _claim(_EDGES, ok, "; ".join(parts))
+    return make_claim(_EDGES, ok, "; ".join(parts))
 
 
 def _tv_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_TV, rows, (OBF, MAXVAR, RANDWALK_MOD))) is not None:
+    if (missing := needs_rows(_TV, rows, (OBF, MAXVAR, RANDWALK_MOD))) is not None:
         return missing
 
     def tv(scheme: str) -> list[float]:
-        values = [r.get("tv_model_normalized", r.get("tv_normalized")) for r in _rows(rows, scheme)]
+        values = [
+            r.get("tv_model_normalized", r.get("tv_normalized")) for r in rows_of(rows, scheme)
+        ]
         return [float(v) for v in values if v is not None]
 
     obf, mv, mod = tv(OBF), tv(MAXVAR), tv(RANDWALK_MOD)
     if not (obf and mv and mod):
-        return _claim(_TV, NOT_CHECKED, f"needs the TV of {_OBF_T}, MaxVar and RandWalk-mod rows")
+        return make_claim(
+            _TV, NOT_CHECKED, f"needs the TV of {_OBF_T}, MaxVar and RandWalk-mod rows"
+        )
     evidence = f"TV / m: {_OBF_T} {_span(obf)}, MaxVar {_span(mv)}, RandWalk-mod {_span(mod)}"
-    return _claim(_TV, max(obf) < min(mv) and max(mv) < min(mod), evidence)
+    return make_claim(_TV, max(obf) < min(mv) and max(mv) < min(mod), evidence)
 
 
 def paper_claims(
@@ -709,11 +728,11 @@ def paper_claims(
         _tv_claim(rows),
     ]
     if directed:
-        return [_undirected_only(c) for c in claims]
+        return [undirected_only(c) for c in claims]
     return claims
 
 
-def _undirected_only(claim: Claim) -> Claim:
+def undirected_only(claim: Claim) -> Claim:
     """``claim`` marked not applicable on a directed G0, what the rows show kept as information."""
     shown = claim.evidence if claim.holds is None else f"{claim.verdict}: {claim.evidence}"
     return Claim(

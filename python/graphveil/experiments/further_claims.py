@@ -32,15 +32,15 @@ from graphveil.experiments.findings import (
     RANDWALK,
     RANDWALK_MOD,
     Claim,
-    _claim,
-    _g,
-    _needs,
-    _param,
-    _pct,
-    _rows,
-    _Spec,
-    _title,
-    _undirected_only,
+    ClaimText,
+    grid_value,
+    make_claim,
+    needs_rows,
+    percent,
+    rows_of,
+    scheme_title,
+    sig3,
+    undirected_only,
 )
 from graphveil.measure.scores import H1, H2_OPEN
 from graphveil.measure.utility import group_names
@@ -92,7 +92,7 @@ _PATH = group_names("path")
 _TABLE7 = (OBF, MAXVAR, RANDWALK, RANDWALK_MOD)
 _STEPS = ("propose", "solve", "assemble")
 
-_DEGREE_STATS = _Spec(
+_DEGREE_STATS = ClaimText(
     "RandWalk-mod benefits several degree-based statistics",
     _S7A,
     "Because RandWalk-mod satisfies the third constraint, it benefits several degree-based "
@@ -102,7 +102,7 @@ _DEGREE_STATS = _Spec(
     f"|mean - G0| / G0 over the degree-based statistics {', '.join(_DEGREE)}) is below "
     "RandWalk's; the shortest-path statistics' error is shown, not judged",
 )
-_LITTLE = _Spec(
+_LITTLE = ClaimText(
     "MaxVar's degree-based metrics vary only a little",
     _S7B,
     "Due to the expected degree constraints in the quadratic program, all degree-based metrics "
@@ -110,7 +110,7 @@ _LITTLE = _Spec(
     f"every MaxVar row's degree-based statistics ({', '.join(_DEGREE)}) are within "
     f"{DEGREE_METRICS_LITTLE:.0%} of G0's (the paper's own Table 6 rows: within 7.3%)",
 )
-_TRENDS = _Spec(
+_TRENDS = ClaimText(
     "MaxVar's H1 and rel.err are near linear, its H2_open near quadratic in the replaced edges",
     _S7B,
     "We observe the near linear relationships between H1, rel.err and the number of replaced "
@@ -122,7 +122,7 @@ _TRENDS = _Spec(
     f"rel.err, and a least-squares parabola at least {NEAR_FIT_R2:.0%} of H2_open's (the line's "
     "R² shown beside it)",
 )
-_PARTITION = _Spec(
+_PARTITION = ClaimText(
     "MaxVar's runtime is minutes, its partitioning negligible",
     _S7B,
     "As we can see, the total runtime is in several minutes and the runtime of the "
@@ -135,7 +135,7 @@ _PARTITION = _Spec(
     f"{MIN_TIMED_S:g} s; the minutes are not comparable (the paper's graphs of 0.3-1.1 "
     "million nodes, in Python with MOSEK on a 2014 desktop) and are shown, not judged",
 )
-_STEPS_LINEAR = _Spec(
+_STEPS_LINEAR = ClaimText(
     "MaxVar's runtime of steps 2-4 rises near linearly with n_p",
     _S7B,
     "Increasing n_p gives rise to the runtime in steps 2,3 and 4 and the trends are nearly linear.",
@@ -144,24 +144,24 @@ _STEPS_LINEAR = _Spec(
     f"variance (R²), judged when every run's steps take at least {MIN_TIMED_S:g} s (timings "
     "differ from run to run; this study's are recorded with its points)",
 )
-_SIZES = _Spec(
+_SIZES = ClaimText(
     "MaxVar's runtime grows with the graph's size",
     _S7B,
     "The runtime on youtube is three times longer than on the other two datasets, almost linear "
     "to their data sizes.",
     "a comparison of the paper's graphs with each other",
 )
-_H1_ERR = _Spec(
+_H1_ERR = ClaimText(
     "H1 × rel.err is almost equal for all schemes",
     _S7C,
     "We omit the column H1×rel.err because they are almost equal for all schemes considered "
     "in this work.",
     "over every row of the schemes of Table 7 ("
-    + ", ".join(_title(s) for s in _TABLE7)
+    + ", ".join(scheme_title(s) for s in _TABLE7)
     + f"), the largest H1 × rel.err is at most {H1_REL_ERR_SPREAD:g} times the smallest (the "
     "paper's own Table 7: a factor 2.7-6.0); the other schemes' are shown, not judged",
 )
-_SLOW = _Spec(
+_SLOW = ClaimText(
     "|E_G0 \\ E_G| increases slowly in MaxVar",
     _S7C,
     "|E_G0 \\ E_G| increases slowly in MaxVar because the edges in G0 always have positive "
@@ -205,51 +205,53 @@ def _error(row: Mapping[str, Any], original: Mapping[str, Any], names: Sequence[
 
 
 def _degree_stats_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_DEGREE_STATS, rows, (RANDWALK, RANDWALK_MOD))) is not None:
+    if (missing := needs_rows(_DEGREE_STATS, rows, (RANDWALK, RANDWALK_MOD))) is not None:
         return missing
     if not original:
-        return _claim(_DEGREE_STATS, NOT_CHECKED, "needs G0's row")
-    walk = {int(r["value"]): r for r in _rows(rows, RANDWALK)}
-    mod = {int(r["value"]): r for r in _rows(rows, RANDWALK_MOD)}
+        return make_claim(_DEGREE_STATS, NOT_CHECKED, "needs G0's row")
+    walk = {int(r["value"]): r for r in rows_of(rows, RANDWALK)}
+    mod = {int(r["value"]): r for r in rows_of(rows, RANDWALK_MOD)}
     ts = sorted(set(walk) & set(mod))
     if not ts:
-        return _claim(_DEGREE_STATS, NOT_CHECKED, "needs RandWalk and RandWalk-mod at a common t")
+        return make_claim(
+            _DEGREE_STATS, NOT_CHECKED, "needs RandWalk and RandWalk-mod at a common t"
+        )
     parts, path, ok = [], [], True
     for t in ts:
         a, b = _error(mod[t], original, _DEGREE), _error(walk[t], original, _DEGREE)
         ok &= a < b
-        parts.append(f"t={t}: {_g(a)} against {_g(b)}")
+        parts.append(f"t={t}: {sig3(a)} against {sig3(b)}")
         pa, pb = _error(mod[t], original, _PATH), _error(walk[t], original, _PATH)
-        path.append(f"t={t}: {_g(pa)} against {_g(pb)}")
+        path.append(f"t={t}: {sig3(pa)} against {sig3(pb)}")
     evidence = (
         "degree-statistic error of RandWalk-mod against RandWalk: "
         + ", ".join(parts)
         + "; shortest-path statistics' error: "
         + ", ".join(path)
     )
-    return _claim(_DEGREE_STATS, ok, evidence)
+    return make_claim(_DEGREE_STATS, ok, evidence)
 
 
 def _little_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_LITTLE, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_LITTLE, rows, [MAXVAR])) is not None:
         return missing
     if not original:
-        return _claim(_LITTLE, NOT_CHECKED, "needs G0's row")
+        return make_claim(_LITTLE, NOT_CHECKED, "needs G0's row")
     worst = (0.0, "", "")
-    for row in _rows(rows, MAXVAR):
+    for row in rows_of(rows, MAXVAR):
         for s in _DEGREE:
             gap = _error(row, original, [s])
             if math.isfinite(gap) and gap >= worst[0]:
                 worst = (gap, s, str(row["label"]))
     gap, stat, label = worst
     evidence = (
-        f"the largest deviation is {_pct(gap)} ({stat} at {label}: "
-        f"{_g(next(r[stat] for r in _rows(rows, MAXVAR) if r['label'] == label))} against G0's "
-        f"{_g(original[stat])})"
+        f"the largest deviation is {percent(gap)} ({stat} at {label}: "
+        f"{sig3(next(r[stat] for r in rows_of(rows, MAXVAR) if r['label'] == label))} against G0's "
+        f"{sig3(original[stat])})"
         if stat
         else "no degree-based statistic to compare"
     )
-    return _claim(_LITTLE, gap <= DEGREE_METRICS_LITTLE, evidence)
+    return make_claim(_LITTLE, gap <= DEGREE_METRICS_LITTLE, evidence)
 
 
 def _replaced(row: Row, m: float) -> float:
@@ -257,11 +259,11 @@ def _replaced(row: Row, m: float) -> float:
 
 
 def _trends_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_TRENDS, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_TRENDS, rows, [MAXVAR])) is not None:
         return missing
-    mv = sorted(_rows(rows, MAXVAR), key=_param)
+    mv = sorted(rows_of(rows, MAXVAR), key=grid_value)
     if len(mv) < 4:
-        return _claim(_TRENDS, NOT_CHECKED, "needs four n_p values to fit a parabola to")
+        return make_claim(_TRENDS, NOT_CHECKED, "needs four n_p values to fit a parabola to")
     m = float(original["S_NE"]) if original and original.get("S_NE") else 1.0
     x = [_replaced(r, m) for r in mv]
     fits = {
@@ -272,11 +274,11 @@ def _trends_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Cl
     line_h2 = r_squared(x, [r[_H2] for r in mv])
     ok = all(v >= NEAR_FIT_R2 for v in fits.values())
     evidence = (
-        f"replaced edges / m {' → '.join(_g(v) for v in x)}; R² of the line: H1 "
+        f"replaced edges / m {' → '.join(sig3(v) for v in x)}; R² of the line: H1 "
         f"{fits[_H1]:.3f}, rel.err {fits['rel_err']:.3f}; of the parabola: H2_open "
         f"{fits[_H2]:.3f} (its line's {line_h2:.3f})"
     )
-    return _claim(_TRENDS, ok, evidence)
+    return make_claim(_TRENDS, ok, evidence)
 
 
 def _steps(row: Row) -> float | None:
@@ -287,47 +289,51 @@ def _steps(row: Row) -> float | None:
 
 
 def _partition_claim(rows: Sequence[Row], preparations: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_PARTITION, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_PARTITION, rows, [MAXVAR])) is not None:
         return missing
-    runs = [_steps(r) for r in _rows(rows, MAXVAR)]
+    runs = [_steps(r) for r in rows_of(rows, MAXVAR)]
     partition = ((preparations or {}).get(MAXVAR) or {}).get("time_s")
     if partition is None or any(t is None for t in runs):
-        return _claim(_PARTITION, NOT_CHECKED, "needs MaxVar's step timings and its partition's")
+        return make_claim(
+            _PARTITION, NOT_CHECKED, "needs MaxVar's step timings and its partition's"
+        )
     steps = math.fsum(t for t in runs if t is not None) / len(runs)
     share = float(partition) / (float(partition) + steps)
-    parts = int(_rows(rows, MAXVAR)[0].get("parts") or 0)
+    parts = int(rows_of(rows, MAXVAR)[0].get("parts") or 0)
     each = ", ".join(
-        f"{float(r.get('time_anonymize_s', math.nan)):.3g}" for r in _rows(rows, MAXVAR)
+        f"{float(r.get('time_anonymize_s', math.nan)):.3g}" for r in rows_of(rows, MAXVAR)
     )
     evidence = (
         f"partitioning G0{f' into {parts} part' + 's' * (parts > 1) if parts else ''} took "
         f"{float(partition):.3g} s, "
-        f"{_pct(share)} of a MaxVar run (steps 2-4: {steps:.3g} s on average); a whole MaxVar "
+        f"{percent(share)} of a MaxVar run (steps 2-4: {steps:.3g} s on average); a whole MaxVar "
         f"point took {each} s here (not comparable with the paper's minutes)"
     )
     if parts <= 1:
-        return _claim(
+        return make_claim(
             _PARTITION, NOT_APPLICABLE, f"{evidence}; G0 is one part: nothing to partition"
         )
     if steps < MIN_TIMED_S:
-        return _claim(
+        return make_claim(
             _PARTITION,
             NOT_APPLICABLE,
             f"{evidence}; runs this short are timer noise beside the paper's runs of minutes: "
             "not comparable",
         )
-    return _claim(_PARTITION, share <= PARTITION_NEGLIGIBLE, evidence)
+    return make_claim(_PARTITION, share <= PARTITION_NEGLIGIBLE, evidence)
 
 
 def _steps_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_STEPS_LINEAR, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_STEPS_LINEAR, rows, [MAXVAR])) is not None:
         return missing
-    mv = sorted(_rows(rows, MAXVAR), key=_param)
+    mv = sorted(rows_of(rows, MAXVAR), key=grid_value)
     times = [_steps(r) for r in mv]
     if len(mv) < 3 or any(t is None for t in times):
-        return _claim(_STEPS_LINEAR, NOT_CHECKED, "needs MaxVar's step timings at three n_p values")
+        return make_claim(
+            _STEPS_LINEAR, NOT_CHECKED, "needs MaxVar's step timings at three n_p values"
+        )
     seconds = [float(t) for t in times if t is not None]
-    n_p = [float(r.get("n_p_found", _param(r))) for r in mv]
+    n_p = [float(r.get("n_p_found", grid_value(r))) for r in mv]
     rising = all(b > a for a, b in pairwise(seconds))
     fit = r_squared(n_p, seconds)
     evidence = (
@@ -336,17 +342,17 @@ def _steps_claim(rows: Sequence[Row]) -> Claim:
         f"{fit:.3f}"
     )
     if min(seconds) < MIN_TIMED_S:
-        return _claim(
+        return make_claim(
             _STEPS_LINEAR,
             NOT_APPLICABLE,
             f"{evidence}; runs this short, timed while the study's other tasks share the cores, "
             "are timer noise beside the paper's runs of minutes: not comparable",
         )
-    return _claim(_STEPS_LINEAR, rising and fit >= NEAR_FIT_R2, evidence)
+    return make_claim(_STEPS_LINEAR, rising and fit >= NEAR_FIT_R2, evidence)
 
 
 def _sizes_claim() -> Claim:
-    return _claim(
+    return make_claim(
         _SIZES,
         NOT_APPLICABLE,
         "it compares the paper's graphs with each other, and a study runs one graph (compare "
@@ -355,21 +361,24 @@ def _sizes_claim() -> Claim:
 
 
 def _h1_err_claim(rows: Sequence[Row]) -> Claim:
-    if (missing := _needs(_H1_ERR, rows, _TABLE7)) is not None:
+    if (missing := needs_rows(_H1_ERR, rows, _TABLE7)) is not None:
         return missing
 
     def products(*schemes: str) -> list[float]:
-        return [float(r[_H1]) * float(r["rel_err"]) for r in _rows(rows, *schemes)]
+        return [float(r[_H1]) * float(r["rel_err"]) for r in rows_of(rows, *schemes)]
 
     judged = products(*_TABLE7)
     low, high = min(judged), max(judged)
     spread = high / low if low > 0 else math.inf
-    parts = [f"{_title(s)} {_span_of(products(s))}" for s in _TABLE7]
-    others = [f"{_title(s)} {_span_of(products(s))}" for s in (MIXTURE, EDGE_SWITCH) if products(s)]
-    evidence = f"H1 × rel.err {_g(low)}-{_g(high)}, a factor {_g(spread)} ({'; '.join(parts)})" + (
-        f"; not judged: {'; '.join(others)}" if others else ""
+    parts = [f"{scheme_title(s)} {_span_of(products(s))}" for s in _TABLE7]
+    others = [
+        f"{scheme_title(s)} {_span_of(products(s))}" for s in (MIXTURE, EDGE_SWITCH) if products(s)
+    ]
+    evidence = (
+        f"H1 × rel.err {sig3(low)}-{sig3(high)}, a factor {sig3(spread)} ({'; '.join(parts)})"
+        + (f"; not judged: {'; '.join(others)}" if others else "")
     )
-    return _claim(_H1_ERR, spread <= H1_REL_ERR_SPREAD, evidence)
+    return make_claim(_H1_ERR, spread <= H1_REL_ERR_SPREAD, evidence)
 
 
 def _count(value: float) -> str:
@@ -378,17 +387,17 @@ def _count(value: float) -> str:
 
 
 def _span_of(values: Sequence[float]) -> str:
-    return f"{_g(min(values))}-{_g(max(values))}"
+    return f"{sig3(min(values))}-{sig3(max(values))}"
 
 
 def _slow_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Claim:
-    if (missing := _needs(_SLOW, rows, [MAXVAR])) is not None:
+    if (missing := needs_rows(_SLOW, rows, [MAXVAR])) is not None:
         return missing
-    mv = sorted(_rows(rows, MAXVAR), key=_param)
+    mv = sorted(rows_of(rows, MAXVAR), key=grid_value)
     if len(mv) < 2:
-        return _claim(_SLOW, NOT_CHECKED, "needs two n_p values, the study has one")
+        return make_claim(_SLOW, NOT_CHECKED, "needs two n_p values, the study has one")
     m = float(original["S_NE"]) if original and original.get("S_NE") else math.nan
-    n_p = [float(r.get("n_p_found", _param(r) * m)) for r in mv]
+    n_p = [float(r.get("n_p_found", grid_value(r) * m)) for r in mv]
     removed = [float(r["removed_edges"]) for r in mv]
     steps = [(b - a, q - p) for (a, b), (p, q) in zip(pairwise(removed), pairwise(n_p))]
     ok = all(0 < dr < dn for dr, dn in steps)
@@ -397,7 +406,7 @@ def _slow_claim(rows: Sequence[Row], original: Mapping[str, Any] | None) -> Clai
         f"{' → '.join(_count(v) for v in n_p)}: each step adds "
         + ", ".join(f"{_count(dr)} of {_count(dn)}" for dr, dn in steps)
     )
-    return _claim(_SLOW, ok, evidence)
+    return make_claim(_SLOW, ok, evidence)
 
 
 def further_claims(
@@ -448,5 +457,5 @@ def further_claims(
         _slow_claim(rows, original),
     ]
     if directed:
-        return [_undirected_only(c) for c in claims]
+        return [undirected_only(c) for c in claims]
     return claims

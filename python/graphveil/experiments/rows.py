@@ -12,7 +12,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,8 +27,6 @@ from graphveil.experiments.config import (
     StudyConfig,
     point_seed,
 )
-from graphveil.experiments.tables import _pick
-from graphveil.experiments.tasks import PointTasks, _deterministic, _model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.report import Report, pooled_exponent, sum_histograms
@@ -41,8 +39,11 @@ from graphveil.measure.utility import (
 )
 from graphveil.scores import privacy_score
 
+if TYPE_CHECKING:  # tasks imports this module (a model's TV): no import back at run time
+    from graphveil.experiments.tasks import PointTasks
 
-def _study_rows(
+
+def study_rows(
     graph: Graph,
     points: Sequence[GridPoint],
     records: dict[str, dict[str, Any]],
@@ -59,9 +60,7 @@ def _study_rows(
                 f"{prefix}not applicable: {registry.scheme(point.scheme).title}: "
                 f"{cached['not_applicable']}"
             )
-            skipped.append(
-                {**_pick(cached, ("scheme", "value", "label")), "reason": cached["not_applicable"]}
-            )
+            skipped.append({**_identity(cached), "reason": cached["not_applicable"]})
             continue
         if "tv_model" not in cached:
             _add_model_tv(graph, point, cached)
@@ -69,15 +68,21 @@ def _study_rows(
         if "attack_not_applicable" in cached:  # the row stands, without its attack columns
             reason = f"attack: {cached['attack_not_applicable']}"
             say(f"{prefix}not applicable: {reason}")
-            skipped.append({**_pick(cached, ("scheme", "value", "label")), "reason": reason})
+            skipped.append({**_identity(cached), "reason": reason})
     return rows, skipped
 
 
-def _point_id(point: GridPoint) -> dict[str, Any]:
+def point_id(point: GridPoint) -> dict[str, Any]:
+    """What names a point in its row: ``scheme``, ``value`` and ``label``."""
     return {"scheme": point.scheme, "value": point.value, "label": point.label}
 
 
-def _point_row(
+def _identity(row: dict[str, Any]) -> dict[str, Any]:
+    """The :func:`point_id` fields of a recorded row (``label`` may name the value found)."""
+    return {key: row.get(key) for key in ("scheme", "value", "label")}
+
+
+def point_row(
     graph: Graph,
     point: GridPoint,
     config: StudyConfig,
@@ -88,7 +93,7 @@ def _point_row(
     ug, report = tasks.ug, tasks.report
     results = [f.result() for f in tasks.futures]
     runs = 1
-    if _deterministic(ug):
+    if deterministic(ug):
         runs = len(results)
         per_sample = [r[0] for r in results]
         hists = [r[1] for r in results]
@@ -117,7 +122,7 @@ def _point_row(
         analyst=config.analyst,
     )
     row: dict[str, Any] = {
-        **_point_id(point),
+        **point_id(point),
         "seed": point_seed(config.seed, point.key),
         "runs": runs,
         "pairs": pairs,
@@ -162,12 +167,32 @@ def _add_model_tv(
 ) -> None:
     """Set ``tv_model``, its normalised value and standard error (also for older records).
 
-    ``computed`` is :func:`_model_tv_task`'s result when a task already ran it.
+    ``computed`` is :func:`~graphveil.experiments.tasks.model_tv_task`'s result when a task already ran it.
     """
-    tv, se = computed if computed is not None else _model_tv(graph, point, row["tv"])
+    tv, se = computed if computed is not None else model_tv(graph, point, row["tv"])
     row["tv_model"] = tv
     row["tv_model_normalized"] = None if tv is None else tv / graph.m
     row["tv_model_se"] = se
+
+
+def model_tv(
+    graph: Graph, point: GridPoint, published_tv: float, threads: int | None = None
+) -> tuple[float, float]:
+    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10, and its error.
+
+    A scheme whose published graph is one realisation of an uncertain model (RandWalk-mod) has
+    a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`, which gives it. For every other
+    scheme the model is the published uncertain graph itself: ``published_tv``, error 0.
+    """
+    hook = registry.scheme(point.scheme).model_tv
+    if hook is None:
+        return published_tv, 0.0
+    return hook(graph, point.value, threads)
+
+
+def deterministic(ug: Any) -> bool:
+    """Whether every possible world of ``ug`` is the same graph (all probabilities 0 or 1)."""
+    return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
 
 
 def _statistics(config: StudyConfig) -> tuple[str, ...]:
@@ -233,7 +258,7 @@ def strongest(scores: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:
+def measure_original(graph: Graph, config: StudyConfig, diameter_method: str) -> Original:
     """G0 measured once per study; its sample tasks reuse its signatures and edge keys."""
     # The same statistics seed as every grid point's evaluation, which reuses G0's row: it is
     # then exactly the one their rel.err is measured against.
@@ -256,12 +281,16 @@ def _reference(graph: Graph, config: StudyConfig, diameter_method: str) -> Origi
     return reference
 
 
-def _original_row(reference: Original, config: StudyConfig) -> dict[str, Any]:
+def original_row(reference: Original, config: StudyConfig, fits: dict[str, Any]) -> dict[str, Any]:
+    """G0's own row: its scores, statistics and eps(k), ``fits`` and, with attacks, the control.
+
+    ``fits`` is :func:`unstable_fits` of G0.
+    """
     graph = reference.graph
     row = dict(reference.row)
     eps = row.pop("eps")
     row.update({EPS.key(k): float(eps[k]) for k in config.k})
-    row.update(unstable_fits(graph))
+    row.update(fits)
     if config.attacks:  # the un-anonymized control: G0 published as is
         row.update(_attack_row(graph, graph, config, point_seed(config.seed, "attack")))
     return row

@@ -24,7 +24,7 @@ from graphveil.anonymize import registry
 from graphveil.cluster import result_item, share, sharing, submit
 from graphveil.experiments import tasks
 from graphveil.experiments.config import GridPoint, StudyConfig, point_seed
-from graphveil.experiments.rows import _point_id, _point_row
+from graphveil.experiments.rows import deterministic, point_id, point_row
 from graphveil.experiments.tasks import PointTasks
 from graphveil.measure.original import Original
 from graphveil.measure.report import measure_sample, side_by_side
@@ -169,7 +169,7 @@ class Scheduler:
             return None
         if scheme not in self._prepared:
             self.say(f"{record.title}: preparing once for all its points")
-            task = submit(self._pool, 2 - 2 * j, tasks._prepare_task, self._g0, scheme, self.config)
+            task = submit(self._pool, 2 - 2 * j, tasks.prepare_task, self._g0, scheme, self.config)
             self._prepared[scheme] = (task, result_item(self._pool, task, 0))
         return self._prepared[scheme][1]
 
@@ -185,7 +185,7 @@ class Scheduler:
         # the first point has the machine to itself; later ones share it with samples
         alone = self.config if j == 0 else self._anon_config
         self._anon[point.key] = submit(
-            self._pool, 1 - 2 * j, tasks._anonymize_task, self._g0, point, alone, seed, shared
+            self._pool, 1 - 2 * j, tasks.anonymize_task, self._g0, point, alone, seed, shared
         )
 
     def _queue(self, i: int, point: GridPoint) -> PointTasks:
@@ -205,18 +205,18 @@ class Scheduler:
             i, point, ug=ug, report=report, t_anon=t_anon, root=root, sample_seed=sample_seed
         )
         rank = self._rank[point.key]
-        if tasks._has_model(point):  # the Fig. 10 bar of a model: a task like the anonymization
+        if tasks.has_model(point):  # the Fig. 10 bar of a model: a task like the anonymization
             queued.model_tv = submit(
-                self._pool, rank, tasks._model_tv_task, self._g0, point, config.threads
+                self._pool, rank, tasks.model_tv_task, self._g0, point, config.threads
             )
         prefix = f"[{i}/{self.total}] {point.key}: anonymized in {t_anon:.2f} s; "
-        if tasks._deterministic(ug):
+        if deterministic(ug):
             self.say(prefix + f"{config.samples} independent runs")
             queued.futures = [
                 submit(
                     self._side,
                     rank,
-                    tasks._independent_run,
+                    tasks.independent_run,
                     self._g0,
                     point,
                     self._task_config,
@@ -255,7 +255,7 @@ class Scheduler:
             for j in range(self.config.samples)
         ]
         futures.append(
-            submit(self._side, rank, tasks._eps_task, self._g0, published, self.config.k, threads)
+            submit(self._side, rank, tasks.eps_task, self._g0, published, self.config.k, threads)
         )
         return futures
 
@@ -264,9 +264,9 @@ class Scheduler:
         queued = self._queued.popleft()
         i, point = queued.index, queued.point
         if queued.not_applicable is not None:
-            return i, point, {**_point_id(point), "not_applicable": str(queued.not_applicable)}
+            return i, point, {**point_id(point), "not_applicable": str(queued.not_applicable)}
         graph = self.reference.graph
-        row = _point_row(graph, point, self.config, self.original, queued)
+        row = point_row(graph, point, self.config, self.original, queued)
         row["time_anonymize_s"] = queued.t_anon
         row["time_evaluate_s"] = time.perf_counter() - self._started[point.key] - queued.t_anon
         self.say(

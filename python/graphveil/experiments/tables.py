@@ -25,7 +25,7 @@ from graphveil.experiments.config import ATTACK_COLUMNS, STRONGEST_COLUMNS, Stud
 from graphveil.experiments.families import NO_NODE_IDENTITY, family_markdown
 from graphveil.experiments.findings import claims_markdown, paper_claims
 from graphveil.experiments.further_claims import further_claims
-from graphveil.experiments.state import _write_text
+from graphveil.experiments.state import write_text
 from graphveil.measure.scores import EPS, MODEL_SCORES, sample_score_names
 from graphveil.measure.scoring import scoring
 from graphveil.measure.utility import (
@@ -287,16 +287,16 @@ class Study:
         out.mkdir(parents=True, exist_ok=True)
         written: list[Path] = []
         for name, table in self.tables().items():
-            written.append(_write_text(out / f"table_{name}.csv", _csv_table(table)))
-            written.append(_write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
+            written.append(write_text(out / f"table_{name}.csv", _csv_table(table)))
+            written.append(write_text(out / f"table_{name}.md", _markdown_table(table) + "\n"))
         written.append(
-            _write_text(
+            write_text(
                 out / "study.json",
                 dumps(self.to_json(), indent=2),
                 private=True,  # per-point seeds and scheme reports: like a run record
             )
         )
-        written.append(_write_text(out / "study.md", self.to_markdown()))
+        written.append(write_text(out / "study.md", self.to_markdown()))
         if figures:
             from graphveil.experiments import plots
 

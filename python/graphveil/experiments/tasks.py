@@ -17,7 +17,8 @@ import numpy as np
 from graphveil._checks import NotApplicable
 from graphveil._threads import task_threads
 from graphveil.anonymize import registry
-from graphveil.experiments.config import GridPoint, StudyConfig, _prepare_key, point_seed
+from graphveil.experiments.config import GridPoint, StudyConfig, point_seed, prepare_key
+from graphveil.experiments.rows import model_tv
 from graphveil.graph import Graph
 from graphveil.measure.original import Original, eps_degree
 from graphveil.measure.report import measure_sample
@@ -67,7 +68,7 @@ def _anonymize(
     return record.study(graph, point.value, config, seed, prepared=prepared)
 
 
-def _prepare_task(reference: Original, scheme: str, config: StudyConfig) -> tuple[Any, dict]:
+def prepare_task(reference: Original, scheme: str, config: StudyConfig) -> tuple[Any, dict]:
     """A scheme's :attr:`~graphveil.anonymize.registry.Scheme.prepare` on G0 as a task.
 
     Returns ``(prepared, info)``: what every grid point of the scheme is given, and its
@@ -75,13 +76,13 @@ def _prepare_task(reference: Original, scheme: str, config: StudyConfig) -> tupl
     """
     prepare = registry.scheme(scheme).prepare
     assert prepare is not None
-    seed = point_seed(config.seed, _prepare_key(scheme))
+    seed = point_seed(config.seed, prepare_key(scheme))
     t0 = time.perf_counter()
     prepared = prepare(reference.graph, config, seed)
     return prepared, {"seed": seed, "time_s": time.perf_counter() - t0}
 
 
-def _anonymize_task(
+def anonymize_task(
     reference: Original, point: GridPoint, config: StudyConfig, seed: int, prepared: Any = None
 ) -> Any:
     """One anonymization of G0 as a task: ``(ug, report, seconds)`` or a NotApplicable reason."""
@@ -98,14 +99,15 @@ def _anonymize_task(
     return ug, report, time.perf_counter() - t0
 
 
-def _eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
+def eps_task(reference: Original, ug: Any, ks: tuple[int, ...], threads: int) -> dict[int, float]:
+    """The eps(k) of a published graph against G0, for every k of ``ks``, as a task."""
     degree = eps_degree(reference.graph)  # a directed G0's: the joint (in, out) degree
     return reference.scoring.eps(
         reference.graph, ug, ks, degree=degree, threads=task_threads(threads)
     )
 
 
-def _independent_run(
+def independent_run(
     reference: Original,
     point: GridPoint,
     config: StudyConfig,
@@ -120,20 +122,15 @@ def _independent_run(
     """
     ug = published
     if ug is None:  # another seed's run of a point whose run 0 passed the output rule
-        result = _anonymize_task(reference, point, replace(config, allow_identity=True), run_seed)
+        result = anonymize_task(reference, point, replace(config, allow_identity=True), run_seed)
         if isinstance(result, NotApplicable):
             raise result  # run 0 of this point ran, so another seed should too: say why not
         ug = result[0]
     row, hist = measure_sample(reference, ug, 0, sample_seed, stat_seed, config.threads)
-    return row, hist, _eps_task(reference, ug, config.k, config.threads), float(ug.num_pairs)
+    return row, hist, eps_task(reference, ug, config.k, config.threads), float(ug.num_pairs)
 
 
-def _deterministic(ug: Any) -> bool:
-    """Whether every possible world of ``ug`` is the same graph (all probabilities 0 or 1)."""
-    return bool(np.all((ug.p == 0.0) | (ug.p == 1.0)))
-
-
-def _has_model(point: GridPoint) -> bool:
+def has_model(point: GridPoint) -> bool:
     """Whether the point's Fig. 10 bar is a model's TV, not its published graph's.
 
     That is, whether its scheme has a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`.
@@ -141,23 +138,8 @@ def _has_model(point: GridPoint) -> bool:
     return registry.scheme(point.scheme).model_tv is not None
 
 
-def _model_tv_task(
+def model_tv_task(
     reference: Original, point: GridPoint, threads: int | None
 ) -> tuple[float, float]:
-    """:func:`_model_tv` of a point with a model (:func:`_has_model`), as a task."""
-    return _model_tv(reference.graph, point, math.nan, task_threads(threads))
-
-
-def _model_tv(
-    graph: Graph, point: GridPoint, published_tv: float, threads: int | None = None
-) -> tuple[float, float]:
-    """TV of the scheme's uncertain model, the quantity of the paper's Fig. 10, and its error.
-
-    A scheme whose published graph is one realisation of an uncertain model (RandWalk-mod) has
-    a :attr:`~graphveil.anonymize.registry.Scheme.model_tv`, which gives it. For every other
-    scheme the model is the published uncertain graph itself: ``published_tv``, error 0.
-    """
-    model_tv = registry.scheme(point.scheme).model_tv
-    if model_tv is None:
-        return published_tv, 0.0
-    return model_tv(graph, point.value, threads)
+    """:func:`~graphveil.experiments.rows.model_tv` of a point with a model (:func:`has_model`), as a task."""
+    return model_tv(reference.graph, point, math.nan, task_threads(threads))
