@@ -134,6 +134,18 @@ def test_kernels_are_the_same_on_one_or_many_threads():
         assert A.influence_spread(g, seeds, seed=3, threads=4) == spread
 
 
+def test_top_nodes_sort_by_value_then_id():
+    rng = np.random.default_rng(1)
+    for trial in range(200):
+        n = int(rng.integers(0, 60))
+        x = rng.random(n) if trial % 2 else rng.integers(0, 5, size=n).astype(float)
+        if trial % 7 == 0 and n:
+            x[rng.integers(0, n)] = np.nan  # sorted last
+        for k in (0, 1, 3, n - 1, n, n + 4):
+            expected = sorted(range(n), key=lambda i: (np.isnan(x[i]), -x[i], i))[: max(k, 0)]
+            assert A.top_nodes(x, k).tolist() == expected
+
+
 def test_eigenvector_centrality_is_refused_when_lanczos_does_not_converge(monkeypatch):
     g = load_shared("ca-GrQc")
     monkeypatch.setattr(A, "EIGENVECTOR_MAX_STEPS", 3)

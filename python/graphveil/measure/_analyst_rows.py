@@ -76,10 +76,10 @@ def eigenvector(graph: Graph | Multigraph, options: _Options) -> dict[str, float
     ref = _reference(options)
     evc = A.eigenvector_centrality(A.check_reference(graph, ref), threads=options.threads)
     k = ref.evc_top.size
-    top = np.sort(evc)[::-1][:k]
+    nodes = A.top_nodes(evc, k)
     return {
-        "S_EVC_MAE": float(np.mean(np.abs(ref.evc_top - top))) if k else float("nan"),
-        "S_EVC_top": A.node_overlap(ref.evc_nodes, A.top_nodes(evc, k)),
+        "S_EVC_MAE": float(np.mean(np.abs(ref.evc_top - evc[nodes]))) if k else float("nan"),
+        "S_EVC_top": A.node_overlap(ref.evc_nodes, nodes),
     }
 
 

@@ -518,9 +518,23 @@ def pagerank(
 
 
 def top_nodes(values: Any, k: int) -> np.ndarray:
-    """The ``k`` nodes of largest value, ties to the lower id."""
+    """The ``k`` nodes of largest value, in decreasing order, ties to the lower id.
+
+    Only the nodes at or above the ``k``-th largest value are sorted (found by a partition,
+    linear time); any nan sorts every node, nan last.
+
+    Examples
+    --------
+    >>> top_nodes([0.5, 2.0, 0.5, 1.0], 3).tolist()
+    [1, 3, 0]
+    """
     x = np.asarray(values, dtype=np.float64)
-    return np.lexsort((np.arange(x.size), -x))[: max(int(k), 0)]
+    k = min(max(int(k), 0), x.size)
+    if k == 0 or k == x.size or np.isnan(x).any():
+        return np.lexsort((np.arange(x.size), -x))[:k]
+    kth = np.partition(x, x.size - k)[x.size - k]
+    candidates = np.flatnonzero(x >= kth)
+    return candidates[np.lexsort((candidates, -x[candidates]))[:k]]
 
 
 def top_overlap(a: Any, b: Any, k: int) -> float:
@@ -742,6 +756,7 @@ def analyst_reference(
     seed64 = seed_to_u64(seed)
     k = top_count(g.n)
     evc = eigenvector_centrality(g, threads=threads)
+    evc_nodes = top_nodes(evc, k)
     return AnalystReference(
         graph=g,
         seed=seed64,
@@ -750,8 +765,8 @@ def analyst_reference(
             g, seed=seed64, exact_threshold=exact_threshold, sources=sources, threads=threads
         ),
         communities=communities(g, seed=seed64),
-        evc_top=np.sort(evc)[::-1][:k],
-        evc_nodes=top_nodes(evc, k),
+        evc_top=evc[evc_nodes],  # the k largest values, decreasing
+        evc_nodes=evc_nodes,
         pagerank_nodes=top_nodes(pagerank(g, threads=threads), k),
         exact_threshold=int(exact_threshold),
         sources=int(sources),
