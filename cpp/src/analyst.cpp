@@ -51,6 +51,7 @@ PageRankResult pagerank(const std::int64_t* indptr, const Index* indices, std::i
     const double base = (1.0 - damping) / nd;
     std::vector<double> inv(static_cast<std::size_t>(n)), last(static_cast<std::size_t>(n), 1.0 / nd);
     std::vector<double> x(static_cast<std::size_t>(n)), scaled(static_cast<std::size_t>(n));
+    std::vector<double> next_scaled(static_cast<std::size_t>(n));
     const std::int64_t blocks = block_count(n);
     std::vector<double> dangling_parts(static_cast<std::size_t>(blocks)),
         change_parts(static_cast<std::size_t>(blocks));
@@ -67,11 +68,12 @@ PageRankResult pagerank(const std::int64_t* indptr, const Index* indices, std::i
     for (std::int64_t it = 0; it < max_iter; ++it) {
         const double spread = ordered_sum(dangling_parts) / nd;
         // Each row is written by one thread, from `scaled` (read only here): x and the next
-        // step's scaled vector are written in place row by row.
+        // step's x / d, row by row.
         parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
             double dangling = 0.0, change = 0.0;
             for (std::int64_t v = begin; v < end; ++v) {
                 x[v] = damping * (row_sum(indptr, indices, v, scaled.data()) + spread) + base;
+                next_scaled[v] = x[v] * inv[v];
                 change += std::abs(x[v] - last[v]);
                 if (inv[v] == 0.0) dangling += x[v];
             }
@@ -80,10 +82,8 @@ PageRankResult pagerank(const std::int64_t* indptr, const Index* indices, std::i
         });
         out.iterations = it + 1;
         std::swap(x, last);
+        std::swap(scaled, next_scaled);
         if (ordered_sum(change_parts) < tol) break;
-        parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-            for (std::int64_t v = begin; v < end; ++v) scaled[v] = last[v] * inv[v];
-        });
     }
     parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t block) {
         double sum = 0.0;

@@ -156,7 +156,8 @@ def reproduce(
         and every sample: each row gets them and their mean error ``analyst_err``, the tables
         a column group of their own, ``study.md`` the win counts per privacy level
         (:func:`graphveil.experiments.families.analyst_wins`). Off by default for its cost
-        (on web-NotreDame about 15 times the paper's ten statistics a sample); the paper's
+        (on web-NotreDame about 7 times the paper's ten statistics' CPU a sample, most of it
+        Leiden); the paper's
         columns and rel.err do not change. Undirected G0 only; needs the ``analyst`` extra.
 
     Returns
