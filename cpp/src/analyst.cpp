@@ -347,13 +347,15 @@ std::int64_t influence_reach(const std::int64_t* indptr, const Index* indices, s
     // A stamp per node per worker: 4 bytes a node, workers capped at about 1 GiB in all.
     const std::int64_t cap = std::max<std::int64_t>(1, (std::int64_t{1} << 28) / n);
     const int workers = static_cast<int>(std::min({static_cast<std::int64_t>(resolve_threads(threads)), runs, cap}));
-    std::vector<std::int64_t> reached(static_cast<std::size_t>(runs), 0);
+    std::vector<std::int64_t> reached(static_cast<std::size_t>(workers), 0);
     std::atomic<std::int64_t> next_run{0};
-    // Each worker claims whole runs; a run's count depends on its salt alone.
-    parallel_blocks(workers, workers, [&](std::int64_t) {
+    // Each worker claims whole runs and adds up their counts: a run's count depends on its salt
+    // alone, and integers add up alike in any order.
+    parallel_blocks(workers, workers, [&](std::int64_t worker) {
         std::vector<std::uint32_t> stamp(static_cast<std::size_t>(n), 0);
         std::vector<std::int64_t> queue;
         std::uint32_t mark = 0;
+        interrupt::Every<> every;
         for (std::int64_t r; (r = next_run.fetch_add(1)) < runs;) {
             if (++mark == 0) {  // stamps wrapped: clear them
                 std::fill(stamp.begin(), stamp.end(), 0u);
@@ -367,6 +369,7 @@ std::int64_t influence_reach(const std::int64_t* indptr, const Index* indices, s
                     queue.push_back(seeds[i]);
                 }
             for (std::size_t head = 0; p > 0.0 && head < queue.size(); ++head) {
+                every.step();
                 const std::int64_t node = queue[head], stop = indptr[node + 1];
                 for (std::int64_t pos = indptr[node] - 1;;) {
                     pos += gap(salt, pos, log_q);
@@ -378,7 +381,7 @@ std::int64_t influence_reach(const std::int64_t* indptr, const Index* indices, s
                     }
                 }
             }
-            reached[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(queue.size());
+            reached[static_cast<std::size_t>(worker)] += static_cast<std::int64_t>(queue.size());
         }
     });
     std::int64_t total = 0;
