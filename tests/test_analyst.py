@@ -112,6 +112,46 @@ def test_pagerank_equals_networkx(real):
     assert A.top_overlap(A.pagerank(g), expected, k) == 1.0
 
 
+def test_kernels_are_the_same_on_one_or_many_threads():
+    # 30,000 nodes: 8 blocks of the kernels' fixed-block sums, so threads share them out
+    g = gv.generators.powerlaw_cluster(30_000, 3, 0.3, seed=1)
+    h = _thinned(g, 0.9, seed=2)
+    for graph in (g, h):
+        one = (
+            A.local_triangles(graph, threads=1),
+            A.pagerank(graph, threads=1),
+            A.eigenvector_centrality(graph, threads=1),
+        )
+        for threads in (2, 5):
+            many = (
+                A.local_triangles(graph, threads=threads),
+                A.pagerank(graph, threads=threads),
+                A.eigenvector_centrality(graph, threads=threads),
+            )
+            assert all(a.tobytes() == b.tobytes() for a, b in zip(one, many, strict=True))
+        seeds = A.degree_discount_seeds(graph)
+        spread = A.influence_spread(g, seeds, seed=3, threads=1)
+        assert A.influence_spread(g, seeds, seed=3, threads=4) == spread
+
+
+def test_top_nodes_sort_by_value_then_id():
+    rng = np.random.default_rng(1)
+    for trial in range(200):
+        n = int(rng.integers(0, 60))
+        x = rng.random(n) if trial % 2 else rng.integers(0, 5, size=n).astype(float)
+        if trial % 7 == 0 and n:
+            x[rng.integers(0, n)] = np.nan  # sorted last
+        for k in (0, 1, 3, n - 1, n, n + 4):
+            expected = sorted(range(n), key=lambda i: (np.isnan(x[i]), -x[i], i))[: max(k, 0)]
+            assert A.top_nodes(x, k).tolist() == expected
+
+
+def test_eigenvector_centrality_is_refused_when_lanczos_does_not_converge(monkeypatch):
+    g = load_shared("ca-GrQc")
+    monkeypatch.setattr(A, "EIGENVECTOR_MAX_STEPS", 3)
+    assert np.isnan(A.eigenvector_centrality(g)).all()
+
+
 def _pgb_kl(a, b) -> float:
     """PGB's cal_kl (utils.py), written out in plain Python."""
     p = [x / sum(a) for x in a]
@@ -169,10 +209,14 @@ def test_community_agreement_equals_scikit_learn(real):
         assert A.adjusted_rand_index(a, b) == pytest.approx(
             metrics.adjusted_rand_score(a, b), abs=1e-12
         )
+        # both from one table, by a lookup (labels below 4 n) or a sort (any others)
+        nmi, ari = A.normalized_mutual_info(a, b), A.adjusted_rand_index(a, b)
+        assert A.agreement(a, b) == (nmi, ari) == A.agreement(a * 10**9 - 5, b + 10**10)
     # the same partition, relabelled, agrees fully
     relabelled = np.unique(first, return_inverse=True)[1][::1] * 3 + 11
     assert A.normalized_mutual_info(first, relabelled) == 1.0
     assert A.adjusted_rand_index(first, relabelled) == 1.0
+    assert A.agreement(first, relabelled * 10**12) == (1.0, 1.0)
 
 
 @pytest.mark.parametrize(
@@ -269,6 +313,45 @@ def _exact_spread(g: gv.Graph, seeds, p: float) -> float:
         weight = p ** mask.sum() * (1 - p) ** (u.size - mask.sum())
         total += weight * np.isin(comp, comp[list(seeds)]).sum()
     return total
+
+
+def _splitmix(x: int) -> int:
+    mask = (1 << 64) - 1
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+    return x ^ (x >> 31)
+
+
+def _cascades_port(g: gv.Graph, seeds, p: float, runs: int, seed: int) -> float:
+    """The documented coins in plain Python: run r's salt splitmix(seed + r * golden), the live
+    slots of a node's CSR row by jumps 1 + floor(ln u / ln(1 - p)), u hashed from (salt, slot)."""
+    mask, total = (1 << 64) - 1, 0
+    for r in range(runs):
+        salt = _splitmix((r * 0x9E3779B97F4A7C15 + seed) & mask)
+        reached, frontier = set(seeds), list(dict.fromkeys(seeds))
+        while frontier:
+            node = frontier.pop()
+            pos = int(g.indptr[node]) - 1
+            while True:
+                h = _splitmix(((pos & mask) + 1 + salt) & mask)
+                pos += int(
+                    1.0 + math.floor(math.log(((h >> 11) + 1.0) * 2.0**-53) / math.log1p(-p))
+                )
+                if pos >= g.indptr[node + 1]:
+                    break
+                if int(g.indices[pos]) not in reached:
+                    reached.add(int(g.indices[pos]))
+                    frontier.append(int(g.indices[pos]))
+        total += len(reached)
+    return total / runs
+
+
+def test_influence_spread_draws_the_documented_coins():
+    g = load_shared("ca-GrQc")
+    seeds = A.degree_discount_seeds(g)
+    for p, seed in [(0.01, 5), (0.2, 6)]:
+        expected = _cascades_port(g, seeds.tolist(), p, 20, seed)
+        assert A.influence_spread(g, seeds, p=p, runs=20, seed=seed) == expected
 
 
 def test_influence_spread_matches_the_exact_expectation():

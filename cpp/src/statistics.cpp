@@ -64,9 +64,11 @@ void check_csr(const std::int64_t* indptr, std::int64_t n) {
 // ---------------------------------------------------------------------------------- triangles
 
 template <class Index>
-TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads) {
+TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads,
+                               std::int64_t* per_node) {
     check_csr<Index>(indptr, n);
     TriangleCounts out;
+    if (per_node != nullptr) std::fill(per_node, per_node + n, std::int64_t{0});
     if (n == 0) return out;
     for (std::int64_t v = 0; v < n; ++v) {
         const std::int64_t d = indptr[v + 1] - indptr[v];
@@ -98,30 +100,62 @@ TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices,
     // for x in out(r); a marked node there closes the triangle (r, x, y).
     constexpr std::int64_t kChunk = 512;
     const std::int64_t n_chunks = (n + kChunk - 1) / kChunk;
-    const int workers = worker_count(n_chunks, threads);
+    int workers = worker_count(n_chunks, threads);
+    // Per node, each worker adds into its own array (8 bytes a node: capped at about 2 GiB in
+    // all) and the arrays are summed after: exact integers, whatever the schedule.
+    if (per_node != nullptr)
+        workers =
+            static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(workers, (std::int64_t{1} << 28) / n)));
     std::vector<std::vector<std::uint8_t>> marks(static_cast<std::size_t>(workers));
+    std::vector<std::vector<std::int64_t>> found(static_cast<std::size_t>(per_node != nullptr ? workers : 0));
     std::vector<std::int64_t> counts(static_cast<std::size_t>(n_chunks), 0);
     const Index* adj = out_adj.data();
     const std::int64_t* ends = out_end.data();
     for_each_chunk(n_chunks, workers, [&](std::int64_t chunk, int worker) {
         auto& mark = marks[static_cast<std::size_t>(worker)];
         if (mark.empty()) mark.assign(static_cast<std::size_t>(n), 0);
+        std::int64_t* at = nullptr;
+        if (per_node != nullptr) {
+            auto& mine = found[static_cast<std::size_t>(worker)];
+            if (mine.empty()) mine.assign(static_cast<std::size_t>(n), 0);
+            at = mine.data();
+        }
         std::int64_t c = 0;
         const std::int64_t end = std::min(n, (chunk + 1) * kChunk);
         for (std::int64_t r = chunk * kChunk; r < end; ++r) {
             const std::int64_t b = indptr[r], e = ends[r];
             if (e - b < 2) continue;
             for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(adj[k])] = 1;
+            const std::int64_t before = c;
             for (std::int64_t k = b; k < e; ++k) {
                 if (k + 2 < e) prefetch(&adj[indptr[adj[k + 2]]]);
                 const std::int64_t x = adj[k];
-                for (std::int64_t j = indptr[x]; j < ends[x]; ++j) c += mark[static_cast<std::size_t>(adj[j])];
+                if (at == nullptr) {
+                    for (std::int64_t j = indptr[x]; j < ends[x]; ++j) c += mark[static_cast<std::size_t>(adj[j])];
+                    continue;
+                }
+                const std::int64_t at_x = c;
+                for (std::int64_t j = indptr[x]; j < ends[x]; ++j) {
+                    const std::int64_t y = adj[j];
+                    if (mark[static_cast<std::size_t>(y)]) {
+                        ++c;
+                        ++at[y];
+                    }
+                }
+                at[x] += c - at_x;
             }
+            if (at != nullptr) at[r] += c - before;
             for (std::int64_t k = b; k < e; ++k) mark[static_cast<std::size_t>(adj[k])] = 0;
         }
         counts[static_cast<std::size_t>(chunk)] = c;
     });
     for (const auto c : counts) out.triangles += c;
+    if (per_node != nullptr)
+        parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+            for (const auto& mine : found)
+                if (!mine.empty())
+                    for (std::int64_t v = begin; v < end; ++v) per_node[v] += mine[static_cast<std::size_t>(v)];
+        });
     return out;
 }
 
@@ -795,7 +829,8 @@ std::vector<std::int64_t> directed_distance_histogram(const std::int64_t* indptr
 }
 
 #define GRAPHVEIL_INSTANTIATE(Index)                                                                                   \
-    template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int);              \
+    template TriangleCounts count_triangles<Index>(const std::int64_t*, const Index*, std::int64_t, int,               \
+                                                   std::int64_t*);                                                    \
     template std::vector<std::int64_t> distance_histogram<Index>(const std::int64_t*, const Index*, std::int64_t,      \
                                                                  const std::int64_t*, std::int64_t, int);              \
     template std::vector<double> hyperball<Index>(const std::int64_t*, const Index*, std::int64_t, int, std::uint64_t, \

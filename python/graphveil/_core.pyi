@@ -589,3 +589,71 @@ def count_weighted_triangles(
     weights: npt.NDArray[np.uint8],
     threads: int = 0,
 ) -> int: ...
+
+# --- analyst statistics (register_analyst.cpp): analyst.hpp, statistics.hpp
+@overload
+def local_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    threads: int = 0,
+) -> tuple[int, npt.NDArray[np.int64]]: ...
+@overload
+def local_triangles(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    threads: int = 0,
+) -> tuple[int, npt.NDArray[np.int64]]: ...
+@overload
+def pagerank(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    damping: float,
+    tol: float,
+    max_iter: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.float64], int]: ...
+@overload
+def pagerank(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    damping: float,
+    tol: float,
+    max_iter: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.float64], int]: ...
+@overload
+def top_eigenvector(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    tol: float,
+    max_steps: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.float64], float, int, bool, float]: ...
+@overload
+def top_eigenvector(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    tol: float,
+    max_steps: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.float64], float, int, bool, float]: ...
+@overload
+def influence_reach(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    seeds: npt.NDArray[np.int64],
+    p: float,
+    runs: int,
+    seed: int,
+    threads: int = 0,
+) -> int: ...
+@overload
+def influence_reach(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int64],
+    p: float,
+    runs: int,
+    seed: int,
+    threads: int = 0,
+) -> int: ...

@@ -16,9 +16,12 @@ struct TriangleCounts {
 
 // Counts triangles by the degree-ordered orientation (each edge points from the lower to the
 // higher (degree, id) rank; every triangle is then found once, from its lowest-ranked node,
-// and every out-degree is O(sqrt m)). O(m sqrt m) time, O(n + m) extra memory.
+// and every out-degree is O(sqrt m)). O(m sqrt m) time, O(n + m) extra memory. With `per_node`
+// (n entries) it also writes the number of triangles through each node (networkx's triangles),
+// at the cost of 8 bytes a node per worker thread.
 template <class Index>
-TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads);
+TriangleCounts count_triangles(const std::int64_t* indptr, const Index* indices, std::int64_t n, int threads,
+                               std::int64_t* per_node = nullptr);
 
 // Number of ordered (source, target) pairs at distance d, for d = 0, 1, ..., max distance, over
 // BFS from the given sources (each source counts itself at d = 0). Unreachable targets are not

@@ -11,10 +11,11 @@ of G0, computed once, with the one seed every sample shares (BFS sources, Leiden
 numbers, the cascade's coins).
 
 Everything here is sparse: O(m) memory, no n x n matrix, no networkx. Costs per graph:
-triangles per node by two sparse products over the degree-ordered orientation (about the
-number of oriented wedges, ``sum_v d+(v)^2``), one Lanczos run (eigenvector centrality), about
-120 sparse products (PageRank), one Leiden run, ``sources`` BFS (distance distribution, as the
-paper's distances), and ``IC_RUNS`` cascades that touch only the edges of the nodes they reach.
+triangles per node in the pass that counts the paper's S_CC (C++), one Lanczos run of a few dozen
+sparse products (eigenvector centrality, C++), about 100 sparse products (PageRank, C++), one
+Leiden run (igraph), ``sources`` BFS (distance distribution, as the paper's distances), and
+``IC_RUNS`` cascades that touch only the edges of the nodes they reach (C++). The C++ kernels
+run on ``threads`` threads and give the same answer on any number of them.
 
 Choices where the peers leave room (the table's rows name them, ``Statistic.reference``):
 
@@ -67,6 +68,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from graphveil import _core
+from graphveil._checks import check_threads
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure._checks import _check_measured, _simple
@@ -74,6 +77,8 @@ from graphveil.measure.distances import DISTANCE_SOURCES, EXACT_THRESHOLD, dista
 from graphveil.multigraph import Multigraph
 
 __all__ = [
+    "EIGENVECTOR_MAX_STEPS",
+    "EIGENVECTOR_TOL",
     "IC_P",
     "IC_RUNS",
     "IC_SEEDS",
@@ -82,6 +87,7 @@ __all__ = [
     "TOP_SHARE",
     "AnalystReference",
     "adjusted_rand_index",
+    "agreement",
     "analyst_reference",
     "assortativity",
     "average_clustering",
@@ -118,6 +124,11 @@ PAGERANK_DAMPING = 0.85
 #: its top nodes settle.
 PAGERANK_TOL = 1e-8
 PAGERANK_MAX_ITER = 1000
+#: Eigenvector centrality's Lanczos stops when the top Ritz pair's residual is below this times
+#: the eigenvalue (34 steps on web-NotreDame; 1e-10 takes 29, 1e-8 23).
+EIGENVECTOR_TOL = 1e-12
+#: Eigenvector centrality is refused (nan) if Lanczos has not converged after this many steps.
+EIGENVECTOR_MAX_STEPS = 10_000
 
 _EPS = float(np.finfo(np.float64).eps)  # PGB's cal_kl smoothing
 
@@ -139,15 +150,13 @@ def _adjacency(g: Graph, dtype: Any = np.float64) -> sp.csr_matrix:
 
 
 # ----------------------------------------------------------------------------- clustering
-def local_triangles(graph: Graph | Multigraph) -> np.ndarray:
+def local_triangles(graph: Graph | Multigraph, *, threads: int | None = None) -> np.ndarray:
     """The number of triangles through each node (networkx's ``triangles``), int64.
 
-    Edges point from the lower to the higher (degree, id) rank, so every out-degree is
-    O(sqrt m). A triangle ``a < b < c`` is found once by ``L (L L)`` at ``(a, c)`` (its middle
-    node is summed) and once by ``L (L^T L)`` at ``(b, c)`` (its lowest node is summed): the
-    row and column sums of the first give ``a`` and ``c``, the row sums of the second ``b``.
-    Memory is about the number of oriented wedges, ``sum_v d+(v)^2``. A C++ kernel would count
-    them per node in the pass :func:`~graphveil.measure.utility.triangle_count` makes.
+    Counted in C++ in the pass :func:`~graphveil.measure.utility.triangle_count` makes (edges
+    point from the lower to the higher (degree, id) rank, each triangle is found once, at its
+    lowest node, and adds 1 to each of its three nodes); exact integers, whatever ``threads``.
+    Memory: 8 bytes a node per thread.
 
     Examples
     --------
@@ -155,18 +164,10 @@ def local_triangles(graph: Graph | Multigraph) -> np.ndarray:
     [1, 1, 1, 0]
     """
     g = _graph(graph)
-    deg = g.degrees.astype(np.int64)
-    u = np.repeat(np.arange(g.n, dtype=np.int64), deg)
-    v = g.indices.astype(np.int64)
-    up = (deg[u] < deg[v]) | ((deg[u] == deg[v]) & (u < v))
-    low = sp.csr_matrix((np.ones(int(up.sum()), dtype=np.int64), (u[up], v[up])), shape=(g.n, g.n))
-    closed = low.multiply(low @ low)  # (a, c): middles b
-    via_low = low.multiply(low.T @ low)  # (b, c): lowest a
-    out = np.asarray(closed.sum(axis=1)).ravel() + np.asarray(closed.sum(axis=0)).ravel()
-    return (out + np.asarray(via_low.sum(axis=1)).ravel()).astype(np.int64)
+    return _core.local_triangles(g.indptr, g.indices, check_threads(threads))[1]
 
 
-def average_clustering(graph: Graph | Multigraph) -> float:
+def average_clustering(graph: Graph | Multigraph, *, threads: int | None = None) -> float:
     """Mean local clustering coefficient, nodes of degree below 2 counting 0.
 
     networkx's ``average_clustering`` (and igraph's ``transitivity_avglocal_undirected(mode=
@@ -178,12 +179,16 @@ def average_clustering(graph: Graph | Multigraph) -> float:
     0.5833
     """
     g = _graph(graph)
+    return _mean_clustering(g, local_triangles(g, threads=threads))
+
+
+def _mean_clustering(g: Graph, local: np.ndarray) -> float:
+    """:func:`average_clustering` of ``g`` from its :func:`local_triangles` ``local``."""
     if g.n == 0:
         return math.nan
     deg = g.degrees.astype(np.float64)
     pairs = deg * (deg - 1.0)
-    local = np.divide(2.0 * local_triangles(g), pairs, out=np.zeros(g.n), where=pairs > 0)
-    return float(local.mean())
+    return float(np.divide(2.0 * local, pairs, out=np.zeros(g.n), where=pairs > 0).mean())
 
 
 # --------------------------------------------------------------------------------- mixing
@@ -266,7 +271,9 @@ def communities(graph: Graph | Multigraph, *, seed: SeedLike = None) -> np.ndarr
 
     igraph's Leiden (Traag et al. 2019), objective ``"modularity"``, resolution 1, two
     iterations (igraph's default: iterating until no node moves, ``n_iterations=-1``, takes
-    7 times longer on web-NotreDame for a modularity 0.001 higher). Leiden rather than
+    10 times longer on web-NotreDame for a modularity 0.0016 higher; one iteration takes 0.73 s
+    of CPU instead of 1.4 s there for a modularity 0.006 lower, 11 s instead of 18 s on the
+    youtube-size graph for 0.011 lower). Leiden rather than
     Louvain (python-louvain's ``best_partition``, which PGB and PrivGraph call): Louvain can
     leave a community internally disconnected, Leiden guarantees connected communities, and on
     web-NotreDame it finds modularity 0.943 in 3 s where igraph's Louvain
@@ -276,7 +283,9 @@ def communities(graph: Graph | Multigraph, *, seed: SeedLike = None) -> np.ndarr
 
     python-igraph draws its random numbers from a Python ``random`` module: this call hands it
     a ``random.Random(seed)`` of its own under a lock and restores the default after, so the
-    partition depends on the seed alone, whichever thread measures which sample.
+    partition depends on the seed alone, whichever thread measures which sample. python-igraph
+    holds the GIL through the whole run (1.2 s of CPU on web-NotreDame, 13 s on the youtube-size
+    graph): another thread of the process runs no Python meanwhile, only the C++ kernel it is in.
 
     Parameters
     ----------
@@ -301,7 +310,9 @@ def communities(graph: Graph | Multigraph, *, seed: SeedLike = None) -> np.ndarr
         return np.zeros(0, dtype=np.int64)
     u, v = g.edges()
     ig_graph = ig.Graph(n=g.n)
-    ig_graph.add_edges(np.column_stack([u, v]))
+    # pairs of Python ints: half the time of an (m, 2) array (0.15 s against 0.27 s of CPU on
+    # web-NotreDame; a memoryview of int64, which python-igraph also takes, 0.8 s)
+    ig_graph.add_edges(zip(u.tolist(), v.tolist()))
     with _IGRAPH_LOCK:
         ig.set_random_number_generator(random.Random(seed64))
         try:
@@ -311,13 +322,40 @@ def communities(graph: Graph | Multigraph, *, seed: SeedLike = None) -> np.ndarr
     return np.asarray(part.membership, dtype=np.int64)
 
 
-def _contingency(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Cluster sizes of ``a`` and ``b`` and the non-zero cells of their contingency table."""
-    _, ia = np.unique(a, return_inverse=True)
-    _, ib = np.unique(b, return_inverse=True)
-    ka = int(ia.max()) + 1
-    _, cells = np.unique(ia.astype(np.int64) * (int(ib.max()) + 1) + ib, return_counts=True)
-    return np.bincount(ia, minlength=ka), np.bincount(ib), cells
+@dataclass(frozen=True)
+class _Table:
+    """The contingency table of two partitions of ``n`` items, its non-zero cells only."""
+
+    n: int
+    keys: np.ndarray  # ia * kb + ib of each non-zero cell, ascending
+    cells: np.ndarray  # the count of each
+    kb: int
+    ca: np.ndarray  # cluster sizes of a (its clusters in ascending label order)
+    cb: np.ndarray
+
+
+def _dense(labels: np.ndarray) -> np.ndarray:
+    """``np.unique(labels, return_inverse=True)[1]``: each label's rank among the distinct ones.
+
+    Non-negative integer labels below ``4 n`` (Leiden's) by a lookup table, not a sort.
+    """
+    n = labels.size
+    if labels.dtype.kind in "iu" and n and labels.min() >= 0 and labels.max() < 4 * n:
+        present = np.bincount(labels) > 0
+        return (np.cumsum(present) - 1)[labels]
+    return np.unique(labels, return_inverse=True)[1].ravel()
+
+
+def _table(a: np.ndarray, b: np.ndarray) -> _Table:
+    ia, ib = _dense(a).astype(np.int64), _dense(b).astype(np.int64)
+    ka, kb = int(ia.max()) + 1, int(ib.max()) + 1
+    if ka * kb <= 4 * a.size:
+        counts = np.bincount(ia * kb + ib, minlength=ka * kb)
+        keys = np.flatnonzero(counts)
+        cells = counts[keys]
+    else:
+        keys, cells = np.unique(ia * kb + ib, return_counts=True)
+    return _Table(a.size, keys, cells, kb, np.bincount(ia, minlength=ka), np.bincount(ib))
 
 
 def _check_pair(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -342,30 +380,23 @@ def normalized_mutual_info(a: Any, b: Any) -> float:
     1.0
     """
     la, lb = _check_pair(a, b)
-    n = la.size
-    if n == 0:
-        return math.nan
-    ca, cb, cells = _contingency(la, lb)
-    if ca.size == cb.size == cells.size:  # one partition relabelled: 1 exactly, not 1 - 1e-16
+    return math.nan if la.size == 0 else _nmi(_table(la, lb))
+
+
+def _nmi(t: _Table) -> float:
+    if t.ca.size == t.cb.size == t.cells.size:  # one partition relabelled: 1, not 1 - 1e-16
         return 1.0
-    mi = _mutual_info(la, lb, n)  # sum p_ij ln(p_ij / (p_i p_j)) over the non-zero cells
-    ha, hb = _entropy(ca, n), _entropy(cb, n)
+    # sum p_ij ln(p_ij / (p_i p_j)) over the non-zero cells
+    outer = t.ca[t.keys // t.kb].astype(np.float64) * t.cb[t.keys % t.kb]
+    n = t.n
+    mi = max(float(np.sum(t.cells / n * (np.log(t.cells * float(n)) - np.log(outer)))), 0.0)
+    ha, hb = _entropy(t.ca, n), _entropy(t.cb, n)
     return float(mi / max((ha + hb) / 2.0, _EPS))
 
 
 def _entropy(counts: np.ndarray, n: int) -> float:
     p = counts[counts > 0] / n
     return float(-np.sum(p * np.log(p)))
-
-
-def _mutual_info(la: np.ndarray, lb: np.ndarray, n: int) -> float:
-    _, ia = np.unique(la, return_inverse=True)
-    _, ib = np.unique(lb, return_inverse=True)
-    kb = int(ib.max()) + 1
-    keys, cells = np.unique(ia.astype(np.int64) * kb + ib, return_counts=True)
-    ca, cb = np.bincount(ia), np.bincount(ib)
-    outer = ca[keys // kb].astype(np.float64) * cb[keys % kb]
-    return max(float(np.sum(cells / n * (np.log(cells * float(n)) - np.log(outer)))), 0.0)
 
 
 def adjusted_rand_index(a: Any, b: Any) -> float:
@@ -381,13 +412,19 @@ def adjusted_rand_index(a: Any, b: Any) -> float:
     1.0
     """
     la, lb = _check_pair(a, b)
-    n = la.size
-    if n == 0:
-        return math.nan
-    ca, cb, cells = _contingency(la, lb)
-    same_both = int(np.sum(cells.astype(object) * (cells - 1).astype(object))) // 2
-    same_a = int(np.sum(ca.astype(object) * (ca - 1).astype(object))) // 2
-    same_b = int(np.sum(cb.astype(object) * (cb - 1).astype(object))) // 2
+    return math.nan if la.size == 0 else _ari(_table(la, lb))
+
+
+def _pairs_within(counts: np.ndarray, n: int) -> int:
+    """``sum c (c - 1) / 2`` exactly (int64 holds it below 2^31 items, else Python ints)."""
+    c = counts.astype(np.int64 if n < 2**31 else object)
+    return int(np.sum(c * (c - 1))) // 2
+
+
+def _ari(t: _Table) -> float:
+    n = t.n
+    same_both = _pairs_within(t.cells, n)
+    same_a, same_b = _pairs_within(t.ca, n), _pairs_within(t.cb, n)
     pairs = n * (n - 1) // 2
     tp, fn, fp = same_both, same_a - same_both, same_b - same_both
     tn = pairs - tp - fn - fp
@@ -396,17 +433,41 @@ def adjusted_rand_index(a: Any, b: Any) -> float:
     return float(2 * (tp * tn - fn * fp)) / float((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn))
 
 
+def agreement(a: Any, b: Any) -> tuple[float, float]:
+    """``(nmi, ari)`` of two partitions, from one contingency table for both.
+
+    The values of :func:`normalized_mutual_info` and :func:`adjusted_rand_index`.
+
+    Examples
+    --------
+    >>> agreement([0, 0, 1, 1], [0, 0, 0, 1])
+    (0.34371101848545077, 0.0)
+    """
+    la, lb = _check_pair(a, b)
+    if la.size == 0:
+        return math.nan, math.nan
+    table = _table(la, lb)
+    return _nmi(table), _ari(table)
+
+
 # --------------------------------------------------------------------------- central nodes
-def eigenvector_centrality(graph: Graph | Multigraph) -> np.ndarray:
+def eigenvector_centrality(graph: Graph | Multigraph, *, threads: int | None = None) -> np.ndarray:
     """The principal eigenvector of the adjacency, non-negative, of unit L2 norm.
 
     What networkx's ``eigenvector_centrality`` (power iteration on ``A + I``, PGB's and
-    PrivGraph's call) converges to, found by Lanczos (``scipy.sparse.linalg.eigsh``,
-    ``which="LA"``, tolerance 1e-8, from the all-ones vector so the run is deterministic; on
-    web-NotreDame it differs from a 1e-12 run by 3e-12 at most, in half the time); a dense solver
-    below 64 nodes, where ARPACK is not defined for every size. A graph without edges gives
-    ``1 / sqrt(n)`` everywhere (networkx too). When the largest eigenvalue is not simple (two
-    largest components alike), the eigenvector is not unique and neither is the answer.
+    PrivGraph's call) converges to, found in C++ by Lanczos from the all-ones vector (so the run
+    is deterministic), stopped when the top Ritz pair's residual ``||A x - lambda x||`` is below
+    :data:`EIGENVECTOR_TOL` ``* lambda``, without reorthogonalisation (two passes over the same
+    recurrence, O(n) memory, twice as many products as steps: 34 steps on web-NotreDame, within
+    1.2e-13 of ARPACK's answer at tolerance 1e-14, where ARPACK at 1e-8, this function's former
+    call, is 3.1e-12 off; 0.2 s of CPU against its 1.1 s). Floating sums are taken over fixed blocks
+    of nodes, so the answer is the same on any number of threads. Power iteration would need
+    about 140 products on web-NotreDame and 1,100 on the youtube-size graph, whose most negative
+    eigenvalue (-65.9) is almost as large as its largest (67.4). A dense solver below 64 nodes. A
+    graph without edges gives ``1 / sqrt(n)`` everywhere (networkx too). When the largest
+    eigenvalue is not simple (two largest components alike), the eigenvector is not unique and
+    neither is the answer. All nan if the measured residual exceeds ``1e-8 lambda`` (ARPACK's
+    former tolerance) or the run does not converge in :data:`EIGENVECTOR_MAX_STEPS` steps.
 
     Examples
     --------
@@ -419,27 +480,28 @@ def eigenvector_centrality(graph: Graph | Multigraph) -> np.ndarray:
         return np.zeros(0)
     if g.m == 0:
         return np.full(g.n, 1.0 / math.sqrt(g.n))
-    adj = _adjacency(g)
     if g.n < 64:
-        _, vectors = np.linalg.eigh(adj.toarray())
+        _, vectors = np.linalg.eigh(_adjacency(g).toarray())
         x = vectors[:, -1]
-    else:
-        from scipy.sparse.linalg import ArpackNoConvergence, eigsh  # not paid for on import
-
-        try:
-            _, vectors = eigsh(adj, k=1, which="LA", v0=np.ones(g.n), tol=1e-8, maxiter=g.n * 20)
-        except ArpackNoConvergence:  # pragma: no cover - a measurement is right or refused
-            return np.full(g.n, math.nan)
-        x = vectors[:, 0]
-    x = np.abs(x if x.sum() >= 0 else -x)
-    return x / np.linalg.norm(x)
+        x = np.abs(x if x.sum() >= 0 else -x)
+        return x / np.linalg.norm(x)
+    x, _, _, converged, residual = _core.top_eigenvector(
+        g.indptr, g.indices, EIGENVECTOR_TOL, EIGENVECTOR_MAX_STEPS, check_threads(threads)
+    )
+    if not converged or not residual <= 1e-8:  # pragma: no cover - right or refused
+        return np.full(g.n, math.nan)
+    return np.abs(x if x.sum() >= 0 else -x)  # of unit norm already (a sign change keeps it)
 
 
-def pagerank(graph: Graph | Multigraph, *, damping: float = PAGERANK_DAMPING) -> np.ndarray:
+def pagerank(
+    graph: Graph | Multigraph, *, damping: float = PAGERANK_DAMPING, threads: int | None = None
+) -> np.ndarray:
     """PageRank by power iteration on the sparse adjacency, summing to 1.
 
     networkx's ``pagerank`` (uniform teleport; an isolated node's mass spread uniformly),
-    stopped when one step changes the vector by less than :data:`PAGERANK_TOL` in L1.
+    stopped when one step changes the vector by less than :data:`PAGERANK_TOL` in L1. In C++,
+    one parallel pass over the rows a step; floating sums over fixed blocks of nodes, so the
+    answer is the same on any number of threads.
 
     Examples
     --------
@@ -451,23 +513,35 @@ def pagerank(graph: Graph | Multigraph, *, damping: float = PAGERANK_DAMPING) ->
         raise ValueError(f"damping must be in [0, 1), got {damping}")
     if g.n == 0:
         return np.zeros(0)
-    deg = g.degrees.astype(np.float64)
-    dangling = deg == 0
-    inv = np.divide(1.0, deg, out=np.zeros(g.n), where=~dangling)
-    adj = _adjacency(g)
-    x = np.full(g.n, 1.0 / g.n)
-    for _ in range(PAGERANK_MAX_ITER):
-        last = x
-        x = damping * (adj @ (last * inv) + last[dangling].sum() / g.n) + (1.0 - damping) / g.n
-        if np.abs(x - last).sum() < PAGERANK_TOL:
-            break
-    return x / x.sum()
+    rank, _ = _core.pagerank(
+        g.indptr,
+        g.indices,
+        float(damping),
+        PAGERANK_TOL,
+        PAGERANK_MAX_ITER,
+        check_threads(threads),
+    )
+    return rank
 
 
 def top_nodes(values: Any, k: int) -> np.ndarray:
-    """The ``k`` nodes of largest value, ties to the lower id."""
+    """The ``k`` nodes of largest value, in decreasing order, ties to the lower id.
+
+    Only the nodes at or above the ``k``-th largest value are sorted (found by a partition,
+    linear time); any nan sorts every node, nan last.
+
+    Examples
+    --------
+    >>> top_nodes([0.5, 2.0, 0.5, 1.0], 3).tolist()
+    [1, 3, 0]
+    """
     x = np.asarray(values, dtype=np.float64)
-    return np.lexsort((np.arange(x.size), -x))[: max(int(k), 0)]
+    k = min(max(int(k), 0), x.size)
+    if k == 0 or k == x.size or np.isnan(x).any():
+        return np.lexsort((np.arange(x.size), -x))[:k]
+    kth = np.partition(x, x.size - k)[x.size - k]
+    candidates = np.flatnonzero(x >= kth)
+    return candidates[np.lexsort((candidates, -x[candidates]))[:k]]
 
 
 def top_overlap(a: Any, b: Any, k: int) -> float:
@@ -567,34 +641,6 @@ def degree_discount_seeds(
     return np.asarray(seeds, dtype=np.int64)
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser, element-wise on uint64 (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        x = x ^ (x >> np.uint64(30))
-        x = x * np.uint64(0xBF58476D1CE4E5B9)
-        x = x ^ (x >> np.uint64(27))
-        x = x * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
-
-
-def _gaps(salt: np.ndarray, pos: np.ndarray, log_q: float) -> np.ndarray:
-    """Geometric(p) gaps to the next live slot, one uniform hashed from (run salt, slot)."""
-    with np.errstate(over="ignore"):
-        h = _mix(pos.astype(np.uint64) + np.uint64(1) + salt)
-    uniform = ((h >> np.uint64(11)).astype(np.float64) + 1.0) * 2.0**-53  # in (0, 1]
-    if log_q == -math.inf:  # p = 1: every slot is live
-        return np.ones(pos.size, dtype=np.int64)
-    gap = 1.0 + np.floor(np.log(uniform) / log_q)
-    return np.minimum(gap, 2.0**62).astype(np.int64)
-
-
-def _run_salts(seed64: int, runs: int) -> np.ndarray:
-    with np.errstate(over="ignore"):
-        return _mix(
-            np.arange(runs, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(seed64)
-        )
-
-
 def influence_spread(
     graph: Graph | Multigraph,
     seeds: Any,
@@ -602,6 +648,7 @@ def influence_spread(
     p: float = IC_P,
     runs: int = IC_RUNS,
     seed: SeedLike = None,
+    threads: int | None = None,
 ) -> float:
     """Mean number of nodes an independent cascade from ``seeds`` reaches in ``graph``.
 
@@ -609,11 +656,11 @@ def influence_spread(
     (PrivGraph's ``runIC``). An edge is tried at most once per cascade, from the end reached
     first, so one coin per (run, directed edge) gives the cascade exactly. Here the coins of a
     node's edges in run ``r`` are drawn by geometric jumps through its adjacency row, each jump
-    a hash of (``seed``, r, slot): the runs advance together, breadth first, in time linear in
-    the nodes reached and the live edges they have (a hub costs ``d p`` steps, not ``d``
-    coins), and the same seed gives the same coins for any seed set, so the spreads of two seed
-    sets on one graph differ only by their seeds (common random numbers). A C++ kernel would
-    run the cascades in parallel, one per task, with the same coins.
+    a splitmix64 hash of (``seed``, r, slot): a cascade costs the nodes it reaches and their live
+    edges (a hub costs ``d p`` steps, not ``d`` coins), and the same seed gives the same coins for
+    any seed set, so the spreads of two seed sets on one graph differ only by their seeds (common
+    random numbers). In C++, the runs in parallel, each by one thread: the same answer on any
+    number of threads.
 
     Parameters
     ----------
@@ -627,6 +674,8 @@ def influence_spread(
         Monte Carlo cascades averaged.
     seed : int, numpy.random.Generator or None
         Seeds the coins.
+    threads : int, optional
+        Worker threads (None or 0: all cores); the answer does not depend on it.
 
     Returns
     -------
@@ -645,35 +694,12 @@ def influence_spread(
     runs = int(runs)
     if runs < 1:
         raise ValueError(f"runs must be >= 1, got {runs}")
-    start = np.unique(np.asarray(seeds, dtype=np.int64))
-    if start.size and (start[0] < 0 or start[-1] >= g.n):
+    start = np.ascontiguousarray(np.asarray(seeds, dtype=np.int64).ravel())
+    if start.size and (start.min() < 0 or start.max() >= g.n):
         raise IndexError(f"seeds must be node ids in 0..{g.n - 1}")
-    salts = _run_salts(seed_to_u64(seed), runs)
-    log_q = math.log1p(-p) if p < 1.0 else -math.inf
-    n = max(g.n, 1)
-    total = 0
-    block = max(1, min(runs, (1 << 26) // n))  # a visited bitmap of <= 64 MiB per block of runs
-    for first in range(0, runs, block):
-        count = min(block, runs - first)
-        visited = np.zeros(count * n, dtype=bool)
-        run = np.repeat(np.arange(count, dtype=np.int64), start.size)
-        node = np.tile(start, count)
-        visited[run * n + node] = True
-        while node.size and p > 0.0:
-            # the live slots of each (run, node): geometric jumps through its CSR row
-            r, pos, stop = run, g.indptr[node].astype(np.int64) - 1, g.indptr[node + 1]
-            found_runs, found_slots = [], []
-            while r.size:
-                pos = pos + _gaps(salts[first + r], pos, log_q)
-                inside = pos < stop
-                r, pos, stop = r[inside], pos[inside], stop[inside]
-                found_runs.append(r)
-                found_slots.append(pos)
-            keys = np.concatenate(found_runs) * n + g.indices[np.concatenate(found_slots)]
-            keys = np.unique(keys[~visited[keys]])
-            visited[keys] = True
-            run, node = keys // n, keys % n
-        total += int(np.count_nonzero(visited))
+    total = _core.influence_reach(
+        g.indptr, g.indices, start, float(p), runs, seed_to_u64(seed), check_threads(threads)
+    )
     return total / runs
 
 
@@ -736,7 +762,8 @@ def analyst_reference(
     g = _graph(g0)
     seed64 = seed_to_u64(seed)
     k = top_count(g.n)
-    evc = eigenvector_centrality(g)
+    evc = eigenvector_centrality(g, threads=threads)
+    evc_nodes = top_nodes(evc, k)
     return AnalystReference(
         graph=g,
         seed=seed64,
@@ -745,9 +772,9 @@ def analyst_reference(
             g, seed=seed64, exact_threshold=exact_threshold, sources=sources, threads=threads
         ),
         communities=communities(g, seed=seed64),
-        evc_top=np.sort(evc)[::-1][:k],
-        evc_nodes=top_nodes(evc, k),
-        pagerank_nodes=top_nodes(pagerank(g), k),
+        evc_top=evc[evc_nodes],  # the k largest values, decreasing
+        evc_nodes=evc_nodes,
+        pagerank_nodes=top_nodes(pagerank(g, threads=threads), k),
         exact_threshold=int(exact_threshold),
         sources=int(sources),
     )

@@ -98,9 +98,10 @@ class Original:
     analyst : bool, default False
         Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
-        on web-NotreDame one sample's analyst set takes about 15 times the paper's ten
-        (8.5-18 s against 0.5-1.3 s on a loaded 2-core machine, most of it Leiden and the
-        eigenvector; ``benchmarks/bench_utility.py``), and G0's reference 10-15 s once. Undirected G0 only; the
+        on web-NotreDame one sample's analyst set takes 2.2-2.4 s of CPU against 0.33 s for the
+        paper's ten, over half of it igraph's Leiden (``python benchmarks/analyst_cost.py``, 2
+        threads, a loaded 2-core machine), and G0's reference 2.5-2.7 s once; on the
+        youtube-size graph 18.6 s against 2.7 s, Leiden 13.4 s. Undirected G0 only; the
         community statistics need igraph (the ``analyst`` extra).
 
     Attributes

@@ -668,7 +668,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_TRI",
         "number of triangles (PGB's tria_count)",
-        _rows.triangles,
+        _rows.clustering,
         _COUNT,
         analyst=True,
         reference="networkx triangles",
@@ -676,7 +676,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     Statistic(
         "S_ACC",
         "average clustering, degree < 2 counting 0 (PGB's ACC)",
-        _rows.avg_clustering,
+        _rows.clustering,
         _SHARE,
         analyst=True,
         reference="networkx average_clustering",
