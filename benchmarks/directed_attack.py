@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--data-dir", default="../shared/data")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--scores", action="store_true", help="also time attack_scores")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
     g = datasets.load(args.dataset, data_dir=args.data_dir, directed=True)
     print(f"{args.dataset}: {g}, threads {args.threads}", flush=True)
