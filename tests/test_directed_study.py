@@ -154,12 +154,16 @@ def test_link_inference_on_ordered_pairs(g0: gv.Graph, release: gv.UncertainGrap
     assert link_inference(g0, flipped).true_pairs == reverse
 
 
-def test_propagation_runs_on_the_underlying_undirected_graphs() -> None:
+def test_propagation_reads_arc_directions() -> None:
+    # directed propagation by default (tests/test_attack_directed.py); directed=False is the
+    # attack on the underlying undirected graphs
     g = _digraph(150, 900, 11)
     directed = propagation_attack(g, g, seeds=10, seed=4)
+    dropped = propagation_attack(g, g, seeds=10, seed=4, directed=False)
     undirected = propagation_attack(g.to_undirected(), g.to_undirected(), seeds=10, seed=4)
-    assert directed.sampled == undirected.sampled
-    assert directed.most_likely == undirected.most_likely
+    assert directed.directed and not dropped.directed
+    assert dropped.sampled == undirected.sampled
+    assert dropped.most_likely == undirected.most_likely
 
 
 def test_attack_scores_on_a_directed_release(g0: gv.Graph, release: gv.UncertainGraph) -> None:

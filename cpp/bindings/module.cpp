@@ -20,6 +20,7 @@ void register_stats(py::module_& m);
 void register_maxvar(py::module_& m);
 void register_schemes(py::module_& m);
 void register_attack(py::module_& m);
+void register_attack_directed(py::module_& m);
 void register_metis(py::module_& m);
 void register_analyst(py::module_& m);
 }  // namespace graphveil::bind
@@ -73,6 +74,7 @@ PYBIND11_MODULE(_core, m) {
     graphveil::bind::register_maxvar(m);
     graphveil::bind::register_schemes(m);
     graphveil::bind::register_attack(m);
+    graphveil::bind::register_attack_directed(m);
     graphveil::bind::register_metis(m);
     graphveil::bind::register_analyst(m);
     // Machine facts, not kernels: one line each, so they live here rather than in an area file.

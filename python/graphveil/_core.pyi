@@ -528,6 +528,24 @@ def propagate(
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
 
+# attack_directed.hpp (register_attack_directed.cpp)
+def propagate_directed(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    in_indptr: npt.NDArray[np.int64],
+    in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_in_indptr: npt.NDArray[np.int64],
+    aux_in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    theta: float,
+    degree_ratio: float,
+    all_nodes: bool,
+    max_rounds: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+
 # matching.hpp
 def percolate(
     indptr: npt.NDArray[np.int64],

@@ -19,8 +19,11 @@ The seeded attacks run once per seed count of a sweep (``seed_fractions`` of the
 on G0's core minus the seeds and on every non-seed node: correct, wrong, unmapped, accuracy,
 coverage and the share with a structural twin (:func:`~graphveil.attack.structural_twins`).
 
-A directed release is attacked on the underlying undirected graphs, as propagation's: a lower
-bound of what a directed attack reaches.
+A directed release: percolation and reconciliation match the underlying undirected graphs (G0's
+and each world's arcs with their directions dropped, a lower bound of what a directed matching
+reaches); the seedless attack finds its seed clique on the undirected graphs (a clique has no
+direction) and extends it by directed propagation (:func:`~graphveil.attack.propagation`), its
+twins G0's directed twins.
 """
 
 from __future__ import annotations
@@ -166,8 +169,12 @@ class _Setup:
     g0: Graph  # G0's undirected graph, the auxiliary graph
     truth: np.ndarray  # truth[t]: G0 node of target node t
     core: np.ndarray  # core[t]: target node t is in G0's core
-    twins: np.ndarray  # twins[t]: target node t has a structural twin in G0
+    twins: np.ndarray  # twins[t]: target node t has a structural twin in G0 (the graph read)
     worlds: dict[str, Graph]  # the attacked worlds on the hidden ids
+    # An attack that reads directions (directed=True in _setup, a directed G0): G0 itself and the
+    # attacked worlds with their arcs, on the hidden ids; else None and {}.
+    g0_arcs: Graph | None = None
+    arcs: dict[str, Graph] = field(default_factory=dict)
 
     def score(self, world: str, seeds: int, mapping: np.ndarray, pairs: np.ndarray) -> WorldRate:
         scored = np.ones(self.truth.size, dtype=bool)
@@ -191,11 +198,13 @@ def _setup(
     worlds: Sequence[str],
     g0_twins: np.ndarray | None,
     threads: int | None,
+    directed: bool = False,
 ) -> _Setup:
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     release = release_on(g0, published)
     m = g0.m  # the attacker knows the number of edges (arcs) of G0
+    g0_arcs = _check_graph(g0, "g0") if directed and g0.directed else None
     g0 = _check_graph(g0.to_undirected(), "g0")
     perm = rng.permutation(g0.n)  # G0 node i is target node perm[i]
     truth = np.empty_like(perm)
@@ -203,7 +212,7 @@ def _setup(
     core = np.zeros(g0.n, dtype=bool)
     core[perm[core_nodes(g0, min_degree)]] = True
     if g0_twins is None:
-        g0_twins = structural_twins(g0)
+        g0_twins = structural_twins(g0 if g0_arcs is None else g0_arcs)
     elif np.shape(g0_twins) != (g0.n,) or np.asarray(g0_twins).dtype != bool:
         raise ValueError(
             f"g0_twins must be structural_twins(g0): a boolean array of {g0.n:,} entries"
@@ -211,6 +220,7 @@ def _setup(
     twins = np.zeros(g0.n, dtype=bool)
     twins[perm] = g0_twins
     hidden: dict[str, Graph] = {}
+    arcs: dict[str, Graph] = {}
     for world in worlds:
         if world == "sampled":
             graph = release.sample(seed=rng, threads=threads)
@@ -219,14 +229,17 @@ def _setup(
             graph = most_likely_world(release)
         else:
             graph = top_m_world(release, m, ids=perm)
-        wu, wv = graph.to_undirected().edges()
-        target = Graph.from_edges(perm[wu], perm[wv], g0.n)
-        for other in hidden.values():  # a world equal to an earlier one is that one (same object)
-            if other.m == target.m and np.array_equal(other.indices, target.indices):
-                target = other
-                break
-        hidden[world] = target
-    return _Setup(g0, truth, core, twins, hidden)
+        hidden[world] = _hide(graph.to_undirected(), perm, hidden)
+        if g0_arcs is not None:
+            arcs[world] = _hide(graph, perm, arcs)
+    return _Setup(g0, truth, core, twins, hidden, g0_arcs, arcs)
+
+
+def _hide(graph: Graph, perm: np.ndarray, earlier: dict[str, Graph]) -> Graph:
+    """``graph`` on the hidden ids; an earlier world equal to it is returned itself (same object)."""
+    wu, wv = graph.edges()
+    target = Graph.from_edges(perm[wu], perm[wv], graph.n, directed=graph.directed)
+    return next((other for other in earlier.values() if other == target), target)
 
 
 def _seed_counts(fractions: Any, seeds: Any, g0: Graph) -> tuple[int, ...]:
@@ -506,12 +519,16 @@ def seedless_attack(
     one matches uniquely), and :func:`~graphveil.attack.propagation` (its defaults but
     ``theta``) extends the matching from it. When no clique matches uniquely, nothing is mapped.
     Rates are over G0's core (and every node): the identified seeds count as re-identified when
-    right.
+    right. On a directed release the clique is found on the undirected graphs and propagation is
+    directed (in- and out-neighbours apart); the twins are G0's directed twins.
 
     Parameters
     ----------
-    g0, published, min_degree, seed, g0_twins, worlds
+    g0, published, min_degree, seed, worlds
         As :func:`~graphveil.attack.percolation_attack`.
+    g0_twins : numpy.ndarray, optional
+        :func:`~graphveil.attack.structural_twins` of ``g0`` (directed twins of a directed G0), if
+        known.
     size, tolerance, attempts
         As :func:`~graphveil.attack.seed_identification`.
     theta : float
@@ -545,20 +562,29 @@ def seedless_attack(
     min_degree = check_int(min_degree, "min_degree", low=0)
     worlds = _check_worlds(worlds)
     s = _setup(
-        g0, published, rng, min_degree=min_degree, worlds=worlds, g0_twins=g0_twins, threads=threads
+        g0,
+        published,
+        rng,
+        min_degree=min_degree,
+        worlds=worlds,
+        g0_twins=g0_twins,
+        threads=threads,
+        directed=True,
     )
     rates = []
     mappings: dict[int, np.ndarray] = {}  # by world graph: equal worlds are matched once
     for world in worlds:
         graph = s.worlds[world]
-        if id(graph) not in mappings:
+        read = graph if s.g0_arcs is None else s.arcs[world]  # what propagation reads
+        if id(read) not in mappings:
             pairs = seed_identification(
                 s.g0, graph, size=size, tolerance=tolerance, attempts=attempts
             )
             mapping = np.full(graph.n, -1, dtype=np.int64)
             if pairs.size:  # found: a world with edges and a G0 with edges
-                mapping = propagation(s.g0, graph, pairs, theta=theta, threads=threads)
-            mappings[id(graph)] = mapping
-        rates.append(s.score(world, 0, mappings[id(graph)], np.zeros((0, 2), dtype=np.int64)))
+                aux = s.g0 if s.g0_arcs is None else s.g0_arcs
+                mapping = propagation(aux, read, pairs, theta=theta, threads=threads)
+            mappings[id(read)] = mapping
+        rates.append(s.score(world, 0, mappings[id(read)], np.zeros((0, 2), dtype=np.int64)))
     params = {"size": size, "tolerance": tolerance, "attempts": attempts, "theta": theta}
     return Deanonymization("seedless", tuple(rates), params)

@@ -28,10 +28,15 @@ scored nodes, *accuracy* (correct among the mapped ones) and *coverage* (mapped 
 and the share of the scored nodes with a *structural twin* (:func:`structural_twins`), which no
 structural attack tells apart but by a guess.
 
-A directed release is attacked on the underlying undirected graphs (:func:`propagation_attack`):
-G0's and each attacked world's arcs with their directions dropped. The attacker then uses less
-than the release shows (Narayanan and Shmatikov score out- and in-neighbour matches apart), so
-its rates are a lower bound of what a directed propagation reaches (docs/faithfulness.rst).
+Directed graphs are matched by *directed* propagation, as Narayanan and Shmatikov define it (their
+paper is about directed graphs): an unmapped node's mapped in-neighbours ``x -> t`` vote for the
+candidates ``c`` with ``image(x) -> c``, each adding ``1 / sqrt(in_deg(c))``, and its mapped
+out-neighbours ``t -> x`` for the ``c`` with ``c -> image(x)``, each adding
+``1 / sqrt(out_deg(c))`` (a mutual neighbour votes on both sides); the degree window bounds both
+degrees; the eccentricity test and the reverse match are as above. :func:`propagation_attack`
+runs it on a directed release (``directed=False`` drops the directions: the undirected attack,
+a weaker attacker), and :func:`structural_twins` of a digraph are its directed twins (same in- and
+out-neighbours).
 """
 
 from __future__ import annotations
@@ -161,14 +166,17 @@ def propagation(
     aux : Graph
         The attacker's auxiliary graph.
     target : Graph
-        The anonymized graph to de-anonymize (its own node ids; it may differ in size from ``aux``).
+        The anonymized graph to de-anonymize (its own node ids; it may differ in size from
+        ``aux``). Both undirected, or both directed: directed propagation scores in- and
+        out-neighbours apart (the module docstring).
     seeds : array_like of shape (k, 2)
         Known pairs ``(target node, aux node)``, each node at most once.
     theta : float
         Eccentricity threshold (>= 0) a best candidate must reach, in both directions.
     degree_ratio : float or None
-        Score only candidates whose degree is within this factor (>= 1) of the node's; None
-        scores every candidate, as the paper (not in NS 2009; see :data:`~graphveil.attack.propagation.DEFAULT_DEGREE_RATIO`).
+        Score only candidates whose degree is within this factor (>= 1) of the node's (directed:
+        in-degree and out-degree, each within the factor of the node's); None scores every
+        candidate, as the paper (not in NS 2009; see :data:`~graphveil.attack.propagation.DEFAULT_DEGREE_RATIO`).
     eccentricity : {"ns", "scored"}
         The standard deviation of ``(max - second max) / std``: ``"ns"`` (default) over the
         scores of every node of the other graph, zeros included, as NS 2009 define it;
@@ -190,9 +198,9 @@ def propagation(
     TypeError
         If a graph is not a :class:`~graphveil.Graph` or the seeds are not integers.
     ValueError
-        If a graph is empty (:class:`~graphveil.NotApplicable`), a seed is out of range or
-        repeats a node, or ``theta``, ``degree_ratio``, ``eccentricity`` or ``max_rounds`` are
-        invalid.
+        If a graph is empty (:class:`~graphveil.NotApplicable`), one graph is directed and the
+        other not, a seed is out of range or repeats a node, or ``theta``, ``degree_ratio``,
+        ``eccentricity`` or ``max_rounds`` are invalid.
 
     References
     ----------
@@ -204,11 +212,25 @@ def propagation(
     >>> g = gv.Graph.from_edges([0, 0, 1, 2, 3], [1, 2, 2, 3, 4])
     >>> propagation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, 4]
+
+    Directed: the 3-cycle ``0 -> 1 -> 2 -> 0`` with the tail ``2 -> 3``. Nodes 0 and 1 are twins
+    of its undirected graph (a triangle), not of the digraph: from the seed 2, directed
+    propagation maps them, undirected propagation cannot.
+
+    >>> d = gv.Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3], directed=True)
+    >>> propagation(d, d, [[2, 2]]).tolist()
+    [0, 1, 2, 3]
+    >>> propagation(d.to_undirected(), d.to_undirected(), [[2, 2]]).tolist()
+    [-1, -1, 2, 3]
     """
-    require_undirected(aux, "propagation")
-    require_undirected(target, "propagation")
     _check_graph(aux, "aux")
     _check_graph(target, "target")
+    if aux.directed != target.directed:
+        raise ValueError(
+            f"aux is {'' if aux.directed else 'un'}directed and target "
+            f"{'' if target.directed else 'un'}directed: pass two directed graphs (directed "
+            "propagation) or two undirected ones (to_undirected() drops the directions)"
+        )
     for g, name in ((aux, "aux"), (target, "target")):
         if g.n == 0 or g.m == 0:
             raise NotApplicable(
@@ -224,6 +246,25 @@ def propagation(
     dtype = np.int64 if wide else np.int32
     start = np.full(target.n, -1, dtype=dtype)
     start[pairs[:, 0]] = pairs[:, 1]
+    ratio = float("inf") if degree_ratio is None else degree_ratio
+    if aux.directed:  # the out-CSR, then the in-CSR, of each graph
+        mapping, _, _ = _core.propagate_directed(
+            target.indptr,
+            target.indices.astype(dtype, copy=False),
+            target.in_indptr,
+            target.in_indices.astype(dtype, copy=False),
+            aux.indptr,
+            aux.indices.astype(dtype, copy=False),
+            aux.in_indptr,
+            aux.in_indices.astype(dtype, copy=False),
+            start,
+            theta,
+            ratio,
+            all_nodes,
+            max_rounds,
+            check_threads(threads),
+        )
+        return mapping.astype(np.int64, copy=False)
     mapping, _, _ = _core.propagate(
         target.indptr,
         target.indices.astype(dtype, copy=False),
@@ -231,7 +272,7 @@ def propagation(
         aux.indices.astype(dtype, copy=False),
         start,
         theta,
-        float("inf") if degree_ratio is None else degree_ratio,
+        ratio,
         all_nodes,
         max_rounds,
         check_threads(threads),
@@ -385,9 +426,16 @@ def structural_twins(graph: Graph) -> np.ndarray:
     automorphic equivalent, which can be larger). Isolated nodes are each other's false twins.
     Exact: neighbourhoods are grouped by a hash and compared in full within each group.
 
+    A directed graph's twins (*directed twins*) have the same out-neighbours *and* the same
+    in-neighbours, open (``N_out(u) = N_out(v)`` and ``N_in(u) = N_in(v)``) or closed (both with
+    the node itself added: then ``u -> v`` and ``v -> u`` are both arcs), the pairs whose swap is
+    an automorphism of the digraph. They are twins of its undirected graph too, not conversely:
+    direction tells apart nodes that the undirected graph cannot.
+
     Parameters
     ----------
     graph : Graph
+        Undirected or directed.
 
     Returns
     -------
@@ -400,35 +448,46 @@ def structural_twins(graph: Graph) -> np.ndarray:
     >>> g = gv.Graph.from_edges([0, 0, 1, 2, 3], [1, 2, 2, 3, 4])  # triangle 0-1-2, tail 2-3-4
     >>> structural_twins(g).tolist()  # 0 and 1: N[0] = N[1] = {0, 1, 2}
     [True, True, False, False, False]
+    >>> d = gv.Graph.from_edges([0, 0, 1, 2], [1, 2, 2, 0], directed=True)  # 0 -> 1 -> 2 <-> 0
+    >>> structural_twins(d).tolist(), structural_twins(d.to_undirected()).tolist()
+    ([False, False, False], [True, True, True])
     """
-    require_undirected(graph, "structural_twins")
     _check_graph(graph, "graph")
     n = graph.n
     twin = np.zeros(n, dtype=bool)
     if n < 2:
         return twin
-    indptr, indices = graph.indptr, graph.indices.astype(np.int64, copy=False)
-    deg = np.diff(indptr)
-    # A random 64-bit code per node; a neighbourhood's hash is the (wrapping) sum of its codes.
-    code = np.random.default_rng(0x7719).integers(0, 2**63, n, dtype=np.int64).view(np.uint64)
-    prefix = np.concatenate([np.zeros(1, np.uint64), np.cumsum(code[indices], dtype=np.uint64)])
-    open_hash = prefix[indptr[1:]] - prefix[indptr[:-1]]
-    closed_hash = open_hash + code  # N[u] = N(u) + {u}
+    sides = [(graph.indptr, graph.indices.astype(np.int64, copy=False))]
+    if graph.directed:  # the out-rows, then the in-rows
+        sides.append((graph.in_indptr, graph.in_indices.astype(np.int64, copy=False)))
+    # A random 64-bit code per node and side; a neighbourhood's hash is the (wrapping) sum of
+    # its codes over the sides.
+    rng = np.random.default_rng(0x7719)
+    codes = [rng.integers(0, 2**63, n, dtype=np.int64).view(np.uint64) for _ in sides]
+    open_hash = np.zeros(n, dtype=np.uint64)
+    for (indptr, indices), code in zip(sides, codes):
+        prefix = np.concatenate([np.zeros(1, np.uint64), np.cumsum(code[indices], dtype=np.uint64)])
+        open_hash += prefix[indptr[1:]] - prefix[indptr[:-1]]
+    closed_hash = open_hash + sum(codes[1:], codes[0])  # N[u] = N(u) + {u} on every side
+    degrees = [np.diff(indptr) for indptr, _ in sides]
     for hashes, closed in ((open_hash, False), (closed_hash, True)):
-        size = deg + closed
-        order = np.lexsort((hashes, size))
-        key_h, key_s = hashes[order], size[order]
-        same = (key_h[1:] == key_h[:-1]) & (key_s[1:] == key_s[:-1])
+        order = np.lexsort((hashes, *degrees))
+        same = hashes[order][1:] == hashes[order][:-1]
+        for deg in degrees:
+            same &= deg[order][1:] == deg[order][:-1]
         candidate = np.zeros(n, dtype=bool)
         candidate[order[1:][same]] = True
         candidate[order[:-1][same]] = True
         # Exact check within the hash groups (a collision of distinct sets splits a group).
-        groups: dict[tuple[int, bytes], list[int]] = {}
+        groups: dict[tuple[int, tuple[bytes, ...]], list[int]] = {}
         for u in np.flatnonzero(candidate).tolist():
-            row = indices[indptr[u] : indptr[u + 1]]  # sorted, no self-loop (a simple Graph)
-            if closed:
-                row = np.insert(row, np.searchsorted(row, u), u)
-            groups.setdefault((int(hashes[u]), row.tobytes()), []).append(u)
+            rows = []
+            for indptr, indices in sides:
+                row = indices[indptr[u] : indptr[u + 1]]  # sorted, no self-loop (a simple Graph)
+                rows.append(
+                    (np.insert(row, np.searchsorted(row, u), u) if closed else row).tobytes()
+                )
+            groups.setdefault((int(hashes[u]), tuple(rows)), []).append(u)
         for members in groups.values():
             if len(members) > 1:
                 twin[members] = True
@@ -523,7 +582,9 @@ class PropagationAttack:
 
     Rates are over :func:`core_nodes` of ``G0`` minus the seeds (``core``) and over every
     non-seed node (``all``); their ``twins`` are the shares with a structural twin in ``G0``.
-    The worlds are those of :mod:`graphveil.attack.worlds`.
+    The worlds are those of :mod:`graphveil.attack.worlds`. ``directed``: the attack read the
+    arcs' directions (directed propagation on a directed release); False on an undirected
+    release, or when the directions were dropped.
     """
 
     sampled: Reidentification
@@ -535,6 +596,7 @@ class PropagationAttack:
     seeds: int
     theta: float
     eccentricity: str = DEFAULT_ECCENTRICITY
+    directed: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """Nested plain dicts."""
@@ -548,6 +610,7 @@ class PropagationAttack:
             "seeds": self.seeds,
             "theta": self.theta,
             "eccentricity": self.eccentricity,
+            "directed": self.directed,
         }
 
 
@@ -570,10 +633,35 @@ def propagation_table(result: PropagationAttack) -> str:
             f"{name:<{width}}  {rate.nodes:>9,}  "
             + "  ".join(f"{values[c]:>8.4f}" for c in columns)
         )
+    read = ", directed (in- and out-neighbours)" if result.directed else ""
     lines.append(
-        f"seeds {result.seeds}, theta {result.theta:g}, eccentricity {result.eccentricity}"
+        f"seeds {result.seeds}, theta {result.theta:g}, eccentricity {result.eccentricity}{read}"
     )
     return "\n".join(lines)
+
+
+def _reads_directions(directed: bool | None, g0: Graph) -> bool:
+    """Whether an attack on ``g0``'s release reads the arcs' directions (None: when it has them)."""
+    if directed is None:
+        return g0.directed
+    if directed and not g0.directed:
+        raise ValueError(
+            "directed=True asks for directed propagation but g0 is undirected: pass a directed "
+            "g0 and release, or leave directed out"
+        )
+    return bool(directed)
+
+
+def _seed_count(seeds: int | None, n: int) -> int:
+    """The checked number of seed pairs on ``n`` nodes (None: :func:`default_seeds`)."""
+    seeds = default_seeds(n) if seeds is None else check_int(seeds, "seeds", low=0)
+    if seeds > n:  # named as both the API and the command line spell it
+        raise ValueError(
+            f"seeds={seeds} known seed pairs asked for (--seeds on the command line) but the "
+            f"graph has only {n:,} nodes: pass at most {n:,}, or leave it out for the "
+            f"default ({DEFAULT_SEEDS}, at most a tenth of the nodes: {default_seeds(n)} here)"
+        )
+    return seeds
 
 
 def propagation_attack(
@@ -589,6 +677,7 @@ def propagation_attack(
     seed: SeedLike = None,
     threads: int | None = None,
     g0_twins: np.ndarray | None = None,
+    directed: bool | None = None,
 ) -> PropagationAttack:
     """Run :func:`propagation` with ``G0`` as the auxiliary graph against a release.
 
@@ -614,8 +703,13 @@ def propagation_attack(
     seed : int, numpy.random.Generator or None
         Randomness of the permutation, the seeds and the sampled world.
     g0_twins : numpy.ndarray, optional
-        :func:`structural_twins` of ``g0`` (of its undirected graph), when the caller attacks
-        several releases of one G0 and computes it once; computed here otherwise.
+        :func:`structural_twins` of the graph the attack reads (``g0``; its undirected graph when
+        the attack drops directions), when the caller attacks several releases of one G0 and
+        computes it once; computed here otherwise.
+    directed : bool, optional
+        On a directed ``g0``: read the arcs' directions (``None``, the default, or True: directed
+        propagation, in- and out-neighbours scored apart) or drop them (False: the attack on the
+        underlying undirected graphs, a weaker attacker). True on an undirected ``g0`` is refused.
 
     Returns
     -------
@@ -624,7 +718,8 @@ def propagation_attack(
     Raises
     ------
     ValueError
-        If the release and ``g0`` differ in their numbers of nodes, or an argument is invalid.
+        If the release and ``g0`` differ in their numbers of nodes, or an argument is invalid
+        (``directed=True`` on an undirected ``g0``).
 
     References
     ----------
@@ -638,23 +733,26 @@ def propagation_attack(
     >>> r.sampled.wrong, r.sampled.correct > 0.6, round(r.sampled.twins, 2)
     (0.0, True, 0.23)
 
-    A directed ``g0`` takes a directed release: the attack runs on the underlying undirected
-    graphs, G0's (:meth:`Graph.to_undirected`) and each attacked world's (a sampled directed
-    world, the most-likely one: arcs of ``p >= 0.5``), with directions dropped; the core, the
-    seeds and the twins are those of G0's undirected graph (see the module docstring).
+    A directed ``g0`` takes a directed release: directed propagation matches each attacked
+    world's arcs (a sampled directed world, the most-likely one: arcs of ``p >= 0.5``, the top-m
+    one) to G0's, reading in- and out-neighbours apart; the twins are G0's directed twins
+    (:func:`structural_twins`). The core and the seeds are those of G0's undirected graph
+    (:meth:`Graph.to_undirected`), so that ``directed=False`` (directions dropped) scores the
+    same nodes from the same seeds: with one ``seed`` the two attacks read the same permutation,
+    seeds and worlds, and differ only in what they read of them.
+
+    >>> d = gv.Graph.from_edges([0, 1, 2, 2, 3, 4, 5, 6, 6], [1, 2, 0, 3, 4, 5, 3, 2, 5], directed=True)
+    >>> propagation_attack(d, d, seeds=1, seed=1, min_degree=1).directed
+    True
     """
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     published = release_on(g0, published)
+    directed = _reads_directions(directed, g0)
     m = g0.m  # the attacker knows G0's number of edges (arcs): the top-m world's size
-    g0 = _check_graph(g0.to_undirected(), "g0")  # a directed G0: its arcs' undirected graph
-    seeds = default_seeds(g0.n) if seeds is None else check_int(seeds, "seeds", low=0)
-    if seeds > g0.n:  # named as both the API and the command line spell it
-        raise ValueError(
-            f"seeds={seeds} known seed pairs asked for (--seeds on the command line) but the "
-            f"graph has only {g0.n:,} nodes: pass at most {g0.n:,}, or leave it out for the "
-            f"default ({DEFAULT_SEEDS}, at most a tenth of the nodes: {default_seeds(g0.n)} here)"
-        )
+    aux = _check_graph(g0 if directed else g0.to_undirected(), "g0")  # the graph it reads
+    g0 = g0.to_undirected()  # the core and the seeds: G0's undirected graph either way
+    seeds = _seed_count(seeds, g0.n)
     eccentricity = _check_eccentricity(eccentricity)
     rng = np.random.default_rng(seed_to_u64(seed))
     perm = rng.permutation(g0.n)  # g0 node i is target node perm[i]
@@ -667,7 +765,7 @@ def propagation_attack(
     core[perm[core_nodes(g0, min_degree)]] = True
     core &= scored
     if g0_twins is None:
-        g0_twins = structural_twins(g0)
+        g0_twins = structural_twins(aux)
     elif np.shape(g0_twins) != (g0.n,) or np.asarray(g0_twins).dtype != bool:
         raise ValueError(
             f"g0_twins must be structural_twins(g0): a boolean array of {g0.n:,} entries"
@@ -675,19 +773,24 @@ def propagation_attack(
     twins = np.zeros(g0.n, dtype=bool)
     twins[perm] = g0_twins
 
+    done: list[tuple[Graph, np.ndarray]] = []  # equal worlds (a graph's three) are matched once
+
     def attack(world: Graph) -> tuple[Reidentification, Reidentification]:
-        wu, wv = world.to_undirected().edges()
-        target = Graph.from_edges(perm[wu], perm[wv], g0.n)
-        mapping = propagation(
-            g0,
-            target,
-            seed_pairs,
-            theta=theta,
-            degree_ratio=degree_ratio,
-            eccentricity=eccentricity,
-            max_rounds=max_rounds,
-            threads=threads,
-        )
+        wu, wv = (world if directed else world.to_undirected()).edges()
+        target = Graph.from_edges(perm[wu], perm[wv], g0.n, directed=directed)
+        mapping = next((m for other, m in done if other == target), None)
+        if mapping is None:
+            mapping = propagation(
+                aux,
+                target,
+                seed_pairs,
+                theta=theta,
+                degree_ratio=degree_ratio,
+                eccentricity=eccentricity,
+                max_rounds=max_rounds,
+                threads=threads,
+            )
+            done.append((target, mapping))
         return (
             reidentification_rate(mapping, truth, np.flatnonzero(core), twins=twins),
             reidentification_rate(mapping, truth, np.flatnonzero(scored), twins=twins),
@@ -699,5 +802,14 @@ def propagation_attack(
     likely, likely_all = attack(most_likely_world(published))
     top, top_all = attack(top_m_world(published, m, ids=perm))
     return PropagationAttack(
-        sampled, likely, sampled_all, likely_all, top, top_all, seeds, theta, eccentricity
+        sampled,
+        likely,
+        sampled_all,
+        likely_all,
+        top,
+        top_all,
+        seeds,
+        theta,
+        eccentricity,
+        bool(directed),
     )

@@ -203,7 +203,7 @@ def _propagation_score(
     g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
 ) -> dict[str, Any]:
     rng = np.random.default_rng(seed_to_u64(request.seed))
-    twins = structural_twins(g0.to_undirected())  # G0's, once for every attacked world
+    twins = structural_twins(g0)  # G0's (directed twins of a digraph), once for every world
     runs = [
         propagation_attack(
             g0,
@@ -386,8 +386,10 @@ _PROPAGATION = Attack(
     ),
     text=propagation_table,
     directed=(
-        "on the underlying undirected graphs: G0's arcs and each attacked world's with their "
-        "directions dropped (a lower bound of a directed Narayanan-Shmatikov propagation)"
+        "directed propagation, as Narayanan-Shmatikov define it: a candidate's score counts "
+        "matched in-neighbours (each 1/sqrt of its in-degree) and matched out-neighbours (each "
+        "1/sqrt of its out-degree) apart, the degree window on both degrees; twins are G0's "
+        "directed twins; core and seeds from G0's undirected graph"
     ),
 )
 
@@ -596,7 +598,7 @@ _COMMON_OPTIONS = (
 
 _UNDIRECTED = (
     "on the underlying undirected graphs: G0's arcs and each attacked world's with their "
-    "directions dropped (a lower bound of a directed attack)"
+    "directions dropped (a lower bound of a directed attack; its kernel has no directed form yet)"
 )
 
 _PERCOLATION = Attack(
@@ -720,7 +722,10 @@ _SEEDLESS = Attack(
         *_COMMON_OPTIONS,
     ),
     text=deanonymization_table,
-    directed=_UNDIRECTED,
+    directed=(
+        "the seed clique found on the underlying undirected graphs (a clique has no direction), "
+        "then directed propagation (in- and out-neighbours apart); twins are G0's directed twins"
+    ),
 )
 
 #: Every attack, in the order of the study's columns.
