@@ -34,16 +34,15 @@ from graphveil.measure.original import (
     check_same_kind,
     statistic_values,
 )
+from graphveil.measure.powerlaw import RIVAL_KS_MARGIN, powerlaw_exponent
 from graphveil.measure.scores import EPS, H2_OPEN, MODEL_SCORES
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring
 from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
     POWERLAW_DEGREES,
-    RIVAL_KS_MARGIN,
     STATISTICS,
     analyst_names,
-    powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
