@@ -23,6 +23,7 @@ from graphveil.cli import main
 from graphveil.experiments.state import graph_digest
 from graphveil.measure import Original
 from graphveil.measure.privacy import eps
+from graphveil.measure.scores import sample_score_names
 from graphveil.measure.utility import statistic_names
 
 
@@ -84,7 +85,7 @@ def test_evaluate_directed_against_networkx(g0: gv.Graph, release: gv.UncertainG
     rep = evaluate(g0, release, samples=3, seed=7, k=(2, 5))
     assert rep.directed
     names = statistic_names(True)
-    assert set(rep.original) == {"H1", "H2_open", *names}
+    assert set(rep.original) == {*sample_score_names(), *names}
     worlds = release.sample(3, rep.sample_seed)
     arcs0 = set(zip(*(x.tolist() for x in g0.edges())))
     for row, world in zip(rep.per_sample, worlds):

@@ -233,6 +233,14 @@ class StatisticOptions:
     analyst: _analyst.AnalystReference | None = None
 
 
+#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
+SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
+#: The graphs a statistic is measured on (:attr:`Statistic.applies`).
+APPLIES: tuple[str, ...] = ("undirected", "directed", "both")
+#: The paper's groups of statistics (:attr:`Statistic.group`; ``""``: none).
+GROUPS: tuple[str, ...] = ("degree", "path", "clustering", "")
+
+
 @dataclass(frozen=True)
 class Statistic:
     """One row of :data:`STATISTIC_TABLE`.
@@ -298,6 +306,31 @@ class Statistic:
     score: str = "relative"
     reference: str = ""  #: The implementation it is tested against.
 
+    def __post_init__(self) -> None:
+        problems = []
+        if not self.name.isidentifier():
+            problems.append("its name must be an identifier (a CSV column, a JSON key)")
+        if not (self.description and callable(self.compute)):
+            problems.append("it needs a description and a compute function")
+        if self.applies not in APPLIES:
+            problems.append(f"applies {self.applies!r} is not one of {', '.join(APPLIES)}")
+        if self.group not in GROUPS:
+            problems.append(f"group {self.group!r} is not one of {GROUPS}")
+        if self.score not in SCORES:
+            problems.append(f"score {self.score!r} is not one of {', '.join(SCORES)}")
+        if self.analyst and (self.group or not self.reference):
+            problems.append("an analyst statistic has no paper's group and names its reference")
+        if not self.analyst and self.score != "relative":
+            problems.append("a paper's statistic enters rel.err: its score is 'relative'")
+        try:
+            [f.format(1.5) for f in self.formats]
+        except (IndexError, KeyError, ValueError, AttributeError):
+            problems.append(f"formats {self.formats!r} do not format a number")
+        if len(self.formats) != 2:
+            problems.append("formats are two: the true graph's row and the mean row")
+        if problems:
+            raise ValueError(f"statistic {self.name!r}: {'; '.join(problems)}")
+
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
         return self.applies == "both" or self.applies == ("directed" if directed else "undirected")
@@ -360,9 +393,25 @@ _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
 _NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
+
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
-STATISTIC_TABLE: tuple[Statistic, ...] = (
+def _checked_table(*rows: Statistic) -> tuple[Statistic, ...]:
+    """The rows, refusing a name or a column header that two of them would share."""
+    for what in ("name", "column"):
+        seen: dict[str, str] = {}
+        for row in rows:
+            value = getattr(row, what)
+            if value in seen:
+                raise ValueError(
+                    f"statistic {row.name!r}: its {what} {value!r} is already statistic "
+                    f"{seen[value]!r}'s: choose another"
+                )
+            seen[value] = row.name
+    return rows
+
+
+STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
     Statistic(
         "S_NE",
         "number of edges (arcs)",
@@ -575,8 +624,6 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     ),
 )
 
-#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
-SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
 
 #: The names of the paper's statistics of :data:`STATISTIC_TABLE` measured on an undirected
 #: graph, in order: the keys of :func:`utility_statistics` (without ``analyst``).
