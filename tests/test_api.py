@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from functools import cache
 
 import numpy as np
@@ -142,6 +143,44 @@ def test_attack_records_are_whole(name):
     for option in record.options:  # the command's options are the function's keywords
         assert option.keyword in keywords and option.flag.startswith("--")
     assert record.help and record.description
+
+
+def test_an_attack_record_is_checked_when_defined():
+    import dataclasses
+
+    link = attacks.attack("link")
+    cases = [
+        ({"headline": "x"}, "its headline 'x' is none of its columns"),
+        ({"options": (attacks.Option("--json", "seed", "x"),)}, "option --json is no long option"),
+        ({"options": (attacks.Option("-x", "seed", "x"),)}, "option -x is no long option"),
+        ({"options": (attacks.Option("--zz", "nope", "x"),)}, "passes 'nope', no keyword of it"),
+        ({"columns": (*link.columns, link.columns[0])}, "share a name"),
+        ({"help": ""}, "it needs a name (an identifier), a title, a help and a description"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=f"^attack 'link': .*{re.escape(message)}"):
+            dataclasses.replace(link, **change)
+    with pytest.raises(ValueError, match="^attack 'link': another attack has that name"):
+        attacks._by_name(link, link)
+    twin = dataclasses.replace(link, name="twin")  # the same columns under another name
+    with pytest.raises(ValueError, match="^attack 'twin': its column 'link_auc' is already attack"):
+        attacks._by_name(link, twin)
+
+
+def test_the_attack_cli_adds_no_option_beside_the_reserved_ones():
+    import argparse
+
+    from graphveil.cli import build_parser
+
+    def sub(parser):
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    commands = sub(sub(build_parser()).choices["attack"]).choices
+    assert list(commands) == list(attacks.names())
+    for name, command in commands.items():
+        own = {o.flag for o in attacks.attack(name).options}
+        flags = {f for a in command._actions for f in a.option_strings}
+        assert own <= flags and flags - own == attacks.RESERVED_FLAGS, name
 
 
 def test_attack_columns_are_unique_and_the_study_reads_them():

@@ -121,6 +121,18 @@ def test_a_record_is_checked_when_defined():
         PrivacyScore("x", "x", "x", scoring="nope")
     with pytest.raises(ValueError, match="one column per k"):
         EPS.key()
+    with pytest.raises(ValueError, match="'x y': it needs a name"):
+        PrivacyScore("x y", "x", "x")
+    with pytest.raises(ValueError, match="'x': it needs a name .*, a title and a meaning"):
+        PrivacyScore("x", "x", "")
+    with pytest.raises(ValueError, match="'x': formats are two"):
+        PrivacyScore("x", "x", "x", formats=("{:.0f}",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="header 'x\\(q=\\{q\\}\\)' do not format"):
+        PrivacyScore("x", "x", "x", header="x(q={q})", parameter="k")
+    with pytest.raises(ValueError, match="target 'H_X' is not lower case"):
+        PrivacyScore("x", "x", "x", target="H_X")
+    with pytest.raises(ValueError, match="a score computed by an attack names it"):
+        PrivacyScore("x", "x", "x", on="attack")
 
 
 def test_reports_read_the_model_scores(karate, tmp_path):
