@@ -151,6 +151,7 @@ def test_a_new_statistic_reaches_the_study_tables(eleven, tmp_path):
         ({"formats": ("{:.0f}",)}, "formats are two"),
         ({"formats": ("{:.0f}", "{x}")}, "do not format a number"),
         ({"name": "S ISO"}, "its name must be an identifier"),
+        ({"undefined": "sometimes"}, "undefined 'sometimes' is not one of"),
     ],
 )
 def test_a_row_is_checked_when_it_is_defined(change, message):

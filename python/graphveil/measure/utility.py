@@ -239,6 +239,9 @@ SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
 APPLIES: tuple[str, ...] = ("undirected", "directed", "both")
 #: The paper's groups of statistics (:attr:`Statistic.group`; ``""``: none).
 GROUPS: tuple[str, ...] = ("degree", "path", "clustering", "")
+#: Where a statistic may be NaN (:attr:`Statistic.undefined`): nowhere, on the graph without
+#: nodes, on a graph without edges (arcs; and without nodes), or on some other graphs too.
+UNDEFINED: tuple[str, ...] = ("", "no nodes", "no edges", "some graphs")
 
 
 @dataclass(frozen=True)
@@ -285,6 +288,12 @@ class Statistic:
         is ``|mean - G0|``.
     reference : str
         The implementation it is tested against (and equals where the definitions agree).
+    undefined : {"", "no nodes", "no edges", "some graphs"}
+        Where its value may be NaN (:data:`UNDEFINED`): nowhere (a count, a maximum: 0 on an
+        empty set), on the graph without nodes (a mean over the nodes), on a graph without
+        edges (a mean over connected pairs), or on some other graphs too (``S_PL`` with fewer
+        than four distinct positive degrees to fit, ``S_ASS`` where every edge joins equal
+        degrees). tests/test_api.py checks every row on the graph zoo against it.
     """
 
     name: str
@@ -305,6 +314,8 @@ class Statistic:
     #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
     score: str = "relative"
     reference: str = ""  #: The implementation it is tested against.
+    #: Where it may be NaN: ``""``, ``"no nodes"``, ``"no edges"``, ``"some graphs"``.
+    undefined: str = ""
 
     def __post_init__(self) -> None:
         problems = []
@@ -316,6 +327,8 @@ class Statistic:
             problems.append(f"applies {self.applies!r} is not one of {', '.join(APPLIES)}")
         if self.group not in GROUPS:
             problems.append(f"group {self.group!r} is not one of {GROUPS}")
+        if self.undefined not in UNDEFINED:
+            problems.append(f"undefined {self.undefined!r} is not one of {UNDEFINED}")
         if self.score not in SCORES:
             problems.append(f"score {self.score!r} is not one of {', '.join(SCORES)}")
         if self.analyst and (self.group or not self.reference):
@@ -421,10 +434,15 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         group="degree",
     ),
     Statistic(
-        "S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH, group="degree"
+        "S_AD",
+        "average degree (arcs / n if directed)",
+        _degrees,
+        applies=_BOTH,
+        group="degree",
+        undefined="no nodes",
     ),
     Statistic("S_MD", "maximum degree", _degrees, _COUNT, group="degree"),
-    Statistic("S_DV", "degree variance", _degrees, group="degree"),
+    Statistic("S_DV", "degree variance", _degrees, group="degree", undefined="no nodes"),
     Statistic(
         "S_CC",
         "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
@@ -434,7 +452,12 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         group="clustering",
     ),
     Statistic(
-        "S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}"), group="degree"
+        "S_PL",
+        "power-law exponent of the degrees",
+        _powerlaw,
+        ("{:.3f}", "{:.3f}"),
+        group="degree",
+        undefined="some graphs",
     ),
     Statistic(
         "S_APD",
@@ -442,6 +465,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _distances,
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_EDiam",
@@ -451,6 +475,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         "S_ED",
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_CL",
@@ -458,6 +483,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _distances,
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_Diam",
@@ -470,13 +496,23 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
     # directed graphs only (graphveil.measure.directed)
     Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
     Statistic("S_MD_out", "maximum out-degree", _degrees, _COUNT, applies=_DIRECTED),
-    Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED),
-    Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED),
+    Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED, undefined="no nodes"),
+    Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED, undefined="no nodes"),
     Statistic(
-        "S_PL_in", "power-law exponent of the in-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+        "S_PL_in",
+        "power-law exponent of the in-degrees",
+        _powerlaw_sides,
+        _PL,
+        applies=_DIRECTED,
+        undefined="some graphs",
     ),
     Statistic(
-        "S_PL_out", "power-law exponent of the out-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+        "S_PL_out",
+        "power-law exponent of the out-degrees",
+        _powerlaw_sides,
+        _PL,
+        applies=_DIRECTED,
+        undefined="some graphs",
     ),
     Statistic(
         "S_REC",
@@ -484,6 +520,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _reciprocity,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no edges",
     ),
     Statistic(
         "S_SCC",
@@ -499,6 +536,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _components,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no nodes",
     ),
     Statistic(
         "S_WCC",
@@ -514,6 +552,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _components,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no nodes",
     ),
     # the analyst statistics (graphveil.measure.analyst), their own column group and mean error
     Statistic(
@@ -531,6 +570,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _SHARE,
         analyst=True,
         reference="networkx average_clustering",
+        undefined="no nodes",
     ),
     Statistic(
         "S_DegKL",
@@ -540,6 +580,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl",
+        undefined="no nodes",
     ),
     Statistic(
         "S_DistKL",
@@ -549,6 +590,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl of distance_distribution",
+        undefined="no nodes",
     ),
     Statistic(
         "S_ASS",
@@ -557,6 +599,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _SHARE,
         analyst=True,
         reference="networkx degree_assortativity_coefficient",
+        undefined="some graphs",
     ),
     Statistic(
         "S_MOD",
@@ -565,6 +608,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _SHARE,
         analyst=True,
         reference="networkx community.modularity",
+        undefined="no edges",
     ),
     Statistic(
         "S_NMI",
@@ -574,6 +618,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="agreement",
         reference=f"{_SKL} normalized_mutual_info_score",
+        undefined="no nodes",
     ),
     Statistic(
         "S_ARI",
@@ -583,6 +628,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="agreement",
         reference=f"{_SKL} adjusted_rand_score",
+        undefined="no nodes",
     ),
     Statistic(
         "S_EVC_MAE",
@@ -592,6 +638,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="divergence",
         reference="networkx eigenvector_centrality",
+        undefined="some graphs",
     ),
     Statistic(
         "S_EVC_top",
@@ -602,6 +649,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="overlap",
         reference="networkx eigenvector_centrality",
+        undefined="some graphs",
     ),
     Statistic(
         "S_PR_top",
@@ -612,6 +660,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="overlap",
         reference="networkx pagerank",
+        undefined="some graphs",
     ),
     Statistic(
         "S_IC",
