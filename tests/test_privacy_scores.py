@@ -81,6 +81,8 @@ def test_a_new_attack_column_reaches_the_table_without_an_edit(monkeypatch):
         ),
         headline="fake_rate",
         reidentifies=True,
+        help="a fake attack",
+        description="A fake attack.",
     )
     monkeypatch.setattr(attacks, "REGISTRY", {**attacks.REGISTRY, "fake": fake})
     monkeypatch.setattr(scores, "REGISTRY", attacks.REGISTRY)
