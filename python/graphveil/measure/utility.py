@@ -289,11 +289,12 @@ class Statistic:
     reference : str
         The implementation it is tested against (and equals where the definitions agree).
     undefined : {"", "no nodes", "no edges", "some graphs"}
-        Where its value may be NaN (:data:`UNDEFINED`): nowhere (a count, a maximum: 0 on an
-        empty set), on the graph without nodes (a mean over the nodes), on a graph without
-        edges (a mean over connected pairs), or on some other graphs too (``S_PL`` with fewer
-        than four distinct positive degrees to fit, ``S_ASS`` where every edge joins equal
-        degrees). tests/test_api.py checks every row on the graph zoo against it.
+        Where its value may be NaN (:data:`~graphveil.measure.utility.UNDEFINED`): nowhere (a
+        count, a maximum: 0 on an empty set), on the graph without nodes (a mean over the
+        nodes), on a graph without edges (a mean over connected pairs), or on some other graphs
+        too (``S_PL`` with fewer than four distinct positive degrees to fit, ``S_ASS`` where
+        every edge joins equal degrees). tests/test_api.py checks every row on the graph zoo
+        against it.
     """
 
     name: str
