@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from functools import cache
 
 import numpy as np
@@ -22,6 +23,7 @@ from graphveil.anonymize import registry as schemes
 from graphveil.attack import attack_scores
 from graphveil.attack import registry as attacks
 from graphveil.experiments import StudyConfig
+from graphveil.measure.analyst import analyst_reference
 from graphveil.measure.utility import STATISTIC_TABLE, utility_statistics
 
 #: The zoo and one real graph (where every scheme applies).
@@ -76,39 +78,34 @@ def test_every_scheme_applies_to_the_real_graph():
     assert not [s for s, r in refused.items() if isinstance(r, str)], refused
 
 
+@pytest.mark.parametrize("directed", [False, True])
 @pytest.mark.parametrize("graph", sorted(GRAPHS))
-def test_every_statistic_is_finite_or_documented_nan(graph):
+def test_every_statistic_is_finite_or_documented_nan(graph, directed):
     g = GRAPHS[graph]
-    values = utility_statistics(g, seed=1, threads=1)
-    names = {
-        name
-        for s in STATISTIC_TABLE
-        if s.measures(g.directed) and not s.analyst  # the analyst statistics: test_analyst.py
-        for name in s.compute(g, _options()).keys()
-    }
+    if directed:  # each edge an arc, the lower id first
+        g = gv.Graph.from_edges(*g.edges(), g.n, directed=True)
+    reference = None if directed else analyst_reference(g, seed=1, threads=1)
+    values = utility_statistics(g, seed=1, threads=1, analyst=reference)
+    rows = [s for s in STATISTIC_TABLE if s.measures(g.directed) and (reference or not s.analyst)]
+    names = {name for s in rows for name in s.compute(g, _options(reference)).keys()}
     assert set(values) == names
-    for name, value in values.items():
-        if math.isnan(value):
-            # documented (measure.utility): S_AD / S_DV without nodes, the distances without a
-            # connected pair, S_PL with fewer than four distinct positive degrees
-            assert name in _documented_nan(g), (name, graph)
-        else:
-            assert math.isfinite(value) and value >= 0.0 or name == "S_PL", (name, value)
+    for row in rows:
+        value = values[row.name]
+        if math.isnan(value):  # where its record says it may be (Statistic.undefined)
+            assert _may_be_nan(row.undefined, g), (row.name, graph, row.undefined)
+        elif not row.analyst:  # counts, means, shares and exponents (an assortativity may be < 0)
+            assert math.isfinite(value) and value >= 0.0, (row.name, value)
 
 
-def _options():
+def _options(reference=None):
     from graphveil.measure.utility import StatisticOptions
 
-    return StatisticOptions(10_000, 1000, 1, 1, "auto")
+    return StatisticOptions(10_000, 1000, 1, 1, "auto", analyst=reference)
 
 
-def _documented_nan(g: gv.Graph) -> set[str]:
-    names = {"S_PL"}
-    if g.n == 0:
-        names |= {"S_AD", "S_DV"}
-    if g.m == 0:
-        names |= {"S_APD", "S_EDiam", "S_CL"}
-    return names
+def _may_be_nan(undefined: str, g: gv.Graph) -> bool:
+    """Whether a statistic whose record says ``undefined`` may be NaN on ``g``."""
+    return {"": False, "no nodes": g.n == 0, "no edges": g.m == 0, "some graphs": True}[undefined]
 
 
 @pytest.mark.parametrize("graph", sorted(GRAPHS))
@@ -142,6 +139,44 @@ def test_attack_records_are_whole(name):
     for option in record.options:  # the command's options are the function's keywords
         assert option.keyword in keywords and option.flag.startswith("--")
     assert record.help and record.description
+
+
+def test_an_attack_record_is_checked_when_defined():
+    import dataclasses
+
+    link = attacks.attack("link")
+    cases = [
+        ({"headline": "x"}, "its headline 'x' is none of its columns"),
+        ({"options": (attacks.Option("--json", "seed", "x"),)}, "option --json is no long option"),
+        ({"options": (attacks.Option("-x", "seed", "x"),)}, "option -x is no long option"),
+        ({"options": (attacks.Option("--zz", "nope", "x"),)}, "passes 'nope', no keyword of it"),
+        ({"columns": (*link.columns, link.columns[0])}, "share a name"),
+        ({"help": ""}, "it needs a name (an identifier), a title, a help and a description"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=f"^attack 'link': .*{re.escape(message)}"):
+            dataclasses.replace(link, **change)
+    with pytest.raises(ValueError, match="^attack 'link': another attack has that name"):
+        attacks._by_name(link, link)
+    twin = dataclasses.replace(link, name="twin")  # the same columns under another name
+    with pytest.raises(ValueError, match="^attack 'twin': its column 'link_auc' is already attack"):
+        attacks._by_name(link, twin)
+
+
+def test_the_attack_cli_adds_no_option_beside_the_reserved_ones():
+    import argparse
+
+    from graphveil.cli import build_parser
+
+    def sub(parser):
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+    commands = sub(sub(build_parser()).choices["attack"]).choices
+    assert list(commands) == list(attacks.names())
+    for name, command in commands.items():
+        own = {o.flag for o in attacks.attack(name).options}
+        flags = {f for a in command._actions for f in a.option_strings}
+        assert own <= flags and flags - own == attacks.RESERVED_FLAGS, name
 
 
 def test_attack_columns_are_unique_and_the_study_reads_them():

@@ -215,26 +215,11 @@ def _numeric_options():
                 yield path, tuple(action.option_strings), value
 
 
-_ARGS = {
-    "obfuscation": ["-k", "2", "--eps", "0.5"],
-    "randwalk": ["-t", "2"],
-    "randwalk_mod": ["-t", "2"],
-    "maxvar": ["--n-potential", "5"],
-    "edge_switch": ["-s", "10"],
-    "mixture": ["-p", "0.5", "--anonymized", "{release}"],
-    "partition": ["--scheme", "randwalk", "--parts", "2", "--params", '{{"t": 2}}'],
-    "tmf": ["--epsilon", "1"],
-    "edgeflip": ["--epsilon", "1"],
-    "dp_dk": ["--epsilon", "1"],
-    "dgg": ["--epsilon", "1"],
-    "privgraph": ["--epsilon", "1"],
-}
-
-
 def _base(path: tuple[str, ...], graph: str, release: str, out: str) -> list[str]:
     """A command line of ``path`` that runs on karate, fast."""
-    if path[0] == "anonymize":
-        args = [a.format(release=release) for a in _ARGS[path[1]]]
+    if path[0] == "anonymize":  # the command's example, its record's
+        cli = registry.PARTITION_CLI if path[1] == "partition" else registry.scheme(path[1]).cli
+        args = [a.replace("{release}", release) for a in cli.example]
         return [*path, graph, *args, "--seed", "1", "-o", f"{out}.npz"]
     return {
         ("stats",): ["stats", graph],

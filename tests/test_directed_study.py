@@ -23,6 +23,7 @@ from graphveil.cli import main
 from graphveil.experiments.state import graph_digest
 from graphveil.measure import Original
 from graphveil.measure.privacy import eps
+from graphveil.measure.scores import sample_score_names
 from graphveil.measure.utility import statistic_names
 
 
@@ -84,7 +85,7 @@ def test_evaluate_directed_against_networkx(g0: gv.Graph, release: gv.UncertainG
     rep = evaluate(g0, release, samples=3, seed=7, k=(2, 5))
     assert rep.directed
     names = statistic_names(True)
-    assert set(rep.original) == {"H1", "H2_open", *names}
+    assert set(rep.original) == {*sample_score_names(), *names}
     worlds = release.sample(3, rep.sample_seed)
     arcs0 = set(zip(*(x.tolist() for x in g0.edges())))
     for row, world in zip(rep.per_sample, worlds):
@@ -191,11 +192,11 @@ def test_reproduce_directed_end_to_end(tmp_path: Path, capsys: pytest.CaptureFix
         == set(registry.directed()) & paper - {"mixture"}
     )
     skipped = {r["scheme"]: r["reason"] for r in study["not_applicable"]}
-    assert set(skipped) == {"randwalk_mod", "mixture"}  # the study's Mixture mixes RandWalk-mod
-    runs_only = (
-        "runs only (k,eps)-obf, RandWalk, MaxVar, EdgeSwitch, TmF, EdgeFlip, DP-1K "
-        "(see docs/directed.rst)"
-    )
+    assert set(skipped) == paper - ran
+    assert {"randwalk_mod", "mixture"} <= set(skipped)  # the study's Mixture mixes RandWalk-mod
+    titles = ", ".join(registry.scheme(s).title for s in registry.study_directed())
+    assert titles.startswith("(k,eps)-obf, RandWalk, MaxVar, EdgeSwitch")
+    runs_only = f"runs only {titles} (see docs/directed.rst)"
     assert skipped["mixture"].startswith("the study's Mixture runs over RandWalk-mod, with no")
     assert all(reason.endswith(runs_only) for reason in skipped.values())
     for name in ran:

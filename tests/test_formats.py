@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import graphveil as gv
-from graphveil.io import FORMATS, RELEASE_FORMATS, Format, release_format
+from graphveil.io import FORMATS, RELEASE_FORMATS, Format, formats, release_format
 from graphveil.io.compression import COMPRESSIONS
 from graphveil.io.formats import named, sniffed
 from graphveil.record import RunRecord, true_ids
@@ -27,7 +28,9 @@ def toy() -> gv.UncertainGraph:
 
 
 def test_the_table_names_every_release_format_and_its_layout_version():
-    assert RELEASE_FORMATS == ("npz", "tsv", "parquet", "graphml")
+    # the four release formats of docs/formats.rst are written (the table may hold more)
+    assert {"npz", "tsv", "parquet", "graphml"} <= set(RELEASE_FORMATS)
+    assert RELEASE_FORMATS == tuple(n for n, f in FORMATS.items() if f.write_release is not None)
     for name, fmt in FORMATS.items():
         assert isinstance(fmt, Format) and fmt.name == name
         assert fmt.holds and set(fmt.holds) <= {"uncertain", "graph"}
@@ -60,7 +63,7 @@ def test_compressed_suffixes_and_magic_come_from_the_table():
     assert named("g.txt.gz", "uncertain") is FORMATS["tsv"]
 
 
-@pytest.mark.parametrize("name", ["npz", "tsv", "parquet"])
+@pytest.mark.parametrize("name", [n for n, f in FORMATS.items() if f.read_release is not None])
 def test_a_written_release_is_read_back_by_the_table(tmp_path, name):
     path = tmp_path / f"pub{FORMATS[name].suffixes[0]}"
     record = toy().save(path, seed=1)
@@ -89,8 +92,10 @@ def test_adding_a_format_is_one_module_and_one_table_entry(tmp_path, monkeypatch
             p.astype(float),
         )
 
-    entry = Format("toy", "toy", holds=("uncertain",), suffixes=(".toy",), version=7)
-    entry = Format(**{**entry.__dict__, "write_release": write, "read_release": read})
+    entry = Format(
+        "toy", "toy", holds=("uncertain",), suffixes=(".toy",), version=7, write_release=write,
+        read_release=read,
+    )  # fmt: skip
     monkeypatch.setitem(FORMATS, "toy", entry)
     record = toy().save(tmp_path / "pub.toy", seed=2)
     back = gv.UncertainGraph.load(tmp_path / "pub.toy")
@@ -98,6 +103,44 @@ def test_adding_a_format_is_one_module_and_one_table_entry(tmp_path, monkeypatch
     assert back.meta["file"]["format_version"] == 7
     assert true_ids(back, record) == toy()
     assert release_format("x.bin", "toy") == "toy"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"holds": ("edges",)}, "holds ('edges',): 'uncertain', 'graph' or both"),
+        ({"suffixes": ("toy",)}, "suffixes ('toy',): lower case, each starting with '.'"),
+        ({"version": None}, "a release format has a write_release and its layout version"),
+        ({"holds": ("graph",)}, "a graph format has a write_graph and a read_graph"),
+        ({"write_release": None}, "a release format has a write_release"),
+        ({"compressible": True}, "a compressible (text) format has a gzip level and no magic"),
+        ({"name": "Toy"}, "it needs a lower-case name (format=) and a title"),
+    ],
+)
+def test_a_format_is_checked_when_defined(change, message):
+    fields = {**FORMATS["npz"].__dict__, "name": "toy", **change}
+    with pytest.raises(ValueError, match=f"^format {fields['name']!r}: .*{re.escape(message)}"):
+        Format(**fields)
+
+
+def test_the_table_refuses_a_name_magic_or_suffix_two_formats_share():
+    toy = {**FORMATS["npz"].__dict__, "name": "toy", "magic": None}
+    cases = [
+        ({"name": "npz", "suffixes": (".toy",)}, "format 'npz': its name 'npz' is already"),
+        ({"suffixes": (".toy",), "magic": FORMATS["npz"].magic}, "its magic bytes"),
+        (
+            {"suffixes": (".tsv",)},
+            "format 'toy': its uncertain suffix '.tsv' is already format 'tsv'",
+        ),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            formats._by_name(*FORMATS.values(), Format(**{**toy, **change}))
+    # a graph format and a release format may share a suffix (.txt: the edge list and TSV)
+    assert (
+        named("g.txt", "graph") is FORMATS["edgelist"]
+        and named("g.txt", "uncertain") is FORMATS["tsv"]
+    )
 
 
 def test_the_model_imports_no_file_format_but_its_declared_release_path():

@@ -160,17 +160,10 @@ def _identity_scheme(record: registry.Scheme, graph_name: str) -> registry.Schem
 
 
 def _argv(record: registry.Scheme, tmp_path) -> list[str]:
-    """Parameters the command accepts (their values do not matter: the function is replaced)."""
+    """The command's example (its values do not matter: the function is replaced)."""
     anonymized = tmp_path / "g0.txt"
     anonymized.write_text("0 1\n")
-    return {
-        "obfuscation": ["-k", "3", "--eps", "0.1", "--sigma", "0.1"],
-        "randwalk": ["-t", "2"],
-        "randwalk_mod": ["-t", "2"],
-        "maxvar": ["--n-potential", "10"],
-        "edge_switch": ["-s", "5"],
-        "mixture": ["--anonymized", str(anonymized), "-p", "0.5"],
-    }.get(record.name, ["--epsilon", "1"] if record.family == "dp" else [])
+    return [a.replace("{release}", str(anonymized)) for a in record.cli.example]
 
 
 @pytest.mark.parametrize("name", registry.names())

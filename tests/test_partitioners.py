@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 
@@ -11,7 +12,7 @@ from graph_zoo import ZOO, karate_graph, load_shared
 
 import graphveil as gv
 from graphveil.anonymize import maxvar, partition, partitioners
-from graphveil.anonymize.partitioners import METIS_OPTIONS, PARTITIONERS, get
+from graphveil.anonymize.partitioners import METIS_OPTIONS, PARTITIONERS, Partitioner, get, names
 from graphveil.anonymize.parts import metis_parts
 from graphveil.cli import main
 
@@ -146,7 +147,7 @@ class TestDeprecatedMetisOptions:
 def test_bad_names_and_options_are_refused_with_the_choices():
     g = karate_graph()
     with pytest.raises(
-        ValueError, match="unknown partitioner 'scotch'; choose one of metis, kaminpar"
+        ValueError, match=f"unknown partitioner 'scotch'; choose one of {', '.join(names())}$"
     ):
         maxvar(g, n_potential=10, parts=2, partitioner="scotch")
     with pytest.raises(ValueError, match="unknown partitioner"):
@@ -163,6 +164,23 @@ def test_bad_names_and_options_are_refused_with_the_choices():
         get("metis").labels(g, 0)
     with pytest.raises(TypeError, match="graph must be a graphveil.Graph"):
         get("metis").labels(np.zeros((2, 2)), 1)  # type: ignore[arg-type]
+
+
+def test_a_record_is_checked_when_defined():
+    metis = get("metis")
+    cases = [
+        ({"defaults": {"bogus": 1}}, "defaults name bogus, none of its option_names"),
+        ({"module": "x"}, "an optional library names both its module and the extra"),
+        ({"seed_max": 0}, "seed_max 0 is not in 1..2**64 - 1"),
+        ({"summary": ""}, "it needs a name (an identifier), a function and a summary"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=f"^partitioner 'metis': .*{re.escape(message)}"):
+            Partitioner(**{**metis.__dict__, **change})
+    with pytest.raises(ValueError, match="^partitioner 'metis': another has that name"):
+        partitioners._by_name(metis, metis)
+    with pytest.raises(ValueError, match="the default partitioner 'metis' must be the first"):
+        partitioners._by_name(get("kaminpar"), metis)
 
 
 def test_a_missing_extra_names_it(monkeypatch):
@@ -200,7 +218,7 @@ def test_the_cli_takes_a_partitioner_from_the_registry(argv, tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([*argv, "--partitioner", "scotch"])
     assert exit_.value.code == 2
-    assert "choose from 'metis', 'kaminpar'" in capsys.readouterr().err
+    assert f"choose from {', '.join(map(repr, names()))}" in capsys.readouterr().err
     out = tmp_path / "out.npz"
     assert main([*argv, "--partitioner", "metis", "--seed", "1", "-o", str(out), "-q"]) == 0
     release = gv.load_uncertain(out)

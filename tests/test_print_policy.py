@@ -17,26 +17,32 @@ import graphveil as gv
 from graphveil.anonymize import edgeflip, registry
 from graphveil.cli import main
 
-#: The command line of each scheme's test (after ``anonymize <scheme>``); ``MIXED`` is replaced
-#: by a release of karate written with --keep-ids.
-RUNS = {
-    "obfuscation": [("-k", "5", "--eps", "0.1"), ("-k", "5", "--eps", "0.1", "--sigma", "0.5")],
-    "randwalk": [("-t", "3")],
-    "randwalk_mod": [("-t", "3"), ("-t", "2", "--uncertain"), ("-t", "3", "--variant", "retry")],
+#: Runs beyond each command's example (its record's ``Cli.example``, and with its alternative's
+#: flag): other forms whose reports hold other keys. ``{release}`` is a release of karate
+#: written with --keep-ids.
+MORE_RUNS = {
+    "obfuscation": [("-k", "5", "--eps", "0.1", "--sigma", "0.5")],
+    "randwalk_mod": [("-t", "3", "--variant", "retry")],
     "maxvar": [("--n-potential", "20", "--parts", "2")],
-    "edge_switch": [("-s", "40")],
-    "mixture": [("--anonymized", "MIXED", "-p", "0.4")],
-    "tmf": [("--epsilon", "2")],
-    "edgeflip": [("--epsilon", "3"), ("--epsilon", "3", "--form", "uncertain")],
-    "dp_dk": [("--epsilon", "2"), ("--epsilon", "2", "-k", "2")],
-    "dgg": [("--epsilon", "2")],
-    "privgraph": [("--epsilon", "2"), ("--epsilon", "2", "--group-size", "5")],
-    "partition": [("--parts", "2", "--scheme", "randwalk", "--params", '{"t": 3}')],
+    "edgeflip": [("--epsilon", "3", "--form", "uncertain")],
+    "dp_dk": [("--epsilon", "2", "-k", "2")],
+    "privgraph": [("--epsilon", "2", "--group-size", "5")],
 }
 
 
-def test_every_scheme_has_a_run():
-    assert set(RUNS) == {*registry.names(), "partition"}
+def _runs() -> dict[str, list[tuple[str, ...]]]:
+    """Every command's runs: its example (and with its alternative), then :data:`MORE_RUNS`."""
+    clis = {name: registry.scheme(name).cli for name in registry.names()}
+    clis["partition"] = registry.PARTITION_CLI
+    runs = {}
+    for name, cli in clis.items():
+        alternative = [(*cli.example, cli.alternative.flag)] if cli.alternative else []
+        runs[name] = [cli.example, *alternative, *MORE_RUNS.get(name, [])]
+    return runs
+
+
+def test_the_extra_runs_name_commands():
+    assert set(MORE_RUNS) <= set(_runs())
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +54,12 @@ def mixed(tmp_path_factory) -> str:
 
 
 def _cases():
-    return [(name, argv) for name, runs in RUNS.items() for argv in runs]
+    return [(name, argv) for name, runs in _runs().items() for argv in runs]
 
 
 @pytest.mark.parametrize(("name", "argv"), _cases())
 def test_default_output_holds_nothing_private(name, argv, mixed, tmp_path, capsys):
-    argv = [mixed if a == "MIXED" else a for a in argv]
+    argv = [a.replace("{release}", mixed) for a in argv]
     base = ["anonymize", name, "--dataset", "karate_club", "--seed", "1", *argv]
     out, record = tmp_path / "r.npz", tmp_path / "r.record.npz"
     assert main([*base, "-o", str(out), "--record", str(record), "--json"]) == 0

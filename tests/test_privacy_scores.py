@@ -81,6 +81,8 @@ def test_a_new_attack_column_reaches_the_table_without_an_edit(monkeypatch):
         ),
         headline="fake_rate",
         reidentifies=True,
+        help="a fake attack",
+        description="A fake attack.",
     )
     monkeypatch.setattr(attacks, "REGISTRY", {**attacks.REGISTRY, "fake": fake})
     monkeypatch.setattr(scores, "REGISTRY", attacks.REGISTRY)
@@ -121,6 +123,18 @@ def test_a_record_is_checked_when_defined():
         PrivacyScore("x", "x", "x", scoring="nope")
     with pytest.raises(ValueError, match="one column per k"):
         EPS.key()
+    with pytest.raises(ValueError, match="'x y': it needs a name"):
+        PrivacyScore("x y", "x", "x")
+    with pytest.raises(ValueError, match="'x': it needs a name .*, a title and a meaning"):
+        PrivacyScore("x", "x", "")
+    with pytest.raises(ValueError, match="'x': formats are two"):
+        PrivacyScore("x", "x", "x", formats=("{:.0f}",))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="header 'x\\(q=\\{q\\}\\)' do not format"):
+        PrivacyScore("x", "x", "x", header="x(q={q})", parameter="k")
+    with pytest.raises(ValueError, match="target 'H_X' is not lower case"):
+        PrivacyScore("x", "x", "x", target="H_X")
+    with pytest.raises(ValueError, match="a score computed by an attack names it"):
+        PrivacyScore("x", "x", "x", on="attack")
 
 
 def test_reports_read_the_model_scores(karate, tmp_path):
@@ -172,7 +186,8 @@ def test_the_study_reads_the_table(karate):
         "case", *sample_score_names(), "removed_edges", "added_edges", *eps, "rel_err",
         "tradeoff", *strongest, *attack,
     ]  # fmt: skip
-    assert list(study.scheme_table("maxvar")[0])[1:3] == list(sample_score_names())
+    sampled = list(sample_score_names())
+    assert list(study.scheme_table("maxvar")[0])[1 : 1 + len(sampled)] == sampled
     for row in study.rows:
         for score in scores.PRIVACY_SCORE_TABLE:
             for k in (2, 5) if score.parameter else (None,):

@@ -96,10 +96,11 @@ def fake_scheme(monkeypatch):
         valid=lambda v: v >= 0,
         requirement="s/m must be >= 0",
         study=lambda graph, v, config, seed: _double_switch(graph, round(v * graph.m), seed=seed),
-        marker="*",
+        marker="8",
         partitionable=True,
         deterministic=True,
         public_report=("attempted",),  # printed; "performed" (G0's) stays in the record
+        cli=registry.Cli(example=("--switches", "5")),
     )
     monkeypatch.setitem(REGISTRY, record.name, record)
     return record
@@ -226,6 +227,12 @@ def test_a_keyword_taking_a_common_option_is_refused_naming_the_scheme(letter):
          r"Cli\(flags=...\) names tries, which <lambda> has no keyword of \(it has: a\)"),
         (lambda graph, *, a=1: None, registry.Cli(alternative=registry.Alternative(
             "--json", "", lambda graph: None)), "its alternative's flag --json is already"),
+        (lambda graph, *, a: None, registry.Cli(),
+         r"keyword 'a' has no default: give its option -a a value in Cli\(example=...\)"),
+        (lambda graph, *, a=1: None, registry.Cli(example=("-a", "2", "--seed", "1")),
+         r"Cli\(example=...\) gives --seed, not an option of its own"),
+        (lambda graph, *, a=1: None, registry.Cli(example=("-b", "2")),
+         r"Cli\(example=...\) gives -b, not an option of its own"),
     ],
 )  # fmt: skip
 def test_other_clashes_of_a_record_are_refused(function, cli, message):
@@ -240,6 +247,25 @@ def test_a_name_two_records_share_is_refused():
         registry._by_name(REGISTRY["edge_switch"], _record(aliases=("switch",)))
     with pytest.raises(ValueError, match="^scheme 'edge_switch': the spelling 'edge_switch'"):
         registry._by_name(REGISTRY["edge_switch"], REGISTRY["edge_switch"])
+    # a figure's line and a table's section name one scheme
+    switch = REGISTRY["edge_switch"]
+    with pytest.raises(ValueError, match="^scheme 'fake': its marker 'x' is already scheme 'edge"):
+        registry._by_name(switch, _record(title="Fake"))
+    with pytest.raises(ValueError, match="^scheme 'fake': its title 'EdgeSwitch' is already"):
+        registry._by_name(switch, _record(marker="8"))
+    assert list(registry._by_name(switch, _record(title="Fake", marker="8"))) == [
+        "edge_switch",
+        "fake",
+    ]
+
+
+def test_every_example_and_the_partition_command_are_checked():
+    # the examples run in tests/test_tiny_graphs.py; partition's is checked when its command is made
+    for record in REGISTRY.values():
+        registry.check_cli(record.name, record.function, record.cli)
+    registry.check_cli("partition", gv.anonymize.partition, registry.PARTITION_CLI)
+    with pytest.raises(ValueError, match="^scheme 'partition': keyword 'scheme' has no default"):
+        registry.check_cli("partition", gv.anonymize.partition, registry.Cli())
 
 
 def test_the_cli_adds_no_option_beside_the_reserved_ones():

@@ -23,6 +23,7 @@ import graphveil as gv
 from graphveil import datasets
 from graphveil.anonymize import edge_switch, maxvar, obfuscation, partition, randwalk, randwalk_mod
 from graphveil.cli import main
+from graphveil.io import FORMATS, RELEASE_FORMATS
 
 # ---------------------------------------------------------------------- the attacker
 
@@ -651,25 +652,32 @@ def _pairs_of(path, fmt):
     return {(int(a), int(b)): float(c) for a, b, c in zip(u, v, p)}
 
 
-@pytest.mark.parametrize("fmt", ["npz", "tsv", "parquet", "graphml"])
+#: The release formats this file reads with another library than graphveil (_header_of, _pairs_of).
+READ_ELSEWHERE = ("npz", "tsv", "parquet", "graphml")
+
+
+@pytest.mark.parametrize("fmt", RELEASE_FORMATS)
 def test_every_format_is_the_same_release(tmp_path, fmt):
     g0 = datasets.load("karate_club")
     ug, report = obfuscation(g0, k=3, eps=0.3, sigma=0.5, seed=8675309)
-    path = tmp_path / f"pub.{fmt}"
+    path = tmp_path / f"pub{FORMATS[fmt].suffixes[0]}"
     rec = ug.save(path, seed=9, record=tmp_path / "private.json")
     # the private record: the whole report and the same permutation for every format
     assert isinstance(rec, gv.RunRecord) and rec.report["seed"] == report["seed"] == 8675309
     assert np.array_equal(rec.permutation, ug.save(tmp_path / "other.npz", seed=9).permutation)
     assert np.array_equal(gv.load_record(tmp_path / "private.json").permutation, rec.permutation)
-    # the release: exactly the whitelist, no seed, no permutation, no report
+    # the release: no seed, no permutation, no report
+    raw = b"".join(part.read_bytes() for part in FORMATS[fmt].files(path))
+    for secret in (b"8675309", b"history", b"timings", b"eps_hat", b"permutation"):
+        assert secret not in raw
+    if fmt not in READ_ELSEWHERE:  # a newer format: its own tests read it with another tool
+        return
+    # exactly the whitelist
     header = _header_of(path, fmt)
     assert tuple(sorted(header)) == tuple(sorted(UNDIRECTED[:-3]))
     assert header["ids_permuted"] is True and header["n"] == g0.n
     scheme = json.loads(header["scheme"]) if fmt == "npz" else header["scheme"]
     assert scheme == "obfuscation"
-    raw = path.read_bytes()
-    for secret in (b"8675309", b"history", b"timings", b"eps_hat", b"permutation"):
-        assert secret not in raw
     # the record maps the file's ids back to the true pairs exactly
     back = {
         tuple(sorted(rec.to_original(np.array(pair)).tolist())): p
@@ -678,11 +686,11 @@ def test_every_format_is_the_same_release(tmp_path, fmt):
     assert back == {(a, b): p for a, b, p in zip(ug.u.tolist(), ug.v.tolist(), ug.p.tolist())}
 
 
-@pytest.mark.parametrize("fmt", ["npz", "tsv", "parquet", "graphml"])
+@pytest.mark.parametrize("fmt", RELEASE_FORMATS)
 def test_every_format_refuses_secret_parameters(tmp_path, fmt):
     ug = gv.UncertainGraph(3, [0], [1], [0.5], meta={"scheme": "x", "params": {"a": {"seed": 1}}})
     with pytest.raises(ValueError, match="'seed'.*never be published"):
-        ug.save(tmp_path / f"pub.{fmt}")
+        ug.save(tmp_path / f"pub{FORMATS[fmt].suffixes[0]}")
     assert os.listdir(tmp_path) == []
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import re
 
 import networkx as nx
 import numpy as np
@@ -37,11 +38,28 @@ def _graph() -> gv.Graph:
     return gv.Graph.from_networkx(g)
 
 
+#: The paper's ten statistics (Section VI-B), in its columns' order: a fact of the paper.
+PAPER_STATISTICS = (
+    "S_NE",
+    "S_AD",
+    "S_MD",
+    "S_DV",
+    "S_CC",
+    "S_PL",
+    "S_APD",
+    "S_EDiam",
+    "S_CL",
+    "S_Diam",
+)
+
+
 def test_table_matches_the_public_names():
     paper = [s for s in U.STATISTIC_TABLE if not s.analyst]
     undirected = tuple(s.name for s in paper if s.applies != "directed")
     assert undirected == U.STATISTICS == U.statistic_names()
-    assert len(U.STATISTICS) == 10  # Section VI-B of the paper
+    # the paper's ten, each in one of its groups, measured on every undirected graph, in order
+    assert tuple(s.name for s in U.STATISTIC_TABLE if s.group) == PAPER_STATISTICS
+    assert [name for name in U.STATISTICS if name in PAPER_STATISTICS] == list(PAPER_STATISTICS)
     directed = tuple(s.name for s in paper if s.applies != "undirected")
     assert directed == U.statistic_names(directed=True)
     analyst = tuple(s.name for s in U.STATISTIC_TABLE if s.analyst)
@@ -63,15 +81,17 @@ def test_each_compute_function_runs_once(monkeypatch):
     )
     g = _graph()
     expected = U.utility_statistics(g, seed=1)
+    paper = [s.compute.__name__ for s in U.STATISTIC_TABLE if s.measures(False) and not s.analyst]
     analyst = [s.compute.__name__ for s in U.STATISTIC_TABLE if s.analyst]
+    assert len(set(paper)) < len(paper)  # rows share functions (the four distances one BFS)
     monkeypatch.setattr(U, "STATISTIC_TABLE", table)
     assert U.utility_statistics(g, seed=1) == expected
-    assert calls == ["_degrees", "_clustering", "_powerlaw", "_distances"]
+    assert calls == list(dict.fromkeys(paper))  # each function once, in the table's order
     # the analyst group too: each function once, after the paper's
     calls.clear()
     stats = U.utility_statistics(g, seed=1, analyst=analyst_reference(g, seed=1))
     assert list(stats) == [*U.STATISTICS, *U.analyst_names()]
-    assert calls == ["_degrees", "_clustering", "_powerlaw", "_distances", *dict.fromkeys(analyst)]
+    assert calls == [*dict.fromkeys(paper), *dict.fromkeys(analyst)]
 
 
 def test_a_new_statistic_reaches_utility_report_and_relative_error(eleven, tmp_path):
@@ -113,6 +133,35 @@ def test_a_new_statistic_reaches_the_study_tables(eleven, tmp_path):
     assert [row["S_ISO"] for row in table] == [2.0, 2.0]  # EdgeSwitch keeps every degree
     with open(tmp_path / "table_edge_switch.csv", newline="") as fh:
         header = next(csv.reader(fh))
-    assert header[header.index("S_Diam") + 1] == "S_ISO"
+    last = U.statistic_names()[-2]  # the new row is the last of the undirected paper's columns
+    assert header[header.index(last) + 1] == "S_ISO"
     md = (tmp_path / "table_edge_switch.md").read_text().splitlines()
-    assert "| S_Diam | S_ISO | rel_err |" in md[0]
+    assert f"| {last} | S_ISO | rel_err |" in md[0]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"applies": "both ways"}, "applies 'both ways' is not one of undirected, directed, both"),
+        ({"group": "size"}, "group 'size' is not one of"),
+        ({"score": "divergence"}, "a paper's statistic enters rel.err: its score is 'relative'"),
+        ({"analyst": True}, "an analyst statistic has no paper's group and names its reference"),
+        ({"formats": ("{:.0f}",)}, "formats are two"),
+        ({"formats": ("{:.0f}", "{x}")}, "do not format a number"),
+        ({"name": "S ISO"}, "its name must be an identifier"),
+        ({"undefined": "sometimes"}, "undefined 'sometimes' is not one of"),
+    ],
+)
+def test_a_row_is_checked_when_it_is_defined(change, message):
+    fields = {**FAKE.__dict__, "group": "degree", **change}
+    with pytest.raises(ValueError, match=f"^statistic {fields['name']!r}: .*{re.escape(message)}"):
+        U.Statistic(**fields)
+
+
+def test_the_table_refuses_a_name_or_a_column_two_rows_share():
+    with pytest.raises(ValueError, match="^statistic 'S_NE': its name 'S_NE' is already statistic"):
+        U._checked_table(*U.STATISTIC_TABLE, U.STATISTIC_TABLE[0])
+    twin = dataclasses.replace(FAKE, header="S_ED")  # S_EDiam's header
+    with pytest.raises(ValueError, match="^statistic 'S_ISO': its column 'S_ED' is already"):
+        U._checked_table(*U.STATISTIC_TABLE, twin)
+    assert U._checked_table(*U.STATISTIC_TABLE, FAKE)[-1] is FAKE

@@ -37,25 +37,10 @@ TINY = {
     "k20": _graph([(i, j) for i in range(20) for j in range(i + 1, 20)], 20),
 }
 
-#: The arguments each ``anonymize`` command needs besides the graph (a mild setting).
-SCHEME_ARGS = {
-    "obfuscation": ["-k", "2", "--eps", "0.1"],
-    "randwalk": ["-t", "2"],
-    "randwalk_mod": ["-t", "2"],
-    "maxvar": ["--n-potential", "2"],
-    "edge_switch": ["-s", "10"],
-    "mixture": ["-p", "0.5"],  # --anonymized: the edge_switch release
-    "partition": ["--scheme", "randwalk", "--parts", "2", "--params", '{"t": 2}'],
-    "tmf": ["--epsilon", "1"],
-    "edgeflip": ["--epsilon", "1"],
-    "dp_dk": ["--epsilon", "1"],
-    "dgg": ["--epsilon", "1"],
-    "privgraph": ["--epsilon", "1"],
-}
-
-
-def test_every_scheme_is_in_the_matrix():
-    assert set(SCHEME_ARGS) == {*registry.names(), "partition"}
+#: The arguments of each ``anonymize`` command besides the graph: its record's example (a mild
+#: setting), ``{release}`` the graph's edge_switch release.
+COMMANDS = {name: registry.scheme(name).cli.example for name in registry.names()}
+COMMANDS["partition"] = registry.PARTITION_CLI.example
 
 
 def _run(argv: list[str]) -> tuple[int, str]:
@@ -96,14 +81,13 @@ def files(tmp_path_factory):
     return paths
 
 
-@pytest.mark.parametrize("scheme", sorted(SCHEME_ARGS))
+@pytest.mark.parametrize("scheme", sorted(COMMANDS))
 @pytest.mark.parametrize("name", sorted(TINY))
 def test_anonymize(files, tmp_path, name, scheme):
     path, switched = files[name]
-    extra = ["--anonymized", str(switched)] if scheme == "mixture" else []
-    argv = ["anonymize", scheme, str(path), *SCHEME_ARGS[scheme], *extra]
-    seeded = scheme != "mixture"
-    argv += [*(["--seed", "1"] if seeded else []), "-o", str(tmp_path / "out.npz")]
+    example = [a.replace("{release}", str(switched)) for a in COMMANDS[scheme]]
+    argv = ["anonymize", scheme, str(path), *example]
+    argv += ["--seed", "1", "-o", str(tmp_path / "out.npz")]
     code, err = _run(argv)
     _outcome(code, err)
     assert (tmp_path / "out.npz").exists() == (code == 0)

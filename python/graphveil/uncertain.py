@@ -726,8 +726,9 @@ class UncertainGraph:
         seed : int, numpy.random.Generator or None
             Randomness of the permutation. Leave it None for anything published: anyone who
             learns the seed redraws the permutation and maps the ids back.
-        format : {"npz", "tsv", "parquet", "graphml"}, optional
-            Overrides the choice by suffix.
+        format : str, optional
+            One of :data:`~graphveil.io.formats.RELEASE_FORMATS` (npz, tsv, parquet, graphml, ...):
+            overrides the choice by suffix.
         compress : bool
             Deflate the .npz archive: about a third smaller for random probabilities, several
             times slower to write (ignored by the other formats: the suffix decides for text).

@@ -1,4 +1,4 @@
-"""The command line of a scheme's record, checked when the record is defined.
+"""The command line of a scheme's record (:class:`Cli`), checked when the record is defined.
 
 ``graphveil anonymize <scheme>`` has one option per keyword of the scheme's function
 (:meth:`~graphveil.anonymize.registry.Cli.flags_of`) beside the options every such command has
@@ -12,14 +12,21 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from graphveil.graph import Graph
+from graphveil.uncertain import Anonymized
 
-if TYPE_CHECKING:  # pragma: no cover
-    from graphveil.anonymize.registry import Cli
-
-__all__ = ["HANDLED_PARAMETERS", "RESERVED_FLAGS", "RESERVED_NAMES", "check_cli", "graph_parameter"]
+__all__ = [
+    "HANDLED_PARAMETERS",
+    "RESERVED_FLAGS",
+    "RESERVED_NAMES",
+    "Alternative",
+    "Cli",
+    "check_cli",
+    "graph_parameter",
+]
 
 #: The options every ``graphveil anonymize <scheme>`` command has beside those of its function's
 #: keywords (the input graph, seed, threads, output, record, verbosity, JSON, ``--params`` of a
@@ -41,6 +48,64 @@ HANDLED_PARAMETERS: frozenset[str] = frozenset(("seed", "threads", "progress", "
 RESERVED_NAMES: tuple[str, ...] = ("partition",)
 
 
+@dataclass(frozen=True)
+class Alternative:
+    """A flag of a scheme's command that runs another function on the same options."""
+
+    #: The flag, e.g. ``"--uncertain"``.
+    flag: str
+    #: Its help text.
+    help: str
+    #: ``function(graph, ...) -> Anonymized``, given the options its signature names.
+    function: Callable[..., Anonymized]
+
+
+@dataclass(frozen=True)
+class Cli:
+    """What a scheme's command line needs beyond its function's signature and docstring.
+
+    ``graphveil anonymize <name>`` has one option per keyword parameter of the function: its
+    type from the annotation, its default from the signature, its help from the numpydoc
+    Parameters section, its choices from a ``Literal`` annotation. Only what a signature cannot
+    say is written here; every field is optional.
+    """
+
+    #: Longer text of ``graphveil anonymize <name> --help`` (default: the summary).
+    description: str = ""
+    #: Option strings of a parameter when not the derived ``-x`` (one letter) or ``--long-name``.
+    flags: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Metavariable of a parameter's option in the help.
+    metavar: dict[str, str] = field(default_factory=dict)
+    #: Choices of a parameter that no ``Literal`` annotation gives.
+    choices: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: What the function's ``progress`` parameter shows: ``"bars"`` (only on a terminal) or
+    #: ``"log"`` (lines on the ``graphveil`` logger, silenced by ``-q``); ``""``: none.
+    progress: str = ""
+    #: A flag running another function instead (RandWalk-mod's exact uncertain matrix).
+    alternative: Alternative | None = None
+    #: The parameter naming an inner scheme, resolved through the registry (Partition's).
+    inner_scheme: str = ""
+    #: Exceptions that mean the input cannot be anonymized as asked: exit status 2, one line.
+    user_errors: tuple[type[Exception], ...] = ()
+    #: The options of a quick, mild run of the command on a small graph (karate club's 34 nodes),
+    #: written after the input graph: every keyword without a default has a value here.
+    #: ``{release}`` stands for a release of the same graph written with ``--keep-ids``. The
+    #: tests run every command with it (tiny graphs, the print policy, absurd values, the
+    #: identity rule). Checked when the record is defined (:func:`check_cli`).
+    example: tuple[str, ...] = ()
+
+    def flags_of(self, name: str) -> tuple[str, ...]:
+        """The option strings of keyword ``name``: its :attr:`flags`, else ``-x``/``--long-name``.
+
+        Examples
+        --------
+        >>> Cli(flags={"q": ("--white-noise",)}).flags_of("q"), Cli().flags_of("max_tries")
+        (('--white-noise',), ('--max-tries',))
+        """
+        derived = f"-{name}" if len(name) == 1 else f"--{name.replace('_', '-')}"
+        return self.flags.get(name) or (derived,)
+
+
 def graph_parameter(function: Callable[..., Any]) -> str:
     """The parameter of ``function`` taking the input graph: annotated ``Graph``, else the first."""
     params = list(inspect.signature(function).parameters.values())
@@ -53,8 +118,9 @@ def check_cli(name: str, function: Callable[..., Any], cli: Cli) -> None:
 
     Each keyword of ``function`` becomes an option (:meth:`Cli.flags_of`): none may take one of
     ``RESERVED_FLAGS`` (``-q`` is ``--quiet`` on every command), two may not take the same,
-    none may be named like a common option's value (``output``), and :class:`Cli`'s fields may
-    name only keywords of ``function``.
+    none may be named like a common option's value (``output``), :class:`Cli`'s fields may
+    name only keywords of ``function``, and its ``example`` gives only the command's own options,
+    a value to every keyword without a default among them.
 
     Raises
     ------
@@ -118,3 +184,42 @@ def check_cli(name: str, function: Callable[..., Any], cli: Cli) -> None:
             f"scheme {name!r}: its alternative's flag {cli.alternative.flag} is already an "
             "option of its command: choose another"
         )
+    _check_example(name, function, cli, taken)
+
+
+def _check_example(
+    name: str, function: Callable[..., Any], cli: Cli, taken: dict[str, str]
+) -> None:
+    """Refuse an example that names another command's option or leaves a keyword without value."""
+    params = inspect.signature(function).parameters.values()
+    own = set(taken)
+    if cli.alternative is not None:
+        own.add(cli.alternative.flag)
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        own.add("--params")
+    given = {token for token in cli.example if token.startswith("-") and not _number(token)}
+    foreign = sorted(given - own)
+    if foreign:
+        raise ValueError(
+            f"scheme {name!r}: Cli(example=...) gives {', '.join(foreign)}, not an option of its "
+            "own: the example holds the command's own options only (the tests add the graph, "
+            "--seed and -o)"
+        )
+    graph = graph_parameter(function)
+    for p in params:
+        required = p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        if required and p.name != graph and p.name not in HANDLED_PARAMETERS:
+            if not given & set(cli.flags_of(p.name)):
+                raise ValueError(
+                    f"scheme {name!r}: keyword {p.name!r} has no default: give its option "
+                    f"{cli.flags_of(p.name)[0]} a value in Cli(example=...), the arguments of a "
+                    "quick run of the command"
+                )
+
+
+def _number(token: str) -> bool:
+    try:
+        float(token)
+    except ValueError:
+        return False
+    return True

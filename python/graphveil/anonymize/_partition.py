@@ -110,9 +110,9 @@ def partition(
     graph : Graph
         The true graph G0.
     scheme : str or callable
-        A registered scheme that Partition can run
-        (:func:`graphveil.anonymize.registry.partitionable`: ``"obfuscation"``, ``"randwalk"``,
-        ``"randwalk_mod"``, ``"edge_switch"``), or a function ``f(graph, seed=..., **kwargs) -> Anonymized``.
+        A registered scheme that Partition can run (one of
+        :func:`graphveil.anonymize.registry.partitionable`, e.g. ``"randwalk"`` or
+        ``"edge_switch"``), or a function ``f(graph, seed=..., **kwargs) -> Anonymized``.
     parts : int
         Number of parts (1 <= parts <= n).
     **kwargs
@@ -129,8 +129,9 @@ def partition(
         Runs the parts instead of an own thread pool (e.g. a process pool or a Dask client's
         executor; the scheme must then be picklable). The result is the same as without.
     partitioner : str
-        The partitioner that splits G0, a name from :mod:`graphveil.anonymize.partitioners`:
-        ``"metis"`` (the default, built in) or ``"kaminpar"`` (the ``kaminpar`` extra).
+        The partitioner that splits G0, a name from :mod:`graphveil.anonymize.partitioners`
+        (:func:`~graphveil.anonymize.partitioners.names`): ``"metis"`` (the default, built in),
+        ``"kaminpar"`` (the ``kaminpar`` extra), ...
     partitioner_options : dict, optional
         The partitioner's options by name, over its defaults (METIS: ``{"niter": 2}``).
 

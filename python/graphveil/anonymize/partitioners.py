@@ -16,8 +16,8 @@ Examples
 --------
 >>> import graphveil as gv
 >>> from graphveil.anonymize.partitioners import get, names
->>> names()
-('metis', 'kaminpar')
+>>> names()[0], "kaminpar" in names()  # the default first
+('metis', True)
 >>> labels = get("metis").labels(gv.datasets.load("karate_club"), 2, seed=1)
 >>> labels.shape, sorted(set(labels.tolist()))
 ((34,), [0, 1])
@@ -89,6 +89,20 @@ class Partitioner:
     #: The module it imports and the extra that installs it (None: built in).
     module: str | None = None
     extra: str | None = None
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not (self.name.isidentifier() and self.summary and callable(self.function)):
+            problems.append("it needs a name (an identifier), a function and a summary")
+        unknown = [name for name in self.defaults if name not in self.option_names]
+        if unknown:
+            problems.append(f"defaults name {', '.join(unknown)}, none of its option_names")
+        if (self.module is None) != (self.extra is None):
+            problems.append("an optional library names both its module and the extra installing it")
+        if not 0 < self.seed_max < 2**64:
+            problems.append(f"seed_max {self.seed_max} is not in 1..2**64 - 1")
+        if problems:
+            raise ValueError(f"partitioner {self.name!r}: {'; '.join(problems)}")
 
     def options(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The options a run uses: :attr:`defaults` overridden by ``given``.
@@ -276,10 +290,21 @@ def _kaminpar(
     return np.asarray(labels, dtype=np.int64)
 
 
+def _by_name(*records: Partitioner) -> dict[str, Partitioner]:
+    """The records keyed by name, the default first; a name two of them share is refused."""
+    table: dict[str, Partitioner] = {}
+    for record in records:
+        if record.name in table:
+            raise ValueError(f"partitioner {record.name!r}: another has that name: choose another")
+        table[record.name] = record
+    if next(iter(table), None) != DEFAULT:
+        raise ValueError(f"the default partitioner {DEFAULT!r} must be the first record")
+    return table
+
+
 #: Every partitioner, the default first.
-PARTITIONERS: dict[str, Partitioner] = {
-    p.name: p
-    for p in (
+PARTITIONERS: dict[str, Partitioner] = _by_name(
+    *(
         Partitioner(
             name="metis",
             function=_metis,
@@ -303,7 +328,7 @@ PARTITIONERS: dict[str, Partitioner] = {
             extra="kaminpar",
         ),
     )
-}
+)
 
 
 def names() -> tuple[str, ...]:

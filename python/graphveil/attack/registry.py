@@ -16,8 +16,8 @@ adding its record here.
 Examples
 --------
 >>> from graphveil.attack.registry import attack, names, reidentification_column
->>> names()
-('link', 'propagation', 'edges', 'percolation', 'reconciliation', 'seedless')
+>>> "propagation" in names(), "propagation" in names(directed=True)
+(True, True)
 >>> reidentification_column().name
 'reid_rate'
 >>> [c.name for c in attack("link").columns if c.table]
@@ -27,6 +27,7 @@ Examples
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -72,6 +73,7 @@ from graphveil.uncertain import UncertainGraph
 
 __all__ = [
     "REGISTRY",
+    "RESERVED_FLAGS",
     "Attack",
     "Column",
     "Option",
@@ -83,6 +85,18 @@ __all__ = [
     "reidentification_column",
     "table_columns",
 ]
+
+
+#: The options every ``graphveil attack <name>`` command has beside its record's
+#: (:attr:`Attack.options`): the inputs, the record, JSON and verbosity. No option of a record
+#: may take one; ``--seed`` and ``--threads`` are the CLI's own seed and thread options when a
+#: record asks for them. tests/test_registry.py checks that the CLI adds no other.
+RESERVED_FLAGS: frozenset[str] = frozenset(
+    ("-h", "--help", "--dataset", "--data-dir", "--header", "--directed", "--record", "--json",
+     "-q", "--quiet", "-v", "--verbose")
+)  # fmt: skip
+#: The options the CLI gives its own type and help when a record names them.
+SHARED_FLAGS: frozenset[str] = frozenset(("--seed", "--threads"))
 
 
 @dataclass(frozen=True)
@@ -175,6 +189,23 @@ class Attack:
     #: on a directed release.
     directed: str | None = None
 
+    def __post_init__(self) -> None:
+        # A record that would break the CLI or the study is refused here, naming the attack.
+        problems = []
+        if not (self.name.isidentifier() and self.title and self.help and self.description):
+            problems.append("it needs a name (an identifier), a title, a help and a description")
+        names = self.names()
+        if not names or len(set(names)) < len(names):
+            problems.append(f"its columns {names} are none or share a name")
+        if self.headline not in names:
+            problems.append(f"its headline {self.headline!r} is none of its columns")
+        for c in self.columns:
+            if not (c.low <= c.high and c.more_private in ("lower", "higher", "")):
+                problems.append(f"column {c.name!r} has an empty range or no direction")
+        problems += _option_problems(self)
+        if problems:
+            raise ValueError(f"attack {self.name!r}: {'; '.join(problems)}")
+
     def column(self, name: str) -> Column:
         """Its column ``name``."""
         for c in self.columns:
@@ -185,6 +216,24 @@ class Attack:
     def names(self) -> tuple[str, ...]:
         """Its columns' names."""
         return tuple(c.name for c in self.columns)
+
+
+def _option_problems(record: Attack) -> list[str]:
+    """What is wrong with the options of ``record``'s command (see :data:`RESERVED_FLAGS`)."""
+    keywords = inspect.signature(record.function).parameters
+    problems = []
+    flags = [o.flag for o in record.options]
+    for option in record.options:
+        if not option.flag.startswith("--") or option.flag in RESERVED_FLAGS:
+            problems.append(
+                f"option {option.flag} is no long option of its own (every attack command has "
+                f"{', '.join(sorted(RESERVED_FLAGS))})"
+            )
+        if option.keyword not in keywords:
+            problems.append(f"option {option.flag} passes {option.keyword!r}, no keyword of it")
+    if len(set(flags)) < len(flags) or len({o.keyword for o in record.options}) < len(flags):
+        problems.append("two options share a flag or a keyword")
+    return problems
 
 
 def _link_score(
@@ -728,10 +777,29 @@ _SEEDLESS = Attack(
     ),
 )
 
+
+def _by_name(*records: Attack) -> dict[str, Attack]:
+    """The records keyed by name, refusing a name or a column name two of them share."""
+    owner: dict[str, str] = {}
+    for record in records:
+        if record.name in {owner.get(c) for c in owner}:
+            raise ValueError(
+                f"attack {record.name!r}: another attack has that name: choose another"
+            )
+        for name in record.names():
+            if name in owner:
+                raise ValueError(
+                    f"attack {record.name!r}: its column {name!r} is already attack "
+                    f"{owner[name]!r}'s: choose another"
+                )
+            owner[name] = record.name
+    return {record.name: record for record in records}
+
+
 #: Every attack, in the order of the study's columns.
-REGISTRY: Mapping[str, Attack] = {
-    a.name: a for a in (_LINK, _PROPAGATION, _EDGES, _PERCOLATION, _RECONCILIATION, _SEEDLESS)
-}
+REGISTRY: Mapping[str, Attack] = _by_name(
+    _LINK, _PROPAGATION, _EDGES, _PERCOLATION, _RECONCILIATION, _SEEDLESS
+)
 
 
 def names(*, directed: bool = False) -> tuple[str, ...]:

@@ -14,8 +14,8 @@ format, the public writer and reader) and one entry in :data:`FORMATS`.
 
 Examples
 --------
->>> sorted(FORMATS)
-['edgelist', 'graphml', 'npz', 'parquet', 'tsv']
+>>> FORMATS["npz"].holds, FORMATS["edgelist"].holds
+(('uncertain',), ('graph',))
 >>> FORMATS["tsv"].all_suffixes()[:4]
 ('.tsv', '.tsv.gz', '.tsv.bz2', '.tsv.xz')
 >>> release_format("pub.tsv.gz"), release_format("x.bin", "npz")
@@ -80,6 +80,26 @@ class Format:
     #: The module it needs beyond graphveil's own (``pip install "graphveil[<extra>]"``).
     requires: str | None = None
 
+    def __post_init__(self) -> None:
+        # A record that would break the release or graph path is refused here, naming the format.
+        problems = []
+        if not (self.name.isidentifier() and self.name == self.name.lower() and self.title):
+            problems.append("it needs a lower-case name (format=) and a title")
+        if not self.holds or not set(self.holds) <= {"uncertain", "graph"}:
+            problems.append(f"holds {self.holds!r}: 'uncertain', 'graph' or both")
+        if not self.suffixes or any(not x.startswith(".") or x != x.lower() for x in self.suffixes):
+            problems.append(f"suffixes {self.suffixes!r}: lower case, each starting with '.'")
+        if "uncertain" in self.holds and (self.write_release is None or self.version is None):
+            problems.append("a release format has a write_release and its layout version")
+        if "graph" in self.holds and (self.write_graph is None or self.read_graph is None):
+            problems.append("a graph format has a write_graph and a read_graph")
+        if self.read_release is not None and self.write_release is None:
+            problems.append("a release format read back is written too")
+        if self.compressible and (self.gzip_level is None or self.magic is not None):
+            problems.append("a compressible (text) format has a gzip level and no magic bytes")
+        if problems:
+            raise ValueError(f"format {self.name!r}: {'; '.join(problems)}")
+
     def all_suffixes(self) -> tuple[str, ...]:
         """Every file-name ending that names it, compressed ones included."""
         if not self.compressible:
@@ -92,9 +112,25 @@ class Format:
         return [target] if self.sidecar is None else [target, self.sidecar(target)]
 
 
+def _by_name(*formats: Format) -> dict[str, Format]:
+    """The formats keyed by name, refusing a name, magic or suffix of one kind two of them share."""
+    owner: dict[Any, str] = {}
+    for fmt in formats:
+        claims = [("name", fmt.name), ("magic bytes", fmt.magic)]
+        claims += [(f"{kind} suffix", x) for kind in fmt.holds for x in fmt.suffixes]
+        for what, value in claims:
+            if value is not None and (what, value) in owner:
+                raise ValueError(
+                    f"format {fmt.name!r}: its {what} {value!r} is already format "
+                    f"{owner[what, value]!r}'s: choose another"
+                )
+            owner[what, value] = fmt.name
+    return {fmt.name: fmt for fmt in formats}
+
+
 #: Every format, by name: the one table the release path, the graph path and the CLI read.
-FORMATS: dict[str, Format] = {
-    "npz": Format(
+FORMATS: dict[str, Format] = _by_name(
+    Format(
         "npz",
         "npz",
         holds=("uncertain",),
@@ -104,7 +140,7 @@ FORMATS: dict[str, Format] = {
         write_release=npz.write,
         read_release=npz.read,
     ),
-    "tsv": Format(
+    Format(
         "tsv",
         "TSV",
         holds=("uncertain",),
@@ -116,7 +152,7 @@ FORMATS: dict[str, Format] = {
         read_release=tsv.read,
         sidecar=tsv.sidecar_path,
     ),
-    "parquet": Format(
+    Format(
         "parquet",
         "parquet",
         holds=("uncertain", "graph"),
@@ -130,7 +166,7 @@ FORMATS: dict[str, Format] = {
         read_graph=parquet.read_parquet,
         requires="pyarrow",
     ),
-    "graphml": Format(
+    Format(
         "graphml",
         "GraphML",
         holds=("uncertain",),
@@ -140,7 +176,7 @@ FORMATS: dict[str, Format] = {
         gzip_level=graphml.GZIP_LEVEL,
         write_release=graphml.write,
     ),
-    "edgelist": Format(
+    Format(
         "edgelist",
         "edge list",
         holds=("graph",),
@@ -150,7 +186,7 @@ FORMATS: dict[str, Format] = {
         write_graph=edgelist.write_edgelist,
         read_graph=edgelist.read_edgelist,
     ),
-}
+)
 #: The formats a release is written in (:func:`~graphveil.io.write_release`); GraphML is write only.
 RELEASE_FORMATS = tuple(name for name, f in FORMATS.items() if f.write_release is not None)
 
@@ -213,7 +249,7 @@ def usual_suffixes(holds: str, *, readable: bool = False) -> str:
     Examples
     --------
     >>> usual_suffixes("uncertain")
-    '.npz, .tsv, .parquet, .graphml (text formats optionally .gz/.bz2/.xz)'
+    '.npz, .tsv, ... (text formats optionally .gz/.bz2/.xz)'
     """
     found = [f for f in FORMATS.values() if holds in f.holds]
     if readable:

@@ -8,6 +8,13 @@
 
 from graphveil.measure.original import Original
 from graphveil.measure.plan import SamplePlan, evaluate
+from graphveil.measure.powerlaw import (
+    PowerLawFit,
+    pooled_powerlaw_exponent,
+    powerlaw_exponent,
+    powerlaw_fit,
+    powerlaw_rival,
+)
 from graphveil.measure.privacy import (
     SignatureIndex,
     degree_distributions,
@@ -25,7 +32,6 @@ from graphveil.measure.summary import graph_stats
 from graphveil.measure.utility import (
     STATISTIC_TABLE,
     STATISTICS,
-    PowerLawFit,
     Statistic,
     degree_statistics,
     diameter,
@@ -34,10 +40,6 @@ from graphveil.measure.utility import (
     distance_histogram,
     distance_statistics,
     neighbourhood_function,
-    pooled_powerlaw_exponent,
-    powerlaw_exponent,
-    powerlaw_fit,
-    powerlaw_rival,
     transitivity,
     triangle_count,
     unstable_powerlaw_fits,

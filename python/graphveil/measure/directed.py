@@ -7,7 +7,7 @@ directed:
 * ``S_NE`` arcs, ``S_AD = arcs / n`` (the mean out-degree, equal to the mean in-degree),
   ``S_MD_in``/``S_MD_out`` and ``S_DV_in``/``S_DV_out`` (population variance) of the in- and
   out-degrees, ``S_PL_in``/``S_PL_out`` the power-law exponents of each
-  (:func:`~graphveil.measure.utility.powerlaw_exponent`).
+  (:func:`~graphveil.measure.powerlaw_exponent`).
 * ``S_REC`` reciprocity: the fraction of arcs whose reverse is an arc
   (``networkx.overall_reciprocity``, igraph's default ``reciprocity``).
 * ``S_CC``: Fagiolo's global clustering of a directed graph (Phys. Rev. E 76, 2007), the ratio

@@ -28,7 +28,7 @@ from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
 from graphveil.measure.analyst import AnalystReference, analyst_reference
 from graphveil.measure.privacy import SignatureIndex, h1, h2_open, signature_index
-from graphveil.measure.scores import H1, H2_OPEN
+from graphveil.measure.scores import EPS, H1, H2_OPEN, sample_score_names
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import authors_h2_open, check_scoring
 from graphveil.measure.scoring import scoring as scoring_named
@@ -258,7 +258,7 @@ class Original:
                     fn, self.graph, self.statistics_seed, self._threads, names=self.columns
                 )
             )
-            row["eps"] = self.scoring.eps(
+            row[EPS.name] = self.scoring.eps(
                 self.graph,
                 self.graph,
                 self.k,
@@ -342,9 +342,9 @@ def statistic_values(
 def _checked_row(
     row: dict[str, Any], ks: tuple[int, ...], columns: tuple[str, ...]
 ) -> dict[str, Any]:
-    names = (H1.name, H2_OPEN.name, *columns, "eps")
+    names = (*sample_score_names(), *columns, EPS.name)
     missing = [key for key in names if key not in row]
-    if missing or any(kk not in row["eps"] for kk in ks):
+    if missing or any(kk not in row[EPS.name] for kk in ks):
         raise ValueError(
             f"original must be a true_graph_row(g0, k) result; it lacks {missing or 'an asked k'}"
         )

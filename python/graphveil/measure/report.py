@@ -34,16 +34,15 @@ from graphveil.measure.original import (
     check_same_kind,
     statistic_values,
 )
+from graphveil.measure.powerlaw import RIVAL_KS_MARGIN, powerlaw_exponent
 from graphveil.measure.scores import EPS, H2_OPEN, MODEL_SCORES
 from graphveil.measure.scoring import DEFAULT as DEFAULT_SCORING
 from graphveil.measure.scoring import check_scoring
 from graphveil.measure.scoring import scoring as scoring_named
 from graphveil.measure.utility import (
     POWERLAW_DEGREES,
-    RIVAL_KS_MARGIN,
     STATISTICS,
     analyst_names,
-    powerlaw_exponent,
     rel_err_names,
     statistic,
     statistic_names,
@@ -66,9 +65,11 @@ _FORMATS = {s.name: s.formats for s in _SAMPLED} | dict.fromkeys(_EDGES, ("{:.0f
 _HEADERS = {s.name: s.column() for s in _SAMPLED} | dict(zip(_EDGES, ("|E0\\E|", "|E\\E0|")))
 
 
-def _columns(statistics: tuple[str, ...], analyst: bool = False) -> tuple[str, ...]:
+def _columns(
+    scores: tuple[str, ...], statistics: tuple[str, ...], analyst: bool = False
+) -> tuple[str, ...]:
     """Every per-sample column: privacy, edge differences, the ``statistics`` (and the analyst's)."""
-    return PRIVACY + _EDGES + statistics + (analyst_names() if analyst else ())
+    return scores + _EDGES + statistics + (analyst_names() if analyst else ())
 
 
 def _format(column: str, row: int) -> str:
@@ -121,7 +122,7 @@ def relative_error(
     ...           S_APD=7.69, S_EDiam=9, S_CL=7.46, S_Diam=20)
     >>> mv = dict(S_NE=1049774, S_AD=6.62, S_MD=342.3, S_DV=100.73, S_CC=0.279, S_PL=2.213,
     ...           S_APD=7.66, S_EDiam=9.3, S_CL=7.43, S_Diam=19.5)
-    >>> round(relative_error(mv, g0)[0], 4)
+    >>> round(relative_error(mv, g0, statistics=list(g0))[0], 4)  # over the paper's ten
     0.0177
     """
     terms: dict[str, float] = {}
@@ -348,7 +349,17 @@ class Report:
 
     @property
     def _columns(self) -> tuple[str, ...]:
-        return _columns(self.statistics, self.analyst)
+        return _columns(self.scores, self.statistics, self.analyst)
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        """The privacy scores of every sample it holds (H1, H2_open), in the records' order.
+
+        Those of :data:`~graphveil.measure.scores.MODEL_SCORES` measured on every sample that
+        the true graph's row holds: a report made before a score joined the records (the paper's
+        rows, a saved file) keeps its own columns.
+        """
+        return tuple(name for name in PRIVACY if name in self.original)
 
     @property
     def rel_err_terms(self) -> dict[str, float]:
@@ -407,7 +418,7 @@ class Report:
     def table(self) -> str:
         """The paper's rows: statistics (Tables 3, 4, 6) then privacy summary (Table 7)."""
         width = max(10, len(self.label), len("original"))
-        stats_cols = PRIVACY + self.statistics
+        stats_cols = self.scores + self.statistics
         head = ["".ljust(width)] + [_header(c).rjust(10) for c in stats_cols] + ["rel.err".rjust(8)]
         mean = self.mean
         orig_row = (
@@ -423,20 +434,20 @@ class Report:
         ks = sorted(self.eps)
         head2 = (
             ["".ljust(width)]
-            + [_header(c).rjust(10) for c in PRIVACY + _EDGES]
+            + [_header(c).rjust(10) for c in self.scores + _EDGES]
             + [EPS.column(k).rjust(12) for k in ks]
             + ["rel.err".rjust(8), "tradeoff".rjust(9)]
         )
         orig2 = (
             ["original".ljust(width)]
-            + [_format(c, 0).format(self.original[c]).rjust(10) for c in PRIVACY]
+            + [_format(c, 0).format(self.original[c]).rjust(10) for c in self.scores]
             + ["".rjust(10)] * 2
             + [EPS.formats[0].format(self.eps_original[k]).rjust(12) for k in ks]
             + ["".rjust(8), "".rjust(9)]
         )
         mean2 = (
             [self.label.ljust(width)]
-            + [_format(c, 1).format(mean[c]).rjust(10) for c in PRIVACY + _EDGES]
+            + [_format(c, 1).format(mean[c]).rjust(10) for c in self.scores + _EDGES]
             + [EPS.formats[1].format(self.eps[k]).rjust(12) for k in ks]
             + [f"{self.rel_err:.3f}".rjust(8), f"{self.tradeoff:.2f}".rjust(9)]
         )

@@ -119,6 +119,19 @@ class PrivacyScore:
 
     def __post_init__(self) -> None:
         problems = []
+        if not (self.name.isidentifier() and self.title and self.meaning):
+            problems.append("it needs a name (an identifier: a row's key), a title and a meaning")
+        try:
+            [f.format(1.5) for f in self.formats]
+            self.column(1)
+        except (IndexError, KeyError, ValueError, AttributeError):
+            problems.append(f"formats {self.formats!r} or header {self.header!r} do not format")
+        if len(self.formats) != 2:
+            problems.append("formats are two: the true graph's row and the mean row")
+        if self.target != self.target.lower():
+            problems.append(f"target {self.target!r} is not lower case (targets are read so)")
+        if self.on == "attack" and not (self.attack or self.strongest):
+            problems.append("a score computed by an attack names it (attack or strongest)")
         if self.more_private not in ("lower", "higher", ""):
             problems.append(f"more_private {self.more_private!r} is not 'lower', 'higher' or ''")
         if self.on not in ON:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -40,7 +39,8 @@ from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
 from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
 
-# The distance statistics live in graphveil.measure.distances and stay importable from here.
+# The distance statistics live in graphveil.measure.distances, the power-law fit in
+# graphveil.measure.powerlaw; they stay importable from here.
 from graphveil.measure.distances import (  # noqa: F401
     DIAMETER_MAX_BFS,
     DIAMETER_METHODS,
@@ -54,6 +54,15 @@ from graphveil.measure.distances import (  # noqa: F401
     distance_histogram,
     distance_statistics,
     neighbourhood_function,
+)
+from graphveil.measure.powerlaw import (  # noqa: F401
+    RIVAL_ALPHA_GAP,
+    RIVAL_KS_MARGIN,
+    PowerLawFit,
+    pooled_powerlaw_exponent,
+    powerlaw_exponent,
+    powerlaw_fit,
+    powerlaw_rival,
 )
 from graphveil.multigraph import Multigraph
 
@@ -174,191 +183,6 @@ def transitivity(graph: Graph | Multigraph, *, threads: int | None = None) -> fl
     return 3.0 * triangles / triples if triples else 0.0
 
 
-# ----------------------------------------------------------------------------------- power law
-@dataclass(frozen=True)
-class PowerLawFit:
-    """A continuous power-law fit of a degree sample (Clauset, Shalizi, Newman 2009)."""
-
-    alpha: float
-    """The exponent ``1 + n_tail / sum ln(d / xmin)`` over the tail ``d >= xmin``."""
-    xmin: float
-    """The lower cut-off minimising the Kolmogorov-Smirnov distance."""
-    n_tail: int
-    """Number of values ``>= xmin``."""
-    ks: float
-    """Kolmogorov-Smirnov distance of the fit on the tail."""
-
-
-def powerlaw_fit(degrees: Any, *, alpha_max: float | None = 3.0) -> PowerLawFit:
-    """Fit a continuous power law to a degree sample, choosing ``xmin`` by minimum KS distance.
-
-    Zeros (isolated nodes) are dropped. Every distinct value below the second largest is a
-    candidate ``xmin`` (each tail keeps at least three distinct values); for each, ``alpha`` is the
-    continuous maximum-likelihood estimate ``1 + n_tail / sum ln(d / xmin)`` and the KS distance is
-    ``max |F_fit(x) - F_tail(x-)|`` over the tail's distinct values, ``F_tail(x-)`` being the
-    fraction of the tail strictly below ``x``. The candidate with the smallest distance wins.
-
-    This is exactly what ``powerlaw.Fit(degrees).power_law.alpha`` computes (powerlaw 2.x,
-    ``discrete=False``, ``xmin_distance='D'``): that package also only accepts candidates whose
-    ``alpha`` lies inside its default parameter range ``(0, 3)``, which ``alpha_max=3.0``
-    reproduces; when no candidate qualifies, the unrestricted minimum is used (powerlaw then
-    warns and reports its optimiser's value near 3). ``alpha_max=None`` gives the plain Clauset
-    et al. fit.
-
-    Parameters
-    ----------
-    degrees : array_like of int or float
-        Non-negative values, e.g. ``graph.degrees`` or the degrees of several samples pooled.
-    alpha_max : float or None, default 3.0
-        Candidates with ``alpha >= alpha_max`` are skipped (None: no limit).
-
-    Returns
-    -------
-    PowerLawFit
-        All fields nan (and ``n_tail`` 0) when fewer than four distinct positive values exist.
-
-    Raises
-    ------
-    ValueError
-        If ``degrees`` is not one-dimensional or holds negative or non-finite values.
-
-    References
-    ----------
-    Section 5.2 of the paper (``S_PL``); A. Clauset, C. R. Shalizi, M. E. J. Newman,
-    "Power-law distributions in empirical data", SIAM Review 51 (2009), Sections 3.1 and 3.3.
-
-    Examples
-    --------
-    >>> fit = powerlaw_fit([1, 1, 1, 2, 2, 3, 4, 8, 16])
-    >>> round(fit.alpha, 3), fit.xmin
-    (2.315, 2.0)
-    """
-    nan = float("nan")
-    candidates = _powerlaw_candidates(degrees)
-    if candidates is None:  # fewer than two candidates: the powerlaw package returns nan too
-        return PowerLawFit(nan, nan, 0, nan)
-    best = _best(candidates, _eligible(candidates, alpha_max))
-    return _candidate(candidates, best)
-
-
-#: Candidates of one degree sample: each distinct value as ``xmin``, its ``alpha``, its KS
-#: distance and its tail size (:func:`powerlaw_fit`).
-_Candidates = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-
-
-def _powerlaw_candidates(degrees: Any) -> _Candidates | None:
-    """``(xmins, alphas, ks, n_tail)`` of every candidate ``xmin``, or None if fewer than two."""
-    x = np.asarray(degrees)
-    if x.ndim != 1:
-        raise ValueError(f"degrees must be a 1-d array, got shape {x.shape}")
-    if x.dtype.kind in "iu":
-        if x.size and x.min() < 0:
-            raise ValueError("degrees must be finite and non-negative")
-        # Integer degrees (also many samples pooled): a histogram in O(N) instead of a sort.
-        histogram = np.bincount(x) if x.size else np.zeros(1, dtype=np.int64)
-        values = np.flatnonzero(histogram[1:]).astype(np.float64) + 1.0
-        counts = histogram[1:][histogram[1:] > 0]
-    else:
-        x = x.astype(np.float64)
-        if x.size and (not np.all(np.isfinite(x)) or x.min() < 0):
-            raise ValueError("degrees must be finite and non-negative")
-        values, counts = np.unique(x[x > 0], return_counts=True)
-    if values.size < 4:
-        return None
-    logs = np.log(values)
-    # Suffix sums over distinct values: n_tail(i) and sum of ln d over the tail starting at i.
-    tail_n = np.cumsum(counts[::-1])[::-1]
-    tail_log = np.cumsum((counts * logs)[::-1])[::-1]
-    below = np.concatenate(([0], np.cumsum(counts)[:-1]))  # values strictly below values[i]
-    n_cand = values.size - 2
-    alphas = np.empty(n_cand)
-    distances = np.empty(n_cand)
-    for i in range(n_cand):
-        n_tail = tail_n[i]
-        alpha = 1.0 + n_tail / (tail_log[i] - n_tail * logs[i])
-        empirical = (below[i:] - below[i]) / n_tail
-        fitted = 1.0 - np.exp((1.0 - alpha) * (logs[i:] - logs[i]))
-        alphas[i] = alpha
-        distances[i] = np.max(np.abs(fitted - empirical))
-    return values[:n_cand], alphas, distances, tail_n[:n_cand]
-
-
-def _eligible(candidates: _Candidates, alpha_max: float | None) -> np.ndarray:
-    """The candidates :func:`powerlaw_fit` may choose: ``alpha < alpha_max``, else all of them."""
-    alphas = candidates[1]
-    eligible = np.ones(alphas.size, dtype=bool) if alpha_max is None else alphas < alpha_max
-    return eligible if eligible.any() else np.ones(alphas.size, dtype=bool)
-
-
-def _best(candidates: _Candidates, among: np.ndarray) -> int:
-    """The candidate of smallest KS distance among the ``among`` mask."""
-    pool = np.flatnonzero(among)
-    return int(pool[np.argmin(candidates[2][pool])])
-
-
-def _candidate(candidates: _Candidates, i: int) -> PowerLawFit:
-    values, alphas, distances, tail_n = candidates
-    return PowerLawFit(float(alphas[i]), float(values[i]), int(tail_n[i]), float(distances[i]))
-
-
-#: :func:`powerlaw_rival`'s default margin: a rival's KS distance is at most 2% above the chosen
-#: fit's.
-RIVAL_KS_MARGIN = 0.02
-#: :func:`powerlaw_rival`'s default gap: a rival's exponent lies at least 0.2 from the chosen one.
-RIVAL_ALPHA_GAP = 0.2
-
-
-def powerlaw_rival(
-    degrees: Any,
-    *,
-    alpha_max: float | None = 3.0,
-    margin: float = RIVAL_KS_MARGIN,
-    gap: float = RIVAL_ALPHA_GAP,
-) -> PowerLawFit | None:
-    """A fit almost as good as :func:`powerlaw_fit`'s with a far exponent, else None.
-
-    The best candidate ``xmin`` whose exponent differs from the chosen fit's by at least
-    ``gap`` and whose KS distance is within ``margin`` (relative) of the chosen one's. When one
-    exists the fit is unstable: a small change of the degrees (a sample of a release with the
-    same expected degrees) may choose either, and the exponent jumps by at least ``gap``.
-    soc-Epinions1's out-degrees fit ``alpha`` 2.705 at ``xmin`` 55 (KS 0.0517), and 1.892 at
-    ``xmin`` 2 (KS 0.0521, 0.7% more); worlds of that graph with every arc kept at p = 0.98
-    fit 1.87-1.89, 2.70-2.73 or 2.99-3.00. (email-Enron's degrees have a rival at 4.7% and
-    their worlds all fit 2.11: the margin keeps to the near ties.)
-
-    Parameters
-    ----------
-    degrees : array_like of int or float
-        As for :func:`powerlaw_fit`.
-    alpha_max : float or None, default 3.0
-        As for :func:`powerlaw_fit`; the rival is held to it too.
-    margin : float, default 0.02
-        How much larger the rival's KS distance may be, relative to the chosen fit's.
-    gap : float, default 0.2
-        How far at least the rival's exponent lies from the chosen one.
-
-    Examples
-    --------
-    >>> powerlaw_rival([1, 1, 1, 2, 2, 3, 4, 8, 16]) is None
-    True
-    """
-    candidates = _powerlaw_candidates(degrees)
-    if candidates is None:
-        return None
-    eligible = _eligible(candidates, alpha_max)
-    best = _best(candidates, eligible)
-    alphas, distances = candidates[1], candidates[2]
-    far = eligible & (np.abs(alphas - alphas[best]) >= gap)
-    if not far.any():
-        return None
-    rival = _best(candidates, far)
-    return (
-        _candidate(candidates, rival)
-        if distances[rival] <= distances[best] * (1 + margin)
-        else None
-    )
-
-
 #: The degrees each power-law statistic fits (a graph attribute): ``S_PL`` a graph's degrees,
 #: ``S_PL_in`` and ``S_PL_out`` a digraph's in- and out-degrees.
 POWERLAW_DEGREES: dict[str, str] = {
@@ -394,28 +218,6 @@ def unstable_powerlaw_fits(graph: Graph) -> dict[str, tuple[PowerLawFit, PowerLa
     return out
 
 
-def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
-    """``S_PL``: the exponent of :func:`powerlaw_fit` (nan when there is nothing to fit).
-
-    Pass ``graph.degrees``, or the degrees of several samples concatenated to fit them pooled
-    (as the paper's authors did).
-
-    Examples
-    --------
-    >>> round(powerlaw_exponent([1, 1, 1, 2, 2, 3, 4, 8, 16]), 3)
-    2.315
-    """
-    return powerlaw_fit(degrees, alpha_max=alpha_max).alpha
-
-
-def pooled_powerlaw_exponent(graphs: Any, *, alpha_max: float | None = 3.0) -> float:
-    """``S_PL`` fitted once on the degrees of all ``graphs`` pooled (the authors' procedure)."""
-    degrees = [_check_graph(g).degrees for g in graphs]
-    return powerlaw_exponent(
-        np.concatenate(degrees) if degrees else np.zeros(0), alpha_max=alpha_max
-    )
-
-
 # ------------------------------------------------------------------------ the statistics table
 @dataclass(frozen=True)
 class StatisticOptions:
@@ -429,6 +231,17 @@ class StatisticOptions:
     diameter_method: str = "ifub"
     #: G0 measured once for the analyst statistics (None: they are not measured).
     analyst: _analyst.AnalystReference | None = None
+
+
+#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
+SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
+#: The graphs a statistic is measured on (:attr:`Statistic.applies`).
+APPLIES: tuple[str, ...] = ("undirected", "directed", "both")
+#: The paper's groups of statistics (:attr:`Statistic.group`; ``""``: none).
+GROUPS: tuple[str, ...] = ("degree", "path", "clustering", "")
+#: Where a statistic may be NaN (:attr:`Statistic.undefined`): nowhere, on the graph without
+#: nodes, on a graph without edges (arcs; and without nodes), or on some other graphs too.
+UNDEFINED: tuple[str, ...] = ("", "no nodes", "no edges", "some graphs")
 
 
 @dataclass(frozen=True)
@@ -475,6 +288,13 @@ class Statistic:
         is ``|mean - G0|``.
     reference : str
         The implementation it is tested against (and equals where the definitions agree).
+    undefined : {"", "no nodes", "no edges", "some graphs"}
+        Where its value may be NaN (:data:`~graphveil.measure.utility.UNDEFINED`): nowhere (a
+        count, a maximum: 0 on an empty set), on the graph without nodes (a mean over the
+        nodes), on a graph without edges (a mean over connected pairs), or on some other graphs
+        too (``S_PL`` with fewer than four distinct positive degrees to fit, ``S_ASS`` where
+        every edge joins equal degrees). tests/test_api.py checks every row on the graph zoo
+        against it.
     """
 
     name: str
@@ -495,6 +315,35 @@ class Statistic:
     #: ``"overlap"`` (see the class docstring and :func:`~graphveil.measure.errors.error_term`).
     score: str = "relative"
     reference: str = ""  #: The implementation it is tested against.
+    #: Where it may be NaN: ``""``, ``"no nodes"``, ``"no edges"``, ``"some graphs"``.
+    undefined: str = ""
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not self.name.isidentifier():
+            problems.append("its name must be an identifier (a CSV column, a JSON key)")
+        if not (self.description and callable(self.compute)):
+            problems.append("it needs a description and a compute function")
+        if self.applies not in APPLIES:
+            problems.append(f"applies {self.applies!r} is not one of {', '.join(APPLIES)}")
+        if self.group not in GROUPS:
+            problems.append(f"group {self.group!r} is not one of {GROUPS}")
+        if self.undefined not in UNDEFINED:
+            problems.append(f"undefined {self.undefined!r} is not one of {UNDEFINED}")
+        if self.score not in SCORES:
+            problems.append(f"score {self.score!r} is not one of {', '.join(SCORES)}")
+        if self.analyst and (self.group or not self.reference):
+            problems.append("an analyst statistic has no paper's group and names its reference")
+        if not self.analyst and self.score != "relative":
+            problems.append("a paper's statistic enters rel.err: its score is 'relative'")
+        try:
+            [f.format(1.5) for f in self.formats]
+        except (IndexError, KeyError, ValueError, AttributeError):
+            problems.append(f"formats {self.formats!r} do not format a number")
+        if len(self.formats) != 2:
+            problems.append("formats are two: the true graph's row and the mean row")
+        if problems:
+            raise ValueError(f"statistic {self.name!r}: {'; '.join(problems)}")
 
     def measures(self, directed: bool) -> bool:
         """Whether this statistic is measured on a directed (or an undirected) graph."""
@@ -558,9 +407,25 @@ _SHARE = ("{:.4f}", "{:.4f}")
 _BOTH, _DIRECTED = "both", "directed"
 _NX, _PGB, _SKL = "networkx", "PGB (dooohow/PGB utils.py)", "scikit-learn"
 
+
 #: The utility statistics of Section VI-B, in the paper's column order: the one table every
 #: part of graphveil reads (see the module docstring).
-STATISTIC_TABLE: tuple[Statistic, ...] = (
+def _checked_table(*rows: Statistic) -> tuple[Statistic, ...]:
+    """The rows, refusing a name or a column header that two of them would share."""
+    for what in ("name", "column"):
+        seen: dict[str, str] = {}
+        for row in rows:
+            value = getattr(row, what)
+            if value in seen:
+                raise ValueError(
+                    f"statistic {row.name!r}: its {what} {value!r} is already statistic "
+                    f"{seen[value]!r}'s: choose another"
+                )
+            seen[value] = row.name
+    return rows
+
+
+STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
     Statistic(
         "S_NE",
         "number of edges (arcs)",
@@ -570,10 +435,15 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         group="degree",
     ),
     Statistic(
-        "S_AD", "average degree (arcs / n if directed)", _degrees, applies=_BOTH, group="degree"
+        "S_AD",
+        "average degree (arcs / n if directed)",
+        _degrees,
+        applies=_BOTH,
+        group="degree",
+        undefined="no nodes",
     ),
     Statistic("S_MD", "maximum degree", _degrees, _COUNT, group="degree"),
-    Statistic("S_DV", "degree variance", _degrees, group="degree"),
+    Statistic("S_DV", "degree variance", _degrees, group="degree", undefined="no nodes"),
     Statistic(
         "S_CC",
         "clustering coefficient (transitivity; Fagiolo's global ratio if directed)",
@@ -583,7 +453,12 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         group="clustering",
     ),
     Statistic(
-        "S_PL", "power-law exponent of the degrees", _powerlaw, ("{:.3f}", "{:.3f}"), group="degree"
+        "S_PL",
+        "power-law exponent of the degrees",
+        _powerlaw,
+        ("{:.3f}", "{:.3f}"),
+        group="degree",
+        undefined="some graphs",
     ),
     Statistic(
         "S_APD",
@@ -591,6 +466,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _distances,
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_EDiam",
@@ -600,6 +476,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         "S_ED",
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_CL",
@@ -607,6 +484,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _distances,
         applies=_BOTH,
         group="path",
+        undefined="no edges",
     ),
     Statistic(
         "S_Diam",
@@ -619,13 +497,23 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     # directed graphs only (graphveil.measure.directed)
     Statistic("S_MD_in", "maximum in-degree", _degrees, _COUNT, applies=_DIRECTED),
     Statistic("S_MD_out", "maximum out-degree", _degrees, _COUNT, applies=_DIRECTED),
-    Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED),
-    Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED),
+    Statistic("S_DV_in", "in-degree variance", _degrees, applies=_DIRECTED, undefined="no nodes"),
+    Statistic("S_DV_out", "out-degree variance", _degrees, applies=_DIRECTED, undefined="no nodes"),
     Statistic(
-        "S_PL_in", "power-law exponent of the in-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+        "S_PL_in",
+        "power-law exponent of the in-degrees",
+        _powerlaw_sides,
+        _PL,
+        applies=_DIRECTED,
+        undefined="some graphs",
     ),
     Statistic(
-        "S_PL_out", "power-law exponent of the out-degrees", _powerlaw_sides, _PL, applies=_DIRECTED
+        "S_PL_out",
+        "power-law exponent of the out-degrees",
+        _powerlaw_sides,
+        _PL,
+        applies=_DIRECTED,
+        undefined="some graphs",
     ),
     Statistic(
         "S_REC",
@@ -633,6 +521,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _reciprocity,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no edges",
     ),
     Statistic(
         "S_SCC",
@@ -648,6 +537,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _components,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no nodes",
     ),
     Statistic(
         "S_WCC",
@@ -663,6 +553,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _components,
         _SHARE,
         applies=_DIRECTED,
+        undefined="no nodes",
     ),
     # the analyst statistics (graphveil.measure.analyst), their own column group and mean error
     Statistic(
@@ -680,6 +571,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         analyst=True,
         reference="networkx average_clustering",
+        undefined="no nodes",
     ),
     Statistic(
         "S_DegKL",
@@ -689,6 +581,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl",
+        undefined="no nodes",
     ),
     Statistic(
         "S_DistKL",
@@ -698,6 +591,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="divergence",
         reference=f"{_PGB} cal_kl of distance_distribution",
+        undefined="no nodes",
     ),
     Statistic(
         "S_ASS",
@@ -706,6 +600,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         analyst=True,
         reference="networkx degree_assortativity_coefficient",
+        undefined="some graphs",
     ),
     Statistic(
         "S_MOD",
@@ -714,6 +609,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         _SHARE,
         analyst=True,
         reference="networkx community.modularity",
+        undefined="no edges",
     ),
     Statistic(
         "S_NMI",
@@ -723,6 +619,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="agreement",
         reference=f"{_SKL} normalized_mutual_info_score",
+        undefined="no nodes",
     ),
     Statistic(
         "S_ARI",
@@ -732,6 +629,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="agreement",
         reference=f"{_SKL} adjusted_rand_score",
+        undefined="no nodes",
     ),
     Statistic(
         "S_EVC_MAE",
@@ -741,6 +639,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="divergence",
         reference="networkx eigenvector_centrality",
+        undefined="some graphs",
     ),
     Statistic(
         "S_EVC_top",
@@ -751,6 +650,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="overlap",
         reference="networkx eigenvector_centrality",
+        undefined="some graphs",
     ),
     Statistic(
         "S_PR_top",
@@ -761,6 +661,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
         analyst=True,
         score="overlap",
         reference="networkx pagerank",
+        undefined="some graphs",
     ),
     Statistic(
         "S_IC",
@@ -773,8 +674,6 @@ STATISTIC_TABLE: tuple[Statistic, ...] = (
     ),
 )
 
-#: How each score of :attr:`Statistic.score` turns a mean and G0's value into an error term.
-SCORES: tuple[str, ...] = ("relative", "divergence", "agreement", "overlap")
 
 #: The names of the paper's statistics of :data:`STATISTIC_TABLE` measured on an undirected
 #: graph, in order: the keys of :func:`utility_statistics` (without ``analyst``).
