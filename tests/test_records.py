@@ -240,9 +240,9 @@ def test_a_file_size_limit_leaves_nothing_and_says_so(tmp_path):
 
 
 def test_raw_os_errors_name_the_file(capsys):
-    from graphveil.cli._common import _one_line
+    from graphveil.cli._common import one_line
 
-    text = _one_line(PermissionError(1, "Operation not permitted", "out/points"))
+    text = one_line(PermissionError(1, "Operation not permitted", "out/points"))
     assert text == "out/points: operation not permitted; write into a folder of yours"
 
 

@@ -215,7 +215,7 @@ def os_error(err: OSError, path: str | os.PathLike[str] | None = None) -> OSErro
     return out
 
 
-def _os_message(err: OSError) -> str:
+def os_message(err: OSError) -> str:
     """The one-line text of an OS error for the command line."""
     if err.errno is not None and err.strerror is not None and str(err).startswith("["):
         name = err.filename

@@ -152,8 +152,8 @@ class Graph:
         TypeError
             If the ids are not integers.
         """
-        u_arr = _as_id_array(u, "u")
-        v_arr = _as_id_array(v, "v")
+        u_arr = as_id_array(u, "u")
+        v_arr = as_id_array(v, "v")
         if u_arr.shape != v_arr.shape:
             raise ValueError(
                 f"u and v must have the same length, got {u_arr.size} and {v_arr.size}"
@@ -735,7 +735,8 @@ def build_counted(
     return Graph(indptr, indices, labels, counts, validate=False)
 
 
-def _as_id_array(values: Any, name: str) -> np.ndarray:
+def as_id_array(values: Any, name: str) -> np.ndarray:
+    """``values`` as a 1-d int64 array of node ids, checked (the edge endpoints' check)."""
     arr = np.asarray(values)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-d array of node ids, got shape {arr.shape}")

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from graphveil._common import index_dtype
-from graphveil.graph import Graph, _as_id_array
+from graphveil.graph import Graph, as_id_array
 
 __all__ = ["Multigraph"]
 
@@ -61,8 +61,8 @@ class Multigraph:
     __slots__ = ("_degrees", "_indices", "_indptr", "_m", "_n", "_simple", "_u", "_v")
 
     def __init__(self, n: int, u: Any, v: Any) -> None:
-        a = _as_id_array(u, "u")
-        b = _as_id_array(v, "v")
+        a = as_id_array(u, "u")
+        b = as_id_array(v, "v")
         if a.shape != b.shape:
             raise ValueError(f"u and v must have the same length, got {a.size} and {b.size}")
         n = int(n)

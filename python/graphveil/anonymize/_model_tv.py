@@ -24,8 +24,8 @@ from graphveil._checks import check_int, check_real
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize._randwalk import (
-    _edge_adding_matrix,
     check_walk_length,
+    edge_adding_matrix,
     randwalk_mod_uncertain,  # noqa: F401 (the doctests use it)
     transition_matrix,
 )
@@ -124,7 +124,7 @@ def randwalk_mod_tv(
     step = _block_width(n, block_entries, 1)
     if alpha == 0.5:
         return _symmetric_tv(graph, t, step, threads)
-    q = _edge_adding_matrix(graph, alpha)
+    q = edge_adding_matrix(graph, alpha)
     p = transition_matrix(graph)
     pt = sp.csr_array(p.T)
     qt = sp.csr_array(q.T)

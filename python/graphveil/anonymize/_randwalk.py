@@ -537,7 +537,7 @@ def transition_matrix(graph: Graph) -> sp.csr_array:
     return sp.csr_array((data, graph.indices, graph.indptr), shape=(graph.n, graph.n))
 
 
-def _edge_adding_matrix(graph: Graph, alpha: float) -> sp.csr_array:
+def edge_adding_matrix(graph: Graph, alpha: float) -> sp.csr_array:
     """Q of the paper: the keep-probability of the walk started along each edge slot."""
     deg = graph.degrees
     d = np.repeat(deg, deg).astype(np.float64)
@@ -603,7 +603,7 @@ def randwalk_mod_uncertain(
     alpha = check_real(alpha, "alpha", 0.0, 1.0)
     timer = Timer()
     with timer.phase("matrix"):
-        w = _walk_matrix(_edge_adding_matrix(graph, alpha), graph, t - 1)
+        w = _walk_matrix(edge_adding_matrix(graph, alpha), graph, t - 1)
         if w.nnz > max_entries:
             raise ValueError(
                 f"Q P^(t-1) has more than max_entries={max_entries:,} nonzeros; lower t or "

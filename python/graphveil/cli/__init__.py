@@ -42,12 +42,12 @@ from graphveil.cli._common import (
     USER_ERRORS,
     Parser,
     Terminated,
-    _install,
-    _on_sigterm,
-    _one_line,
     deprecated_spellings,
+    install_handler,
     missing_extra,
     missing_module,
+    on_sigterm,
+    one_line,
     setup_logging,
 )
 
@@ -82,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     handler = setup_logging(getattr(args, "verbose", 0) - getattr(args, "quiet", 0))
-    previous = _install(signal.SIGTERM, _on_sigterm)
+    previous = install_handler(signal.SIGTERM, on_sigterm)
     try:
         return int(args.run(args) or 0)
     except BrokenPipeError:
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 128 + 13  # SIGPIPE
     except USER_ERRORS as exc:
-        print(f"{parser.prog}: error: {_one_line(exc)}", file=sys.stderr)
+        print(f"{parser.prog}: error: {one_line(exc)}", file=sys.stderr)
         return 2
     except ImportError as exc:
         # Commands check their optional libraries before any work (require_extras); this
@@ -114,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         logging.getLogger("graphveil").removeHandler(handler)
         if previous is not None:
-            _install(signal.SIGTERM, previous)
+            install_handler(signal.SIGTERM, previous)
 
 
 def build_parser() -> argparse.ArgumentParser:

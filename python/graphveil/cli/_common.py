@@ -26,11 +26,11 @@ class Terminated(BaseException):
     """Raised in the main thread on SIGTERM, so that every writer cleans up as on Ctrl-C."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
+def on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated
 
 
-def _install(signum: int, handler: Any) -> Any:
+def install_handler(signum: int, handler: Any) -> Any:
     """Set a signal handler where Python allows it (the main thread); the previous one, or None."""
     try:
         return signal.signal(signum, handler)
@@ -166,14 +166,14 @@ def load_release(path: str, record: str | None) -> Any:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     # KeyError's str() is the repr of its argument; show the message itself. A raw OS error
     # ("[Errno 1] Operation not permitted: 'out/points'") names its file and what to do.
-    from graphveil._common import _os_message
+    from graphveil._common import os_message
 
     text = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
     if isinstance(exc, OSError):
-        text = _os_message(exc)
+        text = os_message(exc)
     return " ".join(text.split()) or type(exc).__name__
 
 

@@ -14,7 +14,7 @@ from graphveil import _core
 from graphveil._checks import check_threads
 from graphveil.graph import Graph
 from graphveil.measure import analyst as A
-from graphveil.measure._checks import _check_measured, _simple
+from graphveil.measure._checks import check_measured, simple_graph
 from graphveil.multigraph import Multigraph
 
 
@@ -37,9 +37,9 @@ def _reference(options: _Options) -> A.AnalystReference:
 
 
 def clustering(graph: Graph | Multigraph, options: _Options) -> dict[str, float]:
-    g = _simple(_check_measured(graph))
+    g = simple_graph(check_measured(graph))
     count, local = _core.local_triangles(g.indptr, g.indices, check_threads(options.threads))
-    return {"S_TRI": float(count), "S_ACC": A._mean_clustering(g, local)}
+    return {"S_TRI": float(count), "S_ACC": A.mean_clustering(g, local)}
 
 
 def degree_kl(graph: Graph | Multigraph, options: _Options) -> dict[str, float]:

@@ -12,26 +12,26 @@ from graphveil.graph import Graph, check_graph
 from graphveil.multigraph import Multigraph
 
 
-def _check_graph(graph: Any) -> Graph:
+def measured_graph(graph: Any) -> Graph:
     return check_graph(graph, what=None)
 
 
-def _check_measured(graph: Any) -> Graph | Multigraph:
+def check_measured(graph: Any) -> Graph | Multigraph:
     """A Graph or a Multigraph (the two forms the statistics measure), else a TypeError."""
     if isinstance(graph, Multigraph):
         return graph
-    return _check_graph(graph)
+    return measured_graph(graph)
 
 
-def _is_directed(graph: Any) -> bool:
+def is_directed(graph: Any) -> bool:
     """A directed Graph (a Multigraph is undirected)."""
     return getattr(graph, "directed", False) is True
 
 
-def _simple(graph: Graph | Multigraph) -> Graph:
+def simple_graph(graph: Graph | Multigraph) -> Graph:
     """The simple graph of ``graph``: itself, or a multigraph's loops dropped and copies merged."""
     return graph.simple if isinstance(graph, Multigraph) else graph
 
 
-def _check_count(value: Any, name: str, low: int) -> int:
+def check_count(value: Any, name: str, low: int) -> int:
     return check_int(value, name, low)

@@ -72,7 +72,7 @@ from graphveil import _core
 from graphveil._checks import check_threads
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
-from graphveil.measure._checks import _check_measured, _simple
+from graphveil.measure._checks import check_measured, simple_graph
 from graphveil.measure.distances import DISTANCE_SOURCES, EXACT_THRESHOLD, distance_histogram
 from graphveil.multigraph import Multigraph
 
@@ -135,7 +135,7 @@ _EPS = float(np.finfo(np.float64).eps)  # PGB's cal_kl smoothing
 
 def _graph(graph: Any) -> Graph:
     """The simple undirected graph a statistic measures, else a TypeError / ValueError."""
-    g = _simple(_check_measured(graph))
+    g = simple_graph(check_measured(graph))
     if g.directed:
         raise ValueError(
             "the analyst statistics are measured on undirected graphs: convert with to_undirected()"
@@ -179,10 +179,10 @@ def average_clustering(graph: Graph | Multigraph, *, threads: int | None = None)
     0.5833
     """
     g = _graph(graph)
-    return _mean_clustering(g, local_triangles(g, threads=threads))
+    return mean_clustering(g, local_triangles(g, threads=threads))
 
 
-def _mean_clustering(g: Graph, local: np.ndarray) -> float:
+def mean_clustering(g: Graph, local: np.ndarray) -> float:
     """:func:`average_clustering` of ``g`` from its :func:`local_triangles` ``local``."""
     if g.n == 0:
         return math.nan

@@ -16,7 +16,7 @@ from graphveil import _core
 from graphveil._checks import check_threads, require_undirected
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.graph import Graph
-from graphveil.measure._checks import _check_count, _check_graph
+from graphveil.measure._checks import check_count, measured_graph
 
 #: Graphs with at most this many nodes get exact all-pairs distances by default. Measured (CPU
 #: seconds, one core): exact 0.03 s on facebook_combined (4k nodes, 88k edges), 0.3 s on ca-HepTh
@@ -80,7 +80,7 @@ def distance_histogram(
     >>> distance_histogram(Graph.from_edges([0, 1], [1, 2])).tolist()
     [3, 4, 2]
     """
-    graph = _check_graph(graph)
+    graph = measured_graph(graph)
     if sources is None:
         src = np.arange(graph.n, dtype=np.int64)
     else:
@@ -132,8 +132,8 @@ def neighbourhood_function(
     sketches", arXiv:1702.01284. The paper (Section VI-B) uses ANF for the same purpose.
     """
     require_undirected(graph, "neighbourhood_function")
-    graph = _check_graph(graph)
-    log2m = _check_count(log2m, "log2m", 4)
+    graph = measured_graph(graph)
+    log2m = check_count(log2m, "log2m", 4)
     if log2m > 16:
         raise ValueError(f"log2m must lie in 4..16, got {log2m}")
     return _core.hyperball(
@@ -197,8 +197,8 @@ def diameter_lower_bound(
     3
     """
     require_undirected(graph, "diameter_lower_bound")
-    graph = _check_graph(graph)
-    sources = _check_count(sources, "sources", 1)
+    graph = measured_graph(graph)
+    sources = check_count(sources, "sources", 1)
     rng = np.random.default_rng(seed_to_u64(seed))
     src = _random_sources(graph, sources, rng)
     return max(distance_histogram(graph, src, threads=threads).size - 1, 0)
@@ -270,10 +270,10 @@ def diameter(
     (3.0, 'ifub')
     """
     require_undirected(graph, "diameter")
-    graph = _check_graph(graph)
-    max_bfs = _check_count(max_bfs, "max_bfs", 3)
+    graph = measured_graph(graph)
+    max_bfs = check_count(max_bfs, "max_bfs", 3)
     if known is not None:
-        known = _check_count(known, "known", 0)
+        known = check_count(known, "known", 0)
     value, exact, _ = _core.diameter_ifub(graph.indptr, graph.indices, max_bfs, known or 0)
     if exact:
         return float(value), "ifub"
@@ -306,12 +306,12 @@ def diameter_choice(
     >>> diameter_choice(Graph.from_edges([0, 1, 2], [1, 2, 3]), exact_threshold=0)
     'ifub'
     """
-    g0 = _check_graph(g0)
-    if g0.n <= _check_count(exact_threshold, "exact_threshold", 0):
+    g0 = measured_graph(g0)
+    if g0.n <= check_count(exact_threshold, "exact_threshold", 0):
         return "ifub"
     if g0.directed:  # no iFUB along arcs: the sampled sources' longest distance, on both sides
         return "lower_bound"
-    max_bfs = _check_count(max_bfs, "max_bfs", 3)
+    max_bfs = check_count(max_bfs, "max_bfs", 3)
     _value, exact, _bfs = _core.diameter_ifub(g0.indptr, g0.indices, max_bfs, 0)
     return "ifub" if exact else "lower_bound"
 
@@ -405,7 +405,7 @@ def distance_statistics(
     >>> distance_statistics(Graph.from_edges([0, 1], [1, 2]))
     {'S_APD': 1.3333333333333333, 'S_EDiam': 2.0, 'S_CL': 1.2, 'S_Diam': 2.0}
     """
-    graph = _check_graph(graph)
+    graph = measured_graph(graph)
     if method not in ("auto", "exact", "hyperball", "sampled"):
         raise ValueError(
             f"method must be 'auto', 'exact', 'hyperball' or 'sampled', got {method!r}"
@@ -417,8 +417,8 @@ def distance_statistics(
     if diameter_method not in DIAMETER_METHODS:
         choices = " or ".join(repr(m) for m in DIAMETER_METHODS)
         raise ValueError(f"diameter_method must be {choices}, got {diameter_method!r}")
-    exact_threshold = _check_count(exact_threshold, "exact_threshold", 0)
-    sources = _check_count(sources, "sources", 1)
+    exact_threshold = check_count(exact_threshold, "exact_threshold", 0)
+    sources = check_count(sources, "sources", 1)
     threads = check_threads(threads)
     seed64 = seed_to_u64(seed)
     rng = np.random.default_rng(seed64)

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from graphveil.measure._checks import _check_graph
+from graphveil.measure._checks import measured_graph
 
 __all__ = [
     "RIVAL_ALPHA_GAP",
@@ -228,7 +228,7 @@ def powerlaw_exponent(degrees: Any, *, alpha_max: float | None = 3.0) -> float:
 
 def pooled_powerlaw_exponent(graphs: Any, *, alpha_max: float | None = 3.0) -> float:
     """``S_PL`` fitted once on the degrees of all ``graphs`` pooled (the authors' procedure)."""
-    degrees = [_check_graph(g).degrees for g in graphs]
+    degrees = [measured_graph(g).degrees for g in graphs]
     return powerlaw_exponent(
         np.concatenate(degrees) if degrees else np.zeros(0), alpha_max=alpha_max
     )

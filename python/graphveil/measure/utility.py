@@ -37,7 +37,7 @@ from graphveil.graph import Graph
 from graphveil.measure import _analyst_rows as _rows
 from graphveil.measure import analyst as _analyst
 from graphveil.measure import directed
-from graphveil.measure._checks import _check_graph, _check_measured, _is_directed, _simple
+from graphveil.measure._checks import check_measured, is_directed, measured_graph, simple_graph
 
 # The distance statistics live in graphveil.measure.distances, the power-law fit in
 # graphveil.measure.powerlaw; they stay importable from here.
@@ -104,7 +104,7 @@ def degree_statistics(graph: Graph | Multigraph) -> dict[str, float]:
     4.0
     """
     require_undirected(graph, "degree_statistics")
-    graph = _check_measured(graph)
+    graph = check_measured(graph)
     deg = graph.degrees
     if graph.n == 0:
         return {"S_NE": 0.0, "S_AD": float("nan"), "S_MD": 0.0, "S_DV": float("nan")}
@@ -147,7 +147,7 @@ def triangle_count(graph: Graph | Multigraph, *, threads: int | None = None) -> 
     (1, 3)
     """
     require_undirected(graph, "triangle_count")
-    graph = _simple(_check_measured(graph))
+    graph = simple_graph(check_measured(graph))
     triangles, triples = _core.count_triangles(graph.indptr, graph.indices, check_threads(threads))
     return int(triangles), int(triples)
 
@@ -207,7 +207,7 @@ def unstable_powerlaw_fits(graph: Graph) -> dict[str, tuple[PowerLawFit, PowerLa
     >>> unstable_powerlaw_fits(Graph.from_edges([0, 1, 2, 2], [1, 2, 0, 3]))
     {}
     """
-    graph = _check_graph(graph)
+    graph = measured_graph(graph)
     out = {}
     for name in statistic_names(graph.directed):
         if name in POWERLAW_DEGREES:
@@ -358,19 +358,21 @@ class Statistic:
 # Each statistic takes a Graph or a Multigraph: degrees (with S_PL) on the multigraph itself,
 # clustering and distances on its simple graph (see the module docstring).
 def _degrees(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    if _is_directed(graph):
-        return directed.degree_statistics_directed(_check_graph(graph))
+    if is_directed(graph):
+        return directed.degree_statistics_directed(measured_graph(graph))
     return degree_statistics(graph)
 
 
 def _clustering(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    if _is_directed(graph):
-        return {"S_CC": directed.directed_clustering(_check_graph(graph), threads=options.threads)}
+    if is_directed(graph):
+        return {
+            "S_CC": directed.directed_clustering(measured_graph(graph), threads=options.threads)
+        }
     return {"S_CC": transitivity(graph, threads=options.threads)}
 
 
 def _powerlaw_sides(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    digraph = _check_graph(graph)
+    digraph = measured_graph(graph)
     return {
         "S_PL_in": powerlaw_exponent(digraph.in_degrees),
         "S_PL_out": powerlaw_exponent(digraph.out_degrees),
@@ -378,11 +380,11 @@ def _powerlaw_sides(graph: Graph | Multigraph, options: StatisticOptions) -> dic
 
 
 def _reciprocity(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    return {"S_REC": directed.reciprocity(_check_graph(graph))}
+    return {"S_REC": directed.reciprocity(measured_graph(graph))}
 
 
 def _components(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
-    return directed.components(_check_graph(graph))
+    return directed.components(measured_graph(graph))
 
 
 def _powerlaw(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
@@ -391,7 +393,7 @@ def _powerlaw(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str,
 
 def _distances(graph: Graph | Multigraph, options: StatisticOptions) -> dict[str, float]:
     return distance_statistics(
-        _simple(graph),
+        simple_graph(graph),
         method=options.distance_method,
         exact_threshold=options.exact_threshold,
         sources=options.sources,
@@ -779,14 +781,14 @@ def utility_statistics(
     >>> stats["S_NE"], stats["S_CC"], stats["S_Diam"]
     (4.0, 0.6, 2.0)
     """
-    graph = _check_measured(graph)
+    graph = check_measured(graph)
     options = StatisticOptions(
         exact_threshold, sources, seed, threads, distance_method, diameter_method, analyst
     )
     rows = [
         stat
         for stat in STATISTIC_TABLE
-        if stat.measures(_is_directed(graph)) and (analyst is not None or not stat.analyst)
+        if stat.measures(is_directed(graph)) and (analyst is not None or not stat.analyst)
     ]
     out: dict[str, float] = {}
     diameter_method = ""
