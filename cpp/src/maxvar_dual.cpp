@@ -101,12 +101,12 @@ void check_counts(std::int64_t n, std::int64_t np) {
 // (160 iterations on a web-NotreDame part). Instead the residual's part along each z_C is taken
 // out, the rest solved with a vanishing shift to a tight CG tolerance, the step's part along each
 // z_C removed again (the Jacobi preconditioner does not keep it out), and each component moved
-// along z_C by a gradient step whose curvature is that of its pairs to other components as if
-// they were free (for a single node: as if all its pairs were free, as the undirected step does).
-// Component labels are union-find roots (deterministic). Returns the CG iterations used.
+// along z_C as far as the dual rises along z_C alone (component_moves). Component labels are
+// union-find roots (deterministic). Returns the CG iterations used.
 struct BipartiteWork {
-    std::vector<std::int64_t> parent;
-    std::vector<double> size, zr, zd, kappa, rp, shift, diag;
+    std::vector<std::int64_t> parent, first, fill;
+    std::vector<double> size, zr, zd, move, rp, shift, diag, entry;
+    std::vector<std::int64_t> entry_of;
 };
 
 inline std::int64_t find_root(std::vector<std::int64_t>& parent, std::int64_t u) {
@@ -120,11 +120,78 @@ inline std::int64_t find_root(std::vector<std::int64_t>& parent, std::int64_t u)
 constexpr double kBipartiteShift = 1e-10;   // keeps the CG system definite off the null vectors
 constexpr double kBipartiteForcing = 1e-3;  // CG stops at this relative residual
 
+// The dual along z_C alone, from h (h_e = c_e + (lambda_u + lambda_v) / 2): its slope is
+// zr_C = z_C . r, and only the pairs leaving C change, all clipped (a free pair joins two nodes of
+// one component). Moving C by c sign(zr_C) moves such a pair's h by c / 2 towards the box or away
+// from it; one moving in enters at c = 2 dist(h, [0, 1]) and adds curvature 1/2 until it crosses
+// the box, 2 further on. So |slope| = |zr_C| - (1/2) sum_e clip(c - entry_e, 0, 2): the move is its
+// first zero (or the last crossing, if the pairs cannot absorb zr_C), found by a sweep over the
+// sorted entries. Writes w.move per component root.
+template <class Index>
+void component_moves(std::int64_t np, const Index* pu, const Index* pv, const double* side,
+                     const std::vector<double>& h, BipartiteWork& w) {
+    const std::size_t N = w.parent.size();
+    w.first.assign(N + 1, 0);
+    auto entering = [&](std::int64_t x, double he, double& entry) {
+        const std::int64_t c = w.parent[x];
+        const double direction = (w.zr[c] > 0.0 ? 1.0 : -1.0) * side[x];
+        if (w.zr[c] == 0.0 || (direction > 0.0 ? he > 0.0 : he < 1.0)) return false;
+        entry = direction > 0.0 ? -2.0 * he : 2.0 * (he - 1.0);
+        return true;
+    };
+    double entry = 0.0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::int64_t e = 0; e < np; ++e) {
+            const std::int64_t a = pu[e], b = pv[e];
+            if (w.parent[a] == w.parent[b]) continue;
+            for (const std::int64_t x : {a, b}) {
+                if (!entering(x, h[e], entry)) continue;
+                const auto c = static_cast<std::size_t>(w.parent[x]);
+                if (pass == 0)
+                    ++w.first[c + 1];
+                else
+                    w.entry[static_cast<std::size_t>(w.fill[c]++)] = entry;
+            }
+        }
+        if (pass == 0) {
+            for (std::size_t c = 0; c < N; ++c) w.first[c + 1] += w.first[c];
+            w.entry.resize(static_cast<std::size_t>(w.first[N]));
+            w.fill.assign(w.first.begin(), w.first.end() - 1);
+        }
+    }
+    w.move.assign(N, 0.0);
+    for (std::size_t c = 0; c < N; ++c) {
+        const auto lo = w.entry.begin() + w.first[c], hi = w.entry.begin() + w.first[c + 1];
+        if (lo == hi) continue;
+        std::sort(lo, hi);
+        // Sweep the events: entries (curvature + 1/2) and exits at entry + 2 (curvature - 1/2).
+        double slope = std::abs(w.zr[c]), curvature = 0.0, at = 0.0;
+        auto in = lo, out = lo;
+        while (out != hi) {
+            const bool entering_next = in != hi && *in <= *out + 2.0;
+            const double next = entering_next ? *in : *out + 2.0;
+            if (curvature > 0.0 && slope - curvature * (next - at) <= 0.0) break;
+            slope -= curvature * (next - at);
+            at = next;
+            if (entering_next) {
+                curvature += 0.5;
+                ++in;
+            } else {
+                curvature -= 0.5;
+                ++out;
+            }
+        }
+        const double distance = out == hi ? at : at + slope / curvature;
+        w.move[c] = w.zr[c] > 0.0 ? distance : -distance;
+    }
+}
+
 template <class Index>
 std::int64_t bipartite_direction(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* side,
                                  const std::vector<Index>& fu, const std::vector<Index>& fv,
                                  const std::vector<double>& free_degree, const std::vector<double>& r,
-                                 std::int64_t max_cg, BipartiteWork& w, std::vector<double>& delta) {
+                                 const std::vector<double>& h, std::int64_t max_cg, BipartiteWork& w,
+                                 std::vector<double>& delta) {
     const auto N = static_cast<std::size_t>(n);
     w.parent.resize(N);
     for (std::size_t u = 0; u < N; ++u) w.parent[u] = static_cast<std::int64_t>(u);
@@ -136,17 +203,9 @@ std::int64_t bipartite_direction(std::int64_t n, std::int64_t np, const Index* p
     w.size.assign(N, 0.0);
     w.zr.assign(N, 0.0);
     w.zd.assign(N, 0.0);
-    w.kappa.assign(N, 0.0);
     for (std::size_t u = 0; u < N; ++u) {
         w.size[w.parent[u]] += 1.0;
         w.zr[w.parent[u]] += side[u] * r[u];
-    }
-    for (std::int64_t e = 0; e < np; ++e) {
-        const std::int64_t a = w.parent[pu[e]], b = w.parent[pv[e]];
-        if (a != b) {
-            w.kappa[a] += 0.5;
-            w.kappa[b] += 0.5;
-        }
     }
     w.rp.resize(N);
     w.shift.assign(N, kBipartiteShift);
@@ -159,11 +218,11 @@ std::int64_t bipartite_direction(std::int64_t n, std::int64_t np, const Index* p
         w.diag[u] = free_degree[u] == 0.0 ? 1.0 : 0.5 * free_degree[u] + kBipartiteShift;
     }
     const std::int64_t cg = pcg(fu, fv, 0.5, w.shift, w.diag, w.rp, kBipartiteForcing * std::sqrt(rp2), max_cg, delta);
+    component_moves(np, pu, pv, side, h, w);
     for (std::size_t u = 0; u < N; ++u) w.zd[w.parent[u]] += side[u] * delta[u];
     for (std::size_t u = 0; u < N; ++u) {
         const std::int64_t c = w.parent[u];
-        const double along = w.kappa[c] > 0.0 ? w.zr[c] / (w.size[c] * w.kappa[c]) : 0.0;
-        delta[u] += side[u] * (along - w.zd[c] / w.size[c]);
+        delta[u] += side[u] * (w.move[c] - w.zd[c] / w.size[c]);
     }
     return cg;
 }
@@ -211,7 +270,7 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
     double g = 0.0, r2 = 0.0;
     double worst = evaluate(lam, g, r2);
     std::vector<Index> fu, fv;
-    std::vector<double> r_old;
+    std::vector<double> r_old, h_all;
     BipartiteWork work;
     std::int64_t iterations = 0;
     while (worst > options.tol && iterations < options.max_newton) {
@@ -220,8 +279,10 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
         fu.clear();
         fv.clear();
         std::fill(free_degree.begin(), free_degree.end(), 0.0);
+        if (side) h_all.resize(static_cast<std::size_t>(np));
         for (std::int64_t e = 0; e < np; ++e) {
             const double h = c(e) + 0.5 * (lam[pu[e]] + lam[pv[e]]);
+            if (side) h_all[static_cast<std::size_t>(e)] = h;
             if (h > 0.0 && h < 1.0) {
                 fu.push_back(pu[e]);
                 fv.push_back(pv[e]);
@@ -231,7 +292,7 @@ double newton_dual(std::int64_t n, std::int64_t np, const Index* pu, const Index
         }
         if (side) {
             stats.cg_iterations +=
-                bipartite_direction(n, np, pu, pv, side, fu, fv, free_degree, r, options.max_cg, work, delta);
+                bipartite_direction(n, np, pu, pv, side, fu, fv, free_degree, r, h_all, options.max_cg, work, delta);
         } else {
             const double rnorm = std::sqrt(r2);
             // Levenberg-Marquardt shift: vanishes with the residual (fast local convergence),
