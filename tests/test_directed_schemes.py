@@ -137,6 +137,49 @@ def test_directed_maxvar_out_constraints_alone_would_be_trivial():
     assert np.abs(ug.p - trivial).max() > 1e-3
 
 
+@pytest.fixture(scope="module")
+def notredame() -> gv.Graph:
+    return gv.read_edgelist(shared_graph_path("web-NotreDame"), directed=True, threads=2)
+
+
+@pytest.mark.slow
+def test_directed_dual_on_a_web_graph_against_osqp_and_kkt(notredame):
+    """The directed dual solver where its bipartite Newton step matters: the first 1,500 pages of
+    web-NotreDame (hubs, tight degrees: the max-flow fixes most arcs and leaves several
+    independent components). Against OSQP at 1e-10 and an LP over the KKT multipliers; the
+    primal and dual values meet, and no component needs the projection fallback."""
+    pytest.importorskip("osqp")
+    g = notredame.subgraph(np.arange(1500))
+    ug, report = maxvar(g, n_potential=g.m // 4, parts=1, seed=1)
+    stats = report["solver_stats"][0]
+    assert stats["converged"] and stats["projection_iterations"] == 0
+    assert stats["components"] >= 2 and 0 < stats["flow_fixed"] < ug.num_pairs
+    assert stats["objective"] == pytest.approx(stats["dual_objective"], rel=1e-12)
+    assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-9
+    assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-9
+    reference, _ = maxvar(
+        g, n_potential=g.m // 4, parts=1, seed=1, solver="osqp", solver_options={"eps": 1e-10}
+    )
+    assert np.array_equal(reference.u, ug.u) and np.abs(reference.p - ug.p).max() < 1e-6
+    assert kkt_multipliers_exist(ug)
+
+
+@pytest.mark.slow
+def test_directed_dual_moves_components_along_their_null_directions(notredame):
+    """A web-NotreDame part (METIS, 20 parts) with 60,000 potential arcs: some component of the
+    free arcs must move as a whole (its out-copies up, its in-copies down) past its leaving arcs'
+    clipped range. Without that move Newton stalls and every such part ends on the projection;
+    with it Newton converges, and the primal value meets the dual value (optimality)."""
+    labels = get_partitioner("metis").labels(notredame, 20, seed=1, options={"niter": 2})
+    g = notredame.subgraph(np.flatnonzero(labels == 5))
+    ug, report = maxvar(g, n_potential=60_000, parts=1, seed=1)
+    stats = report["solver_stats"][0]
+    assert stats["converged"] and stats["projection_iterations"] == 0
+    assert stats["objective"] == pytest.approx(stats["dual_objective"], rel=1e-12)
+    assert np.abs(ug.expected_out_degrees() - g.out_degrees).max() < 1e-9
+    assert np.abs(ug.expected_in_degrees() - g.in_degrees).max() < 1e-9
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_fixed_arcs_are_those_every_feasible_point_fixes(seed):
     """Against linprog: an arc is fixed iff its least and its greatest value over the
@@ -166,6 +209,8 @@ def test_fixed_arcs_are_those_every_feasible_point_fixes(seed):
     assert fixed_arcs(n, none, none, np.zeros(n), np.zeros(n))[0].size == 0
     with pytest.raises(ValueError, match="no p in"):
         fixed_arcs(n, tails, heads, out_degree + n, in_degree + n)  # more than n - 1 arcs
+    with pytest.raises(ValueError, match="non-negative integers"):
+        fixed_arcs(n, tails, heads, out_degree + 0.5, in_degree + 0.5)
 
 
 def reciprocal_digraph(n: int, arcs: int, share: float, seed: int) -> gv.Graph:

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "convert.hpp"
+#include "graphveil/maxvar_directed.hpp"
 #include "graphveil/maxvar_dual.hpp"
 #include "graphveil/proposal.hpp"
 
@@ -128,6 +129,61 @@ py::tuple repair_py(std::int64_t n, const carray<Index>& pu, const carray<Index>
     return py::make_tuple(to_numpy(std::move(p)), stats_dict(stats));
 }
 
+// A directed part's arcs and degree targets: arcs join distinct nodes in 0..n-1, one out- and one
+// in-degree per node.
+template <class Index>
+PairView<Index> directed_arcs(std::int64_t n, const carray<Index>& tails, const carray<Index>& heads,
+                              const carray<double>& out_degree, const carray<double>& in_degree) {
+    const auto arcs = pair_view(n, tails, heads, nullptr, PairCheck::ids);
+    require_1d(out_degree, "out_degree");
+    require_1d(in_degree, "in_degree");
+    if (out_degree.shape(0) != n || in_degree.shape(0) != n)
+        throw std::invalid_argument("out_degree and in_degree must hold one entry per node");
+    return arcs;
+}
+
+template <class Index>
+py::tuple fixed_arcs_py(std::int64_t n, const carray<Index>& tails, const carray<Index>& heads,
+                        const carray<double>& out_degree, const carray<double>& in_degree) {
+    const auto arcs = directed_arcs(n, tails, heads, out_degree, in_degree);
+    std::vector<signed char> status;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
+        KernelRelease release;
+        status = fixed_arcs<Index>(n, arcs.count, arcs.u, arcs.v, out_degree.data(), in_degree.data());
+    }
+    py::array_t<bool> mask(static_cast<py::ssize_t>(status.size()));
+    py::array_t<double> value(static_cast<py::ssize_t>(status.size()));
+    for (std::size_t k = 0; k < status.size(); ++k) {
+        mask.mutable_data()[k] = status[k] >= 0;
+        value.mutable_data()[k] = status[k] > 0 ? 1.0 : 0.0;
+    }
+    return py::make_tuple(mask, value);
+}
+
+template <class Index>
+py::tuple directed_py(std::int64_t n, const carray<Index>& tails, const carray<Index>& heads,
+                      const carray<double>& out_degree, const carray<double>& in_degree, double tol,
+                      std::int64_t max_newton, std::int64_t max_cg) {
+    const auto arcs = directed_arcs(n, tails, heads, out_degree, in_degree);
+    QpOptions options;
+    options.tol = tol;
+    options.max_newton = max_newton;
+    options.max_cg = max_cg;
+    std::vector<double> p(static_cast<std::size_t>(arcs.count));
+    DirectedQpStats stats;
+    {
+        // Safe: reads numpy buffers kept alive by the arguments, writes a local vector.
+        KernelRelease release;
+        stats = maxvar_directed_solve<Index>(n, arcs.count, arcs.u, arcs.v, out_degree.data(), in_degree.data(),
+                                             p.data(), options);
+    }
+    py::dict d = stats_dict(stats.qp);
+    d["flow_fixed"] = stats.flow_fixed;
+    d["components"] = stats.components;
+    return py::make_tuple(to_numpy(std::move(p)), d);
+}
+
 }  // namespace
 
 void register_maxvar(py::module_& m) {
@@ -140,12 +196,22 @@ void register_maxvar(py::module_& m) {
                py::arg("local_indptr").noconvert(), py::arg("local_indices").noconvert(),
                py::arg("requested").noconvert(), py::arg("seed"), py::arg("attempts_per_request"),
                py::arg("threads") = 0, py::arg("directed") = false,
-               "Friend-of-friend potential edges per part (directed: u -> w -> v gives the arc u -> v): (ptr, a, b, counts[parts, (requested, found, attempts, "
+               "Friend-of-friend potential edges per part (directed: u -> w -> v gives the arc u -> v): (ptr, a, b, "
+               "counts[parts, (requested, found, attempts, "
                "available)])");
     def_widths(m, "maxvar_dual", &dual_py<std::int32_t>, &dual_py<std::int64_t>, py::arg("n"),
                py::arg("pu").noconvert(), py::arg("pv").noconvert(), py::arg("degree").noconvert(),
                py::arg("tol") = 1e-10, py::arg("max_newton") = 200, py::arg("max_cg") = 2000,
                "Exact MaxVar QP of one part by semismooth Newton on the dual; returns (p, stats)");
+    def_widths(m, "fixed_arcs", &fixed_arcs_py<std::int32_t>, &fixed_arcs_py<std::int64_t>, py::arg("n"),
+               py::arg("tails").noconvert(), py::arg("heads").noconvert(), py::arg("out_degree").noconvert(),
+               py::arg("in_degree").noconvert(),
+               "The arcs of a directed part's QP that every feasible point holds at 0 or 1: (fixed, value)");
+    def_widths(m, "maxvar_directed", &directed_py<std::int32_t>, &directed_py<std::int64_t>, py::arg("n"),
+               py::arg("tails").noconvert(), py::arg("heads").noconvert(), py::arg("out_degree").noconvert(),
+               py::arg("in_degree").noconvert(), py::arg("tol") = 1e-10, py::arg("max_newton") = 200,
+               py::arg("max_cg") = 2000,
+               "Exact MaxVar QP of one directed part (fixed arcs, then Newton per component); returns (p, stats)");
     def_widths(m, "repair_qp", &repair_py<std::int32_t>, &repair_py<std::int64_t>, py::arg("n"),
                py::arg("pu").noconvert(), py::arg("pv").noconvert(), py::arg("degree").noconvert(),
                py::arg("p").noconvert(), py::arg("tol") = 1e-12, py::arg("max_rounds") = 20, py::arg("max_cg") = 2000,

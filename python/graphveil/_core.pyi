@@ -424,6 +424,44 @@ def maxvar_dual(
     max_cg: int = 2000,
 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
 @overload
+def fixed_arcs(
+    n: int,
+    tails: npt.NDArray[np.int32],
+    heads: npt.NDArray[np.int32],
+    out_degree: npt.NDArray[np.float64],
+    in_degree: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]: ...
+@overload
+def fixed_arcs(
+    n: int,
+    tails: npt.NDArray[np.int64],
+    heads: npt.NDArray[np.int64],
+    out_degree: npt.NDArray[np.float64],
+    in_degree: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.float64]]: ...
+@overload
+def maxvar_directed(
+    n: int,
+    tails: npt.NDArray[np.int32],
+    heads: npt.NDArray[np.int32],
+    out_degree: npt.NDArray[np.float64],
+    in_degree: npt.NDArray[np.float64],
+    tol: float = 1e-10,
+    max_newton: int = 200,
+    max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+@overload
+def maxvar_directed(
+    n: int,
+    tails: npt.NDArray[np.int64],
+    heads: npt.NDArray[np.int64],
+    out_degree: npt.NDArray[np.float64],
+    in_degree: npt.NDArray[np.float64],
+    tol: float = 1e-10,
+    max_newton: int = 200,
+    max_cg: int = 2000,
+) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+@overload
 def repair_qp(
     n: int,
     pu: npt.NDArray[np.int32],

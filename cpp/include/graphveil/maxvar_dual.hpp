@@ -41,9 +41,12 @@ struct QpStats {
 
 // Solves one part. n nodes 0..n-1, np pairs (pu[e], pv[e]), pu[e] != pv[e]; degree[u] = d_u.
 // Writes p[0..np). Deterministic, single-threaded (parallelism is across parts).
+// side (optional): a bipartite part, side[u] = +1 or -1 and every pair joining a +1 node to a -1
+// node (a directed part's out- and in-copies). Newton then takes out the null directions of the
+// free pairs' components instead of shifting its system (see bipartite_direction).
 template <class Index>
 QpStats maxvar_dual_solve(std::int64_t n, std::int64_t np, const Index* pu, const Index* pv, const double* degree,
-                          double* p, const QpOptions& options);
+                          double* p, const QpOptions& options, const double* side = nullptr);
 
 // The repair step shared by both backends: clip first, then repair the equalities inside the box.
 // After clipping p into [0, 1]: if the residual is only rounding (max_u |r_u| <= 1e-8), p moves

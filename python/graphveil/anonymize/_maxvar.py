@@ -14,7 +14,7 @@ from graphveil._checks import check_int, check_threads
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil._threads import map_ordered
 from graphveil.anonymize._maxvar_dyads import potential_mutual_share, solve_dyads, split_dyads
-from graphveil.anonymize._qp import EQ_TOL, SOLVERS, fixed_arcs
+from graphveil.anonymize._qp import EQ_TOL, SOLVERS, solve_directed
 from graphveil.anonymize._report import Timer, finish_graph, graph_first, renamed_option
 from graphveil.anonymize.partitioners import METIS_OPTIONS as METIS_OPTIONS  # as before
 from graphveil.anonymize.partitioners import Partitioner
@@ -61,28 +61,17 @@ class _DirectedPart(NamedTuple):
 def _solve_directed(solver: str, options: dict[str, Any], task: _DirectedPart) -> _PartResult:
     """A directed part: the arcs every feasible point fixes (a max-flow), then the QP of the rest.
 
-    The pair QP runs on out-copies ``0..n-1`` and in-copies ``n..2n-1`` (see :func:`maxvar`);
-    the dyad-level QP splits the part (:func:`split_dyads`, :func:`solve_dyads`). ``flow_fixed``
-    in the statistics counts the fixed arcs.
+    The pair QP runs on out-copies ``0..n-1`` and in-copies ``n..2n-1`` (see :func:`maxvar` and
+    :func:`~graphveil.anonymize._qp.solve_directed`); the dyad-level QP splits the part
+    (:func:`split_dyads`, :func:`solve_dyads`). ``flow_fixed`` in the statistics counts the
+    fixed arcs.
     """
     n, pu, pv = task.n, task.pu, task.pv
     if task.dyads is None:
-        fixed, value = fixed_arcs(n, pu, pv, task.out_degree, task.in_degree)
-        free = ~fixed
-        rhs = np.concatenate(
-            [
-                task.out_degree - np.bincount(pu[fixed], value[fixed], minlength=n),
-                task.in_degree - np.bincount(pv[fixed], value[fixed], minlength=n),
-            ]
-        )
-        p, stats = SOLVERS[solver](2 * n, pu[free], pv[free] + n, rhs, **options)
-    else:
-        split = split_dyads(n, pu, pv, task.edges, *task.dyads, task.part)
-        return solve_dyads(solver, options, n, split, task.out_degree, task.in_degree)
-    full = value.copy()
-    full[~fixed] = p
-    stats["flow_fixed"] = int(np.count_nonzero(fixed))
-    return full, stats, None
+        p, stats = solve_directed(solver, options, n, pu, pv, task.out_degree, task.in_degree)
+        return p, stats, None
+    split = split_dyads(n, pu, pv, task.edges, *task.dyads, task.part)
+    return solve_dyads(solver, options, n, split, task.out_degree, task.in_degree)
 
 
 def _shortfall_message(counts: np.ndarray, parts: int) -> str:
@@ -175,6 +164,9 @@ def maxvar(
     the solve, a max-flow per part finds the arcs that every feasible point holds at 0 or 1
     (``fixed_arcs`` of ``graphveil.anonymize._qp``) and fixes them: on them the dual has no
     finite optimum and Newton would stall (per part ``flow_fixed`` in the solver statistics).
+    The dual solver then solves each strongly connected component of the other arcs on its own
+    (``components``), its Newton step taking out the null directions of the free arcs'
+    components, which are bipartite.
 
     Parameters
     ----------

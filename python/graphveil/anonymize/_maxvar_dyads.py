@@ -17,7 +17,7 @@ The QP keeps, at every node ``u`` of the part, its mutual degree ``m_u`` (G0's m
 so every expected out- and in-degree is kept (``m_u`` plus the rest), and it splits into two
 independent pair QPs of the existing solvers: the undirected MaxVar QP of the dyads (an edge
 per dyad, degrees ``m``) and the directed QP of the single arcs (out- and in-copies, with the
-arcs every feasible point fixes found first, :func:`~graphveil.anonymize._qp.fixed_arcs`).
+arcs every feasible point fixes found first, :func:`~graphveil.anonymize._qp.solve_directed`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from graphveil._seeds import keyed_rng
-from graphveil.anonymize._qp import SOLVERS, fixed_arcs
+from graphveil.anonymize._qp import SOLVERS, solve_directed
 from graphveil.graph import Graph
 
 #: The key of a part's stream that turns potential arcs into potential mutual dyads.
@@ -124,17 +124,7 @@ def solve_dyads(
         n, split.dyad_u, split.dyad_v, mutual_degree.astype(np.float64), **options
     )
     single_out, single_in = out_degree - mutual_degree, in_degree - mutual_degree
-    fixed, value = fixed_arcs(n, split.arc_u, split.arc_v, single_out, single_in)
-    free = ~fixed
-    rhs = np.concatenate(
-        [
-            single_out - np.bincount(split.arc_u[fixed], value[fixed], minlength=n),
-            single_in - np.bincount(split.arc_v[fixed], value[fixed], minlength=n),
-        ]
-    )
-    p_free, stats = SOLVERS[solver](2 * n, split.arc_u[free], split.arc_v[free] + n, rhs, **options)
-    p = value.copy()
-    p[free] = p_free
+    p, stats = solve_directed(solver, options, n, split.arc_u, split.arc_v, single_out, single_in)
     for key in ("iterations", "cg_iterations", "repair_iterations", "projection_iterations"):
         if key in stats:
             stats[key] += dyad_stats.get(key, 0)
@@ -144,7 +134,6 @@ def solve_dyads(
     stats["converged"] = bool(stats["converged"] and dyad_stats["converged"])
     stats["objective"] = float(2.0 * np.sum(q * q) + np.sum(p * p))
     stats["seconds"] += dyad_stats["seconds"]
-    stats["flow_fixed"] = int(np.count_nonzero(fixed))
     stats["potential_mutual"] = split.potential_mutual
     arcs = (
         np.concatenate([split.dyad_u, split.dyad_v, split.arc_u]),

@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components, maximum_flow
 
 from graphveil import _core
 from graphveil.interop import require
@@ -69,8 +68,9 @@ def fixed_arcs(
     residual graph of one integral flow (a maximum flow, which meets every degree): iff its
     two ends lie in different strongly connected components. Such arcs make the QP's dual
     unbounded (no multipliers reach ``p = 0`` or ``1`` exactly through the other arcs), so
-    Newton stalls on them; they are fixed before the solve. The node presolve of the C++
-    solver finds only the arcs forced by one node's count.
+    Newton would stall on them; they are fixed before the solve. In C++ (the GIL released):
+    the arcs one node's count forces are peeled first, then Dinic's maximum flow and Tarjan's
+    strongly connected components run on the rest.
 
     Returns
     -------
@@ -80,29 +80,67 @@ def fixed_arcs(
     Raises
     ------
     ValueError
-        No flow meets the degrees (the degrees are not those of a subgraph of the arcs).
+        No flow meets the degrees (the degrees are not those of a subgraph of the arcs), or a
+        degree is not a non-negative integer.
     """
-    arcs = int(tails.size)
-    if arcs == 0:
-        if out_degree.any() or in_degree.any():
-            raise ValueError("no p in [0, 1] meets the part's in- and out-degrees")
-        return np.zeros(0, dtype=bool), np.zeros(0)
-    source, sink = 2 * n, 2 * n + 1
-    nodes = np.arange(n, dtype=np.int64)
-    rows = np.concatenate([np.full(n, source), tails, n + nodes])
-    cols = np.concatenate([nodes, n + heads, np.full(n, sink)])
-    capacity = np.concatenate([out_degree, np.ones(arcs), in_degree]).astype(np.int32)
-    network = sp.csr_matrix((capacity, (rows, cols)), shape=(2 * n + 2, 2 * n + 2))
-    result = maximum_flow(network, source, sink, method="dinic")
-    if result.flow_value != int(out_degree.sum()) or out_degree.sum() != in_degree.sum():
-        raise ValueError("no p in [0, 1] meets the part's in- and out-degrees")
-    flow = np.asarray(result.flow[tails, n + heads]).ravel().astype(np.float64)
-    # Residual arcs: an empty arc can gain (tail -> head), a full one can lose (head -> tail).
-    a = np.where(flow == 0, tails, n + heads)
-    b = np.where(flow == 0, n + heads, tails)
-    residual = sp.csr_matrix((np.ones(arcs), (a, b)), shape=(2 * n, 2 * n))
-    _, component = connected_components(residual, directed=True, connection="strong")
-    return component[tails] != component[n + heads], flow
+    tails, heads = _same_width(tails, heads)
+    return _core.fixed_arcs(n, tails, heads, _floats(out_degree), _floats(in_degree))
+
+
+def solve_directed(
+    solver: str,
+    options: dict[str, Any],
+    n: int,
+    tails: np.ndarray,
+    heads: np.ndarray,
+    out_degree: np.ndarray,
+    in_degree: np.ndarray,
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """One directed part's QP with ``solver``: ``p`` per arc and the statistics.
+
+    The QP (see :func:`~graphveil.anonymize.maxvar`) is the undirected QP of the bipartite graph
+    of out-copies ``u`` and in-copies ``n + v``. ``"dual"``: all in C++, the arcs
+    :func:`fixed_arcs` finds fixed first, then the exact solver on each strongly connected
+    component of the rest (independent QPs, no free arc between them), its Newton step taking
+    out the null directions that bipartite components have (``components`` in the statistics).
+    ``"osqp"``: :func:`fixed_arcs`, then OSQP on the bipartite QP of the other arcs. Both add
+    ``flow_fixed`` (the arcs fixed) to the statistics; ``objective`` is ``sum p^2`` over every
+    arc.
+    """
+    if solver == "dual":
+        start = time.perf_counter()
+        tails, heads = _same_width(tails, heads)
+        p, stats = _core.maxvar_directed(
+            n, tails, heads, _floats(out_degree), _floats(in_degree), **options
+        )
+        stats["solver"] = "dual"
+        stats["status"] = "solved" if stats["converged"] else "not converged"
+        stats["seconds"] = time.perf_counter() - start
+        return p, stats
+    fixed, value = fixed_arcs(n, tails, heads, out_degree, in_degree)
+    free = ~fixed
+    rhs = np.concatenate(
+        [
+            out_degree - np.bincount(tails[fixed], value[fixed], minlength=n),
+            in_degree - np.bincount(heads[fixed], value[fixed], minlength=n),
+        ]
+    )
+    p_free, stats = SOLVERS[solver](2 * n, tails[free], heads[free] + n, rhs, **options)
+    p = value.copy()
+    p[free] = p_free
+    stats["flow_fixed"] = int(np.count_nonzero(fixed))
+    stats["objective"] = float(np.sum(p * p))
+    return p, stats
+
+
+def _same_width(tails: np.ndarray, heads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Arc ends in one index width (int32 when both are, else int64), C-contiguous."""
+    dtype = np.int32 if tails.dtype == heads.dtype == np.int32 else np.int64
+    return np.ascontiguousarray(tails, dtype=dtype), np.ascontiguousarray(heads, dtype=dtype)
+
+
+def _floats(values: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(values, dtype=np.float64)
 
 
 def _uniform_share(n: int, pu: np.ndarray, pv: np.ndarray, degree: np.ndarray) -> np.ndarray:
