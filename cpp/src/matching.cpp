@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
-#include <queue>
+#include <functional>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -34,65 +34,167 @@ std::int64_t degree(const CsrView<Index>& g, std::int64_t x) {
     return g.indptr[x + 1] - g.indptr[x];
 }
 
-// Marks per node pair: open addressing on the 64-bit key t * n_aux + a, linear probing, grown
-// at half load. A slot holds the marks and whether the pair has spread (the set Z of the paper).
-class PairTable {
+// Marks per node pair, one open-addressing table per target node x (its row of aux nodes y):
+// a spreading pair marks the pairs (x, y) of one x for a whole run of y, which then probe one
+// small table instead of being scattered over a table of every pair. A slot holds y (-1: empty)
+// and the marks, whose top bit says whether the pair has spread (the set Z of the paper).
+// Fibonacci hashing of y, linear probing, each row grown at half load.
+template <class Index>
+class PairMarks {
 public:
-    struct Slot {
-        std::uint64_t key = kEmpty;
-        std::int32_t marks = 0;
-        bool spread = false;
-    };
-    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+    static constexpr std::uint32_t kSpread = 0x80000000u;
+    static constexpr std::uint32_t kMarks = 0x7fffffffu;
 
-    PairTable() : slots_(1024) {}
+    explicit PairMarks(std::int64_t n_target) : rows_(static_cast<std::size_t>(n_target)) {}
     std::int64_t size() const { return size_; }
 
-    Slot& at(std::uint64_t key) {
-        if (2 * (size_ + 1) > static_cast<std::int64_t>(slots_.size())) grow();
-        Slot& s = find(slots_, key);
-        if (s.key == kEmpty) {
-            s.key = key;
+    // The marks word of pair (x, y), created at 0 marks, not spread.
+    std::uint32_t& at(std::int64_t x, Index y) {
+        Row& row = rows_[static_cast<std::size_t>(x)];
+        if (2 * (row.size + 1) > static_cast<std::int64_t>(row.slots.size())) grow(row);
+        Slot& s = find(row, y);
+        if (s.y < 0) {
+            s.y = y;
+            ++row.size;
             ++size_;
         }
-        return s;
+        return s.marks;
     }
 
 private:
-    static std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
-        x ^= x >> 30;
-        x *= 0xbf58476d1ce4e5b9ULL;
-        x ^= x >> 27;
-        x *= 0x94d049bb133111ebULL;
-        return x ^ (x >> 31);
+    struct Slot {
+        Index y = -1;
+        std::uint32_t marks = 0;
+    };
+    struct Row {
+        std::vector<Slot> slots;
+        std::int64_t size = 0;
+        int shift = 64;  // 64 - log2(slots)
+    };
+    static Slot& find(Row& row, Index y) {
+        const std::size_t mask = row.slots.size() - 1;
+        std::size_t i = static_cast<std::size_t>((static_cast<std::uint64_t>(y) * 0x9e3779b97f4a7c15ULL) >> row.shift);
+        while (row.slots[i].y >= 0 && row.slots[i].y != y) i = (i + 1) & mask;
+        return row.slots[i];
     }
-    static Slot& find(std::vector<Slot>& slots, std::uint64_t key) {
-        const std::size_t mask = slots.size() - 1;
-        std::size_t i = static_cast<std::size_t>(mix(key)) & mask;
-        while (slots[i].key != kEmpty && slots[i].key != key) i = (i + 1) & mask;
-        return slots[i];
+    static void grow(Row& row) {
+        Row bigger;
+        const std::size_t capacity = row.slots.empty() ? 4 : 2 * row.slots.size();
+        bigger.slots.resize(capacity);
+        bigger.shift = 64;
+        for (std::size_t c = capacity; c > 1; c >>= 1) --bigger.shift;
+        bigger.size = row.size;
+        for (const Slot& s : row.slots)
+            if (s.y >= 0) find(bigger, s.y) = s;
+        row = std::move(bigger);
     }
-    void grow() {
-        std::vector<Slot> bigger(slots_.size() * 2);
-        for (const Slot& s : slots_)
-            if (s.key != kEmpty) find(bigger, s.key) = s;
-        slots_.swap(bigger);
-    }
-    std::vector<Slot> slots_;
+    std::vector<Row> rows_;
     std::int64_t size_ = 0;
 };
 
-// A candidate pair: most marks first, then the smallest degree difference |deg(t) - deg(a)|,
-// then the smallest target node, then the smallest aux node.
-struct Candidate {
-    std::int32_t marks;
-    std::int64_t gap, t, a;
-    bool operator<(const Candidate& o) const {  // "lower priority than" for std::priority_queue
-        return std::tie(marks, o.gap, o.t, o.a) < std::tie(o.marks, gap, t, a);
+// Bits needed to write 0..x.
+inline int bits_for(std::uint64_t x) {
+    int b = 0;
+    for (; x; x >>= 1) ++b;
+    return b;
+}
+
+// A candidate pair's place among those of equal marks: the smallest degree difference
+// |deg(t) - deg(a)| first, then the smallest target node, then the smallest aux node. Packed into
+// one 64-bit word (gap, t, a) when the three fit in 63 bits, as they do below 2^21 nodes a side;
+// a triple otherwise.
+struct PackedOrder {
+    using Key = std::uint64_t;
+    int bits_a, bits_t;
+    static bool fits(std::int64_t max_gap, std::int64_t n_target, std::int64_t n_aux) {
+        return bits_for(static_cast<std::uint64_t>(max_gap)) + bits_for(static_cast<std::uint64_t>(n_target)) +
+                   bits_for(static_cast<std::uint64_t>(n_aux)) <
+               64;
     }
+    PackedOrder(std::int64_t n_target, std::int64_t n_aux)
+        : bits_a(bits_for(static_cast<std::uint64_t>(n_aux))), bits_t(bits_for(static_cast<std::uint64_t>(n_target))) {}
+    Key key(std::int64_t gap, std::int64_t t, std::int64_t a) const {
+        return (static_cast<std::uint64_t>(gap) << (bits_a + bits_t)) | (static_cast<std::uint64_t>(t) << bits_a) |
+               static_cast<std::uint64_t>(a);
+    }
+    std::int64_t t(Key k) const { return static_cast<std::int64_t>((k >> bits_a) & ((std::uint64_t{1} << bits_t) - 1)); }
+    std::int64_t a(Key k) const { return static_cast<std::int64_t>(k & ((std::uint64_t{1} << bits_a) - 1)); }
 };
 
-template <class Index>
+struct TripleOrder {
+    struct Key {
+        std::int64_t gap, t, a;
+        bool operator>(const Key& o) const { return std::tie(gap, t, a) > std::tie(o.gap, o.t, o.a); }
+    };
+    TripleOrder(std::int64_t, std::int64_t) {}
+    Key key(std::int64_t gap, std::int64_t t, std::int64_t a) const { return Key{gap, t, a}; }
+    std::int64_t t(const Key& k) const { return k.t; }
+    std::int64_t a(const Key& k) const { return k.a; }
+};
+
+// The candidate pairs of percolation, highest marks first, then in Order. One bucket per mark
+// count: a pair enters the bucket of its marks each time they grow (from r on), so it may leave
+// stale entries in lower buckets, which surface only after its higher entry has been taken, when
+// one of its nodes is matched, and are dropped like any entry holding a matched node. A bucket's
+// new entries wait unsorted until it is the highest; then those holding a matched node are
+// dropped and the rest join its heap (rebuilt when they are many): most pairs of few marks never
+// surface sorted, a node of theirs being matched first. Pops the same pairs in the same order as
+// one heap of (marks, Order) would.
+template <class Order>
+class MarkQueue {
+public:
+    using Key = typename Order::Key;
+
+    void push(std::int64_t marks, const Key& key) {
+        if (marks >= static_cast<std::int64_t>(buckets_.size())) buckets_.resize(static_cast<std::size_t>(marks) + 1);
+        buckets_[static_cast<std::size_t>(marks)].pending.push_back(key);
+        top_ = std::max(top_, marks);
+    }
+
+    // The highest entry whose nodes are both unmatched (`matched(key)` false), removed; false
+    // when there is none left (the queue is then empty).
+    template <class Matched>
+    bool pop(Matched&& matched, Key& out) {
+        for (; top_ >= 0; --top_) {
+            Bucket& b = buckets_[static_cast<std::size_t>(top_)];
+            if (!b.pending.empty()) merge(b, matched);
+            while (!b.heap.empty()) {
+                std::pop_heap(b.heap.begin(), b.heap.end(), std::greater<Key>());
+                out = b.heap.back();
+                b.heap.pop_back();
+                if (!matched(out)) return true;
+            }
+            std::vector<Key>().swap(b.heap);
+        }
+        return false;
+    }
+
+private:
+    struct Bucket {
+        std::vector<Key> heap;     // a min-heap in Order
+        std::vector<Key> pending;  // entries not in the heap yet
+    };
+    template <class Matched>
+    static void merge(Bucket& b, Matched& matched) {
+        b.pending.erase(std::remove_if(b.pending.begin(), b.pending.end(), matched), b.pending.end());
+        if (4 * b.pending.size() >= b.heap.size()) {
+            b.heap.erase(std::remove_if(b.heap.begin(), b.heap.end(), matched), b.heap.end());
+            b.heap.insert(b.heap.end(), b.pending.begin(), b.pending.end());
+            std::make_heap(b.heap.begin(), b.heap.end(), std::greater<Key>());
+        } else {
+            for (const Key& k : b.pending) {
+                b.heap.push_back(k);
+                std::push_heap(b.heap.begin(), b.heap.end(), std::greater<Key>());
+            }
+        }
+        b.pending.clear();
+        if (b.pending.capacity() > 4 * b.heap.size() + 1024) std::vector<Key>().swap(b.pending);
+    }
+    std::vector<Bucket> buckets_;
+    std::int64_t top_ = -1;  // no bucket above it holds an entry
+};
+
+template <class Index, class Order>
 class Percolation {
 public:
     Percolation(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
@@ -103,7 +205,9 @@ public:
           inverse_(inverse_of(mapping, target.n, aux.n)),
           r_(r),
           max_spread_(max_spread),
-          noisy_left_(max_noisy) {}
+          noisy_left_(max_noisy),
+          order_(target.n, aux.n),
+          marks_(target.n) {}
 
     MatchingStats run(bool expand_when_stuck) {
         MatchingStats stats;
@@ -112,23 +216,23 @@ public:
             if (mapping_[t] >= 0) {
                 matched_.emplace_back(t, mapping_[t]);
                 phase.emplace_back(t, mapping_[t]);
-                table_.at(key(t, mapping_[t])).spread = true;
+                marks_.at(t, mapping_[t]) |= Marks::kSpread;
             }
+        auto taken = [&](const Key& k) { return mapping_[order_.t(k)] >= 0 || inverse_[order_.a(k)] >= 0; };
+        Key top{};
         while (!phase.empty()) {
             ++stats.rounds;
             for (const auto& [t, a] : phase) spread(t, a);
-            while (!queue_.empty()) {
-                const Candidate c = queue_.top();
-                queue_.pop();
-                if (mapping_[c.t] >= 0 || inverse_[c.a] >= 0) continue;
-                mapping_[c.t] = static_cast<Index>(c.a);
-                inverse_[c.a] = static_cast<Index>(c.t);
-                matched_.emplace_back(c.t, c.a);
+            while (queue_.pop(taken, top)) {
+                const std::int64_t t = order_.t(top), a = order_.a(top);
+                mapping_[t] = static_cast<Index>(a);
+                inverse_[a] = static_cast<Index>(t);
+                matched_.emplace_back(t, a);
                 ++stats.mapped;
-                auto& slot = table_.at(key(c.t, c.a));
-                if (!slot.spread) {
-                    slot.spread = true;
-                    spread(c.t, c.a);
+                std::uint32_t& word = marks_.at(t, static_cast<Index>(a));
+                if (!(word & Marks::kSpread)) {
+                    word |= Marks::kSpread;
+                    spread(t, a);
                 }
             }
             phase.clear();
@@ -141,22 +245,22 @@ public:
                 if (!spreads(t, a)) continue;
                 neighbour_pairs(t, a, [&](std::int64_t x, std::int64_t y) {
                     if (noisy_left_ <= 0) return;
-                    auto& slot = table_.at(key(x, y));
-                    if (slot.spread) return;
-                    slot.spread = true;
+                    std::uint32_t& word = marks_.at(x, static_cast<Index>(y));
+                    if (word & Marks::kSpread) return;
+                    word |= Marks::kSpread;
                     phase.emplace_back(x, y);
                     if (spreads(x, y)) noisy_left_ -= degree(target_, x) * degree(aux_, y);
                 });
             }
         }
-        stats.marked = table_.size();
+        stats.marked = marks_.size();
         return stats;
     }
 
 private:
-    std::uint64_t key(std::int64_t t, std::int64_t a) const {
-        return static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(aux_.n) + static_cast<std::uint64_t>(a);
-    }
+    using Marks = PairMarks<Index>;
+    using Key = typename MarkQueue<Order>::Key;
+
     bool spreads(std::int64_t t, std::int64_t a) const {
         return degree(target_, t) * degree(aux_, a) <= max_spread_;
     }
@@ -174,15 +278,29 @@ private:
             if (++work_ % 1024 == 0) interrupt::check();
         }
     }
+    // One mark to every neighbouring pair of (t, a) (neighbour_pairs, the y side filtered once).
     void spread(std::int64_t t, std::int64_t a) {
         if (!spreads(t, a)) return;
-        neighbour_pairs(t, a, [&](std::int64_t x, std::int64_t y) {
-            auto& slot = table_.at(key(x, y));
-            if (++slot.marks >= r_) {
-                const std::int64_t gap = degree(target_, x) - degree(aux_, y);
-                queue_.push(Candidate{slot.marks, gap < 0 ? -gap : gap, x, y});
+        ys_.clear();
+        for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
+            const Index y = aux_.indices[g];
+            if (inverse_[y] < 0 && degree(aux_, y) >= r_) ys_.push_back(y);
+        }
+        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
+            const std::int64_t x = target_.indices[e];
+            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
+            const std::int64_t dx = degree(target_, x);
+            for (const Index y : ys_) {
+                std::uint32_t& word = marks_.at(x, y);
+                const std::uint32_t marks = (word & Marks::kMarks) + 1;
+                word = (word & Marks::kSpread) | marks;
+                if (marks >= r_) {
+                    const std::int64_t gap = dx - degree(aux_, y);
+                    queue_.push(marks, order_.key(gap < 0 ? -gap : gap, x, y));
+                }
             }
-        });
+            if (++work_ % 1024 == 0) interrupt::check();
+        }
     }
 
     const CsrView<Index>& target_;
@@ -191,8 +309,10 @@ private:
     std::vector<Index> inverse_;
     std::int64_t r_, max_spread_;
     std::int64_t noisy_left_;  // marks the noisy seeds may still spread (an upper bound each)
-    PairTable table_;
-    std::priority_queue<Candidate> queue_;
+    Order order_;
+    Marks marks_;
+    MarkQueue<Order> queue_;
+    std::vector<Index> ys_;
     std::vector<std::pair<std::int64_t, std::int64_t>> matched_;
     std::size_t expanded_ = 0;
     std::int64_t work_ = 0;
@@ -294,7 +414,14 @@ template <class Index>
 MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
                         bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
     if (r < 1) throw std::invalid_argument("r must be at least 1");
-    Percolation<Index> run(target, aux, mapping, r, max_spread, max_noisy);
+    std::int64_t max_gap = 0;
+    for (std::int64_t t = 0; t < target.n; ++t) max_gap = std::max(max_gap, degree(target, t));
+    for (std::int64_t a = 0; a < aux.n; ++a) max_gap = std::max(max_gap, degree(aux, a));
+    if (PackedOrder::fits(max_gap, target.n, aux.n)) {
+        Percolation<Index, PackedOrder> run(target, aux, mapping, r, max_spread, max_noisy);
+        return run.run(expand_when_stuck);
+    }
+    Percolation<Index, TripleOrder> run(target, aux, mapping, r, max_spread, max_noisy);
     return run.run(expand_when_stuck);
 }
 
