@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -346,14 +347,10 @@ private:
     std::vector<std::unique_ptr<Counter>> free_;
 };
 
-// The strictly best unmatched node of `to` for node x of `from`: the most witnesses (matched
-// neighbours of x whose images are neighbours of it), at least `threshold`, among the nodes of
-// degree >= bound; -1 when there is none or the top is tied. A node with >= threshold witnesses
-// lies in at least one image row besides the threshold - 1 longest ones (pigeonhole), so those
-// are not enumerated, only searched (rows are sorted by id): a hub's row is read once per
-// candidate found elsewhere instead of in full.
 // A node's scoring: its best candidate (-1: none), and what can change it while its matched
 // neighbours stay the same: a top-scoring candidate and, on a tie, another one being matched.
+// Any candidate of the top score will do for top and tied: the cached best stands while both
+// are unmatched, whichever two they are.
 struct Witnessed {
     std::int64_t best = -1;
     std::int64_t top = -1;   // a candidate of the top score (-1: none scored)
@@ -361,38 +358,57 @@ struct Witnessed {
     std::int64_t step = -1;  // the step it was computed in (-1: never)
 };
 
+// Reading the shortest row's candidates and searching every other row for each is tried when it
+// costs less than reading the rows (a search counted as kProbe reads).
+constexpr std::int64_t kProbe = 4;
+
+// The strictly best unmatched node of `to` from the image rows of a node's matched neighbours
+// (`rows`, longest first, equal lengths by id): the most witnesses (rows holding it), at least
+// `threshold`, among the nodes of degree >= bound; -1 when there is none or the top is tied.
+// Only candidates read from a row besides the threshold - 1 longest and those longer than
+// max_row count (the departure; exact for the former by pigeonhole). A node with f witnesses
+// lies in a row besides the f - 1 longest, so with a lower bound f of the top score those are
+// only searched (rows are sorted by id), not read: a hub's row is read once per candidate found
+// elsewhere instead of in full. The bound is the threshold, or the best exact score among the
+// shortest row's candidates when those are cheap to score; candidates whose count read so far
+// plus the rows only searched stays below the highest count are not searched at all.
 template <class Index>
-Witnessed best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map,
-                            const Index* taken, std::int64_t x, std::int64_t threshold, std::int64_t bound,
-                            std::int64_t max_row, Counter& counter, std::vector<std::int64_t>& rows) {
-    rows.clear();
-    for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
-        const Index y = map[from.indices[e]];
-        if (y >= 0) rows.push_back(y);
-    }
-    if (static_cast<std::int64_t>(rows.size()) < threshold) return {};
-    // Longest rows first (equal lengths by id, so the split does not depend on the row order).
-    std::sort(rows.begin(), rows.end(), [&](std::int64_t p, std::int64_t q) {
-        const std::int64_t dp = degree(to, p), dq = degree(to, q);
-        return dp > dq || (dp == dq && p < q);
-    });
-    // Rows searched only: the threshold - 1 longest (exact), and every row longer than max_row.
+Witnessed best_witnessed(const CsrView<Index>& to, const Index* taken, const std::int64_t* rows, std::size_t k,
+                         std::int64_t threshold, std::int64_t bound, std::int64_t max_row, Counter& counter) {
+    if (static_cast<std::int64_t>(k) < threshold) return {};
     std::size_t big = static_cast<std::size_t>(threshold - 1);
-    while (big < rows.size() && degree(to, rows[big]) > max_row) ++big;
-    for (std::size_t i = big; i < rows.size(); ++i)
+    while (big < k && degree(to, rows[big]) > max_row) ++big;
+    if (big == k) return {};
+    auto hits = [&](Index c, std::size_t end) {  // rows[0, end) holding c
+        std::int64_t h = 0;
+        for (std::size_t i = 0; i < end; ++i)
+            h += std::binary_search(to.indices + to.indptr[rows[i]], to.indices + to.indptr[rows[i] + 1], c);
+        return h;
+    };
+    std::int64_t floor = threshold;  // at most the top score, when there is a best
+    std::int64_t read = 0;
+    for (std::size_t i = big; i < k; ++i) read += degree(to, rows[i]);
+    const std::int64_t last = rows[k - 1];
+    if (k - big >= 2 && kProbe * degree(to, last) * static_cast<std::int64_t>(k - 1) <= read)
+        for (std::int64_t f = to.indptr[last]; f < to.indptr[last + 1]; ++f) {
+            const Index c = to.indices[f];
+            if (taken[c] < 0 && degree(to, c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1));
+        }
+    const std::size_t first = std::max(big, static_cast<std::size_t>(floor - 1));  // rows only searched
+    for (std::size_t i = first; i < k; ++i)
         for (std::int64_t f = to.indptr[rows[i]]; f < to.indptr[rows[i] + 1]; ++f) {
             const Index c = to.indices[f];
             if (taken[c] >= 0 || degree(to, c) < bound) continue;
             if (counter.count[c]++ == 0) counter.touched.push_back(c);
         }
+    for (const std::int64_t c : counter.touched) floor = std::max<std::int64_t>(floor, counter.count[c]);
     Witnessed out;
     std::int64_t top = 0;
     for (const std::int64_t c : counter.touched) {
         std::int64_t s = counter.count[c];
         counter.count[c] = 0;
-        for (std::size_t i = 0; i < big; ++i)
-            s += std::binary_search(to.indices + to.indptr[rows[i]], to.indices + to.indptr[rows[i] + 1],
-                                    static_cast<Index>(c));
+        if (s + static_cast<std::int64_t>(first) < floor) continue;  // below the top score
+        s += hits(static_cast<Index>(c), first);
         if (s > top) {
             top = s;
             out.top = c;
@@ -407,6 +423,77 @@ Witnessed best_witnessed(const CsrView<Index>& from, const CsrView<Index>& to, c
 }
 
 constexpr std::int64_t kBlock = 256;
+
+std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// best_witnessed of each of `nodes` (of `from`; `map` its matching into `to`), into out. Nodes
+// with the same image rows (the same matched neighbours) have the same scoring, which reads
+// nothing else: each set of rows is scored once (on a web graph the pages of a site link to the
+// same few hubs, and most scorings repeat one). Sets are told apart by a hash, then compared.
+template <class Index>
+void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map, const Index* taken,
+                 const std::vector<std::int64_t>& nodes, std::int64_t threshold, std::int64_t bound,
+                 std::int64_t max_row, int threads, CounterPool& pool, std::vector<Witnessed>& out) {
+    const std::int64_t n = static_cast<std::int64_t>(nodes.size());
+    std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t i = begin; i < end; ++i) {
+            const std::int64_t x = nodes[i];
+            for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) start[i + 1] += map[from.indices[e]] >= 0;
+        }
+    });
+    for (std::int64_t i = 0; i < n; ++i) start[i + 1] += start[i];
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(start[n]));
+    std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        for (std::int64_t i = begin; i < end; ++i) {
+            const std::int64_t x = nodes[i];
+            std::int64_t* row = rows.data() + start[i];
+            std::int64_t k = 0;
+            for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
+                const Index y = map[from.indices[e]];
+                if (y >= 0) row[k++] = y;
+            }
+            // Longest rows first, equal lengths by id: an order of the set alone.
+            std::sort(row, row + k, [&](std::int64_t p, std::int64_t q) {
+                const std::int64_t dp = degree(to, p), dq = degree(to, q);
+                return dp > dq || (dp == dq && p < q);
+            });
+            std::uint64_t h = mix64(static_cast<std::uint64_t>(k));
+            for (std::int64_t r = 0; r < k; ++r) h = mix64(h ^ static_cast<std::uint64_t>(row[r]));
+            hash[i] = h;
+        }
+    });
+    std::vector<std::int64_t> same(static_cast<std::size_t>(n));  // the first node of its rows
+    std::unordered_map<std::uint64_t, std::int64_t> first;
+    first.reserve(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        same[i] = i;
+        if (start[i + 1] - start[i] < threshold) continue;  // scored at once
+        const auto [it, fresh] = first.emplace(hash[i], i);
+        const std::int64_t j = it->second;
+        if (!fresh && std::equal(rows.data() + start[i], rows.data() + start[i + 1], rows.data() + start[j],
+                                 rows.data() + start[j + 1]))
+            same[i] = j;
+    }
+    out.assign(static_cast<std::size_t>(n), Witnessed{});
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+        auto counter = pool.acquire();
+        for (std::int64_t i = begin; i < end; ++i)
+            if (same[i] == i)
+                out[i] = best_witnessed(to, taken, rows.data() + start[i], static_cast<std::size_t>(start[i + 1] - start[i]),
+                                        threshold, bound, max_row, *counter);
+        pool.release(std::move(counter));
+    });
+    for (std::int64_t i = 0; i < n; ++i) out[i] = out[same[i]];
+}
+
 
 }  // namespace
 
@@ -446,7 +533,8 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
     }
     std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
     std::vector<std::int64_t> changed(static_cast<std::size_t>(target.n), -1);  // step a neighbour was last matched
-    std::vector<std::int64_t> eligible, proposed;
+    std::vector<std::int64_t> eligible, stale, proposed;
+    std::vector<Witnessed> scored;
     std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1), backward;
     MatchingStats stats;
     for (std::int64_t pass = 0, before = -1; pass < iterations && stats.mapped != before; ++pass) {
@@ -459,43 +547,32 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
             for (std::int64_t t = 0; t < target.n; ++t)
                 if (mapping[t] < 0 && degree(target, t) >= bound) eligible.push_back(t);
             const std::int64_t step = stats.rounds;
-            parallel_ranges(static_cast<std::int64_t>(eligible.size()), kBlock, threads,
-                            [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-                                auto counter = aux_pool.acquire();
-                                std::vector<std::int64_t> rows;
-                                for (std::int64_t i = begin; i < end; ++i) {
-                                    const std::int64_t t = eligible[i];
-                                    // The last scoring of t at this bound stands unless t gained a
-                                    // matched neighbour since, or a top candidate was matched.
-                                    Witnessed& c = cache[slot_start[t] + (j - 1)];
-                                    const bool stale = c.step < 0 || changed[t] >= c.step ||
-                                                       (c.top >= 0 && inverse[c.top] >= 0) ||
-                                                       (c.tied >= 0 && inverse[c.tied] >= 0);
-                                    if (stale) {
-                                        c = best_witnessed(target, aux, mapping, inverse.data(), t, threshold, bound,
-                                                           max_row, *counter, rows);
-                                        c.step = step;
-                                    }
-                                    forward[t] = c.best;
-                                }
-                                aux_pool.release(std::move(counter));
-                            });
+            // The last scoring of t at this bound stands unless t gained a matched neighbour
+            // since, or a top candidate was matched.
+            stale.clear();
+            for (const std::int64_t t : eligible) {
+                const Witnessed& c = cache[slot_start[t] + (j - 1)];
+                if (c.step < 0 || changed[t] >= c.step || (c.top >= 0 && inverse[c.top] >= 0) ||
+                    (c.tied >= 0 && inverse[c.tied] >= 0))
+                    stale.push_back(t);
+            }
+            score_nodes(target, aux, mapping, inverse.data(), stale, threshold, bound, max_row, threads, aux_pool,
+                        scored);
+            for (std::size_t i = 0; i < stale.size(); ++i) {
+                Witnessed& c = cache[slot_start[stale[i]] + (j - 1)];
+                c = scored[i];
+                c.step = step;
+            }
+            for (const std::int64_t t : eligible) forward[t] = cache[slot_start[t] + (j - 1)].best;
             proposed.clear();
             for (const std::int64_t t : eligible)
                 if (forward[t] >= 0) proposed.push_back(forward[t]);
             std::sort(proposed.begin(), proposed.end());
             proposed.erase(std::unique(proposed.begin(), proposed.end()), proposed.end());
-            backward.assign(proposed.size(), -1);
-            parallel_ranges(static_cast<std::int64_t>(proposed.size()), kBlock, threads,
-                            [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-                                auto counter = target_pool.acquire();
-                                std::vector<std::int64_t> rows;
-                                for (std::int64_t i = begin; i < end; ++i)
-                                    backward[i] = best_witnessed(aux, target, inverse.data(), mapping, proposed[i],
-                                                                 threshold, bound, max_row, *counter, rows)
-                                                      .best;
-                                target_pool.release(std::move(counter));
-                            });
+            score_nodes(aux, target, inverse.data(), mapping, proposed, threshold, bound, max_row, threads,
+                        target_pool, scored);
+            backward.resize(proposed.size());
+            for (std::size_t i = 0; i < proposed.size(); ++i) backward[i] = scored[i].best;
             for (std::size_t i = 0; i < proposed.size(); ++i) {
                 const std::int64_t t = backward[i], a = proposed[i];
                 if (t < 0 || forward[t] != a) continue;
