@@ -39,7 +39,7 @@ std::int64_t degree(const CsrView<Index>& g, std::int64_t x) {
 // a spreading pair marks the pairs (x, y) of one x for a whole run of y, which then probe one
 // small table instead of being scattered over a table of every pair. A slot holds y (-1: empty)
 // and the marks, whose top bit says whether the pair has spread (the set Z of the paper).
-// Fibonacci hashing of y, linear probing, each row grown at half load.
+// Fibonacci hashing of y, linear probing, each row grown at three-quarter load.
 template <class Index>
 class PairMarks {
 public:
@@ -52,7 +52,7 @@ public:
     // The marks word of pair (x, y), created at 0 marks, not spread.
     std::uint32_t& at(std::int64_t x, Index y) {
         Row& row = rows_[static_cast<std::size_t>(x)];
-        if (2 * (row.size + 1) > static_cast<std::int64_t>(row.slots.size())) grow(row);
+        if (4 * (row.size + 1) > 3 * static_cast<std::int64_t>(row.slots.size())) grow(row);
         Slot& s = find(row, y);
         if (s.y < 0) {
             s.y = y;
