@@ -122,6 +122,10 @@ class ScoreRequest:
     eccentricity: str
     #: Threads of the kernels; numbers do not depend on them.
     threads: int | None
+    #: G0's structural twins (:func:`~graphveil.attack.structural_twins` of its undirected
+    #: graph), computed once for every attack that scores re-identification; None: each
+    #: computes them.
+    g0_twins: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -203,7 +207,9 @@ def _propagation_score(
     g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
 ) -> dict[str, Any]:
     rng = np.random.default_rng(seed_to_u64(request.seed))
-    twins = structural_twins(g0.to_undirected())  # G0's, once for every attacked world
+    twins = request.g0_twins  # G0's, once for every attacked world
+    if twins is None:
+        twins = structural_twins(g0.to_undirected())
     runs = [
         propagation_attack(
             g0,
@@ -494,7 +500,14 @@ def _matching_score(
         g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
     ) -> dict[str, Any]:
         options: dict[str, Any] = {"seeds": request.seeds, "seed_nodes": "hubs"} if seeded else {}
-        result = run(g0, published, seed=request.seed, threads=request.threads, **options)
+        result = run(
+            g0,
+            published,
+            seed=request.seed,
+            threads=request.threads,
+            g0_twins=request.g0_twins,
+            **options,
+        )
         sampled = result.rate("sampled")
         return {
             f"{name}_rate": sampled.correct,
