@@ -6,10 +6,10 @@
 #include <limits>
 #include <memory>
 #include <mutex>
-#include <unordered_map>
 #include <stdexcept>
 #include <utility>
 
+#include "alike.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/interrupt.hpp"
 
@@ -281,67 +281,47 @@ Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const 
 
 constexpr std::int64_t kBlock = 256;
 
-std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 // best_match of each of `nodes` (of `from`; `map` its mapping into `to`), into out. A scoring
 // reads only the node's degree and the images of its mapped neighbours in the order of its row,
-// so nodes alike in both (twins: the pages of a site linking to the same hubs) are scored once:
-// told apart by a hash, then compared.
+// so nodes alike in both (twins: the pages of a site linking to the same hubs) are scored once.
 template <class Index>
 void match_nodes(const CsrView<Index>& from, const DegreeRows<Index>& to, const Index* map, const Index* taken,
                  const std::vector<std::int64_t>& nodes, double theta, double degree_ratio, Eccentricity eccentricity,
                  int threads, AccumulatorPool& pool, std::vector<Match>& out) {
     const std::int64_t n = static_cast<std::int64_t>(nodes.size());
-    std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-        for (std::int64_t i = begin; i < end; ++i)
-            for (std::int64_t e = from.indptr[nodes[i]]; e < from.indptr[nodes[i] + 1]; ++e)
-                start[i + 1] += map[from.indices[e]] >= 0;
-    });
-    for (std::int64_t i = 0; i < n; ++i) start[i + 1] += start[i];
-    std::vector<Index> images(static_cast<std::size_t>(start[n]));
-    std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
     auto degree = [&](std::int64_t x) { return from.indptr[x + 1] - from.indptr[x]; };
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-        for (std::int64_t i = begin; i < end; ++i) {
-            Index* out_images = images.data() + start[i];
-            std::uint64_t h = mix64(static_cast<std::uint64_t>(degree(nodes[i])));
+    std::vector<std::int64_t> begin(static_cast<std::size_t>(n) + 1, 0), end(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + degree(nodes[i]);
+    std::vector<Index> images(static_cast<std::size_t>(begin[n]));
+    std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+        for (std::int64_t i = first; i < last; ++i) {
+            Index* image = images.data() + begin[i];
+            std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(degree(nodes[i])));
             for (std::int64_t e = from.indptr[nodes[i]]; e < from.indptr[nodes[i] + 1]; ++e) {
                 const Index y = map[from.indices[e]];
                 if (y < 0) continue;
-                *out_images++ = y;
-                h = mix64(h ^ static_cast<std::uint64_t>(y));
+                *image++ = y;
+                h = detail::mix64(h ^ static_cast<std::uint64_t>(y));
             }
+            end[i] = image - images.data();
             hash[i] = h;
         }
     });
-    std::vector<std::int64_t> same(static_cast<std::size_t>(n));  // the first node alike
-    std::unordered_map<std::uint64_t, std::int64_t> first;
-    first.reserve(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        same[i] = i;
-        const auto [it, fresh] = first.emplace(hash[i], i);
-        const std::int64_t j = it->second;
-        if (!fresh && degree(nodes[i]) == degree(nodes[j]) &&
-            std::equal(images.data() + start[i], images.data() + start[i + 1], images.data() + start[j],
-                       images.data() + start[j + 1]))
-            same[i] = j;
-    }
-    out.assign(static_cast<std::size_t>(n), Match{});
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    std::vector<std::int64_t> same;  // the first node alike
+    detail::first_alike(
+        n, hash.data(), images.data(), begin.data(), end.data(), [](std::int64_t) { return true; },
+        [&](std::int64_t i, std::int64_t j) { return degree(nodes[i]) == degree(nodes[j]); }, same);
+    out.resize(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
         auto acc = pool.acquire();
-        for (std::int64_t i = begin; i < end; ++i)
+        for (std::int64_t i = first; i < last; ++i)
             if (same[i] == i)
                 out[i] = best_match(from, to, map, taken, nodes[i], theta, degree_ratio, eccentricity, *acc);
         pool.release(std::move(acc));
     });
-    for (std::int64_t i = 0; i < n; ++i) out[i] = out[same[i]];
+    for (std::int64_t i = 0; i < n; ++i)
+        if (same[i] != i) out[i] = out[same[i]];
 }
 
 }  // namespace

@@ -1,15 +1,15 @@
 #include "graphveil/matching.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <mutex>
-#include <functional>
 #include <stdexcept>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "alike.hpp"
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 
@@ -424,37 +424,23 @@ Witnessed best_witnessed(const CsrView<Index>& to, const Index* taken, const std
 
 constexpr std::int64_t kBlock = 256;
 
-std::uint64_t mix64(std::uint64_t x) {  // splitmix64's finaliser
-    x ^= x >> 30;
-    x *= 0xbf58476d1ce4e5b9ULL;
-    x ^= x >> 27;
-    x *= 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 // best_witnessed of each of `nodes` (of `from`; `map` its matching into `to`), into out. Nodes
 // with the same image rows (the same matched neighbours) have the same scoring, which reads
 // nothing else: each set of rows is scored once (on a web graph the pages of a site link to the
-// same few hubs, and most scorings repeat one). Sets are told apart by a hash, then compared.
+// same few hubs, and most scorings repeat one).
 template <class Index>
 void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map, const Index* taken,
                  const std::vector<std::int64_t>& nodes, std::int64_t threshold, std::int64_t bound,
                  std::int64_t max_row, int threads, CounterPool& pool, std::vector<Witnessed>& out) {
     const std::int64_t n = static_cast<std::int64_t>(nodes.size());
-    std::vector<std::int64_t> start(static_cast<std::size_t>(n) + 1, 0);
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-        for (std::int64_t i = begin; i < end; ++i) {
-            const std::int64_t x = nodes[i];
-            for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) start[i + 1] += map[from.indices[e]] >= 0;
-        }
-    });
-    for (std::int64_t i = 0; i < n; ++i) start[i + 1] += start[i];
-    std::vector<std::int64_t> rows(static_cast<std::size_t>(start[n]));
+    std::vector<std::int64_t> begin(static_cast<std::size_t>(n) + 1, 0), end(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + degree(from, nodes[i]);
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(begin[n]));
     std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-        for (std::int64_t i = begin; i < end; ++i) {
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+        for (std::int64_t i = first; i < last; ++i) {
             const std::int64_t x = nodes[i];
-            std::int64_t* row = rows.data() + start[i];
+            std::int64_t* row = rows.data() + begin[i];
             std::int64_t k = 0;
             for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
                 const Index y = map[from.indices[e]];
@@ -465,35 +451,29 @@ void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Ind
                 const std::int64_t dp = degree(to, p), dq = degree(to, q);
                 return dp > dq || (dp == dq && p < q);
             });
-            std::uint64_t h = mix64(static_cast<std::uint64_t>(k));
-            for (std::int64_t r = 0; r < k; ++r) h = mix64(h ^ static_cast<std::uint64_t>(row[r]));
+            std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(k));
+            for (std::int64_t r = 0; r < k; ++r) h = detail::mix64(h ^ static_cast<std::uint64_t>(row[r]));
+            end[i] = begin[i] + k;
             hash[i] = h;
         }
     });
-    std::vector<std::int64_t> same(static_cast<std::size_t>(n));  // the first node of its rows
-    std::unordered_map<std::uint64_t, std::int64_t> first;
-    first.reserve(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        same[i] = i;
-        if (start[i + 1] - start[i] < threshold) continue;  // scored at once
-        const auto [it, fresh] = first.emplace(hash[i], i);
-        const std::int64_t j = it->second;
-        if (!fresh && std::equal(rows.data() + start[i], rows.data() + start[i + 1], rows.data() + start[j],
-                                 rows.data() + start[j + 1]))
-            same[i] = j;
-    }
-    out.assign(static_cast<std::size_t>(n), Witnessed{});
-    parallel_ranges(n, kBlock, threads, [&](std::int64_t begin, std::int64_t end, std::int64_t) {
+    std::vector<std::int64_t> same;  // the first node of its rows
+    detail::first_alike(
+        n, hash.data(), rows.data(), begin.data(), end.data(),
+        [&](std::int64_t i) { return end[i] - begin[i] >= threshold; },  // else scored at once
+        [](std::int64_t, std::int64_t) { return true; }, same);
+    out.resize(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
         auto counter = pool.acquire();
-        for (std::int64_t i = begin; i < end; ++i)
+        for (std::int64_t i = first; i < last; ++i)
             if (same[i] == i)
-                out[i] = best_witnessed(to, taken, rows.data() + start[i], static_cast<std::size_t>(start[i + 1] - start[i]),
+                out[i] = best_witnessed(to, taken, rows.data() + begin[i], static_cast<std::size_t>(end[i] - begin[i]),
                                         threshold, bound, max_row, *counter);
         pool.release(std::move(counter));
     });
-    for (std::int64_t i = 0; i < n; ++i) out[i] = out[same[i]];
+    for (std::int64_t i = 0; i < n; ++i)
+        if (same[i] != i) out[i] = out[same[i]];
 }
-
 
 }  // namespace
 
