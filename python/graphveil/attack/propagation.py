@@ -596,7 +596,8 @@ def propagation_attack(
     gets ``seeds`` high-degree true pairs (:func:`high_degree_seeds`), and propagation runs
     against one sampled world, the most-likely world (``p >= 0.5``) and the top-m world (the
     ``m`` pairs of highest ``p``, ``m`` = G0's edges); all three are the edge set itself for a
-    deterministic release of at most ``m`` edges (:mod:`graphveil.attack.worlds`).
+    deterministic release of at most ``m`` edges (:mod:`graphveil.attack.worlds`), and equal
+    worlds are matched once.
 
     Parameters
     ----------
@@ -675,19 +676,28 @@ def propagation_attack(
     twins = np.zeros(g0.n, dtype=bool)
     twins[perm] = g0_twins
 
+    done: list[tuple[Graph, np.ndarray]] = []  # equal worlds (a deterministic release) run once
+
     def attack(world: Graph) -> tuple[Reidentification, Reidentification]:
         wu, wv = world.to_undirected().edges()
         target = Graph.from_edges(perm[wu], perm[wv], g0.n)
-        mapping = propagation(
-            g0,
-            target,
-            seed_pairs,
-            theta=theta,
-            degree_ratio=degree_ratio,
-            eccentricity=eccentricity,
-            max_rounds=max_rounds,
-            threads=threads,
-        )
+        for other, mapping in done:
+            if np.array_equal(other.indptr, target.indptr) and np.array_equal(
+                other.indices, target.indices
+            ):
+                break
+        else:
+            mapping = propagation(
+                g0,
+                target,
+                seed_pairs,
+                theta=theta,
+                degree_ratio=degree_ratio,
+                eccentricity=eccentricity,
+                max_rounds=max_rounds,
+                threads=threads,
+            )
+            done.append((target, mapping))
         return (
             reidentification_rate(mapping, truth, np.flatnonzero(core), twins=twins),
             reidentification_rate(mapping, truth, np.flatnonzero(scored), twins=twins),
