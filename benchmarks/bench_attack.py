@@ -8,9 +8,9 @@
   --benchmark-only; the control on web-NotreDame and on ca-GrQc run in CI as well.
 - The de-anonymization suite (percolation with ExpandWhenStuck, Korula-Lattanzi reconciliation,
   the seedless attack) on web-NotreDame, 1% seeds, the three worlds of a MaxVar release
-  (n_p = 0.19 m, 20 parts) and of the un-anonymized control: --benchmark-only (tens of seconds
-  each on a loaded machine); on ca-GrQc's control in CI as well. Each asserts the control's
-  mistakes stay below its twin share.
+  (n_p = 0.19 m, 20 parts) and of the un-anonymized control: --benchmark-only (seconds each;
+  benchmarks/attack_speed.py times each kernel on each world apart); on ca-GrQc's control in CI
+  as well. Each asserts the control's mistakes stay below its twin share.
 - graspologic.match.graph_match with partial_match (seeded graph matching, FAQ) against our
   propagation on karate and a ca-GrQc subgraph: both re-identification rates are recorded in
   extra_info and printed; the only assertion is that both beat chance. Skipped when graspologic

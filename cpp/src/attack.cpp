@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <utility>
 
+#include "alike.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/interrupt.hpp"
 
@@ -129,6 +131,7 @@ struct DegreeRows {
     std::vector<Index> indices;
     std::vector<Index> degree;   // degree of indices[e]
     std::vector<double> weight;  // 1 / sqrt(degree of node c), by node
+    std::vector<double> entry_weight;  // weight of indices[e], beside it (read in order, not by node)
 };
 
 template <class Index>
@@ -138,6 +141,7 @@ DegreeRows<Index> degree_rows(const CsrView<Index>& g, int threads) {
     const std::int64_t nnz = g.indptr[g.n];
     r.indices.assign(g.indices, g.indices + nnz);
     r.degree.resize(static_cast<std::size_t>(nnz));
+    r.entry_weight.resize(static_cast<std::size_t>(nnz));
     r.weight.assign(static_cast<std::size_t>(g.n), 0.0);
     auto deg = [&](std::int64_t c) { return static_cast<Index>(g.indptr[c + 1] - g.indptr[c]); };
     for (std::int64_t c = 0; c < g.n; ++c)
@@ -150,7 +154,10 @@ DegreeRows<Index> degree_rows(const CsrView<Index>& g, int threads) {
                 const Index da = deg(a), db = deg(b);
                 return da < db || (da == db && a < b);
             });
-            for (std::int64_t e = 0; e < len; ++e) r.degree[g.indptr[y] + e] = deg(row[e]);
+            for (std::int64_t e = 0; e < len; ++e) {
+                r.degree[g.indptr[y] + e] = deg(row[e]);
+                r.entry_weight[g.indptr[y] + e] = r.weight[row[e]];
+            }
         }
     });
     return r;
@@ -223,7 +230,7 @@ Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const 
             const Index c = to.indices[f];
             if (taken[c] >= 0) continue;
             if (acc.score[c] == 0.0) acc.touched.push_back(c);
-            acc.score[c] += to.weight[c];
+            acc.score[c] += to.entry_weight[f];
         }
     }
     const std::size_t k = acc.touched.size();
@@ -274,6 +281,49 @@ Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const 
 
 constexpr std::int64_t kBlock = 256;
 
+// best_match of each of `nodes` (of `from`; `map` its mapping into `to`), into out. A scoring
+// reads only the node's degree and the images of its mapped neighbours in the order of its row,
+// so nodes alike in both (twins: the pages of a site linking to the same hubs) are scored once.
+template <class Index>
+void match_nodes(const CsrView<Index>& from, const DegreeRows<Index>& to, const Index* map, const Index* taken,
+                 const std::vector<std::int64_t>& nodes, double theta, double degree_ratio, Eccentricity eccentricity,
+                 int threads, AccumulatorPool& pool, std::vector<Match>& out) {
+    const std::int64_t n = static_cast<std::int64_t>(nodes.size());
+    auto degree = [&](std::int64_t x) { return from.indptr[x + 1] - from.indptr[x]; };
+    std::vector<std::int64_t> begin(static_cast<std::size_t>(n) + 1, 0), end(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + degree(nodes[i]);
+    std::vector<Index> images(static_cast<std::size_t>(begin[n]));
+    std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+        for (std::int64_t i = first; i < last; ++i) {
+            Index* image = images.data() + begin[i];
+            std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(degree(nodes[i])));
+            for (std::int64_t e = from.indptr[nodes[i]]; e < from.indptr[nodes[i] + 1]; ++e) {
+                const Index y = map[from.indices[e]];
+                if (y < 0) continue;
+                *image++ = y;
+                h = detail::mix64(h ^ static_cast<std::uint64_t>(y));
+            }
+            end[i] = image - images.data();
+            hash[i] = h;
+        }
+    });
+    std::vector<std::int64_t> same;  // the first node alike
+    detail::first_alike(
+        n, hash.data(), images.data(), begin.data(), end.data(), [](std::int64_t) { return true; },
+        [&](std::int64_t i, std::int64_t j) { return degree(nodes[i]) == degree(nodes[j]); }, same);
+    out.resize(static_cast<std::size_t>(n));
+    parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
+        auto acc = pool.acquire();
+        for (std::int64_t i = first; i < last; ++i)
+            if (same[i] == i)
+                out[i] = best_match(from, to, map, taken, nodes[i], theta, degree_ratio, eccentricity, *acc);
+        pool.release(std::move(acc));
+    });
+    for (std::int64_t i = 0; i < n; ++i)
+        if (same[i] != i) out[i] = out[same[i]];
+}
+
 }  // namespace
 
 template <class Index>
@@ -295,36 +345,34 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
     std::vector<Match> cached(static_cast<std::size_t>(target.n));
     std::vector<char> fresh(static_cast<std::size_t>(target.n), 1);  // must be scored this round
     std::vector<std::int64_t> frontier, rescore, reverse_list, added_t;
-    std::vector<Match> reverse_match;
+    std::vector<Match> scored, reverse_match;
     std::vector<char> queued(static_cast<std::size_t>(aux.n), 0);
     std::vector<Index> reverse_of(static_cast<std::size_t>(aux.n), Index(-1));
+    // The frontier: unmapped target nodes with a mapped neighbour, the only ones that can score,
+    // in id order; kept from round to round (near[t]: t has a mapped neighbour).
+    std::vector<char> near(static_cast<std::size_t>(target.n), 0);
+    std::vector<std::int64_t> joined, merged;
+    for (std::int64_t t = 0; t < target.n; ++t)
+        if (mapping[t] >= 0)
+            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) near[target.indices[e]] = 1;
+    for (std::int64_t t = 0; t < target.n; ++t)
+        if (mapping[t] < 0 && near[t]) frontier.push_back(t);
     PropagationStats stats;
     while (stats.rounds < max_rounds) {
         ++stats.rounds;
-        interrupt::check();  // a round scans the target graph before its parallel parts
-        // Unmapped target nodes with a mapped neighbour: the only ones that can score.
-        frontier.clear();
+        interrupt::check();
         rescore.clear();
-        for (std::int64_t t = 0; t < target.n; ++t) {
-            if (mapping[t] >= 0) continue;
-            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e)
-                if (mapping[target.indices[e]] >= 0) {
-                    frontier.push_back(t);
-                    const Match& c = cached[t];
-                    if (fresh[t] || (c.best >= 0 && inverse[c.best] >= 0) || (c.second >= 0 && inverse[c.second] >= 0))
-                        rescore.push_back(t);
-                    break;
-                }
+        for (const std::int64_t t : frontier) {
+            const Match& c = cached[t];
+            if (fresh[t] || (c.best >= 0 && inverse[c.best] >= 0) || (c.second >= 0 && inverse[c.second] >= 0))
+                rescore.push_back(t);
         }
-        parallel_ranges(static_cast<std::int64_t>(rescore.size()), kBlock, threads,
-                        [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-                            auto acc = aux_pool.acquire();
-                            for (std::int64_t i = begin; i < end; ++i)
-                                cached[rescore[i]] = best_match(target, aux_rows, mapping, inverse.data(), rescore[i],
-                                                                theta, degree_ratio, eccentricity, *acc);
-                            aux_pool.release(std::move(acc));
-                        });
-        for (const std::int64_t t : rescore) fresh[t] = 0;
+        match_nodes(target, aux_rows, mapping, inverse.data(), rescore, theta, degree_ratio, eccentricity, threads,
+                    aux_pool, scored);
+        for (std::size_t i = 0; i < rescore.size(); ++i) {
+            cached[rescore[i]] = scored[i];
+            fresh[rescore[i]] = 0;
+        }
         // Reverse match, once per distinct accepted candidate, always against this round's mapping.
         reverse_list.clear();
         for (const std::int64_t t : frontier) {
@@ -333,16 +381,8 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
             queued[c.best] = 1;
             reverse_list.push_back(c.best);
         }
-        reverse_match.assign(reverse_list.size(), Match{});
-        parallel_ranges(static_cast<std::int64_t>(reverse_list.size()), kBlock, threads,
-                        [&](std::int64_t begin, std::int64_t end, std::int64_t) {
-                            auto acc = target_pool.acquire();
-                            for (std::int64_t i = begin; i < end; ++i)
-                                reverse_match[i] = best_match(aux, target_rows, inverse.data(), mapping,
-                                                              reverse_list[i], theta, degree_ratio, eccentricity,
-                                                              *acc);
-                            target_pool.release(std::move(acc));
-                        });
+        match_nodes(aux, target_rows, inverse.data(), mapping, reverse_list, theta, degree_ratio, eccentricity, threads,
+                    target_pool, reverse_match);
         for (std::size_t i = 0; i < reverse_list.size(); ++i) {
             const Match& r = reverse_match[i];
             reverse_of[reverse_list[i]] = static_cast<Index>(r.accepted ? r.best : -1);
@@ -357,11 +397,23 @@ PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& a
             added_t.push_back(t);
         }
         for (const std::int64_t c : reverse_list) reverse_of[c] = -1;
-        // Neighbours of the new pairs have new evidence.
+        // Neighbours of the new pairs have new evidence; the unmapped ones join the frontier.
+        joined.clear();
         for (const std::int64_t t : added_t)
-            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) fresh[target.indices[e]] = 1;
+            for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) {
+                const std::int64_t x = target.indices[e];
+                fresh[x] = 1;
+                if (!near[x] && mapping[x] < 0) joined.push_back(x);
+                near[x] = 1;
+            }
         stats.mapped += static_cast<std::int64_t>(added_t.size());
         if (added_t.empty()) break;
+        frontier.erase(std::remove_if(frontier.begin(), frontier.end(), [&](std::int64_t t) { return mapping[t] >= 0; }),
+                       frontier.end());
+        std::sort(joined.begin(), joined.end());
+        merged.clear();
+        std::merge(frontier.begin(), frontier.end(), joined.begin(), joined.end(), std::back_inserter(merged));
+        frontier.swap(merged);
     }
     return stats;
 }

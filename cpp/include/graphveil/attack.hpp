@@ -63,6 +63,8 @@ enum class Eccentricity {
 //  3. every pair that passes is added (they form a matching: each c reverse-matches one t).
 // Stops after a round that adds nothing, or after max_rounds. The result depends only on the
 // inputs, never on `threads`: rounds read a fixed mapping and scores are summed in row order.
+// A scoring reads only the node's degree and its mapped neighbours' images in row order, so in a
+// round the nodes alike in both (the pages of a site linking to the same hubs) are scored once.
 template <class Index>
 PropagationStats propagate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, double theta,
                            double degree_ratio, Eccentricity eccentricity, std::int64_t max_rounds, int threads);

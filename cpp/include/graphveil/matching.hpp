@@ -50,14 +50,18 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 // form a matching. Passes stop early after one that adds nothing (every later one would be the
 // same). A node's scoring at a bucket is kept from the previous pass unless the node gained a
 // matched neighbour since or one of its top candidates was matched (nothing else moves it), so
-// later passes rescore only around the new pairs. Scores are integers, nodes are scored in parallel from a fixed mapping, so the
+// later passes rescore only around the new pairs. Within a step, nodes with the same matched
+// neighbours (the pages of a web site linking to the same hubs) share one scoring, which reads
+// nothing else. Scores are integers, nodes are scored in parallel from a fixed mapping, so the
 // result does not depend on `threads`.
 // Departure, exact where no node has more than max_row neighbours: a node's witnesses through a
 // matched neighbour whose image has more than max_row neighbours count only for the candidates
 // with a witness through a shorter row. The candidates of t are found by reading the image rows
 // of its matched neighbours; a candidate with `threshold` witnesses lies in a row besides the
 // threshold - 1 longest ones, so those are only searched (exact), and so are the rows longer than
-// max_row (the departure: the thousands of pages around a hub of a web graph).
+// max_row (the departure: the thousands of pages around a hub of a web graph). With a top score
+// of f or more (f from the exact scores of the shortest row's candidates), a candidate lies in a
+// row besides the f - 1 longest, and only those are read.
 template <class Index>
 MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
                         std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads);

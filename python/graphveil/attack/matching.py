@@ -43,7 +43,7 @@ DEFAULT_R = 2
 #: would mark 10^8 pairs. Above every pair of ca-GrQc (81^2) and email-Enron (1,383^2 > it only
 #: for its few top hubs), so exact on the first. It was 10^4, under which the study's hub seeds
 #: of email-Enron spread nothing: percolation re-identified 0 of its core, G0 attacking itself
-#: included; at 10^6 the control re-identifies 0.887 (8 s for the three worlds).
+#: included; at 10^6 the control re-identifies 0.887 (about 1 s for the three worlds).
 DEFAULT_MAX_SPREAD = 1_000_000
 
 #: Default bound on the marks all noisy seeds of ExpandWhenStuck spread (the sum of their
@@ -145,7 +145,9 @@ def percolation(
     -----
     A pair with a node of degree below ``r`` is never marked: matched pairs form a matching, so
     it cannot collect ``r`` marks from them. Sequential C++; time is the sum of
-    ``deg(t) * deg(a)`` over the pairs that spread, memory a hash table of the marked pairs.
+    ``deg(t) * deg(a)`` over the pairs that spread, memory a hash table of the marked pairs
+    (at most 22 bytes a pair with 32-bit ids) and the candidates of ``r`` marks or more (8 bytes
+    each below 2^21 nodes).
 
     References
     ----------
@@ -243,10 +245,11 @@ def reconciliation(
     Notes
     -----
     A node's candidates are read from the image rows of its matched neighbours. A candidate
-    with ``threshold`` witnesses lies in some row besides the ``threshold - 1`` longest, so those
-    are only searched (binary search), which is exact. Nodes are scored in parallel against the
-    mapping of the previous step, with integer scores: the result does not depend on
-    ``threads``.
+    with ``f`` witnesses lies in some row besides the ``f - 1`` longest, so with ``f`` the
+    threshold (or a higher lower bound of the top score) those are only searched (binary
+    search), which is exact. Nodes with the same matched neighbours share one scoring. Nodes are
+    scored in parallel against the mapping of the previous step, with integer scores: the result
+    does not depend on ``threads``.
 
     References
     ----------

@@ -685,7 +685,8 @@ def propagation_attack(
     gets ``seeds`` high-degree true pairs (:func:`high_degree_seeds`), and propagation runs
     against one sampled world, the most-likely world (``p >= 0.5``) and the top-m world (the
     ``m`` pairs of highest ``p``, ``m`` = G0's edges); all three are the edge set itself for a
-    deterministic release of at most ``m`` edges (:mod:`graphveil.attack.worlds`).
+    deterministic release of at most ``m`` edges (:mod:`graphveil.attack.worlds`), and equal
+    worlds are matched once.
 
     Parameters
     ----------

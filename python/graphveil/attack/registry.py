@@ -136,6 +136,10 @@ class ScoreRequest:
     eccentricity: str
     #: Threads of the kernels; numbers do not depend on them.
     threads: int | None
+    #: An undirected G0's structural twins (:func:`~graphveil.attack.structural_twins`),
+    #: computed once for every attack that scores re-identification; None (and always for a
+    #: directed G0, whose attacks read directed or undirected twins): each computes them.
+    g0_twins: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -252,7 +256,9 @@ def _propagation_score(
     g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
 ) -> dict[str, Any]:
     rng = np.random.default_rng(seed_to_u64(request.seed))
-    twins = structural_twins(g0)  # G0's (directed twins of a digraph), once for every world
+    twins = request.g0_twins  # G0's, once for every attacked world (undirected G0 only)
+    if twins is None:
+        twins = structural_twins(g0)  # a digraph's directed twins, which directed propagation reads
     runs = [
         propagation_attack(
             g0,
@@ -545,7 +551,14 @@ def _matching_score(
         g0: Graph, published: UncertainGraph | Graph, request: ScoreRequest
     ) -> dict[str, Any]:
         options: dict[str, Any] = {"seeds": request.seeds, "seed_nodes": "hubs"} if seeded else {}
-        result = run(g0, published, seed=request.seed, threads=request.threads, **options)
+        result = run(
+            g0,
+            published,
+            seed=request.seed,
+            threads=request.threads,
+            g0_twins=request.g0_twins,
+            **options,
+        )
         sampled = result.rate("sampled")
         return {
             f"{name}_rate": sampled.correct,

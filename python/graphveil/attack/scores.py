@@ -1,11 +1,12 @@
 """Every registered attack on one release, as a few numbers per grid point of a study.
 
 :func:`attack_scores` runs each attack of :data:`graphveil.attack.registry.REGISTRY` (its
-:attr:`~graphveil.attack.registry.Attack.score`): :func:`~graphveil.attack.link_inference`
-once and :func:`~graphveil.attack.propagation_attack` against a few sampled worlds, and returns
-flat numbers for a table row. The cost is bounded: propagation runs against ``samples`` worlds (the
-study passes at most :data:`ATTACK_SAMPLES`), each attack also against the most-likely world, so
-``2 * samples`` propagations in all.
+:attr:`~graphveil.attack.registry.Attack.score`) and returns flat numbers for a table row. The
+cost is bounded: :func:`~graphveil.attack.propagation_attack` runs against ``samples`` sampled
+worlds (the study passes at most :data:`ATTACK_SAMPLES`), each with the most-likely and top-m
+worlds, so ``3 * samples`` propagations; percolation, reconciliation and the seedless attack run
+once against the three worlds (equal worlds matched once); G0's structural twins are computed
+once for all of them. On email-Enron a release's attacks take seconds (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -14,7 +15,12 @@ from typing import Any
 
 from graphveil._checks import NotApplicable, check_samples
 from graphveil._seeds import SeedLike
-from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, DEFAULT_SEEDS, default_seeds
+from graphveil.attack.propagation import (
+    DEFAULT_ECCENTRICITY,
+    DEFAULT_SEEDS,
+    default_seeds,
+    structural_twins,
+)
 from graphveil.attack.registry import REGISTRY, ScoreRequest
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
@@ -105,14 +111,22 @@ def attack_scores(
     if g0.n == 0:
         raise NotApplicable("the graph has no nodes: there is nothing to attack")
     seeds = default_seeds(g0.n) if seeds is None else seeds
-    request = ScoreRequest(samples, seed, seeds, eccentricity, threads)
+    run = [
+        a.name
+        for a in REGISTRY.values()
+        # no directed form, or nothing to re-identify: their numbers are undefined
+        if not (g0.directed and a.directed is None) and not (a.reidentifies and not node_identity)
+    ]
+    # G0's structural twins, once for every attack that scores re-identification.
+    reidentify = any(REGISTRY[name].reidentifies for name in run)
+    # (undirected G0 only: on a digraph, directed propagation and the seedless attack read its
+    # directed twins and the others its undirected graph's, each computed by the attack)
+    twins = structural_twins(g0) if reidentify and not g0.directed else None
+    request = ScoreRequest(samples, seed, seeds, eccentricity, threads, twins)
     scores: dict[str, Any] = {}
     for attack in REGISTRY.values():  # each draws its own randomness from `seed`
-        if g0.directed and attack.directed is None:  # no directed form: its numbers undefined
+        if attack.name in run:
+            scores.update(attack.score(g0, published, request))
+        else:
             scores.update(dict.fromkeys(attack.names()))
-            continue
-        if attack.reidentifies and not node_identity:  # nothing to re-identify: undefined
-            scores.update(dict.fromkeys(attack.names()))
-            continue
-        scores.update(attack.score(g0, published, request))
     return {**scores, "attack_samples": samples, "attack_seeds": seeds}
