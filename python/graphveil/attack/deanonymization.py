@@ -54,7 +54,7 @@ from graphveil.attack.matching import (
 from graphveil.attack.propagation import (
     DEFAULT_THETA,
     Reidentification,
-    _check_graph,
+    attack_graph,
     core_nodes,
     high_degree_seeds,
     propagation,
@@ -204,8 +204,8 @@ def _setup(
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     release = release_on(g0, published)
     m = g0.m  # the attacker knows the number of edges (arcs) of G0
-    g0_arcs = _check_graph(g0, "g0") if directed and g0.directed else None
-    g0 = _check_graph(g0.to_undirected(), "g0")
+    g0_arcs = attack_graph(g0, "g0") if directed and g0.directed else None
+    g0 = attack_graph(g0.to_undirected(), "g0")
     perm = rng.permutation(g0.n)  # G0 node i is target node perm[i]
     truth = np.empty_like(perm)
     truth[perm] = np.arange(g0.n)

@@ -30,7 +30,7 @@ import numpy as np
 
 from graphveil import _core
 from graphveil._checks import check_int, check_real, check_threads, require_undirected
-from graphveil.attack.propagation import _check_graph, _seed_pairs
+from graphveil.attack.propagation import attack_graph, checked_seed_pairs
 from graphveil.graph import Graph
 
 __all__ = ["percolation", "reconciliation", "seed_identification"]
@@ -75,9 +75,9 @@ DEFAULT_ATTEMPTS = 10
 def _prepare(aux: Graph, target: Graph, seeds: Any, what: str) -> tuple[np.ndarray, Any, Any]:
     """The checked seed mapping (int32 or int64 as the graphs' indices) and the two indices."""
     for g, name in ((aux, "aux"), (target, "target")):
-        _check_graph(g, name)
+        attack_graph(g, name)
         require_undirected(g, what)
-    pairs = _seed_pairs(seeds, target.n, aux.n)
+    pairs = checked_seed_pairs(seeds, target.n, aux.n)
     wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
     dtype = np.int64 if wide else np.int32
     start = np.full(target.n, -1, dtype=dtype)
@@ -398,7 +398,7 @@ def seed_identification(
     [[0, 0], [1, 1], [2, 2]]
     """
     for g, name in ((aux, "aux"), (target, "target")):
-        _check_graph(g, name)
+        attack_graph(g, name)
         require_undirected(g, "seed_identification")
     size = check_int(size, "size", low=1)
     tolerance = check_real(tolerance, "tolerance", 0.0, 1.0)

@@ -107,7 +107,8 @@ def default_seeds(n: int) -> int:
     return min(DEFAULT_SEEDS, max(1, n // 10))
 
 
-def _check_graph(g: Any, name: str) -> Graph:
+def attack_graph(g: Any, name: str) -> Graph:
+    """``g`` checked as a graph an attack reads (named ``name`` in the error)."""
     return check_graph(g, name, what=None)
 
 
@@ -124,7 +125,7 @@ def _check_eccentricity(eccentricity: Any) -> str:
     return eccentricity
 
 
-def _seed_pairs(seeds: Any, n_target: int, n_aux: int) -> np.ndarray:
+def checked_seed_pairs(seeds: Any, n_target: int, n_aux: int) -> np.ndarray:
     """Seeds as a (k, 2) int64 array of distinct (target, aux) pairs, checked."""
     arr = np.asarray(seeds)
     if arr.size == 0:
@@ -223,8 +224,8 @@ def propagation(
     >>> propagation(d.to_undirected(), d.to_undirected(), [[2, 2]]).tolist()
     [-1, -1, 2, 3]
     """
-    _check_graph(aux, "aux")
-    _check_graph(target, "target")
+    attack_graph(aux, "aux")
+    attack_graph(target, "target")
     if aux.directed != target.directed:
         raise ValueError(
             f"aux is {'' if aux.directed else 'un'}directed and target "
@@ -241,7 +242,7 @@ def propagation(
         degree_ratio = check_real(degree_ratio, "degree_ratio", 1.0, float("inf"))
     all_nodes = _check_eccentricity(eccentricity) == "ns"
     max_rounds = check_int(max_rounds, "max_rounds", low=1)
-    pairs = _seed_pairs(seeds, target.n, aux.n)
+    pairs = checked_seed_pairs(seeds, target.n, aux.n)
     wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
     dtype = np.int64 if wide else np.int32
     start = np.full(target.n, -1, dtype=dtype)
@@ -452,7 +453,7 @@ def structural_twins(graph: Graph) -> np.ndarray:
     >>> structural_twins(d).tolist(), structural_twins(d.to_undirected()).tolist()
     ([False, False, False], [True, True, True])
     """
-    _check_graph(graph, "graph")
+    attack_graph(graph, "graph")
     n = graph.n
     twin = np.zeros(n, dtype=bool)
     if n < 2:
@@ -508,7 +509,7 @@ def core_nodes(graph: Graph, min_degree: int = 5) -> np.ndarray:
     [0, 1, 2]
     """
     require_undirected(graph, "core_nodes")
-    _check_graph(graph, "graph")
+    attack_graph(graph, "graph")
     min_degree = check_int(min_degree, "min_degree", low=0)
     if graph.n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -556,7 +557,7 @@ def high_degree_seeds(
     [0, 1]
     """
     require_undirected(aux, "high_degree_seeds")
-    _check_graph(aux, "aux")
+    attack_graph(aux, "aux")
     truth = _id_array(truth, "truth")
     k = check_int(k, "k", low=0)
     if truth.size and (truth.min() < -1 or truth.max() >= aux.n):
@@ -751,7 +752,7 @@ def propagation_attack(
     published = release_on(g0, published)
     directed = _reads_directions(directed, g0)
     m = g0.m  # the attacker knows G0's number of edges (arcs): the top-m world's size
-    aux = _check_graph(g0 if directed else g0.to_undirected(), "g0")  # the graph it reads
+    aux = attack_graph(g0 if directed else g0.to_undirected(), "g0")  # the graph it reads
     g0 = g0.to_undirected()  # the core and the seeds: G0's undirected graph either way
     seeds = _seed_count(seeds, g0.n)
     eccentricity = _check_eccentricity(eccentricity)
