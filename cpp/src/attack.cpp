@@ -11,6 +11,7 @@
 
 #include "alike.hpp"
 #include "graphveil/parallel.hpp"
+#include "graphveil/pool.hpp"
 #include "graphveil/interrupt.hpp"
 
 namespace graphveil {
@@ -96,27 +97,7 @@ struct Accumulator {
     explicit Accumulator(std::int64_t n) : score(static_cast<std::size_t>(n), 0.0) {}
 };
 
-// A pool handing one accumulator to each running block; at most `threads` are ever created.
-class AccumulatorPool {
-public:
-    explicit AccumulatorPool(std::int64_t n) : n_(n) {}
-    std::unique_ptr<Accumulator> acquire() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (free_.empty()) return std::make_unique<Accumulator>(n_);
-        auto acc = std::move(free_.back());
-        free_.pop_back();
-        return acc;
-    }
-    void release(std::unique_ptr<Accumulator> acc) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(std::move(acc));
-    }
-
-private:
-    std::int64_t n_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Accumulator>> free_;
-};
+using AccumulatorPool = ScratchPool<Accumulator>;
 
 struct Best {
     std::int64_t node = -1;  // -1: no candidate, or the eccentricity test failed

@@ -11,6 +11,7 @@
 
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
+#include "graphveil/pool.hpp"
 
 namespace graphveil {
 namespace {
@@ -25,26 +26,7 @@ struct Scores {
 };
 
 // One accumulator per running block; at most `threads` are ever created.
-class ScoresPool {
-public:
-    explicit ScoresPool(std::int64_t n) : n_(n) {}
-    std::unique_ptr<Scores> acquire() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (free_.empty()) return std::make_unique<Scores>(n_);
-        auto acc = std::move(free_.back());
-        free_.pop_back();
-        return acc;
-    }
-    void release(std::unique_ptr<Scores> acc) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(std::move(acc));
-    }
-
-private:
-    std::int64_t n_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Scores>> free_;
-};
+using ScoresPool = ScratchPool<Scores>;
 
 // One entry of a row: the neighbour, its degree on the row's key side and on the other side.
 template <class Index>

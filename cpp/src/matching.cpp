@@ -12,6 +12,7 @@
 #include "alike.hpp"
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
+#include "graphveil/pool.hpp"
 
 namespace graphveil {
 namespace {
@@ -326,26 +327,7 @@ struct Counter {
     explicit Counter(std::int64_t n) : count(static_cast<std::size_t>(n), 0) {}
 };
 
-class CounterPool {
-public:
-    explicit CounterPool(std::int64_t n) : n_(n) {}
-    std::unique_ptr<Counter> acquire() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (free_.empty()) return std::make_unique<Counter>(n_);
-        auto c = std::move(free_.back());
-        free_.pop_back();
-        return c;
-    }
-    void release(std::unique_ptr<Counter> c) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(std::move(c));
-    }
-
-private:
-    std::int64_t n_;
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<Counter>> free_;
-};
+using CounterPool = ScratchPool<Counter>;
 
 // A node's scoring: its best candidate (-1: none), and what can change it while its matched
 // neighbours stay the same: a top-scoring candidate and, on a tie, another one being matched.
