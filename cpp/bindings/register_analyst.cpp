@@ -2,6 +2,7 @@
 
 #include "convert.hpp"
 #include "graphveil/analyst.hpp"
+#include "graphveil/leiden.hpp"
 #include "graphveil/statistics.hpp"
 
 namespace graphveil::bind {
@@ -60,6 +61,19 @@ std::int64_t influence_reach_py(const carray<std::int64_t>& indptr, const carray
     return influence_reach<Index>(g.indptr, g.indices, g.n, seeds.data(), seeds.shape(0), p, runs, seed, threads);
 }
 
+template <class Index>
+py::tuple leiden_py(const carray<std::int64_t>& indptr, const carray<Index>& indices, double resolution,
+                    std::int64_t iterations, std::uint64_t seed) {
+    const auto g = csr_view(indptr, indices);
+    LeidenResult result;
+    {
+        // Safe: reads only the numpy buffers kept alive by the arguments.
+        KernelRelease release;
+        result = leiden_modularity<Index>(g.indptr, g.indices, g.n, resolution, iterations, seed);
+    }
+    return py::make_tuple(to_numpy(std::move(result.membership)), result.levels);
+}
+
 }  // namespace
 
 void register_analyst(py::module_& m) {
@@ -77,6 +91,9 @@ void register_analyst(py::module_& m) {
                py::arg("indptr").noconvert(), py::arg("indices").noconvert(), py::arg("seeds").noconvert(),
                py::arg("p"), py::arg("runs"), py::arg("seed"), py::arg("threads") = 0,
                "Nodes active at the end of `runs` independent cascades from `seeds`, summed over the runs");
+    def_widths(m, "leiden", &leiden_py<std::int32_t>, &leiden_py<std::int64_t>, py::arg("indptr").noconvert(),
+               py::arg("indices").noconvert(), py::arg("resolution"), py::arg("iterations"), py::arg("seed"),
+               "(community of each node, aggregation levels) by Leiden maximising modularity, seeded");
 }
 
 }  // namespace graphveil::bind

@@ -713,3 +713,19 @@ def influence_reach(
     seed: int,
     threads: int = 0,
 ) -> int: ...
+@overload
+def leiden(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32],
+    resolution: float,
+    iterations: int,
+    seed: int,
+) -> tuple[npt.NDArray[np.int64], int]: ...
+@overload
+def leiden(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int64],
+    resolution: float,
+    iterations: int,
+    seed: int,
+) -> tuple[npt.NDArray[np.int64], int]: ...

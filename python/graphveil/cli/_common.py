@@ -46,7 +46,6 @@ EXTRAS = {
     "distributed": "dask",
     "dask": "dask",
     "osqp": "osqp",
-    "igraph": "analyst",  # the analyst statistics' communities (Leiden)
     # the partitioners' own (KaMinPar's), read from their registry
     **{p.module: p.extra for p in PARTITIONERS.values() if p.module and p.extra},
 }

@@ -23,7 +23,6 @@ from graphveil.cli._common import (
     load_graph,
     load_release,
     release_inputs,
-    require_extras,
     show_progress,
     write_json,
 )
@@ -183,8 +182,6 @@ def _run_evaluate(args: argparse.Namespace) -> int:
     args.graph = None if args.dataset is not None else args.paths[0]
     inputs = [*graph_inputs(args), *release_inputs(args.paths[-1]), args.record]
     check_outputs(args.json, args.csv, inputs=inputs)
-    if args.analyst:
-        require_extras({"igraph": "--analyst"})
     ug = load_release(args.paths[-1], args.record)  # carries its record, checked
     check_direction(args, ug, args.paths[-1])
     g0 = load_graph(args)

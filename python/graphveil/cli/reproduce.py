@@ -226,8 +226,6 @@ def run_reproduce(args: argparse.Namespace) -> int:
     needs = {} if args.no_figures else {"matplotlib": "figures (leave them out with --no-figures)"}
     if args.scheduler:
         needs["distributed"] = "--scheduler"
-    if args.analyst:
-        needs["igraph"] = "--analyst"
     require_extras(needs)
     if args.graph is not None:
         name = Path(args.graph).name.split(".")[0]

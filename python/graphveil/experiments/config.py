@@ -115,8 +115,8 @@ class StudyConfig:
     allow_identity: bool = False
     #: Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
     #: on G0 and every sample, with their own mean error ``analyst_err``: a column group of
-    #: their own and the win counts in ``study.md``. Off by default for its cost (about 7 times
-    #: the paper's ten's CPU a sample on web-NotreDame, most of it Leiden); undirected G0 only.
+    #: their own and the win counts in ``study.md``. Off by default for its cost (about 3-4 times
+    #: the paper's ten's CPU a sample on web-NotreDame and the youtube-size graph); undirected G0 only.
     analyst: bool = False
 
     def __post_init__(self) -> None:

@@ -98,11 +98,10 @@ class Original:
     analyst : bool, default False
         Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
-        on web-NotreDame one sample's analyst set takes 2.2-2.4 s of CPU against 0.33 s for the
-        paper's ten, over half of it igraph's Leiden (``python benchmarks/analyst_cost.py``, 2
-        threads, a loaded 2-core machine), and G0's reference 2.5-2.7 s once; on the
-        youtube-size graph 18.6 s against 2.7 s, Leiden 13.4 s. Undirected G0 only; the
-        community statistics need igraph (the ``analyst`` extra).
+        on web-NotreDame one sample's analyst set takes about 1.3 s of CPU against 0.35 s for
+        the paper's ten (``python benchmarks/analyst_cost.py``, 2 threads, a loaded 2-core
+        machine), and G0's reference about 1.1 s once; on the youtube-size graph 8.8 s against
+        2.9 s, Leiden 3.3 s of it. Undirected G0 only.
 
     Attributes
     ----------
