@@ -8,6 +8,7 @@ cliques, every community connected).
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 
 import numpy as np
@@ -213,26 +214,30 @@ def _planted(blocks: int, size: int, p_in: float, p_out: float, seed: int) -> gv
 
 
 # ------------------------------------------------------------------------------------ tests
+#: (iterations, resolution) pairs: a resolution above 1 makes well-connectedness bind more often
+RUNS = [(1, 1.0), (2, 1.0), (1, 3.0)]
+
+
 @pytest.mark.parametrize(
-    ("graph", "seeds"),
+    ("graph", "seeds", "runs"),
     [
-        (karate_graph, [0, 1, 2, 3]),
-        (lambda: _random_graph(60, 0.08, 1), [0, 1, 2]),
-        (lambda: _random_graph(300, 0.01, 2), [0, 1]),  # isolated nodes, two blocks of 256
-        (lambda: _planted(8, 40, 0.3, 0.01, 3), [0, 1]),
-        (lambda: load_shared("ca-GrQc"), [5]),
+        (karate_graph, [0, 1, 2, 3], RUNS),
+        (lambda: _random_graph(60, 0.08, 1), [0, 1, 2], RUNS),
+        (lambda: _random_graph(300, 0.01, 2), [0, 1], RUNS),  # isolated nodes, 2 blocks of 256
+        (lambda: _planted(8, 40, 0.3, 0.01, 3), [0, 1], RUNS),
+        (lambda: load_shared("ca-GrQc"), [5], RUNS[:1]),
     ],
 )
-def test_the_kernel_finds_the_ports_communities_node_for_node(graph, seeds):
+def test_the_kernel_finds_the_ports_communities_node_for_node(graph, seeds, runs):
     g = graph()
     ref = A._graph(g)
-    for seed in seeds:
-        for iterations in (1, 2):
-            expected = leiden_port(g, iterations, seed)
-            got, _ = _core.leiden(ref.indptr, ref.indices, 1.0, iterations, seed)
-            assert got.tolist() == expected
-            wide, _ = _core.leiden(ref.indptr, ref.indices.astype(np.int64), 1.0, iterations, seed)
-            assert wide.tolist() == expected
+    wide_indices = ref.indices.astype(np.int64)
+    for seed, (iterations, gamma) in itertools.product(seeds, runs):
+        expected = leiden_port(g, iterations, seed, gamma)
+        got, _ = _core.leiden(ref.indptr, ref.indices, gamma, iterations, seed)
+        assert got.tolist() == expected
+        wide, _ = _core.leiden(ref.indptr, wide_indices, gamma, iterations, seed)
+        assert wide.tolist() == expected
     assert A.communities(g, seed=seeds[0]).tolist() == leiden_port(g, A.LEIDEN_ITERATIONS, seeds[0])
 
 
