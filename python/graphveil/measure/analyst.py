@@ -77,6 +77,7 @@ __all__ = [
     "IC_P",
     "IC_RUNS",
     "IC_SEEDS",
+    "LEIDEN_ITERATIONS",
     "PAGERANK_DAMPING",
     "PAGERANK_TOL",
     "TOP_SHARE",
