@@ -356,16 +356,10 @@ def test_ten_statistics_one_sample_youtube_size(benchmark, youtube_size):
 
 # ----------------------------------------------------------------------- Leiden communities
 def _igraph_leiden(graph, seed: int, iterations: int) -> np.ndarray:
-    """igraph's community_leiden (modularity), seeded through its Python RNG hook."""
-    import random
+    pytest.importorskip("igraph")
+    from community_race import igraph_leiden  # benchmarks/ is on the path (conftest.py)
 
-    ig = pytest.importorskip("igraph")
-    ig.set_random_number_generator(random.Random(seed))
-    try:
-        part = graph.community_leiden(objective_function="modularity", n_iterations=iterations)
-    finally:
-        ig.set_random_number_generator(random)
-    return np.asarray(part.membership)
+    return igraph_leiden(graph, seed, iterations)
 
 
 @pytest.mark.benchmark(group="Leiden communities web-NotreDame")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scripts' helpers (community_race)
 
 from graph_zoo import shared_graph_path  # noqa: E402
 
