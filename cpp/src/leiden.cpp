@@ -275,21 +275,31 @@ Level<Index> aggregate(const View<Index>& g, const Ids<Index>& group, std::int64
         for (std::int64_t v = 0; v < g.n; ++v) members[fill[group[v]]++] = static_cast<Index>(v);
     }
     Neighbours<Index> nb(groups);
+    Few<Index> few;
     out.indptr.reserve(static_cast<std::size_t>(groups) + 1);
     for (std::int64_t c = 0; c < groups; ++c) {
-        nb.begin();
-        for (std::int64_t i = start[c]; i < start[c + 1]; ++i) {
-            const Index v = members[i];
-            out.strength[c] += g.strength[v];
-            for (std::int64_t slot = g.indptr[v]; slot < g.indptr[v + 1]; ++slot) {
-                const Index d = group[g.indices[slot]];
-                if (d != c) nb.add(d, g.weight(slot));
+        const auto gather = [&](auto& acc) {
+            acc.begin();
+            for (std::int64_t i = start[c]; i < start[c + 1]; ++i) {
+                const Index v = members[i];
+                out.strength[c] += g.strength[v];
+                for (std::int64_t slot = g.indptr[v]; slot < g.indptr[v + 1]; ++slot) {
+                    const Index d = group[g.indices[slot]];
+                    if (d != c) acc.add(d, g.weight(slot));
+                }
             }
-        }
-        for (std::size_t i = 0; i < nb.size(); ++i) {
-            out.indices.push_back(nb.id(i));
-            out.weights.push_back(nb.weight_at(i));
-        }
+            for (std::size_t i = 0; i < acc.size(); ++i) {
+                out.indices.push_back(acc.id(i));
+                out.weights.push_back(acc.weight_at(i));
+            }
+        };
+        std::int64_t slots = 0;  // a bound on the group's neighbours
+        for (std::int64_t i = start[c]; i < start[c + 1] && slots <= kFew; ++i)
+            slots += g.indptr[members[i] + 1] - g.indptr[members[i]];
+        if (slots <= kFew)
+            gather(few);
+        else
+            gather(nb);
         out.indptr.push_back(static_cast<std::int64_t>(out.indices.size()));
     }
     return out;
