@@ -276,8 +276,8 @@ def communities(graph: Graph | Multigraph, *, seed: SeedLike = None) -> np.ndarr
 
     Against igraph's one run (``python benchmarks/community_race.py``, seeds 1 and 2, mean
     modularity, best CPU seconds): ca-GrQc 0.8608 against 0.8619, facebook_combined 0.8349
-    against 0.8352, web-NotreDame 0.9397 against 0.9383 in 0.12 s against 0.62 s, the
-    youtube-size graph 0.6126 against 0.6126 in 3.2 s against 10.8 s. The answer depends on the
+    against 0.8352, web-NotreDame 0.9397 against 0.9383 in 0.12 s against 0.72 s, the
+    youtube-size graph 0.6126 against 0.6126 in 2.6 s against 8.5 s. The answer depends on the
     seed alone, on any thread count (the run is sequential).
 
     Parameters

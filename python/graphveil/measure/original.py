@@ -100,8 +100,8 @@ class Original:
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
         on web-NotreDame one sample's analyst set takes about 1.3 s of CPU against 0.35 s for
         the paper's ten (``python benchmarks/analyst_cost.py``, 2 threads, a loaded 2-core
-        machine), and G0's reference about 1.1 s once; on the youtube-size graph 8.8 s against
-        2.9 s, Leiden 3.3 s of it. Undirected G0 only.
+        machine), and G0's reference about 1.1 s once; on the youtube-size graph 7.7 s against
+        2.7 s, Leiden 2.6 s of it. Undirected G0 only.
 
     Attributes
     ----------
