@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alike.hpp"
+#include "graphveil/attack_directed.hpp"
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/pool.hpp"
@@ -31,10 +32,47 @@ std::vector<Index> inverse_of(const Index* mapping, std::int64_t n_target, std::
     return inverse;
 }
 
+// A graph as the matching kernels read it: one side, an undirected graph's rows, or two, a
+// digraph's out-rows (side 0) and in-rows (side 1). Rows are numbered over the sides: row r of
+// side s is row s n + r. A node's degree is its total over the sides (in + out on a digraph).
 template <class Index>
-std::int64_t degree(const CsrView<Index>& g, std::int64_t x) {
-    return g.indptr[x + 1] - g.indptr[x];
-}
+struct Sided {
+    std::int64_t n = 0;
+    int sides = 1;
+    CsrView<Index> side[2];
+
+    explicit Sided(const CsrView<Index>& g) : n(g.n), side{g, g} {}
+    explicit Sided(const DigraphView<Index>& g) : n(g.out.n), sides(2), side{g.out, g.in} {
+        if (g.out.n != g.in.n || g.out.indptr[g.out.n] != g.in.indptr[g.in.n])
+            throw std::invalid_argument("the out- and in-CSR of a digraph must have the same nodes and arcs");
+    }
+    std::int64_t length(int s, std::int64_t x) const { return side[s].indptr[x + 1] - side[s].indptr[x]; }
+    std::int64_t degree(std::int64_t x) const { return sides == 1 ? length(0, x) : length(0, x) + length(1, x); }
+    // Row r (numbered over the sides): its first entry and its length.
+    const Index* row(std::int64_t r) const {
+        return r < n ? side[0].indices + side[0].indptr[r] : side[1].indices + side[1].indptr[r - n];
+    }
+    std::int64_t row_length(std::int64_t r) const { return r < n ? length(0, r) : length(1, r - n); }
+    // The row of this graph that a node's entry on side s reads through its image y: the nodes c
+    // that have y on side s. Undirected: y's row. A digraph: an out-neighbour's image y (t -> x,
+    // y = image of x) gives the c with c -> y, y's in-row; an in-neighbour's, the c with y -> c.
+    std::int64_t image_row(int s, std::int64_t y) const { return sides == 1 || s == 1 ? y : n + y; }
+    // Pairs (x, y) one pair (t, a) of these two graphs touches on its sides: sum of len_s(t) len_s(a).
+    std::int64_t pairs(const Sided& aux, std::int64_t t, std::int64_t a) const {
+        std::int64_t p = 0;
+        for (int s = 0; s < sides; ++s) p += length(s, t) * aux.length(s, a);
+        return p;
+    }
+    // The degree gap of (t, a): sum over sides of |len_s(t) - len_s(a)| (undirected: |deg t - deg a|).
+    std::int64_t gap(const Sided& aux, std::int64_t t, std::int64_t a) const {
+        std::int64_t g = 0;
+        for (int s = 0; s < sides; ++s) {
+            const std::int64_t d = length(s, t) - aux.length(s, a);
+            g += d < 0 ? -d : d;
+        }
+        return g;
+    }
+};
 
 // Marks per node pair, one open-addressing table per target node x (its row of aux nodes y):
 // a spreading pair marks the pairs (x, y) of one x for a whole run of y, which then probe one
@@ -199,7 +237,7 @@ private:
 template <class Index, class Order>
 class Percolation {
 public:
-    Percolation(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+    Percolation(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping, std::int64_t r,
                 std::int64_t max_spread, std::int64_t max_noisy)
         : target_(target),
           aux_(aux),
@@ -251,7 +289,7 @@ public:
                     if (word & Marks::kSpread) return;
                     word |= Marks::kSpread;
                     phase.emplace_back(x, y);
-                    if (spreads(x, y)) noisy_left_ -= degree(target_, x) * degree(aux_, y);
+                    if (spreads(x, y)) noisy_left_ -= target_.pairs(aux_, x, y);
                 });
             }
         }
@@ -264,49 +302,55 @@ private:
     using Key = typename MarkQueue<Order>::Key;
 
     bool spreads(std::int64_t t, std::int64_t a) const {
-        return degree(target_, t) * degree(aux_, a) <= max_spread_;
+        return target_.pairs(aux_, t, a) <= max_spread_;
     }
-    // Calls f(x, y) for the unmatched pairs x in N(t), y in N(a) whose nodes have degree >= r.
+    // Calls f(x, y) for the unmatched pairs x, y of one side of t and a (both in N(t), N(a); both
+    // out-neighbours or both in-neighbours on a digraph) whose nodes have degree >= r.
     template <class F>
     void neighbour_pairs(std::int64_t t, std::int64_t a, F&& f) {
-        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
-            const std::int64_t x = target_.indices[e];
-            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
-            for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
-                const std::int64_t y = aux_.indices[g];
-                if (inverse_[y] >= 0 || degree(aux_, y) < r_) continue;
-                f(x, y);
+        for (int s = 0; s < target_.sides; ++s) {
+            const CsrView<Index>& ts = target_.side[s];
+            const CsrView<Index>& as = aux_.side[s];
+            for (std::int64_t e = ts.indptr[t]; e < ts.indptr[t + 1]; ++e) {
+                const std::int64_t x = ts.indices[e];
+                if (mapping_[x] >= 0 || target_.degree(x) < r_) continue;
+                for (std::int64_t g = as.indptr[a]; g < as.indptr[a + 1]; ++g) {
+                    const std::int64_t y = as.indices[g];
+                    if (inverse_[y] >= 0 || aux_.degree(y) < r_) continue;
+                    f(x, y);
+                }
+                if (++work_ % 1024 == 0) interrupt::check();
             }
-            if (++work_ % 1024 == 0) interrupt::check();
         }
     }
-    // One mark to every neighbouring pair of (t, a) (neighbour_pairs, the y side filtered once).
+    // One mark to every neighbouring pair of (t, a) on each side (neighbour_pairs, the y side
+    // filtered once): a pair that is a neighbour on both sides (mutual arcs) gets two.
     void spread(std::int64_t t, std::int64_t a) {
         if (!spreads(t, a)) return;
-        ys_.clear();
-        for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
-            const Index y = aux_.indices[g];
-            if (inverse_[y] < 0 && degree(aux_, y) >= r_) ys_.push_back(y);
-        }
-        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
-            const std::int64_t x = target_.indices[e];
-            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
-            const std::int64_t dx = degree(target_, x);
-            for (const Index y : ys_) {
-                std::uint32_t& word = marks_.at(x, y);
-                const std::uint32_t marks = (word & Marks::kMarks) + 1;
-                word = (word & Marks::kSpread) | marks;
-                if (marks >= r_) {
-                    const std::int64_t gap = dx - degree(aux_, y);
-                    queue_.push(marks, order_.key(gap < 0 ? -gap : gap, x, y));
-                }
+        for (int s = 0; s < target_.sides; ++s) {
+            const CsrView<Index>& ts = target_.side[s];
+            const CsrView<Index>& as = aux_.side[s];
+            ys_.clear();
+            for (std::int64_t g = as.indptr[a]; g < as.indptr[a + 1]; ++g) {
+                const Index y = as.indices[g];
+                if (inverse_[y] < 0 && aux_.degree(y) >= r_) ys_.push_back(y);
             }
-            if (++work_ % 1024 == 0) interrupt::check();
+            for (std::int64_t e = ts.indptr[t]; e < ts.indptr[t + 1]; ++e) {
+                const std::int64_t x = ts.indices[e];
+                if (mapping_[x] >= 0 || target_.degree(x) < r_) continue;
+                for (const Index y : ys_) {
+                    std::uint32_t& word = marks_.at(x, y);
+                    const std::uint32_t marks = (word & Marks::kMarks) + 1;
+                    word = (word & Marks::kSpread) | marks;
+                    if (marks >= r_) queue_.push(marks, order_.key(target_.gap(aux_, x, y), x, y));
+                }
+                if (++work_ % 1024 == 0) interrupt::check();
+            }
         }
     }
 
-    const CsrView<Index>& target_;
-    const CsrView<Index>& aux_;
+    const Sided<Index>& target_;
+    const Sided<Index>& aux_;
     Index* mapping_;
     std::vector<Index> inverse_;
     std::int64_t r_, max_spread_;
@@ -355,32 +399,32 @@ constexpr std::int64_t kProbe = 4;
 // shortest row's candidates when those are cheap to score; candidates whose count read so far
 // plus the rows only searched stays below the highest count are not searched at all.
 template <class Index>
-Witnessed best_witnessed(const CsrView<Index>& to, const Index* taken, const std::int64_t* rows, std::size_t k,
+Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::int64_t* rows, std::size_t k,
                          std::int64_t threshold, std::int64_t bound, std::int64_t max_row, Counter& counter) {
     if (static_cast<std::int64_t>(k) < threshold) return {};
     std::size_t big = static_cast<std::size_t>(threshold - 1);
-    while (big < k && degree(to, rows[big]) > max_row) ++big;
+    while (big < k && to.row_length(rows[big]) > max_row) ++big;
     if (big == k) return {};
     auto hits = [&](Index c, std::size_t end) {  // rows[0, end) holding c
         std::int64_t h = 0;
         for (std::size_t i = 0; i < end; ++i)
-            h += std::binary_search(to.indices + to.indptr[rows[i]], to.indices + to.indptr[rows[i] + 1], c);
+            h += std::binary_search(to.row(rows[i]), to.row(rows[i]) + to.row_length(rows[i]), c);
         return h;
     };
     std::int64_t floor = threshold;  // at most the top score, when there is a best
     std::int64_t read = 0;
-    for (std::size_t i = big; i < k; ++i) read += degree(to, rows[i]);
+    for (std::size_t i = big; i < k; ++i) read += to.row_length(rows[i]);
     const std::int64_t last = rows[k - 1];
-    if (k - big >= 2 && kProbe * degree(to, last) * static_cast<std::int64_t>(k - 1) <= read)
-        for (std::int64_t f = to.indptr[last]; f < to.indptr[last + 1]; ++f) {
-            const Index c = to.indices[f];
-            if (taken[c] < 0 && degree(to, c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1));
+    if (k - big >= 2 && kProbe * to.row_length(last) * static_cast<std::int64_t>(k - 1) <= read)
+        for (const Index *f = to.row(last), *stop = f + to.row_length(last); f < stop; ++f) {
+            const Index c = *f;
+            if (taken[c] < 0 && to.degree(c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1));
         }
     const std::size_t first = std::max(big, static_cast<std::size_t>(floor - 1));  // rows only searched
     for (std::size_t i = first; i < k; ++i)
-        for (std::int64_t f = to.indptr[rows[i]]; f < to.indptr[rows[i] + 1]; ++f) {
-            const Index c = to.indices[f];
-            if (taken[c] >= 0 || degree(to, c) < bound) continue;
+        for (const Index *f = to.row(rows[i]), *stop = f + to.row_length(rows[i]); f < stop; ++f) {
+            const Index c = *f;
+            if (taken[c] >= 0 || to.degree(c) < bound) continue;
             if (counter.count[c]++ == 0) counter.touched.push_back(c);
         }
     for (const std::int64_t c : counter.touched) floor = std::max<std::int64_t>(floor, counter.count[c]);
@@ -411,12 +455,12 @@ constexpr std::int64_t kBlock = 256;
 // nothing else: each set of rows is scored once (on a web graph the pages of a site link to the
 // same few hubs, and most scorings repeat one).
 template <class Index>
-void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map, const Index* taken,
+void score_nodes(const Sided<Index>& from, const Sided<Index>& to, const Index* map, const Index* taken,
                  const std::vector<std::int64_t>& nodes, std::int64_t threshold, std::int64_t bound,
                  std::int64_t max_row, int threads, CounterPool& pool, std::vector<Witnessed>& out) {
     const std::int64_t n = static_cast<std::int64_t>(nodes.size());
     std::vector<std::int64_t> begin(static_cast<std::size_t>(n) + 1, 0), end(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + degree(from, nodes[i]);
+    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + from.degree(nodes[i]);
     std::vector<std::int64_t> rows(static_cast<std::size_t>(begin[n]));
     std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
     parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
@@ -424,13 +468,14 @@ void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Ind
             const std::int64_t x = nodes[i];
             std::int64_t* row = rows.data() + begin[i];
             std::int64_t k = 0;
-            for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
-                const Index y = map[from.indices[e]];
-                if (y >= 0) row[k++] = y;
-            }
+            for (int s = 0; s < from.sides; ++s)
+                for (std::int64_t e = from.side[s].indptr[x]; e < from.side[s].indptr[x + 1]; ++e) {
+                    const Index y = map[from.side[s].indices[e]];
+                    if (y >= 0) row[k++] = to.image_row(s, y);
+                }
             // Longest rows first, equal lengths by id: an order of the set alone.
             std::sort(row, row + k, [&](std::int64_t p, std::int64_t q) {
-                const std::int64_t dp = degree(to, p), dq = degree(to, q);
+                const std::int64_t dp = to.row_length(p), dq = to.row_length(q);
                 return dp > dq || (dp == dq && p < q);
             });
             std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(k));
@@ -457,15 +502,14 @@ void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Ind
         if (same[i] != i) out[i] = out[same[i]];
 }
 
-}  // namespace
-
 template <class Index>
-MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
-                        bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
+MatchingStats percolate_sided(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping, std::int64_t r,
+                              bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
     if (r < 1) throw std::invalid_argument("r must be at least 1");
-    std::int64_t max_gap = 0;
-    for (std::int64_t t = 0; t < target.n; ++t) max_gap = std::max(max_gap, degree(target, t));
-    for (std::int64_t a = 0; a < aux.n; ++a) max_gap = std::max(max_gap, degree(aux, a));
+    std::int64_t top_t = 0, top_a = 0;  // the largest degrees: the gap is at most their sum
+    for (std::int64_t t = 0; t < target.n; ++t) top_t = std::max(top_t, target.degree(t));
+    for (std::int64_t a = 0; a < aux.n; ++a) top_a = std::max(top_a, aux.degree(a));
+    const std::int64_t max_gap = target.sides == 1 ? std::max(top_t, top_a) : top_t + top_a;
     if (PackedOrder::fits(max_gap, target.n, aux.n)) {
         Percolation<Index, PackedOrder> run(target, aux, mapping, r, max_spread, max_noisy);
         return run.run(expand_when_stuck);
@@ -475,13 +519,13 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 }
 
 template <class Index>
-MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
-                        std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+MatchingStats reconcile_sided(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping,
+                              std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
     if (threshold < 1) throw std::invalid_argument("threshold must be at least 1");
     std::vector<Index> inverse = inverse_of(mapping, target.n, aux.n);
     std::int64_t max_degree = 0;
-    for (std::int64_t t = 0; t < target.n; ++t) max_degree = std::max(max_degree, degree(target, t));
-    for (std::int64_t a = 0; a < aux.n; ++a) max_degree = std::max(max_degree, degree(aux, a));
+    for (std::int64_t t = 0; t < target.n; ++t) max_degree = std::max(max_degree, target.degree(t));
+    for (std::int64_t a = 0; a < aux.n; ++a) max_degree = std::max(max_degree, aux.degree(a));
     int top_bucket = 0;
     while ((std::int64_t{2} << top_bucket) <= max_degree) ++top_bucket;  // floor(log2 D)
     CounterPool aux_pool(aux.n), target_pool(target.n);
@@ -490,7 +534,7 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
     std::vector<std::int64_t> slot_start(static_cast<std::size_t>(target.n) + 1, 0);
     for (std::int64_t t = 0; t < target.n; ++t) {
         int buckets = 0;
-        while ((std::int64_t{2} << buckets) <= degree(target, t)) ++buckets;
+        while ((std::int64_t{2} << buckets) <= target.degree(t)) ++buckets;
         slot_start[t + 1] = slot_start[t] + buckets;
     }
     std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
@@ -507,7 +551,7 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
             const std::int64_t bound = std::int64_t{1} << j;
             eligible.clear();
             for (std::int64_t t = 0; t < target.n; ++t)
-                if (mapping[t] < 0 && degree(target, t) >= bound) eligible.push_back(t);
+                if (mapping[t] < 0 && target.degree(t) >= bound) eligible.push_back(t);
             const std::int64_t step = stats.rounds;
             // The last scoring of t at this bound stands unless t gained a matched neighbour
             // since, or a top candidate was matched.
@@ -541,12 +585,43 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
                 mapping[t] = static_cast<Index>(a);
                 inverse[a] = static_cast<Index>(t);
                 ++stats.mapped;
-                for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) changed[target.indices[e]] = step;
+                for (int s = 0; s < target.sides; ++s)
+                    for (std::int64_t e = target.side[s].indptr[t]; e < target.side[s].indptr[t + 1]; ++e)
+                        changed[target.side[s].indices[e]] = step;
             }
             for (const std::int64_t t : eligible) forward[t] = -1;
         }
     }
     return stats;
+}
+
+}  // namespace
+
+template <class Index>
+MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+                        bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
+    return percolate_sided(Sided<Index>(target), Sided<Index>(aux), mapping, r, expand_when_stuck, max_spread,
+                           max_noisy);
+}
+
+template <class Index>
+MatchingStats percolate_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t r, bool expand_when_stuck, std::int64_t max_spread,
+                                 std::int64_t max_noisy) {
+    return percolate_sided(Sided<Index>(target), Sided<Index>(aux), mapping, r, expand_when_stuck, max_spread,
+                           max_noisy);
+}
+
+template <class Index>
+MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
+                        std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+    return reconcile_sided(Sided<Index>(target), Sided<Index>(aux), mapping, threshold, iterations, max_row, threads);
+}
+
+template <class Index>
+MatchingStats reconcile_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+    return reconcile_sided(Sided<Index>(target), Sided<Index>(aux), mapping, threshold, iterations, max_row, threads);
 }
 
 template MatchingStats percolate(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*,
@@ -557,5 +632,13 @@ template MatchingStats reconcile(const CsrView<std::int32_t>&, const CsrView<std
                                  std::int64_t, std::int64_t, std::int64_t, int);
 template MatchingStats reconcile(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*,
                                  std::int64_t, std::int64_t, std::int64_t, int);
+template MatchingStats percolate_directed(const DigraphView<std::int32_t>&, const DigraphView<std::int32_t>&,
+                                          std::int32_t*, std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats percolate_directed(const DigraphView<std::int64_t>&, const DigraphView<std::int64_t>&,
+                                          std::int64_t*, std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats reconcile_directed(const DigraphView<std::int32_t>&, const DigraphView<std::int32_t>&,
+                                          std::int32_t*, std::int64_t, std::int64_t, std::int64_t, int);
+template MatchingStats reconcile_directed(const DigraphView<std::int64_t>&, const DigraphView<std::int64_t>&,
+                                          std::int64_t*, std::int64_t, std::int64_t, std::int64_t, int);
 
 }  // namespace graphveil

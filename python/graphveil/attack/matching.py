@@ -24,13 +24,14 @@ depart from the papers and why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from graphveil import _core
 from graphveil._checks import check_int, check_real, check_threads, require_undirected
-from graphveil.attack.propagation import attack_graph, checked_seed_pairs
+from graphveil.attack.propagation import attack_graph, check_same_direction, kernel_inputs
 from graphveil.graph import Graph
 
 __all__ = ["percolation", "reconciliation", "seed_identification"]
@@ -72,17 +73,14 @@ DEFAULT_TOLERANCE = 0.05
 DEFAULT_ATTEMPTS = 10
 
 
-def _prepare(aux: Graph, target: Graph, seeds: Any, what: str) -> tuple[np.ndarray, Any, Any]:
-    """The checked seed mapping (int32 or int64 as the graphs' indices) and the two indices."""
-    for g, name in ((aux, "aux"), (target, "target")):
-        attack_graph(g, name)
-        require_undirected(g, what)
-    pairs = checked_seed_pairs(seeds, target.n, aux.n)
-    wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
-    dtype = np.int64 if wide else np.int32
-    start = np.full(target.n, -1, dtype=dtype)
-    start[pairs[:, 0]] = pairs[:, 1]
-    return start, target.indices.astype(dtype, copy=False), aux.indices.astype(dtype, copy=False)
+def _prepare(
+    aux: Graph, target: Graph, seeds: Any, what: str
+) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """The checked seed mapping and the kernel's arrays (:func:`kernel_inputs`)."""
+    attack_graph(aux, "aux")
+    attack_graph(target, "target")
+    check_same_direction(aux, target, what)
+    return kernel_inputs(aux, target, seeds)
 
 
 def percolation(
@@ -162,30 +160,34 @@ def percolation(
     >>> percolation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, -1]
     """
-    start, t_idx, a_idx = _prepare(aux, target, seeds, "percolation")
+    start, arrays = _prepare(aux, target, seeds, "percolation")
     r = check_int(r, "r", low=1)
     top = np.iinfo(np.int64).max
     spread = top if max_spread is None else check_int(max_spread, "max_spread", 1)
     noisy = top if max_noisy is None else check_int(max_noisy, "max_noisy", 1)
     if refuse_stalled:
         _refuse_stalled_seeds(aux, target, start, spread)
-    mapping, _, _, _ = _core.percolate(
-        target.indptr, t_idx, aux.indptr, a_idx, start, r, bool(expand_when_stuck), spread, noisy
-    )
+    # a digraph: marks along out-arcs and in-arcs apart
+    kernel: Callable[..., Any] = _core.percolate_directed if aux.directed else _core.percolate
+    mapping, _, _, _ = kernel(*arrays, start, r, bool(expand_when_stuck), spread, noisy)
     return mapping.astype(np.int64, copy=False)
 
 
 def _refuse_stalled_seeds(aux: Graph, target: Graph, start: np.ndarray, spread: int) -> None:
     """Refuse seeds none of which may spread a mark: the match would report 0, not a measurement.
 
-    A seed pair ``(t, a)`` with ``deg(t) deg(a) > spread`` marks nothing, so when every seed is
+    A seed pair ``(t, a)`` with ``deg(t) deg(a) > spread`` (on digraphs ``out(t) out(a) +
+    in(t) in(a)``) marks nothing, so when every seed is
     such a pair percolation maps no node whatever the release (the study's hub seeds of
     email-Enron did so under the earlier bound of 10^4).
     """
     t = np.flatnonzero(start >= 0)
     if t.size == 0:
         return
-    products = np.diff(target.indptr)[t].astype(np.float64) * np.diff(aux.indptr)[start[t]]
+    a = start[t]
+    products = np.diff(target.indptr)[t].astype(np.float64) * np.diff(aux.indptr)[a]
+    if target.directed:  # out(t) out(a) + in(t) in(a)
+        products += np.diff(target.in_indptr)[t].astype(np.float64) * np.diff(aux.in_indptr)[a]
     if bool(np.all(products > spread)):
         raise ValueError(
             f"every one of the {t.size} seed pairs has deg(t) deg(a) above max_spread={spread:,} "
@@ -263,21 +265,13 @@ def reconciliation(
     >>> reconciliation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, -1]
     """
-    start, t_idx, a_idx = _prepare(aux, target, seeds, "reconciliation")
+    start, arrays = _prepare(aux, target, seeds, "reconciliation")
     threshold = check_int(threshold, "threshold", low=1)
     iterations = check_int(iterations, "iterations", low=1)
     row = np.iinfo(np.int64).max if max_row is None else check_int(max_row, "max_row", low=1)
-    mapping, _, _ = _core.reconcile(
-        target.indptr,
-        t_idx,
-        aux.indptr,
-        a_idx,
-        start,
-        threshold,
-        iterations,
-        row,
-        check_threads(threads),
-    )
+    # a digraph: out-witnesses plus in-witnesses
+    kernel: Callable[..., Any] = _core.reconcile_directed if aux.directed else _core.reconcile
+    mapping, _, _ = kernel(*arrays, start, threshold, iterations, row, check_threads(threads))
     return mapping.astype(np.int64, copy=False)
 
 
