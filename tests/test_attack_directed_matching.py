@@ -155,11 +155,15 @@ def _best(from_g, to_g, fmap, taken, x, threshold, bound, max_row):
     images = [n + fmap[w] for w in out[x] if fmap[w] >= 0] + [
         fmap[w] for w in inn[x] if fmap[w] >= 0
     ]
-    images.sort(key=lambda y: (-len(rows[y]), y))
+
+    def hub(y: int) -> bool:  # a row of a node of degree (in + out) above max_row
+        return max_row is not None and deg[y % n] > max_row
+
+    images.sort(key=lambda y: (not hub(y), -len(rows[y]), y))
     if len(images) < threshold:
         return -1
     big = threshold - 1
-    while big < len(images) and max_row is not None and len(rows[images[big]]) > max_row:
+    while big < len(images) and hub(images[big]):
         big += 1
     found = {c for y in images[big:] for c in rows[y]}
     score = {

@@ -53,6 +53,8 @@ struct Sided {
         return r < n ? side[0].indices + side[0].indptr[r] : side[1].indices + side[1].indptr[r - n];
     }
     std::int64_t row_length(std::int64_t r) const { return r < n ? length(0, r) : length(1, r - n); }
+    // The degree of row r's node (undirected: the row's length; a digraph: in + out).
+    std::int64_t row_degree(std::int64_t r) const { return degree(r < n ? r : r - n); }
     // The row of this graph that a node's entry on side s reads through its image y: the nodes c
     // that have y on side s. Undirected: y's row. A digraph: an out-neighbour's image y (t -> x,
     // y = image of x) gives the c with c -> y, y's in-row; an in-neighbour's, the c with y -> c.
@@ -368,6 +370,8 @@ private:
 struct Counter {
     std::vector<std::int32_t> count;
     std::vector<std::int64_t> touched;
+    std::vector<std::int64_t> order;   // the touched entries by count, highest first
+    std::vector<std::int64_t> starts;  // counting sort's bucket starts
     explicit Counter(std::int64_t n) : count(static_cast<std::size_t>(n), 0) {}
 };
 
@@ -403,12 +407,18 @@ Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::
                          std::int64_t threshold, std::int64_t bound, std::int64_t max_row, Counter& counter) {
     if (static_cast<std::int64_t>(k) < threshold) return {};
     std::size_t big = static_cast<std::size_t>(threshold - 1);
-    while (big < k && to.row_length(rows[big]) > max_row) ++big;
+    while (big < k && to.row_degree(rows[big]) > max_row) ++big;
     if (big == k) return {};
-    auto hits = [&](Index c, std::size_t end) {  // rows[0, end) holding c
-        std::int64_t h = 0;
-        for (std::size_t i = 0; i < end; ++i)
-            h += std::binary_search(to.row(rows[i]), to.row(rows[i]) + to.row_length(rows[i]), c);
+    // The rows of rows[0, end) holding c when they are `need` or more; else some count below
+    // `need` (the search stops once the rows left cannot make up for the misses).
+    auto hits = [&](Index c, std::size_t end, std::int64_t need) {
+        std::int64_t h = 0, misses = static_cast<std::int64_t>(end) - need;  // misses allowed
+        for (std::size_t i = 0; i < end; ++i) {
+            if (std::binary_search(to.row(rows[i]), to.row(rows[i]) + to.row_length(rows[i]), c))
+                ++h;
+            else if (--misses < 0)
+                break;
+        }
         return h;
     };
     std::int64_t floor = threshold;  // at most the top score, when there is a best
@@ -418,7 +428,7 @@ Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::
     if (k - big >= 2 && kProbe * to.row_length(last) * static_cast<std::int64_t>(k - 1) <= read)
         for (const Index *f = to.row(last), *stop = f + to.row_length(last); f < stop; ++f) {
             const Index c = *f;
-            if (taken[c] < 0 && to.degree(c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1));
+            if (taken[c] < 0 && to.degree(c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1, floor));
         }
     const std::size_t first = std::max(big, static_cast<std::size_t>(floor - 1));  // rows only searched
     for (std::size_t i = first; i < k; ++i)
@@ -427,14 +437,26 @@ Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::
             if (taken[c] >= 0 || to.degree(c) < bound) continue;
             if (counter.count[c]++ == 0) counter.touched.push_back(c);
         }
-    for (const std::int64_t c : counter.touched) floor = std::max<std::int64_t>(floor, counter.count[c]);
+    // The candidates by read count, highest first (a counting sort): a candidate whose count plus
+    // the rows only searched stays below the top score so far (or floor) is neither the top nor
+    // tied, and neither is any after it, so the search stops there.
+    std::int64_t most = 0;
+    for (const std::int64_t c : counter.touched) most = std::max<std::int64_t>(most, counter.count[c]);
+    floor = std::max(floor, most);
+    counter.starts.assign(static_cast<std::size_t>(most) + 2, 0);
+    for (const std::int64_t c : counter.touched) ++counter.starts[static_cast<std::size_t>(most - counter.count[c]) + 1];
+    for (std::size_t b = 1; b < counter.starts.size(); ++b) counter.starts[b] += counter.starts[b - 1];
+    counter.order.resize(counter.touched.size());
+    for (const std::int64_t c : counter.touched)
+        counter.order[static_cast<std::size_t>(counter.starts[static_cast<std::size_t>(most - counter.count[c])]++)] = c;
     Witnessed out;
     std::int64_t top = 0;
-    for (const std::int64_t c : counter.touched) {
+    for (const std::int64_t c : counter.order) {
         std::int64_t s = counter.count[c];
-        counter.count[c] = 0;
-        if (s + static_cast<std::int64_t>(first) < floor) continue;  // below the top score
-        s += hits(static_cast<Index>(c), first);
+        const std::int64_t bar = std::max(floor, top);  // a candidate below it is not the top
+        if (s + static_cast<std::int64_t>(first) < bar) break;
+        s += hits(static_cast<Index>(c), first, bar - s);
+        if (s < bar) continue;  // exact from bar up (below floor, no candidate is the best)
         if (s > top) {
             top = s;
             out.top = c;
@@ -443,6 +465,7 @@ Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::
             out.tied = c;
         }
     }
+    for (const std::int64_t c : counter.touched) counter.count[c] = 0;
     counter.touched.clear();
     if (top >= threshold && out.tied < 0) out.best = out.top;
     return out;
@@ -473,10 +496,12 @@ void score_nodes(const Sided<Index>& from, const Sided<Index>& to, const Index* 
                     const Index y = map[from.side[s].indices[e]];
                     if (y >= 0) row[k++] = to.image_row(s, y);
                 }
-            // Longest rows first, equal lengths by id: an order of the set alone.
+            // The rows of nodes of degree above max_row first, then the longest, equal lengths by
+            // id: an order of the set alone (undirected: the longest first).
             std::sort(row, row + k, [&](std::int64_t p, std::int64_t q) {
+                const bool hp = to.row_degree(p) > max_row, hq = to.row_degree(q) > max_row;
                 const std::int64_t dp = to.row_length(p), dq = to.row_length(q);
-                return dp > dq || (dp == dq && p < q);
+                return hp > hq || (hp == hq && (dp > dq || (dp == dq && p < q)));
             });
             std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(k));
             for (std::int64_t r = 0; r < k; ++r) h = detail::mix64(h ^ static_cast<std::uint64_t>(row[r]));
@@ -518,6 +543,53 @@ MatchingStats percolate_sided(const Sided<Index>& target, const Sided<Index>& au
     return run.run(expand_when_stuck);
 }
 
+// The cached scorings of one graph's nodes (best_witnessed against the other graph), one per
+// (node, degree bucket it is eligible in): node x of degree d >= 2 is eligible in buckets
+// 1..floor(log2 d), at slot_start[x] + j - 1. A scoring stands until the node gains a matched
+// neighbour or its top or tied candidate is matched: nothing else moves its strict best.
+template <class Index>
+class Scorings {
+public:
+    explicit Scorings(const Sided<Index>& g)
+        : slot_start_(static_cast<std::size_t>(g.n) + 1, 0), changed_(static_cast<std::size_t>(g.n), -1) {
+        for (std::int64_t x = 0; x < g.n; ++x) {
+            int buckets = 0;
+            while ((std::int64_t{2} << buckets) <= g.degree(x)) ++buckets;
+            slot_start_[x + 1] = slot_start_[x] + buckets;
+        }
+        cache_.resize(static_cast<std::size_t>(slot_start_[g.n]));
+    }
+    const Witnessed& at(std::int64_t x, int j) const { return cache_[slot_start_[x] + (j - 1)]; }
+    // The nodes whose scoring at bucket j no longer stands (`taken`: the candidates matched).
+    void stale(const std::vector<std::int64_t>& nodes, int j, const Index* taken, std::vector<std::int64_t>& out) const {
+        out.clear();
+        for (const std::int64_t x : nodes) {
+            const Witnessed& c = at(x, j);
+            if (c.step < 0 || changed_[x] >= c.step || (c.top >= 0 && taken[c.top] >= 0) ||
+                (c.tied >= 0 && taken[c.tied] >= 0))
+                out.push_back(x);
+        }
+    }
+    void store(const std::vector<std::int64_t>& nodes, int j, const std::vector<Witnessed>& scored, std::int64_t step) {
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            Witnessed& c = cache_[slot_start_[nodes[i]] + (j - 1)];
+            c = scored[i];
+            c.step = step;
+        }
+    }
+    // Node x of g was matched at `step`: its neighbours' scorings no longer stand.
+    void matched(const Sided<Index>& g, std::int64_t x, std::int64_t step) {
+        for (int s = 0; s < g.sides; ++s)
+            for (std::int64_t e = g.side[s].indptr[x]; e < g.side[s].indptr[x + 1]; ++e)
+                changed_[g.side[s].indices[e]] = step;
+    }
+
+private:
+    std::vector<std::int64_t> slot_start_;
+    std::vector<Witnessed> cache_;
+    std::vector<std::int64_t> changed_;  // by node: the step a neighbour was last matched
+};
+
 template <class Index>
 MatchingStats reconcile_sided(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping,
                               std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
@@ -529,19 +601,12 @@ MatchingStats reconcile_sided(const Sided<Index>& target, const Sided<Index>& au
     int top_bucket = 0;
     while ((std::int64_t{2} << top_bucket) <= max_degree) ++top_bucket;  // floor(log2 D)
     CounterPool aux_pool(aux.n), target_pool(target.n);
-    // One cached scoring per (target node, bucket it is eligible in): node t of degree d >= 2 is
-    // eligible in buckets 1..floor(log2 d), at slot_start[t] + j - 1.
-    std::vector<std::int64_t> slot_start(static_cast<std::size_t>(target.n) + 1, 0);
-    for (std::int64_t t = 0; t < target.n; ++t) {
-        int buckets = 0;
-        while ((std::int64_t{2} << buckets) <= target.degree(t)) ++buckets;
-        slot_start[t + 1] = slot_start[t] + buckets;
-    }
-    std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
-    std::vector<std::int64_t> changed(static_cast<std::size_t>(target.n), -1);  // step a neighbour was last matched
+    // The scorings of both ways are kept from step to step (the forward ones of the eligible
+    // target nodes, the backward ones of the proposed aux nodes), rescored only when stale.
+    Scorings<Index> forward_scorings(target), backward_scorings(aux);
     std::vector<std::int64_t> eligible, stale, proposed;
     std::vector<Witnessed> scored;
-    std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1), backward;
+    std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1);
     MatchingStats stats;
     for (std::int64_t pass = 0, before = -1; pass < iterations && stats.mapped != before; ++pass) {
         before = stats.mapped;  // a pass that adds nothing leaves every later pass the same
@@ -553,41 +618,28 @@ MatchingStats reconcile_sided(const Sided<Index>& target, const Sided<Index>& au
             for (std::int64_t t = 0; t < target.n; ++t)
                 if (mapping[t] < 0 && target.degree(t) >= bound) eligible.push_back(t);
             const std::int64_t step = stats.rounds;
-            // The last scoring of t at this bound stands unless t gained a matched neighbour
-            // since, or a top candidate was matched.
-            stale.clear();
-            for (const std::int64_t t : eligible) {
-                const Witnessed& c = cache[slot_start[t] + (j - 1)];
-                if (c.step < 0 || changed[t] >= c.step || (c.top >= 0 && inverse[c.top] >= 0) ||
-                    (c.tied >= 0 && inverse[c.tied] >= 0))
-                    stale.push_back(t);
-            }
+            forward_scorings.stale(eligible, j, inverse.data(), stale);
             score_nodes(target, aux, mapping, inverse.data(), stale, threshold, bound, max_row, threads, aux_pool,
                         scored);
-            for (std::size_t i = 0; i < stale.size(); ++i) {
-                Witnessed& c = cache[slot_start[stale[i]] + (j - 1)];
-                c = scored[i];
-                c.step = step;
-            }
-            for (const std::int64_t t : eligible) forward[t] = cache[slot_start[t] + (j - 1)].best;
+            forward_scorings.store(stale, j, scored, step);
+            for (const std::int64_t t : eligible) forward[t] = forward_scorings.at(t, j).best;
             proposed.clear();
             for (const std::int64_t t : eligible)
                 if (forward[t] >= 0) proposed.push_back(forward[t]);
             std::sort(proposed.begin(), proposed.end());
             proposed.erase(std::unique(proposed.begin(), proposed.end()), proposed.end());
-            score_nodes(aux, target, inverse.data(), mapping, proposed, threshold, bound, max_row, threads,
-                        target_pool, scored);
-            backward.resize(proposed.size());
-            for (std::size_t i = 0; i < proposed.size(); ++i) backward[i] = scored[i].best;
-            for (std::size_t i = 0; i < proposed.size(); ++i) {
-                const std::int64_t t = backward[i], a = proposed[i];
+            backward_scorings.stale(proposed, j, mapping, stale);
+            score_nodes(aux, target, inverse.data(), mapping, stale, threshold, bound, max_row, threads, target_pool,
+                        scored);
+            backward_scorings.store(stale, j, scored, step);
+            for (const std::int64_t a : proposed) {
+                const std::int64_t t = backward_scorings.at(a, j).best;
                 if (t < 0 || forward[t] != a) continue;
                 mapping[t] = static_cast<Index>(a);
                 inverse[a] = static_cast<Index>(t);
                 ++stats.mapped;
-                for (int s = 0; s < target.sides; ++s)
-                    for (std::int64_t e = target.side[s].indptr[t]; e < target.side[s].indptr[t + 1]; ++e)
-                        changed[target.side[s].indices[e]] = step;
+                forward_scorings.matched(target, t, step);
+                backward_scorings.matched(aux, a, step);
             }
             for (const std::int64_t t : eligible) forward[t] = -1;
         }
