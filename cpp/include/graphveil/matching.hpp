@@ -51,7 +51,9 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 // form a matching. Passes stop early after one that adds nothing (every later one would be the
 // same). A node's scoring at a bucket is kept from the previous pass unless the node gained a
 // matched neighbour since or one of its top candidates was matched (nothing else moves it), so
-// later passes rescore only around the new pairs. Within a step, nodes with the same matched
+// later passes rescore only around the new pairs; so are the backward scorings. Candidates are
+// searched by their count in the rows read, highest first, and the search stops at the first that
+// can no longer reach the top score (exact). Within a step, nodes with the same matched
 // neighbours (the pages of a web site linking to the same hubs) share one scoring, which reads
 // nothing else. Scores are integers, nodes are scored in parallel from a fixed mapping, so the
 // result does not depend on `threads`.
@@ -89,8 +91,8 @@ MatchingStats percolate_directed(const DigraphView<Index>& target, const Digraph
 // (in-witnesses), counted apart and summed: a matched pair joined to t and a by arcs both ways
 // counts twice, one that agrees on one arc only once, and a pair joined by arcs of opposite
 // directions not at all. Degree buckets and eligibility read a node's in- plus out-degree; the
-// rest (max_row, the caching, threads) is reconcile's, the rows of the images being their in-rows
-// (for out-witnesses) and out-rows (for in-witnesses). Korula and Lattanzi define the algorithm
+// rest (max_row, on a node's in- plus out-degree, the caching, threads) is reconcile's, the rows
+// of the images being their in-rows (for out-witnesses) and out-rows (for in-witnesses). Korula and Lattanzi define the algorithm
 // on undirected graphs; the directed witness count is graphveil's, the count of matched arcs
 // that the pair explains with their directions. Throws as percolate_directed.
 template <class Index>

@@ -17,6 +17,12 @@ from structure alone, like :func:`~graphveil.attack.propagation`:
   its pairs are seeds that no one had to give (the seedless attack,
   :func:`~graphveil.attack.seedless_attack`).
 
+Percolation and reconciliation take two undirected graphs or two directed ones. On digraphs they
+read out- and in-neighbourhoods apart (graphveil's directed forms; the papers are about undirected
+graphs): a matched pair ``(t, a)`` marks the pairs of its out-neighbours (``t -> x``, ``a -> y``)
+and, apart, the pairs of its in-neighbours (``x -> t``, ``y -> a``); a pair's similarity witnesses
+are its out-witnesses plus its in-witnesses. A node's degree there is its in- plus out-degree.
+
 The kernels are C++ (percolation sequential, reconciliation parallel over the nodes of a step);
 both give the same mapping on any number of threads. docs/faithfulness.rst lists where they
 depart from the papers and why.
@@ -108,7 +114,8 @@ def percolation(
     aux : Graph
         The attacker's auxiliary graph.
     target : Graph
-        The anonymized graph (its own ids; it may differ in size from ``aux``).
+        The anonymized graph (its own ids; it may differ in size from ``aux``). Both undirected,
+        or both directed: directed percolation (the module docstring).
     seeds : array_like of shape (k, 2)
         Known pairs ``(target node, aux node)``, each node at most once.
     r : int
@@ -117,8 +124,9 @@ def percolation(
         Kazemi et al.'s ExpandWhenStuck; False is the plain percolation of Yartseva and
         Grossglauser, which stops when no pair has ``r`` marks.
     max_spread : int or None
-        A pair ``(t, a)`` with ``deg(t) * deg(a) > max_spread`` does not spread marks (nor offer
-        its neighbouring pairs as noisy seeds); None: every pair spreads, as the papers.
+        A pair ``(t, a)`` with ``deg(t) * deg(a) > max_spread`` (on digraphs ``out(t) out(a) +
+        in(t) in(a)``, the pairs it marks) does not spread marks (nor offer its neighbouring pairs
+        as noisy seeds); None: every pair spreads, as the papers.
     max_noisy : int or None
         ExpandWhenStuck takes noisy seeds (in the order their matched pairs were matched) only
         until they may spread ``max_noisy`` marks in all (the sum of their ``deg(x) deg(y)``);
@@ -142,7 +150,9 @@ def percolation(
     Notes
     -----
     A pair with a node of degree below ``r`` is never marked: matched pairs form a matching, so
-    it cannot collect ``r`` marks from them. Sequential C++; time is the sum of
+    it cannot collect ``r`` marks from them. On digraphs equal marks go to the smallest
+    ``|in(t') - in(a')| + |out(t') - out(a')|``, and a pair joined to a matched pair by arcs both
+    ways in both graphs gets two marks from it. Sequential C++; time is the sum of
     ``deg(t) * deg(a)`` over the pairs that spread, memory a hash table of the marked pairs
     (at most 22 bytes a pair with 32-bit ids) and the candidates of ``r`` marks or more (8 bytes
     each below 2^21 nodes).
@@ -215,7 +225,11 @@ def reconciliation(
     every unmatched pair ``(t, a)`` of degrees ``>= 2^j`` scores its *similarity witnesses*, the
     matched pairs ``(x, y)`` with ``x`` a neighbour of ``t`` and ``y`` one of ``a``; the pair is
     matched when its score is at least ``threshold`` and strictly the highest of every pair of
-    ``t`` and of every pair of ``a`` (a tie at the top matches neither).
+    ``t`` and of every pair of ``a`` (a tie at the top matches neither). On two digraphs the
+    witnesses of ``(t, a)`` are the matched ``(x, y)`` with ``t -> x`` and ``a -> y`` plus those
+    with ``x -> t`` and ``y -> a``, counted apart and summed (a matched pair joined to both by
+    arcs both ways counts twice, one joined by arcs of opposite directions not at all), and the
+    buckets read in- plus out-degrees.
 
     Parameters
     ----------
@@ -227,9 +241,9 @@ def reconciliation(
         Bound on the passes over the buckets (>= 1; the paper's k).
     max_row : int or None
         A pair's witnesses through a matched neighbour whose image has more than ``max_row``
-        neighbours count only for candidates that also have a witness through a shorter row
-        (the thousands of pages around a hub of a web graph are not enumerated from it); None:
-        every witness counts, as the paper.
+        neighbours (on digraphs in- plus out-degree) count only for candidates that also have a
+        witness through another row (the thousands of pages around a hub of a web graph are not
+        enumerated from it); None: every witness counts, as the paper.
     threads : int, optional
         Worker threads (``None`` or 0: every core). The result does not depend on it.
 
