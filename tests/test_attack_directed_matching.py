@@ -28,6 +28,7 @@ from graphveil.attack import (
     percolation_attack,
     reconciliation,
     reconciliation_attack,
+    seedless_attack,
     structural_twins,
 )
 from graphveil.attack.deanonymization import deanonymization_table
@@ -347,6 +348,10 @@ def test_records_tables_and_refusals(digraph):
     u = digraph.to_undirected()
     with pytest.raises(ValueError, match="directed=True asks for directed percolation"):
         percolation_attack(u, u, seeds=10, directed=True)
+    assert seedless_attack(
+        digraph, digraph, seed=1, worlds="sampled"
+    ).directed  # propagates on arcs
+    assert not seedless_attack(u, u, seed=1, worlds="sampled").directed
     for name in ("percolation", "reconciliation"):
         record = gv.attack.registry.attack(name)
         assert record.directed is not None and f"directed {name}" in record.directed
