@@ -1,9 +1,12 @@
-"""Directed against undirected propagation on directed releases: re-identification and time.
+"""Directed against undirected attacks on directed releases: re-identification and time.
 
-For a directed dataset and each release point, runs :func:`graphveil.attack.propagation_attack`
-twice with one seed (the same id permutation, 50 hub seeds and worlds): reading the arcs'
-directions (directed Narayanan-Shmatikov propagation, the default on a directed release) and
-dropping them (``directed=False``, the attack on the underlying undirected graphs). Prints, per
+For a directed dataset and each release point, runs each seeded de-anonymization attack twice with
+one seed (the same id permutation, seeds and worlds): reading the arcs' directions (the directed
+form, the default on a directed release) and dropping them (``directed=False``, the attack on the
+underlying undirected graphs). The attacks (``--attacks``): ``propagation``
+(:func:`graphveil.attack.propagation_attack`, 50 hub seeds), ``percolation`` and
+``reconciliation`` (:func:`graphveil.attack.percolation_attack`,
+:func:`graphveil.attack.reconciliation_attack`, the study's attacker: 50 hub seeds). Prints, per
 attack, the share of G0's core re-identified (correct, wrong) in the sampled, most-likely and
 top-m worlds, the share of all nodes, the twin share (the ceiling is 1 - twins), and the wall
 and CPU time of the attack (its three worlds; equal worlds are matched once), on the given
@@ -15,7 +18,8 @@ Points (seed 1): ``control`` (G0 itself), ``maxvar:X`` (n_p = X m, the study's p
 ``allow_fewer``), ``walk:T`` (RandWalk, t = T), ``switch:X`` (EdgeSwitch, s = X m).
 
 Run: PYTHONPATH=python python benchmarks/directed_attack.py soc-Epinions1
-     [--data-dir ../shared/data] [--threads 1] [--scores] [POINT ...]
+     [--data-dir ../shared/data] [--threads 1] [--scores]
+     [--attacks propagation,percolation,reconciliation] [POINT ...]
 """
 
 from __future__ import annotations
@@ -27,10 +31,17 @@ import time
 import graphveil as gv
 from graphveil import datasets
 from graphveil.anonymize import edge_switch, maxvar, randwalk
-from graphveil.attack import attack_scores, propagation_attack
-from graphveil.attack.propagation import PropagationAttack
+from graphveil.attack import (
+    Deanonymization,
+    attack_scores,
+    percolation_attack,
+    propagation_attack,
+    reconciliation_attack,
+)
+from graphveil.attack.propagation import PropagationAttack, Reidentification
 
 POINTS = ("control", "maxvar:0.19", "walk:2", "switch:0.1", "switch:0.5")
+ATTACKS = ("propagation", "percolation", "reconciliation")
 
 
 def release(g: gv.Graph, point: str, threads: int) -> gv.UncertainGraph | gv.Graph:
@@ -48,14 +59,35 @@ def release(g: gv.Graph, point: str, threads: int) -> gv.UncertainGraph | gv.Gra
     raise SystemExit(f"unknown point {point!r}: control, maxvar:X, walk:T or switch:X")
 
 
-def line(name: str, r: PropagationAttack, wall: float, cpu: float) -> str:
+def rates(r: PropagationAttack | Deanonymization) -> dict[str, Reidentification]:
+    """The core rates of the three worlds and the sampled world's over all nodes."""
+    if isinstance(r, PropagationAttack):
+        return {
+            "sampled": r.sampled,
+            "most_likely": r.most_likely,
+            "top_m": r.top_m,
+            "all": r.sampled_all,
+        }
+    out = {w.world: w.core for w in r.rates}
+    return {**out, "all": r.rates[0].every}
+
+
+def run(attack: str, g: gv.Graph, published: gv.UncertainGraph | gv.Graph, **kw: object):
+    """One attack with the study's attacker (50 hub seeds)."""
+    if attack == "propagation":
+        return propagation_attack(g, published, seed=1, **kw)
+    function = percolation_attack if attack == "percolation" else reconciliation_attack
+    return function(g, published, seeds=50, seed_nodes="hubs", seed=1, **kw)
+
+
+def line(name: str, r: PropagationAttack | Deanonymization, wall: float, cpu: float) -> str:
+    x = rates(r)
     worlds = "  ".join(
-        f"{w} {getattr(r, w).correct:.4f}/{getattr(r, w).wrong:.4f}"
-        for w in ("sampled", "most_likely", "top_m")
+        f"{w} {x[w].correct:.4f}/{x[w].wrong:.4f}" for w in ("sampled", "most_likely", "top_m")
     )
     return (
-        f"  {name:10s} core correct/wrong: {worlds}; all {r.sampled_all.correct:.4f}; "
-        f"twins {r.sampled.twins:.4f} (all {r.sampled_all.twins:.4f}); "
+        f"  {name:10s} core correct/wrong: {worlds}; all {x['all'].correct:.4f}; "
+        f"twins {x['sampled'].twins:.4f} (all {x['all'].twins:.4f}); "
         f"{wall:.2f} s wall, {cpu:.2f} s CPU"
     )
 
@@ -67,6 +99,9 @@ def main() -> None:
     parser.add_argument("--data-dir", default="../shared/data")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--scores", action="store_true", help="also time attack_scores")
+    parser.add_argument(
+        "--attacks", default=",".join(ATTACKS), help="comma-separated, of " + ", ".join(ATTACKS)
+    )
     args = parser.parse_intermixed_args()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
     g = datasets.load(args.dataset, data_dir=args.data_dir, directed=True)
@@ -75,17 +110,20 @@ def main() -> None:
         start = time.perf_counter()
         published = release(g, point, args.threads)
         print(f"{point}: release {time.perf_counter() - start:.1f} s", flush=True)
-        for name, directed in (("directed", True), ("undirected", False)):
-            wall, cpu = time.perf_counter(), time.process_time()
-            r = propagation_attack(g, published, seed=1, threads=args.threads, directed=directed)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(line(name, r, wall, cpu), flush=True)
+        for attack in args.attacks.split(","):
+            print(f" {attack}", flush=True)
+            for name, directed in (("directed", True), ("undirected", False)):
+                wall, cpu = time.perf_counter(), time.process_time()
+                r = run(attack, g, published, threads=args.threads, directed=directed)
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                print(line(name, r, wall, cpu), flush=True)
         if args.scores:
             wall = time.perf_counter()
             s = attack_scores(g, published, seed=1, threads=args.threads)
             print(
                 f"  attack_scores (3 worlds, every attack): {time.perf_counter() - wall:.1f} s, "
-                f"reid_rate {s['reid_rate']:.4f}, seedless {s['seedless_rate']:.4f}",
+                f"reid_rate {s['reid_rate']:.4f}, percolation {s['percolation_rate']:.4f}, "
+                f"reconciliation {s['reconciliation_rate']:.4f}, seedless {s['seedless_rate']:.4f}",
                 flush=True,
             )
     print(f"load average {os.getloadavg()}", flush=True)

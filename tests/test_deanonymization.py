@@ -425,11 +425,14 @@ def test_same_seed_same_result_on_any_thread_count(attack):
     assert attack(g, ug, seed=9, threads=2, g0_twins=twins, **kwargs) == one
 
 
-def test_directed_release_attacked_on_the_undirected_graphs():
+def test_directed_release_attacked_on_its_arcs_or_on_the_undirected_graphs():
+    # directed percolation and reconciliation: tests/test_attack_directed_matching.py
     g = gv.Graph.from_edges([0, 1, 2, 2, 3, 4, 5, 1], [1, 2, 0, 3, 4, 5, 3, 0], directed=True)
-    r = percolation_attack(g, g, seeds=2, seed=1, min_degree=1)
     u = g.to_undirected()
-    assert r == percolation_attack(u, u, seeds=2, seed=1, min_degree=1)
+    for attack in (percolation_attack, reconciliation_attack):
+        assert attack(g, g, seeds=2, seed=1, min_degree=1).directed
+        dropped = attack(g, g, seeds=2, seed=1, min_degree=1, directed=False)
+        assert dropped == attack(u, u, seeds=2, seed=1, min_degree=1)
 
 
 # ----------------------------------------------------------------------------- refusals

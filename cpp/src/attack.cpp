@@ -11,8 +11,9 @@
 
 #include "alike.hpp"
 #include "graphveil/parallel.hpp"
-#include "graphveil/pool.hpp"
 #include "graphveil/interrupt.hpp"
+#include "graphveil/pool.hpp"
+#include "graphveil/scoring.hpp"
 
 namespace graphveil {
 namespace {
@@ -89,14 +90,7 @@ LinkCounts link_counts(const Index* pu, const Index* pv, const double* p, std::i
 
 namespace {
 
-// A dense score accumulator over one graph's nodes with the list of touched entries, reused
-// across the nodes a worker scores (cleared through the touched list, O(touched)).
-struct Accumulator {
-    std::vector<double> score;
-    std::vector<std::int64_t> touched;
-    explicit Accumulator(std::int64_t n) : score(static_cast<std::size_t>(n), 0.0) {}
-};
-
+using Accumulator = ScoreAccumulator;
 using AccumulatorPool = ScratchPool<Accumulator>;
 
 struct Best {
@@ -144,14 +138,6 @@ DegreeRows<Index> degree_rows(const CsrView<Index>& g, int threads) {
     return r;
 }
 
-// The outcome of scoring one node: the best two candidates in (score desc, id asc) order
-// (-1 when absent) and whether the best passes the eccentricity test.
-struct Match {
-    std::int64_t best = -1;
-    std::int64_t second = -1;
-    bool accepted = false;
-};
-
 // Scores the unmapped nodes of `to` from node x of `from` (see propagate). `map` sends `from`
 // nodes to `to` nodes (-1 unmapped), `taken[c]` says whether `to` node c is already an image.
 // Contributions to one candidate are summed in the order of x's row; candidates are first met
@@ -160,13 +146,11 @@ template <class Index>
 Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const Index* map, const Index* taken,
                  std::int64_t x, double theta, double degree_ratio, Eccentricity eccentricity, Accumulator& acc) {
     // Candidates of degree outside [deg x / ratio, deg x * ratio] are not scored.
-    const double dx = static_cast<double>(from.indptr[x + 1] - from.indptr[x]);
-    const double low = dx / degree_ratio, high = dx * degree_ratio;
+    const Window<Index> degrees(static_cast<double>(from.indptr[x + 1] - from.indptr[x]), degree_ratio);
     auto window = [&](Index y) {
         const Index* dbegin = to.degree.data() + to.indptr[y];
-        const Index* dend = to.degree.data() + to.indptr[y + 1];
-        const Index* first = std::partition_point(dbegin, dend, [&](Index d) { return static_cast<double>(d) < low; });
-        const Index* last = std::partition_point(first, dend, [&](Index d) { return static_cast<double>(d) <= high; });
+        const auto [first, last] =
+            window_run(dbegin, to.degree.data() + to.indptr[y + 1], degrees, [](Index d) { return d; });
         return std::pair<std::int64_t, std::int64_t>(to.indptr[y] + (first - dbegin), to.indptr[y] + (last - dbegin));
     };
     Match out;
@@ -214,50 +198,7 @@ Match best_match(const CsrView<Index>& from, const DegreeRows<Index>& to, const 
             acc.score[c] += to.entry_weight[f];
         }
     }
-    const std::size_t k = acc.touched.size();
-    if (k == 0) return out;
-    double sum = 0.0, top = 0.0, second = 0.0;
-    auto better = [](double s, std::int64_t c, double s2, std::int64_t c2) {
-        return c2 < 0 || s > s2 || (s == s2 && c < c2);
-    };
-    for (const std::int64_t c : acc.touched) {
-        const double s = acc.score[c];
-        sum += s;
-        if (better(s, c, top, out.best)) {
-            second = top;
-            out.second = out.best;
-            top = s;
-            out.best = c;
-        } else if (better(s, c, second, out.second)) {
-            second = s;
-            out.second = c;
-        }
-    }
-    const double mean = sum / static_cast<double>(k);
-    double ss = 0.0;  // sum of squared deviations of the k nonzero scores from their mean
-    for (const std::int64_t c : acc.touched) {
-        const double d = acc.score[c] - mean;
-        ss += d * d;
-        acc.score[c] = 0.0;
-    }
-    acc.touched.clear();
-    // Over every node of `to` (NS 2009): the z = n - k others score 0. Merging the two groups
-    // (Chan et al.): ss + mean^2 k z / n, in O(k) instead of O(n) and free of cancellation.
-    // Over the scored candidates only: ss as it is, over k.
-    const double n = static_cast<double>(to.weight.size());
-    const double kd = static_cast<double>(k);
-    const bool all = eccentricity == Eccentricity::kAllNodes;
-    const double count = all ? n : kd;
-    const double spread = all ? ss + mean * mean * kd * (n - kd) / n : ss;
-    double ecc;
-    if (top == second)
-        ecc = 0.0;
-    else if (spread <= 0.0)  // a lone score and nothing else to compare with: no rival at all
-        ecc = std::numeric_limits<double>::infinity();
-    else
-        ecc = (top - second) / std::sqrt(spread / count);
-    out.accepted = ecc >= theta;
-    return out;
+    return eccentricity_test(acc, static_cast<double>(to.weight.size()), theta, eccentricity);
 }
 
 constexpr std::int64_t kBlock = 256;

@@ -12,19 +12,12 @@
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/pool.hpp"
+#include "graphveil/scoring.hpp"
 
 namespace graphveil {
 namespace {
 
-// A dense score accumulator over one graph's nodes with the list of touched entries, reused
-// across the nodes a worker scores (cleared through the touched list, O(touched)).
-struct Scores {
-    std::vector<double> score;
-    std::vector<std::int64_t> touched;
-    std::vector<double> values;  // the touched scores in touched order (finish's second pass)
-    explicit Scores(std::int64_t n) : score(static_cast<std::size_t>(n), 0.0) {}
-};
-
+using Scores = ScoreAccumulator;
 // One accumulator per running block; at most `threads` are ever created.
 using ScoresPool = ScratchPool<Scores>;
 
@@ -139,41 +132,13 @@ ScoredGraph<Index> scored_graph(const DigraphView<Index>& g, const Index* mapped
     return s;
 }
 
-// A degree window: the degrees d with d / ratio <= d' <= d * ratio, as integer bounds; every
-// degree when the ratio is infinite (no window).
-template <class Index>
-struct Window {
-    Index low = 0;
-    Index high = std::numeric_limits<Index>::max();
-    Window(double d, double ratio) {
-        if (std::isfinite(ratio)) {
-            low = static_cast<Index>(std::ceil(d / ratio));
-            const double top = std::floor(d * ratio);
-            if (top < static_cast<double>(high)) high = static_cast<Index>(top);
-        }
-    }
-    bool holds(Index d) const { return low <= d && d <= high; }
-};
-
 // The entries [begin, end) of row y of `rows` whose key lies in `window`.
 template <class Index>
 std::pair<std::int64_t, std::int64_t> key_run(const SideRows<Index>& rows, Index y, const Window<Index>& window) {
-    const Entry<Index>* rbegin = rows.entries.data() + rows.indptr[y];
-    const Entry<Index>* rend = rows.entries.data() + rows.end[y];
-    const Entry<Index>* first =
-        std::partition_point(rbegin, rend, [&](const Entry<Index>& e) { return e.key < window.low; });
-    const Entry<Index>* last =
-        std::partition_point(first, rend, [&](const Entry<Index>& e) { return e.key <= window.high; });
+    const auto [first, last] = window_run(rows.entries.data() + rows.indptr[y], rows.entries.data() + rows.end[y],
+                                          window, [](const Entry<Index>& e) { return e.key; });
     return {first - rows.entries.data(), last - rows.entries.data()};
 }
-
-// The outcome of scoring one node: its best two candidates (-1 when absent) in (score desc, id
-// asc) order and whether the best passes the eccentricity test.
-struct Match {
-    std::int64_t best = -1;
-    std::int64_t second = -1;
-    bool accepted = false;
-};
 
 // One evidence side of a node x: its neighbours on that side (a row of `from`), the rows of `to`
 // their images open, and the windows of the key and of the other degree.
@@ -208,56 +173,6 @@ bool single_evidence(const Side<Index>& side, Index y, Match& out) {
         return false;
     }
     return first < 0;  // no admissible candidate: nothing to propose
-}
-
-// Eccentricity of the touched scores (see propagate in attack.hpp), clearing them; `deps`, when
-// given, receives the touched candidates.
-Match finish(Scores& acc, double n, double theta, Eccentricity eccentricity, std::vector<std::int64_t>* deps) {
-    Match out;
-    const std::size_t k = acc.touched.size();
-    if (deps != nullptr) deps->assign(acc.touched.begin(), acc.touched.end());
-    if (k == 0) return out;
-    double sum = 0.0, top = 0.0, second = 0.0;
-    auto better = [](double s, std::int64_t c, double s2, std::int64_t c2) {
-        return c2 < 0 || s > s2 || (s == s2 && c < c2);
-    };
-    acc.values.resize(k);
-    for (std::size_t i = 0; i < k; ++i) {
-        const std::int64_t c = acc.touched[i];
-        const double s = acc.score[c];
-        acc.values[i] = s;
-        acc.score[c] = 0.0;
-        sum += s;
-        if (better(s, c, top, out.best)) {
-            second = top;
-            out.second = out.best;
-            top = s;
-            out.best = c;
-        } else if (better(s, c, second, out.second)) {
-            second = s;
-            out.second = c;
-        }
-    }
-    const double mean = sum / static_cast<double>(k);
-    double ss = 0.0;
-    for (const double s : acc.values) {
-        const double d = s - mean;
-        ss += d * d;
-    }
-    acc.touched.clear();
-    const double kd = static_cast<double>(k);
-    const bool all = eccentricity == Eccentricity::kAllNodes;
-    const double count = all ? n : kd;
-    const double spread = all ? ss + mean * mean * kd * (n - kd) / n : ss;
-    double ecc;
-    if (top == second)
-        ecc = 0.0;
-    else if (spread <= 0.0)
-        ecc = std::numeric_limits<double>::infinity();
-    else
-        ecc = (top - second) / std::sqrt(spread / count);
-    out.accepted = ecc >= theta;
-    return out;
 }
 
 // Scores the unmapped nodes of `to` from node x of `from` (see propagate_directed). `map` sends
@@ -310,7 +225,7 @@ Match best_match(const DigraphView<Index>& from, const ScoredGraph<Index>& to, c
             }
         }
     }
-    return finish(acc, static_cast<double>(to.n), theta, eccentricity, deps);
+    return eccentricity_test(acc, static_cast<double>(to.n), theta, eccentricity, deps);
 }
 
 template <class Index>

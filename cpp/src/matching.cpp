@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "alike.hpp"
+#include "graphveil/attack_directed.hpp"
 #include "graphveil/interrupt.hpp"
 #include "graphveil/parallel.hpp"
 #include "graphveil/pool.hpp"
@@ -31,10 +32,49 @@ std::vector<Index> inverse_of(const Index* mapping, std::int64_t n_target, std::
     return inverse;
 }
 
+// A graph as the matching kernels read it: one side, an undirected graph's rows, or two, a
+// digraph's out-rows (side 0) and in-rows (side 1). Rows are numbered over the sides: row r of
+// side s is row s n + r. A node's degree is its total over the sides (in + out on a digraph).
 template <class Index>
-std::int64_t degree(const CsrView<Index>& g, std::int64_t x) {
-    return g.indptr[x + 1] - g.indptr[x];
-}
+struct Sided {
+    std::int64_t n = 0;
+    int sides = 1;
+    CsrView<Index> side[2];
+
+    explicit Sided(const CsrView<Index>& g) : n(g.n), side{g, g} {}
+    explicit Sided(const DigraphView<Index>& g) : n(g.out.n), sides(2), side{g.out, g.in} {
+        if (g.out.n != g.in.n || g.out.indptr[g.out.n] != g.in.indptr[g.in.n])
+            throw std::invalid_argument("the out- and in-CSR of a digraph must have the same nodes and arcs");
+    }
+    std::int64_t length(int s, std::int64_t x) const { return side[s].indptr[x + 1] - side[s].indptr[x]; }
+    std::int64_t degree(std::int64_t x) const { return sides == 1 ? length(0, x) : length(0, x) + length(1, x); }
+    // Row r (numbered over the sides): its first entry and its length.
+    const Index* row(std::int64_t r) const {
+        return r < n ? side[0].indices + side[0].indptr[r] : side[1].indices + side[1].indptr[r - n];
+    }
+    std::int64_t row_length(std::int64_t r) const { return r < n ? length(0, r) : length(1, r - n); }
+    // The degree of row r's node (undirected: the row's length; a digraph: in + out).
+    std::int64_t row_degree(std::int64_t r) const { return degree(r < n ? r : r - n); }
+    // The row of this graph that a node's entry on side s reads through its image y: the nodes c
+    // that have y on side s. Undirected: y's row. A digraph: an out-neighbour's image y (t -> x,
+    // y = image of x) gives the c with c -> y, y's in-row; an in-neighbour's, the c with y -> c.
+    std::int64_t image_row(int s, std::int64_t y) const { return sides == 1 || s == 1 ? y : n + y; }
+    // Pairs (x, y) one pair (t, a) of these two graphs touches on its sides: sum of len_s(t) len_s(a).
+    std::int64_t pairs(const Sided& aux, std::int64_t t, std::int64_t a) const {
+        std::int64_t p = 0;
+        for (int s = 0; s < sides; ++s) p += length(s, t) * aux.length(s, a);
+        return p;
+    }
+    // The degree gap of (t, a): sum over sides of |len_s(t) - len_s(a)| (undirected: |deg t - deg a|).
+    std::int64_t gap(const Sided& aux, std::int64_t t, std::int64_t a) const {
+        std::int64_t g = 0;
+        for (int s = 0; s < sides; ++s) {
+            const std::int64_t d = length(s, t) - aux.length(s, a);
+            g += d < 0 ? -d : d;
+        }
+        return g;
+    }
+};
 
 // Marks per node pair, one open-addressing table per target node x (its row of aux nodes y):
 // a spreading pair marks the pairs (x, y) of one x for a whole run of y, which then probe one
@@ -199,7 +239,7 @@ private:
 template <class Index, class Order>
 class Percolation {
 public:
-    Percolation(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+    Percolation(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping, std::int64_t r,
                 std::int64_t max_spread, std::int64_t max_noisy)
         : target_(target),
           aux_(aux),
@@ -251,7 +291,7 @@ public:
                     if (word & Marks::kSpread) return;
                     word |= Marks::kSpread;
                     phase.emplace_back(x, y);
-                    if (spreads(x, y)) noisy_left_ -= degree(target_, x) * degree(aux_, y);
+                    if (spreads(x, y)) noisy_left_ -= target_.pairs(aux_, x, y);
                 });
             }
         }
@@ -264,49 +304,55 @@ private:
     using Key = typename MarkQueue<Order>::Key;
 
     bool spreads(std::int64_t t, std::int64_t a) const {
-        return degree(target_, t) * degree(aux_, a) <= max_spread_;
+        return target_.pairs(aux_, t, a) <= max_spread_;
     }
-    // Calls f(x, y) for the unmatched pairs x in N(t), y in N(a) whose nodes have degree >= r.
+    // Calls f(x, y) for the unmatched pairs x, y of one side of t and a (both in N(t), N(a); both
+    // out-neighbours or both in-neighbours on a digraph) whose nodes have degree >= r.
     template <class F>
     void neighbour_pairs(std::int64_t t, std::int64_t a, F&& f) {
-        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
-            const std::int64_t x = target_.indices[e];
-            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
-            for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
-                const std::int64_t y = aux_.indices[g];
-                if (inverse_[y] >= 0 || degree(aux_, y) < r_) continue;
-                f(x, y);
+        for (int s = 0; s < target_.sides; ++s) {
+            const CsrView<Index>& ts = target_.side[s];
+            const CsrView<Index>& as = aux_.side[s];
+            for (std::int64_t e = ts.indptr[t]; e < ts.indptr[t + 1]; ++e) {
+                const std::int64_t x = ts.indices[e];
+                if (mapping_[x] >= 0 || target_.degree(x) < r_) continue;
+                for (std::int64_t g = as.indptr[a]; g < as.indptr[a + 1]; ++g) {
+                    const std::int64_t y = as.indices[g];
+                    if (inverse_[y] >= 0 || aux_.degree(y) < r_) continue;
+                    f(x, y);
+                }
+                if (++work_ % 1024 == 0) interrupt::check();
             }
-            if (++work_ % 1024 == 0) interrupt::check();
         }
     }
-    // One mark to every neighbouring pair of (t, a) (neighbour_pairs, the y side filtered once).
+    // One mark to every neighbouring pair of (t, a) on each side (neighbour_pairs, the y side
+    // filtered once): a pair that is a neighbour on both sides (mutual arcs) gets two.
     void spread(std::int64_t t, std::int64_t a) {
         if (!spreads(t, a)) return;
-        ys_.clear();
-        for (std::int64_t g = aux_.indptr[a]; g < aux_.indptr[a + 1]; ++g) {
-            const Index y = aux_.indices[g];
-            if (inverse_[y] < 0 && degree(aux_, y) >= r_) ys_.push_back(y);
-        }
-        for (std::int64_t e = target_.indptr[t]; e < target_.indptr[t + 1]; ++e) {
-            const std::int64_t x = target_.indices[e];
-            if (mapping_[x] >= 0 || degree(target_, x) < r_) continue;
-            const std::int64_t dx = degree(target_, x);
-            for (const Index y : ys_) {
-                std::uint32_t& word = marks_.at(x, y);
-                const std::uint32_t marks = (word & Marks::kMarks) + 1;
-                word = (word & Marks::kSpread) | marks;
-                if (marks >= r_) {
-                    const std::int64_t gap = dx - degree(aux_, y);
-                    queue_.push(marks, order_.key(gap < 0 ? -gap : gap, x, y));
-                }
+        for (int s = 0; s < target_.sides; ++s) {
+            const CsrView<Index>& ts = target_.side[s];
+            const CsrView<Index>& as = aux_.side[s];
+            ys_.clear();
+            for (std::int64_t g = as.indptr[a]; g < as.indptr[a + 1]; ++g) {
+                const Index y = as.indices[g];
+                if (inverse_[y] < 0 && aux_.degree(y) >= r_) ys_.push_back(y);
             }
-            if (++work_ % 1024 == 0) interrupt::check();
+            for (std::int64_t e = ts.indptr[t]; e < ts.indptr[t + 1]; ++e) {
+                const std::int64_t x = ts.indices[e];
+                if (mapping_[x] >= 0 || target_.degree(x) < r_) continue;
+                for (const Index y : ys_) {
+                    std::uint32_t& word = marks_.at(x, y);
+                    const std::uint32_t marks = (word & Marks::kMarks) + 1;
+                    word = (word & Marks::kSpread) | marks;
+                    if (marks >= r_) queue_.push(marks, order_.key(target_.gap(aux_, x, y), x, y));
+                }
+                if (++work_ % 1024 == 0) interrupt::check();
+            }
         }
     }
 
-    const CsrView<Index>& target_;
-    const CsrView<Index>& aux_;
+    const Sided<Index>& target_;
+    const Sided<Index>& aux_;
     Index* mapping_;
     std::vector<Index> inverse_;
     std::int64_t r_, max_spread_;
@@ -324,6 +370,8 @@ private:
 struct Counter {
     std::vector<std::int32_t> count;
     std::vector<std::int64_t> touched;
+    std::vector<std::int64_t> order;   // the touched entries by count, highest first
+    std::vector<std::int64_t> starts;  // counting sort's bucket starts
     explicit Counter(std::int64_t n) : count(static_cast<std::size_t>(n), 0) {}
 };
 
@@ -355,42 +403,60 @@ constexpr std::int64_t kProbe = 4;
 // shortest row's candidates when those are cheap to score; candidates whose count read so far
 // plus the rows only searched stays below the highest count are not searched at all.
 template <class Index>
-Witnessed best_witnessed(const CsrView<Index>& to, const Index* taken, const std::int64_t* rows, std::size_t k,
+Witnessed best_witnessed(const Sided<Index>& to, const Index* taken, const std::int64_t* rows, std::size_t k,
                          std::int64_t threshold, std::int64_t bound, std::int64_t max_row, Counter& counter) {
     if (static_cast<std::int64_t>(k) < threshold) return {};
     std::size_t big = static_cast<std::size_t>(threshold - 1);
-    while (big < k && degree(to, rows[big]) > max_row) ++big;
+    while (big < k && to.row_degree(rows[big]) > max_row) ++big;
     if (big == k) return {};
-    auto hits = [&](Index c, std::size_t end) {  // rows[0, end) holding c
-        std::int64_t h = 0;
-        for (std::size_t i = 0; i < end; ++i)
-            h += std::binary_search(to.indices + to.indptr[rows[i]], to.indices + to.indptr[rows[i] + 1], c);
+    // The rows of rows[0, end) holding c when they are `need` or more; else some count below
+    // `need` (the search stops once the rows left cannot make up for the misses).
+    auto hits = [&](Index c, std::size_t end, std::int64_t need) {
+        std::int64_t h = 0, misses = static_cast<std::int64_t>(end) - need;  // misses allowed
+        for (std::size_t i = 0; i < end; ++i) {
+            if (std::binary_search(to.row(rows[i]), to.row(rows[i]) + to.row_length(rows[i]), c))
+                ++h;
+            else if (--misses < 0)
+                break;
+        }
         return h;
     };
     std::int64_t floor = threshold;  // at most the top score, when there is a best
     std::int64_t read = 0;
-    for (std::size_t i = big; i < k; ++i) read += degree(to, rows[i]);
+    for (std::size_t i = big; i < k; ++i) read += to.row_length(rows[i]);
     const std::int64_t last = rows[k - 1];
-    if (k - big >= 2 && kProbe * degree(to, last) * static_cast<std::int64_t>(k - 1) <= read)
-        for (std::int64_t f = to.indptr[last]; f < to.indptr[last + 1]; ++f) {
-            const Index c = to.indices[f];
-            if (taken[c] < 0 && degree(to, c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1));
+    if (k - big >= 2 && kProbe * to.row_length(last) * static_cast<std::int64_t>(k - 1) <= read)
+        for (const Index *f = to.row(last), *stop = f + to.row_length(last); f < stop; ++f) {
+            const Index c = *f;
+            if (taken[c] < 0 && to.degree(c) >= bound) floor = std::max(floor, 1 + hits(c, k - 1, floor));
         }
     const std::size_t first = std::max(big, static_cast<std::size_t>(floor - 1));  // rows only searched
     for (std::size_t i = first; i < k; ++i)
-        for (std::int64_t f = to.indptr[rows[i]]; f < to.indptr[rows[i] + 1]; ++f) {
-            const Index c = to.indices[f];
-            if (taken[c] >= 0 || degree(to, c) < bound) continue;
+        for (const Index *f = to.row(rows[i]), *stop = f + to.row_length(rows[i]); f < stop; ++f) {
+            const Index c = *f;
+            if (taken[c] >= 0 || to.degree(c) < bound) continue;
             if (counter.count[c]++ == 0) counter.touched.push_back(c);
         }
-    for (const std::int64_t c : counter.touched) floor = std::max<std::int64_t>(floor, counter.count[c]);
+    // The candidates by read count, highest first (a counting sort): a candidate whose count plus
+    // the rows only searched stays below the top score so far (or floor) is neither the top nor
+    // tied, and neither is any after it, so the search stops there.
+    std::int64_t most = 0;
+    for (const std::int64_t c : counter.touched) most = std::max<std::int64_t>(most, counter.count[c]);
+    floor = std::max(floor, most);
+    counter.starts.assign(static_cast<std::size_t>(most) + 2, 0);
+    for (const std::int64_t c : counter.touched) ++counter.starts[static_cast<std::size_t>(most - counter.count[c]) + 1];
+    for (std::size_t b = 1; b < counter.starts.size(); ++b) counter.starts[b] += counter.starts[b - 1];
+    counter.order.resize(counter.touched.size());
+    for (const std::int64_t c : counter.touched)
+        counter.order[static_cast<std::size_t>(counter.starts[static_cast<std::size_t>(most - counter.count[c])]++)] = c;
     Witnessed out;
     std::int64_t top = 0;
-    for (const std::int64_t c : counter.touched) {
+    for (const std::int64_t c : counter.order) {
         std::int64_t s = counter.count[c];
-        counter.count[c] = 0;
-        if (s + static_cast<std::int64_t>(first) < floor) continue;  // below the top score
-        s += hits(static_cast<Index>(c), first);
+        const std::int64_t bar = std::max(floor, top);  // a candidate below it is not the top
+        if (s + static_cast<std::int64_t>(first) < bar) break;
+        s += hits(static_cast<Index>(c), first, bar - s);
+        if (s < bar) continue;  // exact from bar up (below floor, no candidate is the best)
         if (s > top) {
             top = s;
             out.top = c;
@@ -399,6 +465,7 @@ Witnessed best_witnessed(const CsrView<Index>& to, const Index* taken, const std
             out.tied = c;
         }
     }
+    for (const std::int64_t c : counter.touched) counter.count[c] = 0;
     counter.touched.clear();
     if (top >= threshold && out.tied < 0) out.best = out.top;
     return out;
@@ -411,12 +478,12 @@ constexpr std::int64_t kBlock = 256;
 // nothing else: each set of rows is scored once (on a web graph the pages of a site link to the
 // same few hubs, and most scorings repeat one).
 template <class Index>
-void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Index* map, const Index* taken,
+void score_nodes(const Sided<Index>& from, const Sided<Index>& to, const Index* map, const Index* taken,
                  const std::vector<std::int64_t>& nodes, std::int64_t threshold, std::int64_t bound,
                  std::int64_t max_row, int threads, CounterPool& pool, std::vector<Witnessed>& out) {
     const std::int64_t n = static_cast<std::int64_t>(nodes.size());
     std::vector<std::int64_t> begin(static_cast<std::size_t>(n) + 1, 0), end(static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + degree(from, nodes[i]);
+    for (std::int64_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + from.degree(nodes[i]);
     std::vector<std::int64_t> rows(static_cast<std::size_t>(begin[n]));
     std::vector<std::uint64_t> hash(static_cast<std::size_t>(n));
     parallel_ranges(n, kBlock, threads, [&](std::int64_t first, std::int64_t last, std::int64_t) {
@@ -424,14 +491,17 @@ void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Ind
             const std::int64_t x = nodes[i];
             std::int64_t* row = rows.data() + begin[i];
             std::int64_t k = 0;
-            for (std::int64_t e = from.indptr[x]; e < from.indptr[x + 1]; ++e) {
-                const Index y = map[from.indices[e]];
-                if (y >= 0) row[k++] = y;
-            }
-            // Longest rows first, equal lengths by id: an order of the set alone.
+            for (int s = 0; s < from.sides; ++s)
+                for (std::int64_t e = from.side[s].indptr[x]; e < from.side[s].indptr[x + 1]; ++e) {
+                    const Index y = map[from.side[s].indices[e]];
+                    if (y >= 0) row[k++] = to.image_row(s, y);
+                }
+            // The rows of nodes of degree above max_row first, then the longest, equal lengths by
+            // id: an order of the set alone (undirected: the longest first).
             std::sort(row, row + k, [&](std::int64_t p, std::int64_t q) {
-                const std::int64_t dp = degree(to, p), dq = degree(to, q);
-                return dp > dq || (dp == dq && p < q);
+                const bool hp = to.row_degree(p) > max_row, hq = to.row_degree(q) > max_row;
+                const std::int64_t dp = to.row_length(p), dq = to.row_length(q);
+                return hp > hq || (hp == hq && (dp > dq || (dp == dq && p < q)));
             });
             std::uint64_t h = detail::mix64(static_cast<std::uint64_t>(k));
             for (std::int64_t r = 0; r < k; ++r) h = detail::mix64(h ^ static_cast<std::uint64_t>(row[r]));
@@ -457,15 +527,14 @@ void score_nodes(const CsrView<Index>& from, const CsrView<Index>& to, const Ind
         if (same[i] != i) out[i] = out[same[i]];
 }
 
-}  // namespace
-
 template <class Index>
-MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
-                        bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
+MatchingStats percolate_sided(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping, std::int64_t r,
+                              bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
     if (r < 1) throw std::invalid_argument("r must be at least 1");
-    std::int64_t max_gap = 0;
-    for (std::int64_t t = 0; t < target.n; ++t) max_gap = std::max(max_gap, degree(target, t));
-    for (std::int64_t a = 0; a < aux.n; ++a) max_gap = std::max(max_gap, degree(aux, a));
+    std::int64_t top_t = 0, top_a = 0;  // the largest degrees: the gap is at most their sum
+    for (std::int64_t t = 0; t < target.n; ++t) top_t = std::max(top_t, target.degree(t));
+    for (std::int64_t a = 0; a < aux.n; ++a) top_a = std::max(top_a, aux.degree(a));
+    const std::int64_t max_gap = target.sides == 1 ? std::max(top_t, top_a) : top_t + top_a;
     if (PackedOrder::fits(max_gap, target.n, aux.n)) {
         Percolation<Index, PackedOrder> run(target, aux, mapping, r, max_spread, max_noisy);
         return run.run(expand_when_stuck);
@@ -474,30 +543,70 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
     return run.run(expand_when_stuck);
 }
 
+// The cached scorings of one graph's nodes (best_witnessed against the other graph), one per
+// (node, degree bucket it is eligible in): node x of degree d >= 2 is eligible in buckets
+// 1..floor(log2 d), at slot_start[x] + j - 1. A scoring stands until the node gains a matched
+// neighbour or its top or tied candidate is matched: nothing else moves its strict best.
 template <class Index>
-MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
-                        std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+class Scorings {
+public:
+    explicit Scorings(const Sided<Index>& g)
+        : slot_start_(static_cast<std::size_t>(g.n) + 1, 0), changed_(static_cast<std::size_t>(g.n), -1) {
+        for (std::int64_t x = 0; x < g.n; ++x) {
+            int buckets = 0;
+            while ((std::int64_t{2} << buckets) <= g.degree(x)) ++buckets;
+            slot_start_[x + 1] = slot_start_[x] + buckets;
+        }
+        cache_.resize(static_cast<std::size_t>(slot_start_[g.n]));
+    }
+    const Witnessed& at(std::int64_t x, int j) const { return cache_[slot_start_[x] + (j - 1)]; }
+    // The nodes whose scoring at bucket j no longer stands (`taken`: the candidates matched).
+    void stale(const std::vector<std::int64_t>& nodes, int j, const Index* taken, std::vector<std::int64_t>& out) const {
+        out.clear();
+        for (const std::int64_t x : nodes) {
+            const Witnessed& c = at(x, j);
+            if (c.step < 0 || changed_[x] >= c.step || (c.top >= 0 && taken[c.top] >= 0) ||
+                (c.tied >= 0 && taken[c.tied] >= 0))
+                out.push_back(x);
+        }
+    }
+    void store(const std::vector<std::int64_t>& nodes, int j, const std::vector<Witnessed>& scored, std::int64_t step) {
+        for (std::size_t i = 0; i < nodes.size(); ++i) {
+            Witnessed& c = cache_[slot_start_[nodes[i]] + (j - 1)];
+            c = scored[i];
+            c.step = step;
+        }
+    }
+    // Node x of g was matched at `step`: its neighbours' scorings no longer stand.
+    void matched(const Sided<Index>& g, std::int64_t x, std::int64_t step) {
+        for (int s = 0; s < g.sides; ++s)
+            for (std::int64_t e = g.side[s].indptr[x]; e < g.side[s].indptr[x + 1]; ++e)
+                changed_[g.side[s].indices[e]] = step;
+    }
+
+private:
+    std::vector<std::int64_t> slot_start_;
+    std::vector<Witnessed> cache_;
+    std::vector<std::int64_t> changed_;  // by node: the step a neighbour was last matched
+};
+
+template <class Index>
+MatchingStats reconcile_sided(const Sided<Index>& target, const Sided<Index>& aux, Index* mapping,
+                              std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
     if (threshold < 1) throw std::invalid_argument("threshold must be at least 1");
     std::vector<Index> inverse = inverse_of(mapping, target.n, aux.n);
     std::int64_t max_degree = 0;
-    for (std::int64_t t = 0; t < target.n; ++t) max_degree = std::max(max_degree, degree(target, t));
-    for (std::int64_t a = 0; a < aux.n; ++a) max_degree = std::max(max_degree, degree(aux, a));
+    for (std::int64_t t = 0; t < target.n; ++t) max_degree = std::max(max_degree, target.degree(t));
+    for (std::int64_t a = 0; a < aux.n; ++a) max_degree = std::max(max_degree, aux.degree(a));
     int top_bucket = 0;
     while ((std::int64_t{2} << top_bucket) <= max_degree) ++top_bucket;  // floor(log2 D)
     CounterPool aux_pool(aux.n), target_pool(target.n);
-    // One cached scoring per (target node, bucket it is eligible in): node t of degree d >= 2 is
-    // eligible in buckets 1..floor(log2 d), at slot_start[t] + j - 1.
-    std::vector<std::int64_t> slot_start(static_cast<std::size_t>(target.n) + 1, 0);
-    for (std::int64_t t = 0; t < target.n; ++t) {
-        int buckets = 0;
-        while ((std::int64_t{2} << buckets) <= degree(target, t)) ++buckets;
-        slot_start[t + 1] = slot_start[t] + buckets;
-    }
-    std::vector<Witnessed> cache(static_cast<std::size_t>(slot_start[target.n]));
-    std::vector<std::int64_t> changed(static_cast<std::size_t>(target.n), -1);  // step a neighbour was last matched
+    // The scorings of both ways are kept from step to step (the forward ones of the eligible
+    // target nodes, the backward ones of the proposed aux nodes), rescored only when stale.
+    Scorings<Index> forward_scorings(target), backward_scorings(aux);
     std::vector<std::int64_t> eligible, stale, proposed;
     std::vector<Witnessed> scored;
-    std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1), backward;
+    std::vector<std::int64_t> forward(static_cast<std::size_t>(target.n), -1);
     MatchingStats stats;
     for (std::int64_t pass = 0, before = -1; pass < iterations && stats.mapped != before; ++pass) {
         before = stats.mapped;  // a pass that adds nothing leaves every later pass the same
@@ -507,46 +616,64 @@ MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux,
             const std::int64_t bound = std::int64_t{1} << j;
             eligible.clear();
             for (std::int64_t t = 0; t < target.n; ++t)
-                if (mapping[t] < 0 && degree(target, t) >= bound) eligible.push_back(t);
+                if (mapping[t] < 0 && target.degree(t) >= bound) eligible.push_back(t);
             const std::int64_t step = stats.rounds;
-            // The last scoring of t at this bound stands unless t gained a matched neighbour
-            // since, or a top candidate was matched.
-            stale.clear();
-            for (const std::int64_t t : eligible) {
-                const Witnessed& c = cache[slot_start[t] + (j - 1)];
-                if (c.step < 0 || changed[t] >= c.step || (c.top >= 0 && inverse[c.top] >= 0) ||
-                    (c.tied >= 0 && inverse[c.tied] >= 0))
-                    stale.push_back(t);
-            }
+            forward_scorings.stale(eligible, j, inverse.data(), stale);
             score_nodes(target, aux, mapping, inverse.data(), stale, threshold, bound, max_row, threads, aux_pool,
                         scored);
-            for (std::size_t i = 0; i < stale.size(); ++i) {
-                Witnessed& c = cache[slot_start[stale[i]] + (j - 1)];
-                c = scored[i];
-                c.step = step;
-            }
-            for (const std::int64_t t : eligible) forward[t] = cache[slot_start[t] + (j - 1)].best;
+            forward_scorings.store(stale, j, scored, step);
+            for (const std::int64_t t : eligible) forward[t] = forward_scorings.at(t, j).best;
             proposed.clear();
             for (const std::int64_t t : eligible)
                 if (forward[t] >= 0) proposed.push_back(forward[t]);
             std::sort(proposed.begin(), proposed.end());
             proposed.erase(std::unique(proposed.begin(), proposed.end()), proposed.end());
-            score_nodes(aux, target, inverse.data(), mapping, proposed, threshold, bound, max_row, threads,
-                        target_pool, scored);
-            backward.resize(proposed.size());
-            for (std::size_t i = 0; i < proposed.size(); ++i) backward[i] = scored[i].best;
-            for (std::size_t i = 0; i < proposed.size(); ++i) {
-                const std::int64_t t = backward[i], a = proposed[i];
+            backward_scorings.stale(proposed, j, mapping, stale);
+            score_nodes(aux, target, inverse.data(), mapping, stale, threshold, bound, max_row, threads, target_pool,
+                        scored);
+            backward_scorings.store(stale, j, scored, step);
+            for (const std::int64_t a : proposed) {
+                const std::int64_t t = backward_scorings.at(a, j).best;
                 if (t < 0 || forward[t] != a) continue;
                 mapping[t] = static_cast<Index>(a);
                 inverse[a] = static_cast<Index>(t);
                 ++stats.mapped;
-                for (std::int64_t e = target.indptr[t]; e < target.indptr[t + 1]; ++e) changed[target.indices[e]] = step;
+                forward_scorings.matched(target, t, step);
+                backward_scorings.matched(aux, a, step);
             }
             for (const std::int64_t t : eligible) forward[t] = -1;
         }
     }
     return stats;
+}
+
+}  // namespace
+
+template <class Index>
+MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping, std::int64_t r,
+                        bool expand_when_stuck, std::int64_t max_spread, std::int64_t max_noisy) {
+    return percolate_sided(Sided<Index>(target), Sided<Index>(aux), mapping, r, expand_when_stuck, max_spread,
+                           max_noisy);
+}
+
+template <class Index>
+MatchingStats percolate_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t r, bool expand_when_stuck, std::int64_t max_spread,
+                                 std::int64_t max_noisy) {
+    return percolate_sided(Sided<Index>(target), Sided<Index>(aux), mapping, r, expand_when_stuck, max_spread,
+                           max_noisy);
+}
+
+template <class Index>
+MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
+                        std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+    return reconcile_sided(Sided<Index>(target), Sided<Index>(aux), mapping, threshold, iterations, max_row, threads);
+}
+
+template <class Index>
+MatchingStats reconcile_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads) {
+    return reconcile_sided(Sided<Index>(target), Sided<Index>(aux), mapping, threshold, iterations, max_row, threads);
 }
 
 template MatchingStats percolate(const CsrView<std::int32_t>&, const CsrView<std::int32_t>&, std::int32_t*,
@@ -557,5 +684,13 @@ template MatchingStats reconcile(const CsrView<std::int32_t>&, const CsrView<std
                                  std::int64_t, std::int64_t, std::int64_t, int);
 template MatchingStats reconcile(const CsrView<std::int64_t>&, const CsrView<std::int64_t>&, std::int64_t*,
                                  std::int64_t, std::int64_t, std::int64_t, int);
+template MatchingStats percolate_directed(const DigraphView<std::int32_t>&, const DigraphView<std::int32_t>&,
+                                          std::int32_t*, std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats percolate_directed(const DigraphView<std::int64_t>&, const DigraphView<std::int64_t>&,
+                                          std::int64_t*, std::int64_t, bool, std::int64_t, std::int64_t);
+template MatchingStats reconcile_directed(const DigraphView<std::int32_t>&, const DigraphView<std::int32_t>&,
+                                          std::int32_t*, std::int64_t, std::int64_t, std::int64_t, int);
+template MatchingStats reconcile_directed(const DigraphView<std::int64_t>&, const DigraphView<std::int64_t>&,
+                                          std::int64_t*, std::int64_t, std::int64_t, std::int64_t, int);
 
 }  // namespace graphveil

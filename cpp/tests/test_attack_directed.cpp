@@ -1,4 +1,4 @@
-// The directed propagation kernel alone: direction tells apart the nodes that the undirected graph
+// The directed propagation kernel alone (and the directed matching kernels at the end): direction tells apart the nodes that the undirected graph
 // cannot (the twins of a triangle), the mapping is the same on any thread count, and an out- and
 // in-CSR that disagree, or seeds that are not a partial matching, are refused.
 #include <cstdint>
@@ -8,6 +8,7 @@
 #include "check.hpp"
 #include "graphveil/attack_directed.hpp"
 #include "graphveil/csr.hpp"
+#include "graphveil/matching.hpp"
 
 namespace {
 
@@ -70,5 +71,24 @@ TEST(directed_propagation_refuses_bad_input) {
     CHECK(throws<std::invalid_argument>([&] {
         graphveil::propagate_directed(bad, kGraph.view(), seeds.data(), 0.5, 2.0,
                                       graphveil::Eccentricity::kAllNodes, 100, 1);
+    }));
+}
+
+TEST(directed_matching_maps_a_digraph_against_itself_on_any_thread_count) {
+    std::vector<std::int32_t> marks(6, -1), one(6, -1), many(6, -1);
+    marks[2] = 2;  // percolation at r = 2: marks along out-arcs and in-arcs reach every node
+    const auto stats = graphveil::percolate_directed(kGraph.view(), kGraph.view(), marks.data(), 2, true, INT64_MAX,
+                                                     INT64_MAX);
+    for (std::int32_t x = 0; x < 6; ++x) CHECK(marks[x] == x);
+    CHECK(stats.mapped == 5 && stats.marked > 0);
+    for (auto* m : {&one, &many}) (*m)[2] = 2, (*m)[3] = 3;
+    graphveil::reconcile_directed(kGraph.view(), kGraph.view(), one.data(), 1, 10, INT64_MAX, 1);
+    graphveil::reconcile_directed(kGraph.view(), kGraph.view(), many.data(), 1, 10, INT64_MAX, 4);
+    CHECK(one == many);
+    for (std::int32_t x = 0; x < 6; ++x) CHECK(one[x] == x);
+    std::vector<std::int32_t> bad(6, -1);
+    bad[0] = bad[1] = 2;
+    CHECK(throws<std::invalid_argument>([&] {
+        graphveil::reconcile_directed(kGraph.view(), kGraph.view(), bad.data(), 1, 10, INT64_MAX, 1);
     }));
 }

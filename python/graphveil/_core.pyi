@@ -583,6 +583,36 @@ def propagate_directed(
     max_rounds: int,
     threads: int = 0,
 ) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
+def percolate_directed(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    in_indptr: npt.NDArray[np.int64],
+    in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_in_indptr: npt.NDArray[np.int64],
+    aux_in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    r: int,
+    expand_when_stuck: bool,
+    max_spread: int,
+    max_noisy: int,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int, int]: ...
+def reconcile_directed(
+    indptr: npt.NDArray[np.int64],
+    indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    in_indptr: npt.NDArray[np.int64],
+    in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_indptr: npt.NDArray[np.int64],
+    aux_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    aux_in_indptr: npt.NDArray[np.int64],
+    aux_in_indices: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    seeds: npt.NDArray[np.int32] | npt.NDArray[np.int64],
+    threshold: int,
+    iterations: int,
+    max_row: int,
+    threads: int = 0,
+) -> tuple[npt.NDArray[np.int32] | npt.NDArray[np.int64], int, int]: ...
 
 # matching.hpp
 def percolate(

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 
+#include "graphveil/attack_directed.hpp"
 #include "graphveil/csr.hpp"
 
 namespace graphveil {
@@ -50,7 +51,9 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 // form a matching. Passes stop early after one that adds nothing (every later one would be the
 // same). A node's scoring at a bucket is kept from the previous pass unless the node gained a
 // matched neighbour since or one of its top candidates was matched (nothing else moves it), so
-// later passes rescore only around the new pairs. Within a step, nodes with the same matched
+// later passes rescore only around the new pairs; so are the backward scorings. Candidates are
+// searched by their count in the rows read, highest first, and the search stops at the first that
+// can no longer reach the top score (exact). Within a step, nodes with the same matched
 // neighbours (the pages of a web site linking to the same hubs) share one scoring, which reads
 // nothing else. Scores are integers, nodes are scored in parallel from a fixed mapping, so the
 // result does not depend on `threads`.
@@ -65,5 +68,35 @@ MatchingStats percolate(const CsrView<Index>& target, const CsrView<Index>& aux,
 template <class Index>
 MatchingStats reconcile(const CsrView<Index>& target, const CsrView<Index>& aux, Index* mapping,
                         std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads);
+
+// Directed percolation: percolate on digraphs, reading out- and in-neighbourhoods apart. A pair
+// (t, a) spreads one mark to each pair (x, y) of out-neighbours (t -> x, a -> y) and one to each
+// pair of in-neighbours (x -> t, y -> a); a pair that is a neighbour on both sides (mutual arcs in
+// both graphs) gets two, the arcs that agree. The rest is percolate's, with a node's degree its
+// in- plus out-degree (the filter of degree < r, exact again: a pair collects at most
+// min(in x, in y) + min(out x, out y) marks from a matching), the pairs (t, a) touches
+// out(t) out(a) + in(t) in(a) (max_spread and max_noisy bound these), and the order among equal
+// marks the smallest |in(t') - in(a')| + |out(t') - out(a')|, then t', then a'. Yartseva and
+// Grossglauser and Kazemi et al. define percolation on undirected graphs; this directed form is
+// graphveil's: a mark is an arc of each graph that the matched pair explains in the same
+// direction. Sequential; throws std::invalid_argument if a graph's out- and in-CSR differ in
+// nodes or arcs, or the seeds are not a partial matching.
+template <class Index>
+MatchingStats percolate_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t r, bool expand_when_stuck, std::int64_t max_spread,
+                                 std::int64_t max_noisy);
+
+// Directed reconciliation: reconcile on digraphs. The similarity witnesses of (t, a) are the
+// matched pairs (x, y) with t -> x and a -> y (out-witnesses) plus those with x -> t and y -> a
+// (in-witnesses), counted apart and summed: a matched pair joined to t and a by arcs both ways
+// counts twice, one that agrees on one arc only once, and a pair joined by arcs of opposite
+// directions not at all. Degree buckets and eligibility read a node's in- plus out-degree; the
+// rest (max_row, on a node's in- plus out-degree, the caching, threads) is reconcile's, the rows
+// of the images being their in-rows (for out-witnesses) and out-rows (for in-witnesses). Korula and Lattanzi define the algorithm
+// on undirected graphs; the directed witness count is graphveil's, the count of matched arcs
+// that the pair explains with their directions. Throws as percolate_directed.
+template <class Index>
+MatchingStats reconcile_directed(const DigraphView<Index>& target, const DigraphView<Index>& aux, Index* mapping,
+                                 std::int64_t threshold, std::int64_t iterations, std::int64_t max_row, int threads);
 
 }  // namespace graphveil

@@ -19,11 +19,14 @@ The seeded attacks run once per seed count of a sweep (``seed_fractions`` of the
 on G0's core minus the seeds and on every non-seed node: correct, wrong, unmapped, accuracy,
 coverage and the share with a structural twin (:func:`~graphveil.attack.structural_twins`).
 
-A directed release: percolation and reconciliation match the underlying undirected graphs (G0's
-and each world's arcs with their directions dropped, a lower bound of what a directed matching
-reaches); the seedless attack finds its seed clique on the undirected graphs (a clique has no
-direction) and extends it by directed propagation (:func:`~graphveil.attack.propagation`), its
-twins G0's directed twins.
+A directed G0 and release: percolation and reconciliation match G0's arcs to each world's, reading
+out- and in-neighbours apart (their directed forms, :func:`~graphveil.attack.percolation` and
+:func:`~graphveil.attack.reconciliation` on two digraphs; ``directed=False`` drops the directions,
+the attack on the underlying undirected graphs, a weaker attacker); the seedless attack finds its
+seed clique on the undirected graphs (a clique has no direction) and extends it by directed
+propagation (:func:`~graphveil.attack.propagation`). The twins are then G0's directed twins; the
+core and the seeds are G0's undirected graph's either way, so that the directed and the undirected
+attack with one ``seed`` score the same nodes from the same seeds.
 """
 
 from __future__ import annotations
@@ -58,6 +61,7 @@ from graphveil.attack.propagation import (
     core_nodes,
     high_degree_seeds,
     propagation,
+    reads_directions,
     reidentification_rate,
     structural_twins,
 )
@@ -117,6 +121,9 @@ class Deanonymization:
     rates: tuple[WorldRate, ...]
     #: The attack's parameters, as given.
     parameters: dict[str, Any] = field(default_factory=dict)
+    #: The attack read the arcs' directions (a directed G0 and release); False on an undirected
+    #: release, or when the directions were dropped (``directed=False``).
+    directed: bool = False
 
     def rate(self, world: str = "sampled", seeds: int | None = None) -> Reidentification:
         """The core rates of ``world`` at ``seeds`` seed pairs (default: the smallest count)."""
@@ -131,6 +138,7 @@ class Deanonymization:
             "attack": self.attack,
             "parameters": dict(self.parameters),
             "rates": [r.as_dict() for r in self.rates],
+            "directed": self.directed,
         }
 
 
@@ -147,7 +155,8 @@ def deanonymization_table(result: Deanonymization) -> str:
             + f"  {r.every.correct:>12.4f}"
         )
     params = ", ".join(f"{k} {v}" for k, v in result.parameters.items())
-    lines.append(f"{result.attack}: {params}")
+    read = ", directed (in- and out-neighbours)" if result.directed else ""
+    lines.append(f"{result.attack}: {params}{read}")
     return "\n".join(lines)
 
 
@@ -198,13 +207,15 @@ def _setup(
     worlds: Sequence[str],
     g0_twins: np.ndarray | None,
     threads: int | None,
-    directed: bool = False,
+    directed: bool | None = None,
+    what: str = "propagation",
 ) -> _Setup:
+    """``directed``: as :func:`~graphveil.attack.percolation_attack`'s (``what`` names the attack)."""
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     release = release_on(g0, published)
     m = g0.m  # the attacker knows the number of edges (arcs) of G0
-    g0_arcs = attack_graph(g0, "g0") if directed and g0.directed else None
+    g0_arcs = attack_graph(g0, "g0") if reads_directions(directed, g0, what) else None
     g0 = attack_graph(g0.to_undirected(), "g0")
     perm = rng.permutation(g0.n)  # G0 node i is target node perm[i]
     truth = np.empty_like(perm)
@@ -296,12 +307,26 @@ def _seeded(
     g0_twins: np.ndarray | None,
     parameters: dict[str, Any],
     worlds: Sequence[str] = WORLDS,
+    directed: bool | None = None,
 ) -> Deanonymization:
-    """Run ``matcher`` from each seed count's seeds against each world (one permutation)."""
+    """Run ``matcher`` from each seed count's seeds against each world (one permutation).
+
+    ``directed`` (None: when G0 is directed): match G0's arcs to each world's, else the
+    undirected graphs.
+    """
     rng = np.random.default_rng(seed_to_u64(seed))
     s = _setup(
-        g0, published, rng, min_degree=min_degree, worlds=worlds, g0_twins=g0_twins, threads=threads
+        g0,
+        published,
+        rng,
+        min_degree=min_degree,
+        worlds=worlds,
+        g0_twins=g0_twins,
+        threads=threads,
+        directed=directed,
+        what=name,
     )
+    aux = s.g0 if s.g0_arcs is None else s.g0_arcs
     rates = []
     for k in seed_counts:
         if seed_nodes == "hubs":
@@ -310,11 +335,12 @@ def _seeded(
             pairs = _uniform_seeds(s.g0, s.truth, k, rng)
         mappings: dict[int, np.ndarray] = {}  # by world graph: equal worlds are matched once
         for world in worlds:
-            graph = s.worlds[world]
+            graph = s.worlds[world] if s.g0_arcs is None else s.arcs[world]
             if id(graph) not in mappings:
-                mappings[id(graph)] = matcher(s.g0, graph, pairs)
+                mappings[id(graph)] = matcher(aux, graph, pairs)
             rates.append(s.score(world, k, mappings[id(graph)], pairs))
-    return Deanonymization(name, tuple(rates), {**parameters, "seed_nodes": seed_nodes})
+    params = {**parameters, "seed_nodes": seed_nodes}
+    return Deanonymization(name, tuple(rates), params, s.g0_arcs is not None)
 
 
 def percolation_attack(
@@ -333,6 +359,7 @@ def percolation_attack(
     threads: int | None = None,
     g0_twins: np.ndarray | None = None,
     worlds: Sequence[str] = WORLDS,
+    directed: bool | None = None,
 ) -> Deanonymization:
     """Percolation graph matching with ExpandWhenStuck against a release's worlds.
 
@@ -357,9 +384,15 @@ def percolation_attack(
     threads : int, optional
         Threads of the sampling; the result does not depend on it.
     g0_twins : numpy.ndarray, optional
-        :func:`~graphveil.attack.structural_twins` of ``g0``'s undirected graph, if known.
+        :func:`~graphveil.attack.structural_twins` of the graph the attack reads (``g0``; its
+        undirected graph when the attack drops directions), if known.
     worlds : sequence of str
         The worlds attacked (:data:`~graphveil.attack.worlds.WORLDS`, the default).
+    directed : bool, optional
+        On a directed ``g0``: read the arcs' directions (``None``, the default, or True: directed
+        percolation, marks along out-arcs and in-arcs apart) or drop them (False: the attack on
+        the underlying undirected graphs, a weaker attacker). True on an undirected ``g0`` is
+        refused.
 
     Returns
     -------
@@ -418,6 +451,7 @@ def percolation_attack(
         g0_twins=g0_twins,
         parameters=params,
         worlds=_check_worlds(worlds),
+        directed=directed,
     )
 
 
@@ -436,6 +470,7 @@ def reconciliation_attack(
     threads: int | None = None,
     g0_twins: np.ndarray | None = None,
     worlds: Sequence[str] = WORLDS,
+    directed: bool | None = None,
 ) -> Deanonymization:
     """Korula-Lattanzi reconciliation against a release's worlds.
 
@@ -443,6 +478,9 @@ def reconciliation_attack(
     ----------
     g0, published, seed_fractions, seeds, seed_nodes, min_degree, seed, g0_twins, worlds
         As :func:`~graphveil.attack.percolation_attack`.
+    directed : bool, optional
+        As :func:`~graphveil.attack.percolation_attack`: True or None on a directed ``g0`` is
+        directed reconciliation (out- and in-witnesses counted apart and summed).
     threshold, iterations, max_row
         As :func:`~graphveil.attack.reconciliation`.
     threads : int, optional
@@ -494,6 +532,7 @@ def reconciliation_attack(
         g0_twins=g0_twins,
         parameters={"threshold": threshold, "iterations": iterations, "max_row": max_row},
         worlds=_check_worlds(worlds),
+        directed=directed,
     )
 
 
@@ -569,7 +608,6 @@ def seedless_attack(
         worlds=worlds,
         g0_twins=g0_twins,
         threads=threads,
-        directed=True,
     )
     rates = []
     mappings: dict[int, np.ndarray] = {}  # by world graph: equal worlds are matched once
@@ -587,4 +625,4 @@ def seedless_attack(
             mappings[id(read)] = mapping
         rates.append(s.score(world, 0, mappings[id(read)], np.zeros((0, 2), dtype=np.int64)))
     params = {"size": size, "tolerance": tolerance, "attempts": attempts, "theta": theta}
-    return Deanonymization("seedless", tuple(rates), params)
+    return Deanonymization("seedless", tuple(rates), params, s.g0_arcs is not None)

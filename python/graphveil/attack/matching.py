@@ -17,6 +17,12 @@ from structure alone, like :func:`~graphveil.attack.propagation`:
   its pairs are seeds that no one had to give (the seedless attack,
   :func:`~graphveil.attack.seedless_attack`).
 
+Percolation and reconciliation take two undirected graphs or two directed ones. On digraphs they
+read out- and in-neighbourhoods apart (graphveil's directed forms; the papers are about undirected
+graphs): a matched pair ``(t, a)`` marks the pairs of its out-neighbours (``t -> x``, ``a -> y``)
+and, apart, the pairs of its in-neighbours (``x -> t``, ``y -> a``); a pair's similarity witnesses
+are its out-witnesses plus its in-witnesses. A node's degree there is its in- plus out-degree.
+
 The kernels are C++ (percolation sequential, reconciliation parallel over the nodes of a step);
 both give the same mapping on any number of threads. docs/faithfulness.rst lists where they
 depart from the papers and why.
@@ -24,13 +30,14 @@ depart from the papers and why.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from graphveil import _core
 from graphveil._checks import check_int, check_real, check_threads, require_undirected
-from graphveil.attack.propagation import attack_graph, checked_seed_pairs
+from graphveil.attack.propagation import attack_graph, check_same_direction, kernel_inputs
 from graphveil.graph import Graph
 
 __all__ = ["percolation", "reconciliation", "seed_identification"]
@@ -72,17 +79,14 @@ DEFAULT_TOLERANCE = 0.05
 DEFAULT_ATTEMPTS = 10
 
 
-def _prepare(aux: Graph, target: Graph, seeds: Any, what: str) -> tuple[np.ndarray, Any, Any]:
-    """The checked seed mapping (int32 or int64 as the graphs' indices) and the two indices."""
-    for g, name in ((aux, "aux"), (target, "target")):
-        attack_graph(g, name)
-        require_undirected(g, what)
-    pairs = checked_seed_pairs(seeds, target.n, aux.n)
-    wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
-    dtype = np.int64 if wide else np.int32
-    start = np.full(target.n, -1, dtype=dtype)
-    start[pairs[:, 0]] = pairs[:, 1]
-    return start, target.indices.astype(dtype, copy=False), aux.indices.astype(dtype, copy=False)
+def _prepare(
+    aux: Graph, target: Graph, seeds: Any, what: str
+) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """The checked seed mapping and the kernel's arrays (:func:`kernel_inputs`)."""
+    attack_graph(aux, "aux")
+    attack_graph(target, "target")
+    check_same_direction(aux, target, what)
+    return kernel_inputs(aux, target, seeds)
 
 
 def percolation(
@@ -110,7 +114,8 @@ def percolation(
     aux : Graph
         The attacker's auxiliary graph.
     target : Graph
-        The anonymized graph (its own ids; it may differ in size from ``aux``).
+        The anonymized graph (its own ids; it may differ in size from ``aux``). Both undirected,
+        or both directed: directed percolation (the module docstring).
     seeds : array_like of shape (k, 2)
         Known pairs ``(target node, aux node)``, each node at most once.
     r : int
@@ -119,8 +124,9 @@ def percolation(
         Kazemi et al.'s ExpandWhenStuck; False is the plain percolation of Yartseva and
         Grossglauser, which stops when no pair has ``r`` marks.
     max_spread : int or None
-        A pair ``(t, a)`` with ``deg(t) * deg(a) > max_spread`` does not spread marks (nor offer
-        its neighbouring pairs as noisy seeds); None: every pair spreads, as the papers.
+        A pair ``(t, a)`` with ``deg(t) * deg(a) > max_spread`` (on digraphs ``out(t) out(a) +
+        in(t) in(a)``, the pairs it marks) does not spread marks (nor offer its neighbouring pairs
+        as noisy seeds); None: every pair spreads, as the papers.
     max_noisy : int or None
         ExpandWhenStuck takes noisy seeds (in the order their matched pairs were matched) only
         until they may spread ``max_noisy`` marks in all (the sum of their ``deg(x) deg(y)``);
@@ -144,7 +150,9 @@ def percolation(
     Notes
     -----
     A pair with a node of degree below ``r`` is never marked: matched pairs form a matching, so
-    it cannot collect ``r`` marks from them. Sequential C++; time is the sum of
+    it cannot collect ``r`` marks from them. On digraphs equal marks go to the smallest
+    ``|in(t') - in(a')| + |out(t') - out(a')|``, and a pair joined to a matched pair by arcs both
+    ways in both graphs gets two marks from it. Sequential C++; time is the sum of
     ``deg(t) * deg(a)`` over the pairs that spread, memory a hash table of the marked pairs
     (at most 22 bytes a pair with 32-bit ids) and the candidates of ``r`` marks or more (8 bytes
     each below 2^21 nodes).
@@ -162,30 +170,34 @@ def percolation(
     >>> percolation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, -1]
     """
-    start, t_idx, a_idx = _prepare(aux, target, seeds, "percolation")
+    start, arrays = _prepare(aux, target, seeds, "percolation")
     r = check_int(r, "r", low=1)
     top = np.iinfo(np.int64).max
     spread = top if max_spread is None else check_int(max_spread, "max_spread", 1)
     noisy = top if max_noisy is None else check_int(max_noisy, "max_noisy", 1)
     if refuse_stalled:
         _refuse_stalled_seeds(aux, target, start, spread)
-    mapping, _, _, _ = _core.percolate(
-        target.indptr, t_idx, aux.indptr, a_idx, start, r, bool(expand_when_stuck), spread, noisy
-    )
+    # a digraph: marks along out-arcs and in-arcs apart
+    kernel: Callable[..., Any] = _core.percolate_directed if aux.directed else _core.percolate
+    mapping, _, _, _ = kernel(*arrays, start, r, bool(expand_when_stuck), spread, noisy)
     return mapping.astype(np.int64, copy=False)
 
 
 def _refuse_stalled_seeds(aux: Graph, target: Graph, start: np.ndarray, spread: int) -> None:
     """Refuse seeds none of which may spread a mark: the match would report 0, not a measurement.
 
-    A seed pair ``(t, a)`` with ``deg(t) deg(a) > spread`` marks nothing, so when every seed is
+    A seed pair ``(t, a)`` with ``deg(t) deg(a) > spread`` (on digraphs ``out(t) out(a) +
+    in(t) in(a)``) marks nothing, so when every seed is
     such a pair percolation maps no node whatever the release (the study's hub seeds of
     email-Enron did so under the earlier bound of 10^4).
     """
     t = np.flatnonzero(start >= 0)
     if t.size == 0:
         return
-    products = np.diff(target.indptr)[t].astype(np.float64) * np.diff(aux.indptr)[start[t]]
+    a = start[t]
+    products = np.diff(target.indptr)[t].astype(np.float64) * np.diff(aux.indptr)[a]
+    if target.directed:  # out(t) out(a) + in(t) in(a)
+        products += np.diff(target.in_indptr)[t].astype(np.float64) * np.diff(aux.in_indptr)[a]
     if bool(np.all(products > spread)):
         raise ValueError(
             f"every one of the {t.size} seed pairs has deg(t) deg(a) above max_spread={spread:,} "
@@ -213,7 +225,11 @@ def reconciliation(
     every unmatched pair ``(t, a)`` of degrees ``>= 2^j`` scores its *similarity witnesses*, the
     matched pairs ``(x, y)`` with ``x`` a neighbour of ``t`` and ``y`` one of ``a``; the pair is
     matched when its score is at least ``threshold`` and strictly the highest of every pair of
-    ``t`` and of every pair of ``a`` (a tie at the top matches neither).
+    ``t`` and of every pair of ``a`` (a tie at the top matches neither). On two digraphs the
+    witnesses of ``(t, a)`` are the matched ``(x, y)`` with ``t -> x`` and ``a -> y`` plus those
+    with ``x -> t`` and ``y -> a``, counted apart and summed (a matched pair joined to both by
+    arcs both ways counts twice, one joined by arcs of opposite directions not at all), and the
+    buckets read in- plus out-degrees.
 
     Parameters
     ----------
@@ -225,9 +241,9 @@ def reconciliation(
         Bound on the passes over the buckets (>= 1; the paper's k).
     max_row : int or None
         A pair's witnesses through a matched neighbour whose image has more than ``max_row``
-        neighbours count only for candidates that also have a witness through a shorter row
-        (the thousands of pages around a hub of a web graph are not enumerated from it); None:
-        every witness counts, as the paper.
+        neighbours (on digraphs in- plus out-degree) count only for candidates that also have a
+        witness through another row (the thousands of pages around a hub of a web graph are not
+        enumerated from it); None: every witness counts, as the paper.
     threads : int, optional
         Worker threads (``None`` or 0: every core). The result does not depend on it.
 
@@ -263,21 +279,13 @@ def reconciliation(
     >>> reconciliation(g, g, [[0, 0], [1, 1]]).tolist()
     [0, 1, 2, 3, -1]
     """
-    start, t_idx, a_idx = _prepare(aux, target, seeds, "reconciliation")
+    start, arrays = _prepare(aux, target, seeds, "reconciliation")
     threshold = check_int(threshold, "threshold", low=1)
     iterations = check_int(iterations, "iterations", low=1)
     row = np.iinfo(np.int64).max if max_row is None else check_int(max_row, "max_row", low=1)
-    mapping, _, _ = _core.reconcile(
-        target.indptr,
-        t_idx,
-        aux.indptr,
-        a_idx,
-        start,
-        threshold,
-        iterations,
-        row,
-        check_threads(threads),
-    )
+    # a digraph: out-witnesses plus in-witnesses
+    kernel: Callable[..., Any] = _core.reconcile_directed if aux.directed else _core.reconcile
+    mapping, _, _ = kernel(*arrays, start, threshold, iterations, row, check_threads(threads))
     return mapping.astype(np.int64, copy=False)
 
 

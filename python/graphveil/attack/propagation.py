@@ -41,6 +41,7 @@ out-neighbours).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -123,6 +124,39 @@ def _check_eccentricity(eccentricity: Any) -> str:
             f"eccentricity must be one of {', '.join(map(repr, ECCENTRICITIES))}, got {eccentricity!r}"
         )
     return eccentricity
+
+
+def check_same_direction(aux: Graph, target: Graph, what: str) -> None:
+    """Refuse one directed and one undirected graph: a matching reads both alike (``what``: its name)."""
+    if aux.directed != target.directed:
+        raise ValueError(
+            f"aux is {'' if aux.directed else 'un'}directed and target "
+            f"{'' if target.directed else 'un'}directed: pass two directed graphs (directed "
+            f"{what}) or two undirected ones (to_undirected() drops the directions)"
+        )
+
+
+def kernel_inputs(
+    aux: Graph, target: Graph, seeds: Any
+) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+    """The checked seed mapping and the CSR arrays of a matching kernel.
+
+    ``start[t]``: the aux node seeded for target node ``t``, or -1. The arrays: the target's CSR
+    (``indptr``, ``indices``), then the aux graph's; a digraph's out-CSR then its in-CSR. Ids are
+    int64 when either graph's are, else int32, in the seed mapping too.
+    """
+    pairs = checked_seed_pairs(seeds, target.n, aux.n)
+    graphs = (target, aux)
+    wide = any(g.indices.dtype == np.int64 for g in graphs)
+    dtype = np.int64 if wide else np.int32
+    start = np.full(target.n, -1, dtype=dtype)
+    start[pairs[:, 0]] = pairs[:, 1]
+    arrays: list[np.ndarray] = []
+    for g in graphs:
+        arrays += [g.indptr, g.indices.astype(dtype, copy=False)]
+        if g.directed:
+            arrays += [g.in_indptr, g.in_indices.astype(dtype, copy=False)]
+    return start, tuple(arrays)
 
 
 def checked_seed_pairs(seeds: Any, n_target: int, n_aux: int) -> np.ndarray:
@@ -226,12 +260,7 @@ def propagation(
     """
     attack_graph(aux, "aux")
     attack_graph(target, "target")
-    if aux.directed != target.directed:
-        raise ValueError(
-            f"aux is {'' if aux.directed else 'un'}directed and target "
-            f"{'' if target.directed else 'un'}directed: pass two directed graphs (directed "
-            "propagation) or two undirected ones (to_undirected() drops the directions)"
-        )
+    check_same_direction(aux, target, "propagation")
     for g, name in ((aux, "aux"), (target, "target")):
         if g.n == 0 or g.m == 0:
             raise NotApplicable(
@@ -242,41 +271,12 @@ def propagation(
         degree_ratio = check_real(degree_ratio, "degree_ratio", 1.0, float("inf"))
     all_nodes = _check_eccentricity(eccentricity) == "ns"
     max_rounds = check_int(max_rounds, "max_rounds", low=1)
-    pairs = checked_seed_pairs(seeds, target.n, aux.n)
-    wide = target.indices.dtype == np.int64 or aux.indices.dtype == np.int64
-    dtype = np.int64 if wide else np.int32
-    start = np.full(target.n, -1, dtype=dtype)
-    start[pairs[:, 0]] = pairs[:, 1]
+    start, arrays = kernel_inputs(aux, target, seeds)
     ratio = float("inf") if degree_ratio is None else degree_ratio
-    if aux.directed:  # the out-CSR, then the in-CSR, of each graph
-        mapping, _, _ = _core.propagate_directed(
-            target.indptr,
-            target.indices.astype(dtype, copy=False),
-            target.in_indptr,
-            target.in_indices.astype(dtype, copy=False),
-            aux.indptr,
-            aux.indices.astype(dtype, copy=False),
-            aux.in_indptr,
-            aux.in_indices.astype(dtype, copy=False),
-            start,
-            theta,
-            ratio,
-            all_nodes,
-            max_rounds,
-            check_threads(threads),
-        )
-        return mapping.astype(np.int64, copy=False)
-    mapping, _, _ = _core.propagate(
-        target.indptr,
-        target.indices.astype(dtype, copy=False),
-        aux.indptr,
-        aux.indices.astype(dtype, copy=False),
-        start,
-        theta,
-        ratio,
-        all_nodes,
-        max_rounds,
-        check_threads(threads),
+    # the out-CSR, then the in-CSR, of each digraph
+    kernel: Callable[..., Any] = _core.propagate_directed if aux.directed else _core.propagate
+    mapping, _, _ = kernel(
+        *arrays, start, theta, ratio, all_nodes, max_rounds, check_threads(threads)
     )
     return mapping.astype(np.int64, copy=False)
 
@@ -641,13 +641,13 @@ def propagation_table(result: PropagationAttack) -> str:
     return "\n".join(lines)
 
 
-def _reads_directions(directed: bool | None, g0: Graph) -> bool:
+def reads_directions(directed: bool | None, g0: Graph, what: str = "propagation") -> bool:
     """Whether an attack on ``g0``'s release reads the arcs' directions (None: when it has them)."""
     if directed is None:
         return g0.directed
     if directed and not g0.directed:
         raise ValueError(
-            "directed=True asks for directed propagation but g0 is undirected: pass a directed "
+            f"directed=True asks for directed {what} but g0 is undirected: pass a directed "
             "g0 and release, or leave directed out"
         )
     return bool(directed)
@@ -750,7 +750,7 @@ def propagation_attack(
     if not isinstance(g0, Graph):
         raise TypeError(f"g0 must be a graphveil.Graph, got {type(g0).__name__}")
     published = release_on(g0, published)
-    directed = _reads_directions(directed, g0)
+    directed = reads_directions(directed, g0)
     m = g0.m  # the attacker knows G0's number of edges (arcs): the top-m world's size
     aux = attack_graph(g0 if directed else g0.to_undirected(), "g0")  # the graph it reads
     g0 = g0.to_undirected()  # the core and the seeds: G0's undirected graph either way

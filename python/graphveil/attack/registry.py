@@ -658,11 +658,6 @@ _COMMON_OPTIONS = (
     Option("--threads", "threads", "worker threads (default: all)"),
 )
 
-_UNDIRECTED = (
-    "on the underlying undirected graphs: G0's arcs and each attacked world's with their "
-    "directions dropped (a lower bound of a directed attack; its kernel has no directed form yet)"
-)
-
 _PERCOLATION = Attack(
     name="percolation",
     title="Percolation with ExpandWhenStuck (Kazemi-Hassani-Grossglauser)",
@@ -698,7 +693,12 @@ _PERCOLATION = Attack(
         *_COMMON_OPTIONS,
     ),
     text=deanonymization_table,
-    directed=_UNDIRECTED,
+    directed=(
+        "directed percolation: a matched pair spreads one mark to each pair of its "
+        "out-neighbours and one to each pair of its in-neighbours (a pair joined by arcs both "
+        "ways gets two); degrees are in + out; twins are G0's directed twins; core and seeds "
+        "from G0's undirected graph"
+    ),
 )
 
 _RECONCILIATION = Attack(
@@ -740,7 +740,12 @@ _RECONCILIATION = Attack(
         *_COMMON_OPTIONS,
     ),
     text=deanonymization_table,
-    directed=_UNDIRECTED,
+    directed=(
+        "directed reconciliation: a pair's similarity witnesses are the matched pairs it "
+        "reaches by out-arcs in both graphs plus those it reaches by in-arcs, counted apart and "
+        "summed; degree buckets by in + out degree; twins are G0's directed twins; core and "
+        "seeds from G0's undirected graph"
+    ),
 )
 
 _SEEDLESS = Attack(

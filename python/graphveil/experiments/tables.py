@@ -185,8 +185,9 @@ class Study:
             header += (
                 " G0 is directed: the statistics are the directed ones (reciprocity, in/out "
                 "degrees, Fagiolo clustering, components, distances along arcs), the edge counts "
-                "are arcs, eps is on the joint (in, out) degree, and only the schemes with a "
-                "directed form run (docs/directed.rst)."
+                "are arcs, eps is on the joint (in, out) degree, only the schemes with a "
+                "directed form run, and every attack reads the arcs' directions, in- and "
+                "out-neighbours apart (docs/directed.rst)."
             )
         if self.config.attacks:
             header += " " + _ATTACK_LEGEND + _identity_legend(self.rows)
