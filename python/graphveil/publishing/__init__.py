@@ -34,7 +34,6 @@ record by :meth:`Publication.save`): the scores are measured on G0.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,14 +45,18 @@ from graphveil._checks import NotApplicable, check_int, check_real, check_sample
 from graphveil._seeds import derived_seed, permutation_seed, seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.attack import registry as attack_registry
+from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, default_seeds, structural_twins
+from graphveil.attack.scores import ATTACK_SAMPLES
 from graphveil.evaluation import evaluate
 from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.scores import PrivacyScore
 from graphveil.measure.utility import analyst_names, statistic_names
+from graphveil.publishing.report import DESTROYED, report_lines, utility_lost
+from graphveil.publishing.target import Bound, parse_target
 from graphveil.record import RunRecord
-from graphveil.scores import privacy_score, target_score, targets
+from graphveil.scores import privacy_score
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
@@ -67,13 +70,14 @@ __all__ = [
     "searchable",
 ]
 
-#: A rel.err of the release from which the report says the target destroyed its utility.
-DESTROYED = 0.5
-
 #: Draws of the final release at the chosen value before giving up (each checked on its own).
 MAX_DRAWS = 3
 
-_BOUND = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|<|>|=<|=>|==|=)\s*(\S+)\s*$")
+#: Releases after which a value that clearly fails a bound is not drawn further: the score's
+#: confidence bound on the *other* side (the mean's lower bound for a ``<=``) is already beyond
+#: the limit. This only ever turns "meets" into "fails", so the stated confidence of "meets"
+#: holds as it is (P(meets declared) <= P(the bound after every release is met)).
+EARLY_STOP = 2
 
 
 class Unreachable(ValueError):
@@ -88,92 +92,6 @@ class Unreachable(ValueError):
     def __init__(self, message: str, candidates: list[Candidate]) -> None:
         super().__init__(message)
         self.candidates = candidates
-
-
-@dataclass(frozen=True)
-class Bound:
-    """One bound of a target: a registered privacy score, its parameter, the limit."""
-
-    score: PrivacyScore
-    k: int | None
-    limit: float
-
-    @property
-    def key(self) -> str:
-        """The score's key in a row (``reid``, ``eps_k50``)."""
-        return self.score.key(self.k)
-
-    @property
-    def op(self) -> str:
-        """``"<="`` or ``">="``: the score's direction."""
-        return "<=" if self.score.more_private == "lower" else ">="
-
-    def __str__(self) -> str:
-        return f"{self.score.target_name(self.k)} {self.op} {self.limit:g}"
-
-    def margin(self, value: float) -> float:
-        """How far ``value`` is inside the bound (negative: outside; NaN: undefined)."""
-        if value is None or math.isnan(value):
-            return math.nan
-        return self.limit - value if self.op == "<=" else value - self.limit
-
-    def meets(self, value: float) -> bool:
-        """Whether ``value`` is inside the bound (NaN is not)."""
-        return bool(self.margin(value) >= 0)
-
-
-def parse_target(target: str | Sequence[str]) -> tuple[Bound, ...]:
-    """The bounds of a target: ``"reid<=0.05,edge_eps<=2"`` (``,``, ``&`` or `` and `` join).
-
-    Each bound names a target of the privacy-score table (:func:`graphveil.scores.targets`),
-    in its direction (``<=`` for a score where lower is more private).
-
-    Raises
-    ------
-    ValueError
-        In one line: an unknown name (listing the valid ones), a wrong direction, a limit
-        that is no finite number, a score bounded twice, an empty target.
-
-    Examples
-    --------
-    >>> [str(b) for b in parse_target("reid<=0.05, edge_eps <= 2")]
-    ['reid <= 0.05', 'edge_eps <= 2']
-    >>> parse_target("reid>=0.05")
-    Traceback (most recent call last):
-    ...
-    ValueError: reid>=0.05: lower reid is more private: write reid<=0.05
-    """
-    texts = [target] if isinstance(target, str) else list(target)
-    parts = [p for t in texts for p in re.split(r",|&|\band\b", str(t)) if p.strip()]
-    if not parts:
-        raise ValueError(
-            f"empty target: write bounds like reid<=0.05; one of {', '.join(targets())}"
-        )
-    bounds: list[Bound] = []
-    for part in parts:
-        found = _BOUND.match(part)
-        if found is None:
-            raise ValueError(f"{part.strip()!r} is no bound: write NAME<=VALUE or NAME>=VALUE")
-        name, op, text = found.groups()
-        score, k = target_score(name)  # ValueError listing the target names
-        try:
-            limit = float(text)
-        except ValueError:
-            raise ValueError(f"{part.strip()}: {text!r} is no number") from None
-        if not math.isfinite(limit):
-            raise ValueError(f"{part.strip()}: the limit must be a finite number")
-        want = "<=" if score.more_private == "lower" else ">="
-        if op.replace("=<", "<=").replace("=>", ">=") != want:
-            word = score.more_private
-            raise ValueError(
-                f"{part.strip()}: {word} {name.lower()} is more private: write "
-                f"{name.lower()}{want}{text}"
-            )
-        bound = Bound(score, k, limit)
-        if any(b.key == bound.key for b in bounds):
-            raise ValueError(f"{bound.key} is bounded twice: keep one bound")
-        bounds.append(bound)
-    return tuple(bounds)
 
 
 def searchable() -> tuple[str, ...]:
@@ -198,6 +116,8 @@ class Candidate:
     reason: str = ""
     #: Which step of the search measured it (``"private end"``, ``"bisection"``, ``"grid"``).
     step: str = ""
+    #: Stopped after :data:`EARLY_STOP` releases: it clearly failed a bound.
+    stopped: bool = False
 
     @property
     def utility_mean(self) -> float:
@@ -224,6 +144,7 @@ class Candidate:
             "interval": {k: list(v) for k, v in self.interval.items()},
             "seconds": self.seconds,
             "seeds": self.seeds,
+            "stopped": self.stopped,
         }
 
 
@@ -247,10 +168,12 @@ class _Search:
     prepared: dict[str, Any] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-    @property
-    def attacks(self) -> bool:
-        return any(b.score.on == "attack" for b in self.bounds)
+    #: G0's structural twins, once per search for every attack that re-identifies nodes.
+    twins: np.ndarray | None = None
+    #: Schemes the search pruned, with why (branch and bound; :func:`_pruned`).
+    pruned: dict[str, str] = field(default_factory=dict)
+    #: Whether pruning is sound on this graph: no utility-monotone scheme broke its direction.
+    prune_ok: bool = True
 
     @property
     def out_of_time(self) -> bool:
@@ -342,12 +265,14 @@ def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
         for i in range(search.repeats):
             seed = derived_seed(search.seed, f"{name}={value!r}/{i}")
             release = _run(search, name, value, seed)
-            report = _evaluate(search, release, derived_seed(seed, "evaluate"))
-            row = _row(report)
+            report, row = _evaluate(search, name, release, derived_seed(seed, "evaluate"))
             cand.seeds.append(seed)
             cand.utility.append(_utility(report, search.objective))
             for b in search.bounds:
                 cand.scores.setdefault(b.key, []).append(_value(b, row))
+            if i + 1 == EARLY_STOP < search.repeats and _clearly_fails(search, cand):
+                cand.stopped = True
+                break
     except NotApplicable as err:
         cand.reason = str(err)
     cand.seconds = time.perf_counter() - start
@@ -362,18 +287,50 @@ def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
     return cand
 
 
-def _evaluate(search: _Search, release: UncertainGraph, seed: int, analyst: bool = False) -> Any:
-    return evaluate(
-        search.graph,
-        release,
-        search.samples,
-        seed=seed,
-        k=search.original.k,
-        threads=search.threads,
-        original=search.original,
-        attacks=search.attacks,
-        analyst=analyst or search.original.analyst,
-    )
+def _clearly_fails(search: _Search, cand: Candidate) -> bool:
+    """Whether a bound that judges ``cand`` is broken even at the other side's confidence bound."""
+    for b in search.bounds:
+        if not _applies(b, cand.scheme):
+            continue
+        other = ">=" if b.op == "<=" else "<="
+        _, far = _interval(cand.scores[b.key], other, search.confidence)
+        if not math.isnan(far) and b.margin(far) < 0:
+            return True
+    return False
+
+
+def _evaluate(
+    search: _Search, name: str, release: UncertainGraph, seed: int
+) -> tuple[Any, dict[str, Any]]:
+    """A release's report (its worlds, no attack) and the row its bounds read.
+
+    Only the attacks whose columns a bound judging ``name`` reads run (none for a node-level
+    bound on a scheme without node identity), with G0's twins computed once per search.
+    """
+    report = evaluate(
+        search.graph, release, search.samples, seed=seed, k=search.original.k,
+        threads=search.threads, original=search.original, analyst=search.original.analyst,
+    )  # fmt: skip
+    row = _row(report)
+    needed = _attacks_needed(search.bounds, name)
+    if needed and search.twins is None and any(a.reidentifies for a in needed):
+        search.twins = structural_twins(search.graph)
+    request = attack_registry.ScoreRequest(
+        min(search.samples, ATTACK_SAMPLES), derived_seed(seed, "attacks"),
+        default_seeds(search.graph.n), DEFAULT_ECCENTRICITY, search.threads, search.twins,
+    )  # fmt: skip
+    for attack in needed:
+        row.update(attack.score(search.graph, release, request))
+    return report, row
+
+
+def _attacks_needed(bounds: Sequence[Bound], name: str) -> list[attack_registry.Attack]:
+    """The registered attacks whose columns the bounds judging scheme ``name`` read."""
+    columns: set[str] = set()
+    for b in bounds:
+        if b.score.on == "attack" and _applies(b, name):
+            columns.update(b.score.strongest or (b.score.key(b.k),))
+    return [a for a in attack_registry.REGISTRY.values() if columns & set(a.names())]
 
 
 def _line(search: _Search, cand: Candidate) -> str:
@@ -391,24 +348,37 @@ def _between(knob: Any, a: float, b: float) -> float | None:
     return None if abs(a - b) <= 1e-3 * max(abs(a), abs(b)) else float(f"{mid:.4g}")
 
 
+def _ends(knob: Any) -> tuple[float, float]:
+    """The knob's (most private, least private) ends."""
+    return (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
+
+
 def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
-    """The least private value of ``name``'s knob that meets the target (None: none does)."""
-    knob = registry.scheme(name).knob
+    """The value of ``name``'s knob of least utility loss that meets the target (None: none does).
+
+    The least private end was measured first (:func:`publish`). Met there, it is the scheme's
+    value when its utility is monotone (else the private end is measured too). Otherwise the
+    scheme may be pruned (:func:`_pruned`); then the most private end (not met: the scheme
+    cannot reach the target), then bisections, each failing value checked for pruning.
+    """
+    record = registry.scheme(name)
+    knob = record.knob
     if knob is None:
-        return _grid(search, name, registry.scheme(name).default_grid)
-    private, open_ = (
-        (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
-    )
+        return _grid(search, name, record.default_grid)
+    private, open_ = _ends(knob)
+    last = _measure(search, name, open_, "open end")
+    if last.meets and (knob.utility_monotone or search.out_of_time):
+        return last
+    if not last.meets and _prune(search, name):
+        return None
     first = _measure(search, name, private, "private end")
     for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
         if not first.reason or search.out_of_time:
             break
         first = _measure(search, name, value, "private end")
-    if not first.meets or search.out_of_time:
-        return first if first.meets else None
-    last = _measure(search, name, open_, "open end")
-    if last.meets:
-        return min((first, last), key=lambda c: c.utility_mean)
+    if last.meets or not first.meets or search.out_of_time:
+        met = _met(search, name)
+        return min(met, key=lambda c: c.utility_mean) if met else None
     meets, fails = first, last
     for _ in range(steps):
         mid = _between(knob, meets.value, fails.value)
@@ -418,12 +388,93 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
         if c.reason:
             break
         meets, fails = (c, fails) if c.meets else (meets, c)
+        if not c.meets and _prune(search, name):
+            break
     problem = _monotone_problem(search, name, knob.more_private)
     if problem is None:  # the boundary, or a more private value measured that lost less
         return min(_met(search, name), key=lambda c: c.utility_mean)
-    search.notes.append(f"{registry.scheme(name).title}: {problem}; searched by its grid instead")
-    search.progress(f"{registry.scheme(name).title}: not monotone; searching its grid")
+    search.notes.append(f"{record.title}: {problem}; searched by its grid instead")
+    search.progress(f"{record.title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
+
+
+def _bound(values: list[float], side: str, confidence: float) -> float:
+    """The one-sided confidence bound of the mean of ``values`` (``"<="``: upper)."""
+    return _interval(values, side, confidence)[1]
+
+
+def _incumbent(search: _Search) -> Candidate | None:
+    """The value measured so far that meets the target with the least utility loss."""
+    met = [c for c in search.candidates if c.meets and not c.reason]
+    return min(met, key=lambda c: c.utility_mean) if met else None
+
+
+def _prune(search: _Search, name: str) -> bool:
+    """Whether scheme ``name`` cannot win any more (branch and bound); the audit says why.
+
+    Sound when the scores are monotone over the knob (a value that fails has every value that
+    meets on its private side) and the utility loss does not fall as the knob grows more
+    private (:attr:`Knob.utility_monotone <graphveil.anonymize.registry.Knob.utility_monotone>`):
+    then a failing value whose loss is already clearly above the incumbent's (its lower
+    confidence bound above the incumbent's upper one) rules out every value of the scheme.
+    Only for the objective rel.err, the loss that direction is declared and checked for.
+    """
+    record = registry.scheme(name)
+    best = _incumbent(search)
+    if (
+        best is None
+        or best.scheme == name
+        or search.objective != "rel_err"
+        or not search.prune_ok
+        or record.knob is None
+        or not record.knob.utility_monotone
+    ):
+        return False
+    ceiling = _bound(best.utility, "<=", search.confidence)
+    for c in search.candidates:
+        if c.scheme != name or c.meets or c.reason or len(c.utility) < 2:
+            continue
+        floor = _bound(c.utility, ">=", search.confidence)
+        if floor > ceiling:
+            search.pruned[name] = (
+                f"{record.title}: pruned: its rel_err at {c.label} (mean {c.utility_mean:.4g}, "
+                f"at least {floor:.4g}) is already worse than the incumbent {best.label}'s (mean "
+                f"{best.utility_mean:.4g}, at most {ceiling:.4g}); a value of it that meets the "
+                f"target is more private than {c.value:g}, and its rel_err does not fall as the "
+                "knob grows more private"
+            )
+            search.notes.append(search.pruned[name])
+            search.progress(f"{record.title}: pruned (it cannot win; see the report)")
+            return True
+    return False
+
+
+def _check_utility(search: _Search, name: str) -> None:
+    """Check the declared utility direction on the values of ``name`` measured (the audit says).
+
+    A utility-monotone scheme whose loss falls, beyond both confidence bounds, from a less
+    private value to a more private one turns pruning off for the rest of the search; the
+    schemes pruned before are then searched again (:func:`publish`).
+    """
+    knob = registry.scheme(name).knob
+    if knob is None or not knob.utility_monotone or search.objective != "rel_err":
+        return
+    tried = sorted(
+        (c for c in search.candidates if c.scheme == name and not c.reason and len(c.utility) > 1),
+        key=lambda c: c.value if knob.more_private == "higher" else -c.value,
+    )  # least private first
+    for i, a in enumerate(tried):
+        for c in tried[i + 1 :]:
+            if _bound(c.utility, "<=", search.confidence) < _bound(
+                a.utility, ">=", search.confidence
+            ):
+                search.prune_ok = False
+                search.notes.append(
+                    f"{registry.scheme(name).title}: rel_err is not monotone over its knob "
+                    f"({c.utility_mean:.4g} at {c.value:g} against {a.utility_mean:.4g} at the "
+                    f"less private {a.value:g}): nothing more is pruned on this graph"
+                )
+                return
 
 
 def _toward_open(knob: Any) -> list[float]:
@@ -510,7 +561,7 @@ class Publication:
 
     def report(self) -> str:
         """The private report, as text: what was chosen and why, the margin, every candidate."""
-        return "\n".join(_report_lines(self.audit))
+        return "\n".join(report_lines(self.audit))
 
 
 def publish(
@@ -599,17 +650,50 @@ def publish(
     search.allow_identity = bool(allow_identity)
     if budget is not None:
         search.deadline = start + 60 * budget
-    chosen: dict[str, Candidate] = {}
-    for name in allowed:
-        if search.out_of_time:
-            search.notes.append(f"the budget ran out before {name} was searched")
-            continue
-        found = _search_scheme(search, name, steps)
-        if found is not None:
-            chosen[name] = found
+    chosen = _search_all(search, allowed, steps)
     if not chosen:
         raise Unreachable(_unreachable(search), search.candidates)
     return _finish(search, chosen, time.monotonic() - start)
+
+
+def _search_all(search: _Search, allowed: Sequence[str], steps: int) -> dict[str, Candidate]:
+    """Every allowed scheme searched or pruned: its value of least loss that meets the target.
+
+    First the least private end of every knob (its cheapest value, and for a utility-monotone
+    scheme the least loss it can reach), then the schemes in the order of that loss, so that a
+    good incumbent comes early and prunes the rest (:func:`_prune`).
+    """
+    for name in allowed:
+        knob = registry.scheme(name).knob
+        if knob is not None and not search.out_of_time:
+            _measure(search, name, _ends(knob)[1], "open end")
+    opened = {c.scheme: c for c in search.candidates}
+    order = sorted(
+        allowed,
+        key=lambda s: (
+            s not in opened or bool(opened[s].reason),
+            opened[s].utility_mean if s in opened and not opened[s].reason else 0.0,
+        ),
+    )
+    chosen: dict[str, Candidate] = {}
+    for again in (False, True):
+        for name in order:
+            if again and name not in search.pruned:
+                continue
+            if search.out_of_time:
+                search.notes.append(f"the budget ran out before {name} was searched")
+                continue
+            search.pruned.pop(name, None)
+            found = _search_scheme(search, name, steps)
+            _check_utility(search, name)
+            if found is not None:
+                chosen[name] = found
+        if search.prune_ok or not search.pruned:
+            break
+        search.notes.append(
+            "the schemes pruned before are searched again: " + ", ".join(search.pruned)
+        )
+    return chosen
 
 
 def _start(
@@ -665,7 +749,7 @@ def _closest(search: _Search, count: int = 3) -> list[Candidate]:
 
     def shortfall(c: Candidate) -> float:
         total = 0.0
-        for b in search.bounds:
+        for b in (b for b in search.bounds if _applies(b, c.scheme)):
             m = b.margin(c.interval[b.key][1])
             total += (
                 0.0 if m >= 0 else (math.inf if math.isnan(m) else -m / max(abs(b.limit), 1e-9))
@@ -725,11 +809,16 @@ def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Pu
         ),
         "margins": margins,
         "draws": draws,
+        "pruned": search.pruned,
         "notes": search.notes,
         "candidates": [c.as_dict() for c in search.candidates],
         "seconds": seconds,
     }
-    audit.update(_utility_lost(search, release))
+    audit.update(
+        utility_lost(
+            search.graph, search.original, release, search.samples, search.seed, search.threads
+        )
+    )
     release.meta = {**release.meta, "publish": audit}
     return Publication(
         release, win.scheme, win.value, search.bounds, search.candidates, audit, search.seed
@@ -774,8 +863,7 @@ def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[
     for i in range(MAX_DRAWS):
         seed = derived_seed(search.seed, f"release/{i}")
         release = _run(search, win.scheme, win.value, seed)
-        report = _evaluate(search, release, derived_seed(seed, "evaluate"))
-        row = _row(report)
+        report, row = _evaluate(search, win.scheme, release, derived_seed(seed, "evaluate"))
         values = {b.key: _value(b, row) for b in search.bounds}
         ok = all(b.meets(values[b.key]) for b in search.bounds if _applies(b, win.scheme))
         draws.append(
@@ -790,74 +878,3 @@ def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[
         if ok:
             return release, draws
     return None, draws
-
-
-def _utility_lost(search: _Search, release: UncertainGraph) -> dict[str, Any]:
-    """The release's rel.err terms and, when igraph is there, the analyst statistics' errors."""
-    seed = derived_seed(search.seed, "utility")
-    analyst = search.original.analyst
-    if not analyst:
-        try:
-            import igraph  # noqa: F401  # the analyst extra
-        except ImportError:
-            analyst = False
-        else:
-            analyst = True
-    original = search.original
-    if analyst and not original.analyst:
-        original = Original(
-            search.graph, original.k, statistics_seed=original.statistics_seed,
-            threads=search.threads, analyst=True,
-        )  # fmt: skip
-    report = evaluate(
-        search.graph, release, search.samples, seed=seed, k=original.k, threads=search.threads,
-        original=original, analyst=analyst,
-    )  # fmt: skip
-    lost: dict[str, Any] = {
-        "rel_err": float(report.rel_err),
-        "rel_err_terms": {k: float(v) for k, v in report.rel_err_terms.items()},
-        "analyst_err": float(report.analyst_err) if analyst else None,
-        "analyst_err_terms": {k: float(v) for k, v in report.analyst_err_terms.items()},
-    }
-    lost["destroyed"] = bool(report.rel_err >= DESTROYED)
-    return lost
-
-
-def _report_lines(audit: dict[str, Any]) -> list[str]:
-    win = audit["winner"]
-    record = registry.scheme(win["scheme"])
-    lines = [
-        "PRIVATE: measured on the true graph; never publish this report.",
-        f"target: {', '.join(audit['target'])} (each score's mean over {audit['repeats']} "
-        f"releases at its {audit['confidence']:.0%} one-sided confidence bound)",
-        f"chosen: {record.title} {record.grid_parameter}={win['value']:.4g}",
-        f"why: {audit['why']}",
-        "margin: " + ", ".join(f"{k} {v:+.4g}" for k, v in audit["margins"].items()),
-        f"utility: rel.err {audit['rel_err']:.4g}"
-        + ("" if audit["analyst_err"] is None else f", analyst error {audit['analyst_err']:.4g}"),
-    ]
-    for name in ("rel_err_terms", "analyst_err_terms"):
-        terms = sorted(audit[name].items(), key=lambda x: -x[1] if x[1] == x[1] else 0)
-        if terms:
-            worst = ", ".join(f"{k} {v:.3g}" for k, v in terms[:5])
-            lines.append(f"  worst {name.replace('_err_terms', '')} terms: {worst}")
-    if audit["destroyed"]:
-        lines.append(
-            f"the target is met only by destroying utility: rel.err {audit['rel_err']:.3g} "
-            f"(at least {DESTROYED:g})"
-        )
-    lines += [f"note: {n}" for n in audit["notes"]]
-    lines.append(f"candidates ({len(audit['candidates'])}, {audit['seconds']:.1f} s in all):")
-    for c in audit["candidates"]:
-        title = registry.scheme(c["scheme"])
-        head = f"  {title.title} {title.grid_parameter}={c['value']:.4g} [{c['step']}]"
-        if c["reason"]:
-            lines.append(f"{head}: not applicable: {c['reason']}")
-            continue
-        scores = ", ".join(f"{k} {m:.4g} (bound {u:.4g})" for k, (m, u) in c["interval"].items())
-        verdict = "meets" if c["meets"] else "fails"
-        lines.append(
-            f"{head}: {verdict}; {scores}; {audit['objective']} {c['utility_mean']:.4g}; "
-            f"{c['seconds']:.1f} s"
-        )
-    return lines
