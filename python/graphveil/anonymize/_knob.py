@@ -28,8 +28,9 @@ class Knob:
     log: bool = True
     integer: bool = False
     #: The utility loss (rel.err) does not fall as the knob grows more private (checked on the
-    #: zoo by tests/test_publish.py). False for the walks: on email-Enron RandWalk-mod loses
-    #: less at t = 3 than at t = 2. :func:`graphveil.publish` never prunes a scheme without it.
+    #: zoo by tests/test_publish.py). False for the walks (on email-Enron RandWalk-mod loses
+    #: less at t = 3 than at t = 2) and (k, eps)-obfuscation (on karate it loses more at
+    #: sigma = 0.001 than at 1). :func:`graphveil.publish` never prunes a scheme without it.
     utility_monotone: bool = True
 
     def __post_init__(self) -> None:

@@ -532,7 +532,8 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: v > 0,
             requirement="sigma must be > 0",
             study=_study_obfuscation,
-            knob=Knob("higher", 0.001, 1.0, (0.001, 0.01, 0.1, 0.3, 1.0)),
+            # rel.err is not monotone over sigma on karate (0.26 at 0.001, 0.21 at 1)
+            knob=Knob("higher", 0.001, 1.0, (0.001, 0.01, 0.1, 0.3, 1.0), utility_monotone=False),
             marker="s",
             partitionable=True,
             deterministic=False,

@@ -118,6 +118,9 @@ class Candidate:
     step: str = ""
     #: Stopped after :data:`EARLY_STOP` releases: it clearly failed a bound.
     stopped: bool = False
+    #: Its utility alone was measured (no attack, no score): a least private value, to order
+    #: and prune the schemes by.
+    screened: bool = False
 
     @property
     def utility_mean(self) -> float:
@@ -145,6 +148,7 @@ class Candidate:
             "seconds": self.seconds,
             "seeds": self.seeds,
             "stopped": self.stopped,
+            "screened": self.screened,
         }
 
 
@@ -167,6 +171,8 @@ class _Search:
     allow_identity: bool
     prepared: dict[str, Any] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
+    #: The least private values whose utility alone was measured (:attr:`Candidate.screened`).
+    screens: list[Candidate] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: G0's structural twins, once per search for every attack that re-identifies nodes.
     twins: np.ndarray | None = None
@@ -254,18 +260,26 @@ def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
     return release
 
 
-def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
-    """Run and evaluate ``repeats`` releases at ``value``; judge every bound."""
-    for c in search.candidates:
+def _measure(
+    search: _Search, name: str, value: float, step: str, screen: bool = False
+) -> Candidate:
+    """Run and evaluate ``repeats`` releases at ``value``; judge every bound.
+
+    ``screen``: the utility alone, no attack (:attr:`Candidate.screened`; kept apart from the
+    values measured in ``search.screens``), unless no attack judges the scheme anyway.
+    """
+    screen = screen and bool(_attacks_needed(search.bounds, name))
+    for c in search.screens if screen else search.candidates:
         if c.scheme == name and c.value == value:
             return c
-    cand = Candidate(name, value, step=step)
+    cand = Candidate(name, value, step=step, screened=screen)
     start = time.perf_counter()
     try:
         for i in range(search.repeats):
             seed = derived_seed(search.seed, f"{name}={value!r}/{i}")
             release = _run(search, name, value, seed)
-            report, row = _evaluate(search, name, release, derived_seed(seed, "evaluate"))
+            evaluated = derived_seed(seed, "evaluate")
+            report, row = _evaluate(search, name, release, evaluated, attacks=not screen)
             cand.seeds.append(seed)
             cand.utility.append(_utility(report, search.objective))
             for b in search.bounds:
@@ -276,6 +290,10 @@ def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
     except NotApplicable as err:
         cand.reason = str(err)
     cand.seconds = time.perf_counter() - start
+    if screen:
+        search.screens.append(cand)
+        search.progress(_line(search, cand))
+        return cand
     if not cand.reason:
         for b in search.bounds:
             cand.interval[b.key] = _interval(cand.scores[b.key], b.op, search.confidence)
@@ -300,7 +318,7 @@ def _clearly_fails(search: _Search, cand: Candidate) -> bool:
 
 
 def _evaluate(
-    search: _Search, name: str, release: UncertainGraph, seed: int
+    search: _Search, name: str, release: UncertainGraph, seed: int, attacks: bool = True
 ) -> tuple[Any, dict[str, Any]]:
     """A release's report (its worlds, no attack) and the row its bounds read.
 
@@ -312,7 +330,7 @@ def _evaluate(
         threads=search.threads, original=search.original, analyst=search.original.analyst,
     )  # fmt: skip
     row = _row(report)
-    needed = _attacks_needed(search.bounds, name)
+    needed = _attacks_needed(search.bounds, name) if attacks else []
     if needed and search.twins is None and any(a.reidentifies for a in needed):
         search.twins = structural_twins(search.graph)
     request = attack_registry.ScoreRequest(
@@ -365,8 +383,9 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
     knob = record.knob
     if knob is None:
         return _grid(search, name, record.default_grid)
-    private, open_ = _ends(knob)
-    last = _measure(search, name, open_, "open end")
+    private = _ends(knob)[0]
+    last = _open_end(search, name)
+    assert last is not None
     if last.meets and (knob.utility_monotone or search.out_of_time):
         return last
     if not last.meets and _prune(search, name):
@@ -379,15 +398,23 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
     if last.meets or not first.meets or search.out_of_time:
         met = _met(search, name)
         return min(met, key=lambda c: c.utility_mean) if met else None
+    if last.screened and not knob.utility_monotone:  # met there, it may lose the least
+        last = _measure(search, name, last.value, "open end")
+        if last.meets:
+            return min(_met(search, name), key=lambda c: c.utility_mean)
     meets, fails = first, last
     for _ in range(steps):
         mid = _between(knob, meets.value, fails.value)
+        if mid is None and fails.screened:  # next to the open end: measure it
+            mid = fails.value
         if mid is None or search.out_of_time:
             break
         c = _measure(search, name, mid, "bisection")
         if c.reason:
             break
         meets, fails = (c, fails) if c.meets else (meets, c)
+        if c.meets and c.value == last.value:  # the open end itself
+            break
         if not c.meets and _prune(search, name):
             break
     problem = _monotone_problem(search, name, knob.more_private)
@@ -396,6 +423,19 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
     search.notes.append(f"{record.title}: {problem}; searched by its grid instead")
     search.progress(f"{record.title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
+
+
+def _open_end(search: _Search, name: str) -> Candidate | None:
+    """The least private value of ``name`` that runs (G0 itself there: the grid inward)."""
+    knob = registry.scheme(name).knob
+    if knob is None:
+        return None
+    cand = _measure(search, name, _ends(knob)[1], "open end", screen=True)
+    for value in sorted(knob.grid, reverse=knob.more_private == "lower")[1:]:
+        if not cand.reason or search.out_of_time:
+            break
+        cand = _measure(search, name, value, "open end", screen=True)
+    return cand
 
 
 def _bound(values: list[float], side: str, confidence: float) -> float:
@@ -431,17 +471,24 @@ def _prune(search: _Search, name: str) -> bool:
     ):
         return False
     ceiling = _bound(best.utility, "<=", search.confidence)
-    for c in search.candidates:
+    open_end = _ends(record.knob)[1]
+    for c in [*search.screens, *search.candidates]:
         if c.scheme != name or c.meets or c.reason or len(c.utility) < 2:
+            continue
+        if c.screened and c.value != open_end:  # G0 at the open end: values between may run
             continue
         floor = _bound(c.utility, ">=", search.confidence)
         if floor > ceiling:
+            where = (
+                "every value of it is at least as private"
+                if c.screened
+                else f"a value of it that meets the target is more private than {c.value:g}"
+            )
             search.pruned[name] = (
                 f"{record.title}: pruned: its rel_err at {c.label} (mean {c.utility_mean:.4g}, "
                 f"at least {floor:.4g}) is already worse than the incumbent {best.label}'s (mean "
-                f"{best.utility_mean:.4g}, at most {ceiling:.4g}); a value of it that meets the "
-                f"target is more private than {c.value:g}, and its rel_err does not fall as the "
-                "knob grows more private"
+                f"{best.utility_mean:.4g}, at most {ceiling:.4g}); {where}, and its rel_err "
+                "does not fall as the knob grows more private"
             )
             search.notes.append(search.pruned[name])
             search.progress(f"{record.title}: pruned (it cannot win; see the report)")
@@ -460,7 +507,11 @@ def _check_utility(search: _Search, name: str) -> None:
     if knob is None or not knob.utility_monotone or search.objective != "rel_err":
         return
     tried = sorted(
-        (c for c in search.candidates if c.scheme == name and not c.reason and len(c.utility) > 1),
+        (
+            c
+            for c in [*search.screens, *search.candidates]
+            if c.scheme == name and not c.reason and len(c.utility) > 1
+        ),
         key=lambda c: c.value if knob.more_private == "higher" else -c.value,
     )  # least private first
     for i, a in enumerate(tried):
@@ -663,18 +714,11 @@ def _search_all(search: _Search, allowed: Sequence[str], steps: int) -> dict[str
     scheme the least loss it can reach), then the schemes in the order of that loss, so that a
     good incumbent comes early and prunes the rest (:func:`_prune`).
     """
+    loss: dict[str, float] = {}  # the open end's loss; inf: none measured
     for name in allowed:
-        knob = registry.scheme(name).knob
-        if knob is not None and not search.out_of_time:
-            _measure(search, name, _ends(knob)[1], "open end")
-    opened = {c.scheme: c for c in search.candidates}
-    order = sorted(
-        allowed,
-        key=lambda s: (
-            s not in opened or bool(opened[s].reason),
-            opened[s].utility_mean if s in opened and not opened[s].reason else 0.0,
-        ),
-    )
+        end = None if search.out_of_time else _open_end(search, name)
+        loss[name] = math.inf if end is None or end.reason else end.utility_mean
+    order = sorted(allowed, key=lambda s: loss[s])  # stable: registry order on ties
     chosen: dict[str, Candidate] = {}
     for again in (False, True):
         for name in order:
@@ -693,6 +737,10 @@ def _search_all(search: _Search, allowed: Sequence[str], steps: int) -> dict[str
         search.notes.append(
             "the schemes pruned before are searched again: " + ", ".join(search.pruned)
         )
+    for name in allowed:  # the budget ran out or a scheme was pruned: what it met still counts
+        met = _met(search, name)
+        if met and name not in chosen:
+            chosen[name] = min(met, key=lambda c: c.utility_mean)
     return chosen
 
 
@@ -812,6 +860,7 @@ def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Pu
         "pruned": search.pruned,
         "notes": search.notes,
         "candidates": [c.as_dict() for c in search.candidates],
+        "screened": [c.as_dict() for c in search.screens],
         "seconds": seconds,
     }
     audit.update(

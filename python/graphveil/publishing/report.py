@@ -42,6 +42,17 @@ def report_lines(audit: dict[str, Any]) -> list[str]:
             f"(at least {DESTROYED:g})"
         )
     lines += [f"note: {n}" for n in audit["notes"]]
+    screened = audit.get("screened", [])
+    if screened:
+        lines.append(f"least private values, utility alone ({len(screened)}):")
+        for c in screened:
+            title = registry.scheme(c["scheme"])
+            head = f"  {title.title} {title.grid_parameter}={c['value']:.4g}"
+            lines.append(
+                f"{head}: not applicable: {c['reason']}"
+                if c["reason"]
+                else f"{head}: {audit['objective']} {c['utility_mean']:.4g}; {c['seconds']:.1f} s"
+            )
     lines.append(f"candidates ({len(audit['candidates'])}, {audit['seconds']:.1f} s in all):")
     for c in audit["candidates"]:
         title = registry.scheme(c["scheme"])
@@ -51,6 +62,8 @@ def report_lines(audit: dict[str, Any]) -> list[str]:
             continue
         scores = ", ".join(f"{k} {m:.4g} (bound {u:.4g})" for k, (m, u) in c["interval"].items())
         verdict = "meets" if c["meets"] else "fails"
+        if c.get("stopped"):
+            verdict += f" (clearly: stopped after {len(c['seeds'])} releases)"
         lines.append(
             f"{head}: {verdict}; {scores}; {audit['objective']} {c['utility_mean']:.4g}; "
             f"{c['seconds']:.1f} s"
