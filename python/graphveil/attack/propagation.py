@@ -41,6 +41,8 @@ out-neighbours).
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +58,7 @@ from graphveil._checks import (
 )
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
-from graphveil.attack.worlds import most_likely_world, top_m_world
+from graphveil.attack.worlds import WORLDS, most_likely_world, top_m_world
 from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import UncertainGraph
 
@@ -679,6 +681,7 @@ def propagation_attack(
     threads: int | None = None,
     g0_twins: np.ndarray | None = None,
     directed: bool | None = None,
+    worlds: Sequence[str] = WORLDS,
 ) -> PropagationAttack:
     """Run :func:`propagation` with ``G0`` as the auxiliary graph against a release.
 
@@ -712,6 +715,9 @@ def propagation_attack(
         On a directed ``g0``: read the arcs' directions (``None``, the default, or True: directed
         propagation, in- and out-neighbours scored apart) or drop them (False: the attack on the
         underlying undirected graphs, a weaker attacker). True on an undirected ``g0`` is refused.
+    worlds : sequence of str
+        The worlds attacked (default all three); another's rates are NaN over 0 nodes. The
+        sampled world's mapping does not depend on it.
 
     Returns
     -------
@@ -801,8 +807,13 @@ def propagation_attack(
     world = published.sample(seed=rng, threads=threads)
     assert isinstance(world, Graph)  # one sample: one Graph
     sampled, sampled_all = attack(world)
-    likely, likely_all = attack(most_likely_world(published))
-    top, top_all = attack(top_m_world(published, m, ids=perm))
+    none = Reidentification(0, math.nan, math.nan, math.nan)  # a world not attacked
+    likely, likely_all = (
+        attack(most_likely_world(published)) if "most_likely" in worlds else (none, none)
+    )
+    top, top_all = (
+        attack(top_m_world(published, m, ids=perm)) if "top_m" in worlds else (none, none)
+    )
     return PropagationAttack(
         sampled,
         likely,

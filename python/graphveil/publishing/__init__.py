@@ -47,6 +47,7 @@ from graphveil.anonymize import registry
 from graphveil.attack import registry as attack_registry
 from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, default_seeds, structural_twins
 from graphveil.attack.scores import ATTACK_SAMPLES
+from graphveil.attack.worlds import WORLDS
 from graphveil.evaluation import evaluate
 from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
@@ -336,10 +337,20 @@ def _evaluate(
     request = attack_registry.ScoreRequest(
         min(search.samples, ATTACK_SAMPLES), derived_seed(seed, "attacks"),
         default_seeds(search.graph.n), DEFAULT_ECCENTRICITY, search.threads, search.twins,
+        worlds=("sampled",) if _sampled_only(search.bounds) else WORLDS,
     )  # fmt: skip
     for attack in needed:
         row.update(attack.score(search.graph, release, request))
     return report, row
+
+
+def _sampled_only(bounds: Sequence[Bound]) -> bool:
+    """Whether the bounds read the sampled world's columns alone (no ``_most_likely``, ``_top_m``).
+
+    Then the attacks match the sampled world only (its mapping is the same either way).
+    """
+    keys = [c for b in bounds for c in (b.score.strongest or (b.score.key(b.k),))]
+    return not any(k.endswith(("_most_likely", "_top_m")) for k in keys)
 
 
 def _attacks_needed(bounds: Sequence[Bound], name: str) -> list[attack_registry.Attack]:
