@@ -258,7 +258,7 @@ def bare_search(karate):
 
 
 def test_a_failing_value_clearly_worse_than_the_incumbent_prunes_its_scheme(bare_search):
-    from graphveil.publishing import _prune
+    from graphveil.publishing.bnb import prune as _prune
 
     s = bare_search
     # an upper bound of the incumbent's mean rel.err: 0.055 + t(0.95, 2) * 0.005 / sqrt(3)
@@ -288,7 +288,8 @@ def test_a_failing_value_clearly_worse_than_the_incumbent_prunes_its_scheme(bare
 
 
 def test_a_broken_utility_direction_turns_pruning_off(bare_search):
-    from graphveil.publishing import _check_utility, _prune
+    from graphveil.publishing.bnb import check_utility as _check_utility
+    from graphveil.publishing.bnb import prune as _prune
 
     s = bare_search
     # MaxVar loses clearly less at the more private n_p/m = 1 than at 0.2
@@ -309,7 +310,7 @@ def test_pruning_changes_no_choice(karate, monkeypatch):
     pruned = publish(karate, "h2_open<=1", **kw)
     assert set(pruned.audit["pruned"]) == {"tmf"}
     assert any("pruned: its rel_err at" in n for n in pruned.audit["notes"])
-    monkeypatch.setattr(publishing, "_prune", lambda search, name: False)
+    monkeypatch.setattr(publishing, "prune", lambda search, name: False)
     full = publish(karate, "h2_open<=1", **kw)
     assert not full.audit["pruned"] and len(full.candidates) >= len(pruned.candidates)
     assert (full.scheme, full.value) == (pruned.scheme, pruned.value)

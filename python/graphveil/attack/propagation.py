@@ -579,6 +579,10 @@ def high_degree_seeds(
     return np.column_stack([owner[chosen], chosen]).astype(np.int64)
 
 
+#: The rates of a world :func:`propagation_attack` was not asked to attack: NaN over 0 nodes.
+_NOT_ATTACKED = Reidentification(0, math.nan, math.nan, math.nan)
+
+
 @dataclass(frozen=True)
 class PropagationAttack:
     """Propagation against a sampled world, the most-likely world and the top-m world of a release.
@@ -807,22 +811,10 @@ def propagation_attack(
     world = published.sample(seed=rng, threads=threads)
     assert isinstance(world, Graph)  # one sample: one Graph
     sampled, sampled_all = attack(world)
-    none = Reidentification(0, math.nan, math.nan, math.nan)  # a world not attacked
-    likely, likely_all = (
-        attack(most_likely_world(published)) if "most_likely" in worlds else (none, none)
-    )
-    top, top_all = (
-        attack(top_m_world(published, m, ids=perm)) if "top_m" in worlds else (none, none)
-    )
+    skip = (_NOT_ATTACKED, _NOT_ATTACKED)
+    likely, likely_all = attack(most_likely_world(published)) if "most_likely" in worlds else skip
+    top, top_all = attack(top_m_world(published, m, ids=perm)) if "top_m" in worlds else skip
     return PropagationAttack(
-        sampled,
-        likely,
-        sampled_all,
-        likely_all,
-        top,
-        top_all,
-        seeds,
-        theta,
-        eccentricity,
+        sampled, likely, sampled_all, likely_all, top, top_all, seeds, theta, eccentricity,
         bool(directed),
-    )
+    )  # fmt: skip

@@ -54,6 +54,7 @@ from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.scores import PrivacyScore
 from graphveil.measure.utility import analyst_names, statistic_names
+from graphveil.publishing.bnb import check_utility, ends, interval, prune
 from graphveil.publishing.report import DESTROYED, report_lines, utility_lost
 from graphveil.publishing.target import Bound, parse_target
 from graphveil.record import RunRecord
@@ -154,7 +155,7 @@ class Candidate:
 
 
 @dataclass
-class _Search:
+class Search:
     """What every measurement of one search shares."""
 
     graph: Graph
@@ -223,21 +224,7 @@ def _value(bound: Bound, row: dict[str, Any]) -> float:
     return math.nan if value is None else float(value)
 
 
-def _interval(values: list[float], op: str, confidence: float) -> tuple[float, float]:
-    """(mean, one-sided Student-t confidence bound of the mean on the side ``op`` reads)."""
-    from scipy.stats import t as student
-
-    x = np.asarray(values, dtype=np.float64)
-    if np.isnan(x).any():
-        return math.nan, math.nan
-    mean = float(x.mean())
-    if np.isinf(x).any():
-        return mean, mean
-    half = float(student.ppf(confidence, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    return mean, mean + half if op == "<=" else mean - half
-
-
-def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
+def _run(search: Search, name: str, value: float, seed: int) -> UncertainGraph:
     """One release of scheme ``name`` at knob ``value`` (its study run), or NotApplicable."""
     record = registry.scheme(name)
     if not search.allow_identity:
@@ -261,9 +248,7 @@ def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
     return release
 
 
-def _measure(
-    search: _Search, name: str, value: float, step: str, screen: bool = False
-) -> Candidate:
+def _measure(search: Search, name: str, value: float, step: str, screen: bool = False) -> Candidate:
     """Run and evaluate ``repeats`` releases at ``value``; judge every bound.
 
     ``screen``: the utility alone, no attack (:attr:`Candidate.screened`; kept apart from the
@@ -297,7 +282,7 @@ def _measure(
         return cand
     if not cand.reason:
         for b in search.bounds:
-            cand.interval[b.key] = _interval(cand.scores[b.key], b.op, search.confidence)
+            cand.interval[b.key] = interval(cand.scores[b.key], b.op, search.confidence)
         cand.meets = all(
             b.meets(cand.interval[b.key][1]) for b in search.bounds if _applies(b, name)
         )
@@ -306,20 +291,20 @@ def _measure(
     return cand
 
 
-def _clearly_fails(search: _Search, cand: Candidate) -> bool:
+def _clearly_fails(search: Search, cand: Candidate) -> bool:
     """Whether a bound that judges ``cand`` is broken even at the other side's confidence bound."""
     for b in search.bounds:
         if not _applies(b, cand.scheme):
             continue
         other = ">=" if b.op == "<=" else "<="
-        _, far = _interval(cand.scores[b.key], other, search.confidence)
+        _, far = interval(cand.scores[b.key], other, search.confidence)
         if not math.isnan(far) and b.margin(far) < 0:
             return True
     return False
 
 
 def _evaluate(
-    search: _Search, name: str, release: UncertainGraph, seed: int, attacks: bool = True
+    search: Search, name: str, release: UncertainGraph, seed: int, attacks: bool = True
 ) -> tuple[Any, dict[str, Any]]:
     """A release's report (its worlds, no attack) and the row its bounds read.
 
@@ -362,7 +347,7 @@ def _attacks_needed(bounds: Sequence[Bound], name: str) -> list[attack_registry.
     return [a for a in attack_registry.REGISTRY.values() if columns & set(a.names())]
 
 
-def _line(search: _Search, cand: Candidate) -> str:
+def _line(search: Search, cand: Candidate) -> str:
     """A progress line: the value tried and its time, never a measured score (print policy)."""
     done = " (not applicable)" if cand.reason else ""
     return f"measured {cand.label} [{cand.step}]{done} in {cand.seconds:.1f} s"
@@ -377,29 +362,24 @@ def _between(knob: Any, a: float, b: float) -> float | None:
     return None if abs(a - b) <= 1e-3 * max(abs(a), abs(b)) else float(f"{mid:.4g}")
 
 
-def _ends(knob: Any) -> tuple[float, float]:
-    """The knob's (most private, least private) ends."""
-    return (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
-
-
-def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
+def _search_scheme(search: Search, name: str, steps: int) -> Candidate | None:
     """The value of ``name``'s knob of least utility loss that meets the target (None: none does).
 
     The least private end was measured first (:func:`publish`). Met there, it is the scheme's
     value when its utility is monotone (else the private end is measured too). Otherwise the
-    scheme may be pruned (:func:`_pruned`); then the most private end (not met: the scheme
+    scheme may be pruned (:func:`~graphveil.publishing.bnb.prune`); then the most private end (not met: the scheme
     cannot reach the target), then bisections, each failing value checked for pruning.
     """
     record = registry.scheme(name)
     knob = record.knob
     if knob is None:
         return _grid(search, name, record.default_grid)
-    private = _ends(knob)[0]
+    private = ends(knob)[0]
     last = _open_end(search, name)
     assert last is not None
     if last.meets and (knob.utility_monotone or search.out_of_time):
         return last
-    if not last.meets and _prune(search, name):
+    if not last.meets and prune(search, name):
         return None
     first = _measure(search, name, private, "private end")
     for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
@@ -426,7 +406,7 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
         meets, fails = (c, fails) if c.meets else (meets, c)
         if c.meets and c.value == last.value:  # the open end itself
             break
-        if not c.meets and _prune(search, name):
+        if not c.meets and prune(search, name):
             break
     problem = _monotone_problem(search, name, knob.more_private)
     if problem is None:  # the boundary, or a more private value measured that lost less
@@ -436,12 +416,12 @@ def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
     return _grid(search, name, knob.grid)
 
 
-def _open_end(search: _Search, name: str) -> Candidate | None:
+def _open_end(search: Search, name: str) -> Candidate | None:
     """The least private value of ``name`` that runs (G0 itself there: the grid inward)."""
     knob = registry.scheme(name).knob
     if knob is None:
         return None
-    cand = _measure(search, name, _ends(knob)[1], "open end", screen=True)
+    cand = _measure(search, name, ends(knob)[1], "open end", screen=True)
     for value in sorted(knob.grid, reverse=knob.more_private == "lower")[1:]:
         if not cand.reason or search.out_of_time:
             break
@@ -449,102 +429,12 @@ def _open_end(search: _Search, name: str) -> Candidate | None:
     return cand
 
 
-def _bound(values: list[float], side: str, confidence: float) -> float:
-    """The one-sided confidence bound of the mean of ``values`` (``"<="``: upper)."""
-    return _interval(values, side, confidence)[1]
-
-
-def _incumbent(search: _Search) -> Candidate | None:
-    """The value measured so far that meets the target with the least utility loss."""
-    met = [c for c in search.candidates if c.meets and not c.reason]
-    return min(met, key=lambda c: c.utility_mean) if met else None
-
-
-def _prune(search: _Search, name: str) -> bool:
-    """Whether scheme ``name`` cannot win any more (branch and bound); the audit says why.
-
-    Sound when the scores are monotone over the knob (a value that fails has every value that
-    meets on its private side) and the utility loss does not fall as the knob grows more
-    private (:attr:`Knob.utility_monotone <graphveil.anonymize.registry.Knob.utility_monotone>`):
-    then a failing value whose loss is already clearly above the incumbent's (its lower
-    confidence bound above the incumbent's upper one) rules out every value of the scheme.
-    Only for the objective rel.err, the loss that direction is declared and checked for.
-    """
-    record = registry.scheme(name)
-    best = _incumbent(search)
-    if (
-        best is None
-        or best.scheme == name
-        or search.objective != "rel_err"
-        or not search.prune_ok
-        or record.knob is None
-        or not record.knob.utility_monotone
-    ):
-        return False
-    ceiling = _bound(best.utility, "<=", search.confidence)
-    open_end = _ends(record.knob)[1]
-    for c in [*search.screens, *search.candidates]:
-        if c.scheme != name or c.meets or c.reason or len(c.utility) < 2:
-            continue
-        if c.screened and c.value != open_end:  # G0 at the open end: values between may run
-            continue
-        floor = _bound(c.utility, ">=", search.confidence)
-        if floor > ceiling:
-            where = (
-                "every value of it is at least as private"
-                if c.screened
-                else f"a value of it that meets the target is more private than {c.value:g}"
-            )
-            search.pruned[name] = (
-                f"{record.title}: pruned: its rel_err at {c.label} (mean {c.utility_mean:.4g}, "
-                f"at least {floor:.4g}) is already worse than the incumbent {best.label}'s (mean "
-                f"{best.utility_mean:.4g}, at most {ceiling:.4g}); {where}, and its rel_err "
-                "does not fall as the knob grows more private"
-            )
-            search.notes.append(search.pruned[name])
-            search.progress(f"{record.title}: pruned (it cannot win; see the report)")
-            return True
-    return False
-
-
-def _check_utility(search: _Search, name: str) -> None:
-    """Check the declared utility direction on the values of ``name`` measured (the audit says).
-
-    A utility-monotone scheme whose loss falls, beyond both confidence bounds, from a less
-    private value to a more private one turns pruning off for the rest of the search; the
-    schemes pruned before are then searched again (:func:`publish`).
-    """
-    knob = registry.scheme(name).knob
-    if knob is None or not knob.utility_monotone or search.objective != "rel_err":
-        return
-    tried = sorted(
-        (
-            c
-            for c in [*search.screens, *search.candidates]
-            if c.scheme == name and not c.reason and len(c.utility) > 1
-        ),
-        key=lambda c: c.value if knob.more_private == "higher" else -c.value,
-    )  # least private first
-    for i, a in enumerate(tried):
-        for c in tried[i + 1 :]:
-            if _bound(c.utility, "<=", search.confidence) < _bound(
-                a.utility, ">=", search.confidence
-            ):
-                search.prune_ok = False
-                search.notes.append(
-                    f"{registry.scheme(name).title}: rel_err is not monotone over its knob "
-                    f"({c.utility_mean:.4g} at {c.value:g} against {a.utility_mean:.4g} at the "
-                    f"less private {a.value:g}): nothing more is pruned on this graph"
-                )
-                return
-
-
 def _toward_open(knob: Any) -> list[float]:
     """The knob's grid from its private end toward its open end."""
     return sorted(knob.grid, reverse=knob.more_private == "higher")[1:]
 
 
-def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None:
+def _grid(search: Search, name: str, grid: Iterable[float]) -> Candidate | None:
     for value in grid:
         if search.out_of_time:
             break
@@ -553,12 +443,12 @@ def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None
     return min(met, key=lambda c: c.utility_mean) if met else None
 
 
-def _met(search: _Search, name: str) -> list[Candidate]:
+def _met(search: Search, name: str) -> list[Candidate]:
     """The values of scheme ``name`` measured so far that meet the target."""
     return [c for c in search.candidates if c.scheme == name and c.meets]
 
 
-def _monotone_problem(search: _Search, name: str, more_private: str) -> str | None:
+def _monotone_problem(search: Search, name: str, more_private: str) -> str | None:
     """Where the measured scores of ``name`` break the knob's direction beyond their intervals."""
     tried = sorted(
         (c for c in search.candidates if c.scheme == name and not c.reason),
@@ -718,12 +608,12 @@ def publish(
     return _finish(search, chosen, time.monotonic() - start)
 
 
-def _search_all(search: _Search, allowed: Sequence[str], steps: int) -> dict[str, Candidate]:
+def _search_all(search: Search, allowed: Sequence[str], steps: int) -> dict[str, Candidate]:
     """Every allowed scheme searched or pruned: its value of least loss that meets the target.
 
     First the least private end of every knob (its cheapest value, and for a utility-monotone
     scheme the least loss it can reach), then the schemes in the order of that loss, so that a
-    good incumbent comes early and prunes the rest (:func:`_prune`).
+    good incumbent comes early and prunes the rest (:func:`~graphveil.publishing.bnb.prune`).
     """
     loss: dict[str, float] = {}  # the open end's loss; inf: none measured
     for name in allowed:
@@ -740,7 +630,7 @@ def _search_all(search: _Search, allowed: Sequence[str], steps: int) -> dict[str
                 continue
             search.pruned.pop(name, None)
             found = _search_scheme(search, name, steps)
-            _check_utility(search, name)
+            check_utility(search, name)
             if found is not None:
                 chosen[name] = found
         if search.prune_ok or not search.pruned:
@@ -764,7 +654,7 @@ def _start(
     samples: int,
     seed: Any,
     threads: int | None,
-) -> _Search:
+) -> Search:
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
     if graph.directed:
@@ -788,7 +678,7 @@ def _start(
         threads=threads,
         analyst=analyst,
     )
-    return _Search(
+    return Search(
         graph, bounds, objective, original, StudyConfig(threads=threads or 0), repeats, samples,
         confidence, root, threads, math.inf, lambda line: None, False,
     )  # fmt: skip
@@ -803,7 +693,7 @@ def _allowed(schemes: Iterable[str] | None) -> tuple[str, ...]:
     return names
 
 
-def _closest(search: _Search, count: int = 3) -> list[Candidate]:
+def _closest(search: Search, count: int = 3) -> list[Candidate]:
     """The measured values nearest the target: least total shortfall, relative to each limit."""
 
     def shortfall(c: Candidate) -> float:
@@ -822,7 +712,7 @@ def _closest(search: _Search, count: int = 3) -> list[Candidate]:
     return list(best.values())[:count]
 
 
-def _unreachable(search: _Search) -> str:
+def _unreachable(search: Search) -> str:
     """The refusal: the target and the closest values by name (their scores are private)."""
     target = ", ".join(str(b) for b in search.bounds)
     closest = ", ".join(c.label for c in _closest(search)) or "none measured"
@@ -834,7 +724,7 @@ def _unreachable(search: _Search) -> str:
     )
 
 
-def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Publication:
+def _finish(search: Search, chosen: dict[str, Candidate], seconds: float) -> Publication:
     ranked = sorted(chosen.values(), key=lambda c: c.utility_mean)
     for win in ranked:
         release, draws = _draw(search, win)
@@ -917,7 +807,7 @@ def _trivially_met(bounds: Sequence[Bound], scheme: str) -> str:
     )
 
 
-def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
+def _draw(search: Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
     """The release at the chosen value: checked on its own, redrawn at most MAX_DRAWS times."""
     draws = []
     for i in range(MAX_DRAWS):
