@@ -273,6 +273,12 @@ def test_a_failing_value_clearly_worse_than_the_incumbent_prunes_its_scheme(bare
     # failing, worse on average, but the intervals overlap: not clearly worse, not pruned
     s.candidates.append(_candidate("tmf", 5.0, [0.02, 0.20, 0.11], False))
     assert not _prune(s, "tmf")
+    # failing, above the incumbent's mean but not its upper bound: not pruned (the incumbent's
+    # bound, not its mean); failing, its mean above that bound but not its lower bound: not pruned
+    s.candidates.append(_candidate("dp_dk", 5.0, [0.06, 0.06, 0.06], False))
+    assert 0.055 < 0.06 < ceiling and not _prune(s, "dp_dk")
+    s.candidates.append(_candidate("privgraph", 5.0, [0.05, 0.09, 0.07], False))
+    assert not _prune(s, "privgraph")
     # failing and better than the incumbent: a more private value may still win
     s.candidates.append(_candidate("dgg", 5.0, [0.01, 0.011, 0.012], False))
     assert not _prune(s, "dgg")
