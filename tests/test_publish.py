@@ -369,3 +369,26 @@ def test_the_sampled_world_alone_gives_the_same_reidentification():
     assert max(rates) > 0.05  # something was re-identified: the comparison can fail
     assert _sampled_only(parse_target("reid<=0.05,edge_eps<=2"))
     assert not _sampled_only(parse_target("reid_rate_top_m<=0.05"))
+
+
+def test_utility_first_prunes_a_private_end_that_cannot_win(monkeypatch):
+    """A private end already clearly worse than the incumbent is not attacked: a less private
+    value found on utility alone decides, and the choice is the full search's."""
+    import graphveil.publishing as publishing
+
+    graph = gv.Graph.from_networkx(nx.powerlaw_cluster_graph(400, 4, 0.5, seed=1))
+    kw = {"schemes": ["mixture", "maxvar", "edge_switch", "tmf", "edgeflip", "dgg"], "seed": 1}
+    pub = publish(graph, "reid<=0.2", **kw, **_fast())
+    assert set(pub.audit["pruned"]) == {"edgeflip", "tmf"}
+    first = [c for c in pub.candidates if c.step == "utility first"]
+    assert {c.scheme for c in first} == {"edgeflip", "tmf"} and not any(c.meets for c in first)
+    # the private ends of the pruned schemes were never attacked
+    for name in ("edgeflip", "tmf"):
+        private = registry.scheme(name).knob.low
+        assert not any(c.scheme == name and c.value == private for c in pub.candidates)
+    monkeypatch.setattr(publishing, "rival", lambda search, name: None)
+    monkeypatch.setattr(publishing, "prune", lambda search, name: False)
+    full = publish(graph, "reid<=0.2", **kw, **_fast())
+    assert not full.audit["pruned"] and (full.scheme, full.value) == (pub.scheme, pub.value)
+    best = pub.audit["winner"]["utility_mean"]
+    assert all(c.utility_mean > best for c in full.candidates if c.meets and c.scheme != pub.scheme)

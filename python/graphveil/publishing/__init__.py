@@ -54,7 +54,7 @@ from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.scores import PrivacyScore
 from graphveil.measure.utility import analyst_names, statistic_names
-from graphveil.publishing.bnb import check_utility, ends, interval, prune
+from graphveil.publishing.bnb import check_utility, ends, interval, outclassed, prune, rival
 from graphveil.publishing.report import DESTROYED, report_lines, utility_lost
 from graphveil.publishing.target import Bound, parse_target
 from graphveil.record import RunRecord
@@ -374,18 +374,15 @@ def _search_scheme(search: Search, name: str, steps: int) -> Candidate | None:
     knob = record.knob
     if knob is None:
         return _grid(search, name, record.default_grid)
-    private = ends(knob)[0]
     last = _open_end(search, name)
     assert last is not None
     if last.meets and (knob.utility_monotone or search.out_of_time):
         return last
     if not last.meets and prune(search, name):
         return None
-    first = _measure(search, name, private, "private end")
-    for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
-        if not first.reason or search.out_of_time:
-            break
-        first = _measure(search, name, value, "private end")
+    first = _private_end(search, name, knob, last.value, steps)
+    if first.step == "utility first" and not first.meets and prune(search, name):
+        return None
     if last.meets or not first.meets or search.out_of_time:
         met = _met(search, name)
         return min(met, key=lambda c: c.utility_mean) if met else None
@@ -414,6 +411,38 @@ def _search_scheme(search: Search, name: str, steps: int) -> Candidate | None:
     search.notes.append(f"{record.title}: {problem}; searched by its grid instead")
     search.progress(f"{record.title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
+
+
+def _private_end(search: Search, name: str, knob: Any, open_: float, steps: int) -> Candidate:
+    """The most private value that runs (EdgeFlip's size: the grid inward), measured.
+
+    With a rival incumbent (:func:`~graphveil.publishing.bnb.rival`) its utility is measured
+    first: when it already loses clearly more (:func:`~graphveil.publishing.bnb.outclassed`),
+    ``steps`` bisections on utility alone find a less private value that still does, and that
+    one is measured ("utility first"): met, it brackets the search as the private end would;
+    failed, the scheme is pruned (:func:`~graphveil.publishing.bnb.prune`). Whether the
+    private end itself meets does not matter then: it cannot win.
+    """
+    first = None
+    for value in [ends(knob)[0], *_toward_open(knob)]:
+        if rival(search, name) is not None:
+            screen = _measure(search, name, value, "private end", screen=True)
+            if screen.screened and outclassed(search, screen):
+                worse, better = value, open_
+                for _ in range(steps):
+                    mid = _between(knob, worse, better)
+                    if mid is None or search.out_of_time:
+                        break
+                    c = _measure(search, name, mid, "utility bisection", screen=True)
+                    if c.reason:
+                        break
+                    worse, better = (mid, better) if outclassed(search, c) else (worse, mid)
+                return _measure(search, name, worse, "utility first")
+        first = _measure(search, name, value, "private end")
+        if not first.reason or search.out_of_time:
+            break
+    assert first is not None
+    return first
 
 
 def _open_end(search: Search, name: str) -> Candidate | None:

@@ -16,7 +16,9 @@ from graphveil.anonymize import registry
 if TYPE_CHECKING:  # pragma: no cover
     from graphveil.publishing import Candidate, Search
 
-__all__ = ["bound", "check_utility", "ends", "incumbent", "interval", "prune"]
+__all__ = [
+    "bound", "check_utility", "ends", "incumbent", "interval", "outclassed", "prune", "rival",
+]  # fmt: skip
 
 
 def interval(values: list[float], op: str, confidence: float) -> tuple[float, float]:
@@ -49,6 +51,38 @@ def incumbent(search: Search) -> Candidate | None:
     return min(met, key=lambda c: c.utility_mean) if met else None
 
 
+def rival(search: Search, name: str) -> Candidate | None:
+    """The incumbent, when it may prune scheme ``name``.
+
+    That is: another scheme's, ``name``'s utility monotone, the objective rel.err, pruning not
+    turned off (:func:`check_utility`).
+    """
+    knob = registry.scheme(name).knob
+    best = incumbent(search)
+    if (
+        best is None
+        or best.scheme == name
+        or search.objective != "rel_err"
+        or not search.prune_ok
+        or knob is None
+        or not knob.utility_monotone
+    ):
+        return None
+    return best
+
+
+def outclassed(search: Search, cand: Candidate) -> bool:
+    """Whether ``cand`` loses clearly more than a rival incumbent: it cannot win, met or not.
+
+    Its lower confidence bound of rel.err above the incumbent's upper one (:func:`rival`).
+    """
+    best = rival(search, cand.scheme)
+    if best is None or cand.reason or len(cand.utility) < 2:
+        return False
+    floor = bound(cand.utility, ">=", search.confidence)
+    return floor > bound(best.utility, "<=", search.confidence)
+
+
 def prune(search: Search, name: str) -> bool:
     """Whether scheme ``name`` cannot win any more (branch and bound); the audit says why.
 
@@ -60,15 +94,8 @@ def prune(search: Search, name: str) -> bool:
     Only for the objective rel.err, the loss that direction is declared and checked for.
     """
     record = registry.scheme(name)
-    best = incumbent(search)
-    if (
-        best is None
-        or best.scheme == name
-        or search.objective != "rel_err"
-        or not search.prune_ok
-        or record.knob is None
-        or not record.knob.utility_monotone
-    ):
+    best = rival(search, name)
+    if best is None or record.knob is None:
         return False
     ceiling = bound(best.utility, "<=", search.confidence)
     open_end = ends(record.knob)[1]
