@@ -175,6 +175,9 @@ class Search:
     candidates: list[Candidate] = field(default_factory=list)
     #: The least private values whose utility alone was measured (:attr:`Candidate.screened`).
     screens: list[Candidate] = field(default_factory=list)
+    #: The last screen's releases and reports, by (scheme, value): a full measurement of that
+    #: value next reuses them (the same seeds give the same releases) and only attacks them.
+    kept: dict[tuple[str, float], list[tuple[UncertainGraph, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     #: G0's structural twins, once per search for every attack that re-identifies nodes.
     twins: np.ndarray | None = None
@@ -260,12 +263,15 @@ def _measure(search: Search, name: str, value: float, step: str, screen: bool = 
             return c
     cand = Candidate(name, value, step=step, screened=screen)
     start = time.perf_counter()
+    kept, search.kept = search.kept.get((name, value), []), {}  # a screen's releases, reused
     try:
         for i in range(search.repeats):
             seed = derived_seed(search.seed, f"{name}={value!r}/{i}")
-            release = _run(search, name, value, seed)
+            release, report = kept[i] if i < len(kept) else (_run(search, name, value, seed), None)
             evaluated = derived_seed(seed, "evaluate")
-            report, row = _evaluate(search, name, release, evaluated, attacks=not screen)
+            report, row = _evaluate(search, name, release, evaluated, not screen, report)
+            if screen:
+                search.kept.setdefault((name, value), []).append((release, report))
             cand.seeds.append(seed)
             cand.utility.append(_utility(report, search.objective))
             for b in search.bounds:
@@ -304,17 +310,23 @@ def _clearly_fails(search: Search, cand: Candidate) -> bool:
 
 
 def _evaluate(
-    search: Search, name: str, release: UncertainGraph, seed: int, attacks: bool = True
+    search: Search,
+    name: str,
+    release: UncertainGraph,
+    seed: int,
+    attacks: bool = True,
+    report: Any = None,
 ) -> tuple[Any, dict[str, Any]]:
     """A release's report (its worlds, no attack) and the row its bounds read.
 
     Only the attacks whose columns a bound judging ``name`` reads run (none for a node-level
     bound on a scheme without node identity), with G0's twins computed once per search.
     """
-    report = evaluate(
-        search.graph, release, search.samples, seed=seed, k=search.original.k,
-        threads=search.threads, original=search.original, analyst=search.original.analyst,
-    )  # fmt: skip
+    if report is None:  # else: this release's, measured by a screen with the same seed
+        report = evaluate(
+            search.graph, release, search.samples, seed=seed, k=search.original.k,
+            threads=search.threads, original=search.original, analyst=search.original.analyst,
+        )  # fmt: skip
     row = _row(report)
     needed = _attacks_needed(search.bounds, name) if attacks else []
     if needed and search.twins is None and any(a.reidentifies for a in needed):
