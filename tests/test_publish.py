@@ -392,3 +392,14 @@ def test_utility_first_prunes_a_private_end_that_cannot_win(monkeypatch):
     assert not full.audit["pruned"] and (full.scheme, full.value) == (pub.scheme, pub.value)
     best = pub.audit["winner"]["utility_mean"]
     assert all(c.utility_mean > best for c in full.candidates if c.meets and c.scheme != pub.scheme)
+
+
+def test_a_scheme_whose_utility_is_not_monotone_is_searched_inside(karate):
+    """RandWalk-mod's loss need not fall toward either end: when both meet, its grid is read."""
+    knob = registry.scheme("randwalk_mod").knob
+    assert not knob.utility_monotone
+    pub = publish(karate, "h2_open<=6", schemes=["randwalk_mod"], seed=1, **_fast())
+    tried = {c.value for c in pub.candidates if not c.reason}
+    assert {float(v) for v in knob.grid} <= tried  # h2_open needs no attack: all measured in full
+    assert all(c.meets for c in pub.candidates if not c.reason)
+    assert pub.audit["winner"]["utility_mean"] == min(c.utility_mean for c in pub.candidates)
