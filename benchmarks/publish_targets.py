@@ -58,7 +58,9 @@ def main() -> None:
         print(
             f"{target}: {record.title} {record.grid_parameter}={pub.value:.4g}, rel.err "
             f"{win['utility_mean']:.4f} (release {pub.audit['rel_err']:.4f}), margin {margins}, "
-            f"{len(pub.candidates)} values in {time.monotonic() - start:.0f} s",
+            f"{len(pub.candidates)} values (+{len(pub.audit['screened'])} for utility alone, "
+            f"pruned: {', '.join(pub.audit['pruned']) or 'none'}) in "
+            f"{time.monotonic() - start:.0f} s",
             flush=True,
         )
         audits[target] = pub.audit

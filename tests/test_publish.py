@@ -82,20 +82,25 @@ def test_every_knob_lies_in_its_schemes_bounds():
 
 def _mean_scores(graph, record, value, seeds, original):
     config = StudyConfig(threads=1)
-    h2, loss = [], []
+    h2, loss, err = [], [], []
     for seed in seeds:
         prepared = {"prepared": record.prepare(graph, config, 5)} if record.prepare else {}
         release = record.study(graph, float(value), config, seed, **prepared).graph
         report = evaluate(graph, release, 1, seed=seed, k=10, original=original, threads=1)
         h2.append(report.mean["H2_open"])
+        err.append(report.rel_err)
         found = edge_recovery(graph, release, seed=seed).loss
         loss.append(math.nan if found is None else min(found, 50.0))
-    return float(np.mean(h2)), float(np.nanmean(loss))
+    return float(np.mean(h2)), float(np.nanmean(loss)), float(np.mean(err))
 
 
 @pytest.mark.parametrize("graph_name", ["karate", "les_miserables"])
 def test_knobs_declared_monotone_are(graph_name):
-    """H2_open and the edge loss fall (within noise) as each knob moves to its private end."""
+    """H2_open and the edge loss fall (within noise) as each knob moves to its private end.
+
+    And rel.err does not fall there for a knob declared ``utility_monotone`` (what pruning
+    assumes, :func:`graphveil.publishing._prune`).
+    """
     if graph_name == "karate":
         graph = gv.datasets.load("karate_club")
     else:
@@ -107,10 +112,14 @@ def test_knobs_declared_monotone_are(graph_name):
         knob = record.knob
         # least private first
         ends = (knob.low, knob.high) if knob.more_private == "higher" else (knob.high, knob.low)
-        open_h2, open_loss = _mean_scores(graph, record, ends[0], range(3), original)
-        private_h2, private_loss = _mean_scores(graph, record, ends[1], range(3), original)
+        open_h2, open_loss, open_err = _mean_scores(graph, record, ends[0], range(3), original)
+        private_h2, private_loss, private_err = _mean_scores(
+            graph, record, ends[1], range(3), original
+        )
         assert private_h2 <= open_h2 + 1.0, (record.name, private_h2, open_h2)
         assert private_loss <= open_loss + 0.5, (record.name, private_loss, open_loss)
+        if knob.utility_monotone:
+            assert private_err >= open_err - 0.02, (record.name, private_err, open_err)
 
 
 # ---------------------------------------------------------------------------- the search
@@ -228,3 +237,169 @@ def test_a_node_level_bound_met_by_a_scheme_without_node_identity_says_trivially
     assert "met trivially" in pub.report()
     kept = publish(karate, "h2_open<=6", schemes=["maxvar"], seed=2, **_fast())
     assert not any("no node identity" in n for n in kept.audit["notes"])
+
+
+# ---------------------------------------------------------------------------- pruning
+def _candidate(scheme, value, utility, meets, scores=None):
+    from graphveil.publishing import Candidate
+
+    c = Candidate(scheme, value, utility=list(utility), meets=meets, step="test")
+    c.scores = scores or {}
+    return c
+
+
+@pytest.fixture()
+def bare_search(karate):
+    from graphveil.publishing import _start
+
+    search = _start(karate, parse_target("h2_open<=1"), "rel_err", 0.95, 3, 2, 1, 1)
+    search.candidates.append(_candidate("mixture", 0.5, [0.05, 0.06, 0.055], True))
+    return search
+
+
+def test_a_failing_value_clearly_worse_than_the_incumbent_prunes_its_scheme(bare_search):
+    from graphveil.publishing.bnb import prune as _prune
+
+    s = bare_search
+    # an upper bound of the incumbent's mean rel.err: 0.055 + t(0.95, 2) * 0.005 / sqrt(3)
+    ceiling = 0.055 + 2.919986 * 0.005 / math.sqrt(3)
+    # failing, and its lower bound above the incumbent's upper bound: pruned
+    s.candidates.append(_candidate("maxvar", 0.4, [0.30, 0.31, 0.29], False))
+    assert _prune(s, "maxvar") and "maxvar" in s.pruned and "pruned" in s.pruned["maxvar"]
+    assert "MaxVar n_p/m=0.4" in s.pruned["maxvar"] and f"{ceiling:.4g}" in s.pruned["maxvar"]
+    # the same loss on a value that MEETS rules out nothing: a less private value may lose less
+    s.candidates.append(_candidate("edge_switch", 0.4, [0.30, 0.31, 0.29], True))
+    assert not _prune(s, "edge_switch")
+    # failing, worse on average, but the intervals overlap: not clearly worse, not pruned
+    s.candidates.append(_candidate("tmf", 5.0, [0.02, 0.20, 0.11], False))
+    assert not _prune(s, "tmf")
+    # failing, above the incumbent's mean but not its upper bound: not pruned (the incumbent's
+    # bound, not its mean); failing, its mean above that bound but not its lower bound: not pruned
+    s.candidates.append(_candidate("dp_dk", 5.0, [0.06, 0.06, 0.06], False))
+    assert 0.055 < 0.06 < ceiling and not _prune(s, "dp_dk")
+    s.candidates.append(_candidate("privgraph", 5.0, [0.05, 0.09, 0.07], False))
+    assert not _prune(s, "privgraph")
+    # failing and better than the incumbent: a more private value may still win
+    s.candidates.append(_candidate("dgg", 5.0, [0.01, 0.011, 0.012], False))
+    assert not _prune(s, "dgg")
+    # the walks' loss is not monotone over t (Knob.utility_monotone): never pruned
+    assert not registry.scheme("randwalk").knob.utility_monotone
+    s.candidates.append(_candidate("randwalk", 2.0, [0.30, 0.31, 0.29], False))
+    assert not _prune(s, "randwalk")
+    # another objective than rel.err: its direction is not declared, nothing is pruned
+    s.objective = "S_CC"
+    s.candidates.append(_candidate("edgeflip", 5.0, [0.30, 0.31, 0.29], False))
+    assert not _prune(s, "edgeflip")
+    assert set(s.pruned) == {"maxvar"}
+
+
+def test_a_broken_utility_direction_turns_pruning_off(bare_search):
+    from graphveil.publishing.bnb import check_utility as _check_utility
+    from graphveil.publishing.bnb import prune as _prune
+
+    s = bare_search
+    # MaxVar loses clearly less at the more private n_p/m = 1 than at 0.2
+    s.candidates.append(_candidate("maxvar", 0.2, [0.30, 0.31, 0.29], False))
+    s.candidates.append(_candidate("maxvar", 1.0, [0.10, 0.11, 0.09], True))
+    _check_utility(s, "maxvar")
+    assert not s.prune_ok and any("rel_err is not monotone" in n for n in s.notes)
+    s.candidates.append(_candidate("edge_switch", 0.2, [0.30, 0.31, 0.29], False))
+    assert not _prune(s, "edge_switch")
+
+
+def test_pruning_changes_no_choice(karate, monkeypatch):
+    """The pruned search publishes what the full search does; a pruned scheme could not win."""
+    import graphveil.publishing as publishing
+
+    schemes = ["mixture", "edgeflip", "tmf", "maxvar", "privgraph", "dgg", "edge_switch"]
+    kw = {"schemes": schemes, "seed": 1, **_fast()}
+    pruned = publish(karate, "h2_open<=1", **kw)
+    assert set(pruned.audit["pruned"]) == {"tmf"}
+    assert any("pruned: its rel_err at" in n for n in pruned.audit["notes"])
+    monkeypatch.setattr(publishing, "prune", lambda search, name: False)
+    full = publish(karate, "h2_open<=1", **kw)
+    assert not full.audit["pruned"] and len(full.candidates) >= len(pruned.candidates)
+    assert (full.scheme, full.value) == (pruned.scheme, pruned.value)
+    best = pruned.audit["winner"]["utility_mean"]
+    for c in full.candidates:
+        if c.scheme in pruned.audit["pruned"] and c.meets:
+            assert c.utility_mean > best, c.label
+
+
+# ---------------------------------------------------------------------------- early stop
+def test_a_value_stops_early_only_when_it_clearly_fails():
+    from scipy.stats import t as student
+
+    graph = gv.Graph.from_networkx(nx.powerlaw_cluster_graph(400, 4, 0.5, seed=1))
+    pub = publish(graph, "h2_open<=2", schemes=["maxvar", "edge_switch"], repeats=5, seed=3,
+                  **_fast())  # fmt: skip
+    stopped = [c for c in pub.candidates if c.stopped]
+    assert stopped, "no value stopped early"
+    for c in pub.candidates:
+        if c.reason:
+            continue
+        x = np.asarray(c.scores["H2_open"])
+        if c.stopped:  # two releases, and even the lower 95% bound of the mean is above 2
+            assert x.size == 2 and not c.meets
+            assert x.mean() - student.ppf(0.95, 1) * x.std(ddof=1) / math.sqrt(2) > 2
+        else:
+            assert x.size == 5
+    assert any(c.meets for c in pub.candidates)  # the values that meet had every release
+
+
+def test_the_sampled_world_alone_gives_the_same_reidentification():
+    """What publish attacks (the sampled world only, ScoreRequest.worlds) is what the study reads."""
+    from graphveil.attack.propagation import default_seeds, structural_twins
+    from graphveil.attack.registry import REGISTRY, ScoreRequest
+    from graphveil.publishing import _sampled_only
+
+    graph = gv.datasets.load("ca-GrQc")
+    record = registry.scheme("mixture")
+    release = record.study(graph, 0.5, StudyConfig(threads=1), 5).graph
+    twins = structural_twins(graph)
+    every = ScoreRequest(2, 7, default_seeds(graph.n), "ns", 1, twins)
+    alone = ScoreRequest(2, 7, default_seeds(graph.n), "ns", 1, twins, worlds=("sampled",))
+    rates = []
+    for attack in (a for a in REGISTRY.values() if a.reidentifies):
+        full, sampled = attack.score(graph, release, every), attack.score(graph, release, alone)
+        assert sampled[attack.headline] == full[attack.headline], attack.name
+        rates.append(full[attack.headline])
+        others = [k for k in full if k.endswith(("_most_likely", "_top_m"))]
+        assert others and all(sampled[k] is None for k in others), attack.name
+    assert max(rates) > 0.05  # something was re-identified: the comparison can fail
+    assert _sampled_only(parse_target("reid<=0.05,edge_eps<=2"))
+    assert not _sampled_only(parse_target("reid_rate_top_m<=0.05"))
+
+
+def test_utility_first_prunes_a_private_end_that_cannot_win(monkeypatch):
+    """A private end already clearly worse than the incumbent is not attacked: a less private
+    value found on utility alone decides, and the choice is the full search's."""
+    import graphveil.publishing as publishing
+
+    graph = gv.Graph.from_networkx(nx.powerlaw_cluster_graph(400, 4, 0.5, seed=1))
+    kw = {"schemes": ["mixture", "maxvar", "edge_switch", "tmf", "edgeflip", "dgg"], "seed": 1}
+    pub = publish(graph, "reid<=0.2", **kw, **_fast())
+    assert set(pub.audit["pruned"]) == {"edgeflip", "tmf"}
+    first = [c for c in pub.candidates if c.step == "utility first"]
+    assert {c.scheme for c in first} == {"edgeflip", "tmf"} and not any(c.meets for c in first)
+    # the private ends of the pruned schemes were never attacked
+    for name in ("edgeflip", "tmf"):
+        private = registry.scheme(name).knob.low
+        assert not any(c.scheme == name and c.value == private for c in pub.candidates)
+    monkeypatch.setattr(publishing, "rival", lambda search, name: None)
+    monkeypatch.setattr(publishing, "prune", lambda search, name: False)
+    full = publish(graph, "reid<=0.2", **kw, **_fast())
+    assert not full.audit["pruned"] and (full.scheme, full.value) == (pub.scheme, pub.value)
+    best = pub.audit["winner"]["utility_mean"]
+    assert all(c.utility_mean > best for c in full.candidates if c.meets and c.scheme != pub.scheme)
+
+
+def test_a_scheme_whose_utility_is_not_monotone_is_searched_inside(karate):
+    """RandWalk-mod's loss need not fall toward either end: when both meet, its grid is read."""
+    knob = registry.scheme("randwalk_mod").knob
+    assert not knob.utility_monotone
+    pub = publish(karate, "h2_open<=6", schemes=["randwalk_mod"], seed=1, **_fast())
+    tried = {c.value for c in pub.candidates if not c.reason}
+    assert {float(v) for v in knob.grid} <= tried  # h2_open needs no attack: all measured in full
+    assert all(c.meets for c in pub.candidates if not c.reason)
+    assert pub.audit["winner"]["utility_mean"] == min(c.utility_mean for c in pub.candidates)

@@ -444,7 +444,7 @@ def _study_edgeflip(graph: Graph, v: float, config: Any, seed: int) -> Anonymize
 #: Edge DP's knob: a smaller epsilon is more private.
 _EPSILON_KNOB = Knob("lower", 0.5, 20.0, (0.5, 1.0, 2.0, 5.0, 10.0, 20.0))
 #: The walks' knob: t in 2..20 (t = 1 publishes true edges only).
-_WALK_KNOB = Knob("higher", 2, 20, (2, 3, 5, 10, 20), integer=True)
+_WALK_KNOB = Knob("higher", 2, 20, (2, 3, 5, 10, 20), integer=True, utility_monotone=False)
 
 
 def dp_scheme(
@@ -532,7 +532,8 @@ REGISTRY: dict[str, Scheme] = _by_name(
             valid=lambda v: v > 0,
             requirement="sigma must be > 0",
             study=_study_obfuscation,
-            knob=Knob("higher", 0.001, 1.0, (0.001, 0.01, 0.1, 0.3, 1.0)),
+            # rel.err is not monotone over sigma on karate (0.26 at 0.001, 0.21 at 1)
+            knob=Knob("higher", 0.001, 1.0, (0.001, 0.01, 0.1, 0.3, 1.0), utility_monotone=False),
             marker="s",
             partitionable=True,
             deterministic=False,

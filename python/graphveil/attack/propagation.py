@@ -41,7 +41,8 @@ out-neighbours).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,7 +58,7 @@ from graphveil._checks import (
 )
 from graphveil._seeds import SeedLike, seed_to_u64
 from graphveil.attack.link import release_on
-from graphveil.attack.worlds import most_likely_world, top_m_world
+from graphveil.attack.worlds import WORLDS, most_likely_world, top_m_world
 from graphveil.graph import Graph, check_graph
 from graphveil.uncertain import UncertainGraph
 
@@ -577,6 +578,10 @@ def high_degree_seeds(
     return np.column_stack([owner[chosen], chosen]).astype(np.int64)
 
 
+#: The rates of a world :func:`propagation_attack` was not asked to attack: NaN over 0 nodes.
+_NOT_ATTACKED = Reidentification(0, math.nan, math.nan, math.nan)
+
+
 @dataclass(frozen=True)
 class PropagationAttack:
     """Propagation against a sampled world, the most-likely world and the top-m world of a release.
@@ -679,6 +684,7 @@ def propagation_attack(
     threads: int | None = None,
     g0_twins: np.ndarray | None = None,
     directed: bool | None = None,
+    worlds: Sequence[str] = WORLDS,
 ) -> PropagationAttack:
     """Run :func:`propagation` with ``G0`` as the auxiliary graph against a release.
 
@@ -712,6 +718,9 @@ def propagation_attack(
         On a directed ``g0``: read the arcs' directions (``None``, the default, or True: directed
         propagation, in- and out-neighbours scored apart) or drop them (False: the attack on the
         underlying undirected graphs, a weaker attacker). True on an undirected ``g0`` is refused.
+    worlds : sequence of str
+        The worlds attacked (default all three); another's rates are NaN over 0 nodes. The
+        sampled world's mapping does not depend on it.
 
     Returns
     -------
@@ -801,17 +810,10 @@ def propagation_attack(
     world = published.sample(seed=rng, threads=threads)
     assert isinstance(world, Graph)  # one sample: one Graph
     sampled, sampled_all = attack(world)
-    likely, likely_all = attack(most_likely_world(published))
-    top, top_all = attack(top_m_world(published, m, ids=perm))
+    skip = (_NOT_ATTACKED, _NOT_ATTACKED)
+    likely, likely_all = attack(most_likely_world(published)) if "most_likely" in worlds else skip
+    top, top_all = attack(top_m_world(published, m, ids=perm)) if "top_m" in worlds else skip
     return PropagationAttack(
-        sampled,
-        likely,
-        sampled_all,
-        likely_all,
-        top,
-        top_all,
-        seeds,
-        theta,
-        eccentricity,
+        sampled, likely, sampled_all, likely_all, top, top_all, seeds, theta, eccentricity,
         bool(directed),
-    )
+    )  # fmt: skip

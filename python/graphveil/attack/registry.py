@@ -68,6 +68,7 @@ from graphveil.attack.propagation import (
     propagation_table,
     structural_twins,
 )
+from graphveil.attack.worlds import WORLDS
 from graphveil.graph import Graph
 from graphveil.uncertain import UncertainGraph
 
@@ -140,6 +141,9 @@ class ScoreRequest:
     #: computed once for every attack that scores re-identification; None (and always for a
     #: directed G0, whose attacks read directed or undirected twins): each computes them.
     g0_twins: np.ndarray | None = None
+    #: The worlds attacked (:data:`~graphveil.attack.worlds.WORLDS`); another's columns are
+    #: None. :func:`graphveil.publish` attacks the sampled world alone, all its bounds read.
+    worlds: tuple[str, ...] = WORLDS
 
 
 @dataclass(frozen=True)
@@ -268,6 +272,7 @@ def _propagation_score(
             seed=int(s),
             threads=request.threads,
             g0_twins=twins,
+            worlds=request.worlds,
         )
         for s in rng.integers(0, 2**63, size=request.samples)
     ]
@@ -280,9 +285,16 @@ def _propagation_score(
         "reid_accuracy": float(correct.mean()) / coverage if coverage > 0 else None,
         "reid_coverage": coverage,
         "reid_twin_share": float(np.mean([r.sampled.twins for r in runs])),
-        "reid_rate_most_likely": float(np.mean([r.most_likely.correct for r in runs])),
-        "reid_rate_top_m": float(np.mean([r.top_m.correct for r in runs])),
+        "reid_rate_most_likely": _mean_of(
+            [r.most_likely.correct for r in runs], "most_likely", request
+        ),
+        "reid_rate_top_m": _mean_of([r.top_m.correct for r in runs], "top_m", request),
     }
+
+
+def _mean_of(values: list[float], world: str, request: ScoreRequest) -> float | None:
+    """The mean of a world's rates; None for a world not attacked."""
+    return float(np.mean(values)) if world in request.worlds else None
 
 
 def _edges_score(
@@ -557,6 +569,7 @@ def _matching_score(
             seed=request.seed,
             threads=request.threads,
             g0_twins=request.g0_twins,
+            worlds=request.worlds,
             **options,
         )
         sampled = result.rate("sampled")
@@ -566,8 +579,12 @@ def _matching_score(
             f"{name}_accuracy": sampled.accuracy if sampled.coverage > 0 else None,
             f"{name}_coverage": sampled.coverage,
             f"{name}_twin_share": sampled.twins,
-            f"{name}_rate_most_likely": result.rate("most_likely").correct,
-            f"{name}_rate_top_m": result.rate("top_m").correct,
+            f"{name}_rate_most_likely": (
+                result.rate("most_likely").correct if "most_likely" in request.worlds else None
+            ),
+            f"{name}_rate_top_m": (
+                result.rate("top_m").correct if "top_m" in request.worlds else None
+            ),
         }
 
     return score

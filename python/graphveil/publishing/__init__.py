@@ -34,7 +34,6 @@ record by :meth:`Publication.save`): the scores are measured on G0.
 from __future__ import annotations
 
 import math
-import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -46,14 +45,20 @@ from graphveil._checks import NotApplicable, check_int, check_real, check_sample
 from graphveil._seeds import derived_seed, permutation_seed, seed_to_u64
 from graphveil.anonymize import registry
 from graphveil.attack import registry as attack_registry
+from graphveil.attack.propagation import DEFAULT_ECCENTRICITY, default_seeds, structural_twins
+from graphveil.attack.scores import ATTACK_SAMPLES
+from graphveil.attack.worlds import WORLDS
 from graphveil.evaluation import evaluate
 from graphveil.experiments.config import StudyConfig
 from graphveil.graph import Graph
 from graphveil.measure.original import Original
 from graphveil.measure.scores import PrivacyScore
 from graphveil.measure.utility import analyst_names, statistic_names
+from graphveil.publishing.bnb import check_utility, ends, interval, outclassed, prune, rival
+from graphveil.publishing.report import DESTROYED, report_lines, utility_lost
+from graphveil.publishing.target import Bound, parse_target
 from graphveil.record import RunRecord
-from graphveil.scores import privacy_score, target_score, targets
+from graphveil.scores import privacy_score
 from graphveil.uncertain import UncertainGraph
 
 __all__ = [
@@ -67,13 +72,14 @@ __all__ = [
     "searchable",
 ]
 
-#: A rel.err of the release from which the report says the target destroyed its utility.
-DESTROYED = 0.5
-
 #: Draws of the final release at the chosen value before giving up (each checked on its own).
 MAX_DRAWS = 3
 
-_BOUND = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(<=|>=|<|>|=<|=>|==|=)\s*(\S+)\s*$")
+#: Releases after which a value that clearly fails a bound is not drawn further: the score's
+#: confidence bound on the *other* side (the mean's lower bound for a ``<=``) is already beyond
+#: the limit. This only ever turns "meets" into "fails", so the stated confidence of "meets"
+#: holds as it is (P(meets declared) <= P(the bound after every release is met)).
+EARLY_STOP = 2
 
 
 class Unreachable(ValueError):
@@ -88,92 +94,6 @@ class Unreachable(ValueError):
     def __init__(self, message: str, candidates: list[Candidate]) -> None:
         super().__init__(message)
         self.candidates = candidates
-
-
-@dataclass(frozen=True)
-class Bound:
-    """One bound of a target: a registered privacy score, its parameter, the limit."""
-
-    score: PrivacyScore
-    k: int | None
-    limit: float
-
-    @property
-    def key(self) -> str:
-        """The score's key in a row (``reid``, ``eps_k50``)."""
-        return self.score.key(self.k)
-
-    @property
-    def op(self) -> str:
-        """``"<="`` or ``">="``: the score's direction."""
-        return "<=" if self.score.more_private == "lower" else ">="
-
-    def __str__(self) -> str:
-        return f"{self.score.target_name(self.k)} {self.op} {self.limit:g}"
-
-    def margin(self, value: float) -> float:
-        """How far ``value`` is inside the bound (negative: outside; NaN: undefined)."""
-        if value is None or math.isnan(value):
-            return math.nan
-        return self.limit - value if self.op == "<=" else value - self.limit
-
-    def meets(self, value: float) -> bool:
-        """Whether ``value`` is inside the bound (NaN is not)."""
-        return bool(self.margin(value) >= 0)
-
-
-def parse_target(target: str | Sequence[str]) -> tuple[Bound, ...]:
-    """The bounds of a target: ``"reid<=0.05,edge_eps<=2"`` (``,``, ``&`` or `` and `` join).
-
-    Each bound names a target of the privacy-score table (:func:`graphveil.scores.targets`),
-    in its direction (``<=`` for a score where lower is more private).
-
-    Raises
-    ------
-    ValueError
-        In one line: an unknown name (listing the valid ones), a wrong direction, a limit
-        that is no finite number, a score bounded twice, an empty target.
-
-    Examples
-    --------
-    >>> [str(b) for b in parse_target("reid<=0.05, edge_eps <= 2")]
-    ['reid <= 0.05', 'edge_eps <= 2']
-    >>> parse_target("reid>=0.05")
-    Traceback (most recent call last):
-    ...
-    ValueError: reid>=0.05: lower reid is more private: write reid<=0.05
-    """
-    texts = [target] if isinstance(target, str) else list(target)
-    parts = [p for t in texts for p in re.split(r",|&|\band\b", str(t)) if p.strip()]
-    if not parts:
-        raise ValueError(
-            f"empty target: write bounds like reid<=0.05; one of {', '.join(targets())}"
-        )
-    bounds: list[Bound] = []
-    for part in parts:
-        found = _BOUND.match(part)
-        if found is None:
-            raise ValueError(f"{part.strip()!r} is no bound: write NAME<=VALUE or NAME>=VALUE")
-        name, op, text = found.groups()
-        score, k = target_score(name)  # ValueError listing the target names
-        try:
-            limit = float(text)
-        except ValueError:
-            raise ValueError(f"{part.strip()}: {text!r} is no number") from None
-        if not math.isfinite(limit):
-            raise ValueError(f"{part.strip()}: the limit must be a finite number")
-        want = "<=" if score.more_private == "lower" else ">="
-        if op.replace("=<", "<=").replace("=>", ">=") != want:
-            word = score.more_private
-            raise ValueError(
-                f"{part.strip()}: {word} {name.lower()} is more private: write "
-                f"{name.lower()}{want}{text}"
-            )
-        bound = Bound(score, k, limit)
-        if any(b.key == bound.key for b in bounds):
-            raise ValueError(f"{bound.key} is bounded twice: keep one bound")
-        bounds.append(bound)
-    return tuple(bounds)
 
 
 def searchable() -> tuple[str, ...]:
@@ -198,6 +118,11 @@ class Candidate:
     reason: str = ""
     #: Which step of the search measured it (``"private end"``, ``"bisection"``, ``"grid"``).
     step: str = ""
+    #: Stopped after :data:`EARLY_STOP` releases: it clearly failed a bound.
+    stopped: bool = False
+    #: Its utility alone was measured (no attack, no score): a least private value, to order
+    #: and prune the schemes by.
+    screened: bool = False
 
     @property
     def utility_mean(self) -> float:
@@ -224,11 +149,13 @@ class Candidate:
             "interval": {k: list(v) for k, v in self.interval.items()},
             "seconds": self.seconds,
             "seeds": self.seeds,
+            "stopped": self.stopped,
+            "screened": self.screened,
         }
 
 
 @dataclass
-class _Search:
+class Search:
     """What every measurement of one search shares."""
 
     graph: Graph
@@ -246,11 +173,18 @@ class _Search:
     allow_identity: bool
     prepared: dict[str, Any] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
+    #: The least private values whose utility alone was measured (:attr:`Candidate.screened`).
+    screens: list[Candidate] = field(default_factory=list)
+    #: The last screen's releases and reports, by (scheme, value): a full measurement of that
+    #: value next reuses them (the same seeds give the same releases) and only attacks them.
+    kept: dict[tuple[str, float], list[tuple[UncertainGraph, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-
-    @property
-    def attacks(self) -> bool:
-        return any(b.score.on == "attack" for b in self.bounds)
+    #: G0's structural twins, once per search for every attack that re-identifies nodes.
+    twins: np.ndarray | None = None
+    #: Schemes the search pruned, with why (branch and bound: :mod:`graphveil.publishing.bnb`).
+    pruned: dict[str, str] = field(default_factory=dict)
+    #: Whether pruning is sound on this graph: no utility-monotone scheme broke its direction.
+    prune_ok: bool = True
 
     @property
     def out_of_time(self) -> bool:
@@ -293,21 +227,7 @@ def _value(bound: Bound, row: dict[str, Any]) -> float:
     return math.nan if value is None else float(value)
 
 
-def _interval(values: list[float], op: str, confidence: float) -> tuple[float, float]:
-    """(mean, one-sided Student-t confidence bound of the mean on the side ``op`` reads)."""
-    from scipy.stats import t as student
-
-    x = np.asarray(values, dtype=np.float64)
-    if np.isnan(x).any():
-        return math.nan, math.nan
-    mean = float(x.mean())
-    if np.isinf(x).any():
-        return mean, mean
-    half = float(student.ppf(confidence, x.size - 1) * x.std(ddof=1) / math.sqrt(x.size))
-    return mean, mean + half if op == "<=" else mean - half
-
-
-def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
+def _run(search: Search, name: str, value: float, seed: int) -> UncertainGraph:
     """One release of scheme ``name`` at knob ``value`` (its study run), or NotApplicable."""
     record = registry.scheme(name)
     if not search.allow_identity:
@@ -331,29 +251,44 @@ def _run(search: _Search, name: str, value: float, seed: int) -> UncertainGraph:
     return release
 
 
-def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
-    """Run and evaluate ``repeats`` releases at ``value``; judge every bound."""
-    for c in search.candidates:
+def _measure(search: Search, name: str, value: float, step: str, screen: bool = False) -> Candidate:
+    """Run and evaluate ``repeats`` releases at ``value``; judge every bound.
+
+    ``screen``: the utility alone, no attack (:attr:`Candidate.screened`; kept apart from the
+    values measured in ``search.screens``), unless no attack judges the scheme anyway.
+    """
+    screen = screen and bool(_attacks_needed(search.bounds, name))
+    for c in search.screens if screen else search.candidates:
         if c.scheme == name and c.value == value:
             return c
-    cand = Candidate(name, value, step=step)
+    cand = Candidate(name, value, step=step, screened=screen)
     start = time.perf_counter()
+    kept, search.kept = search.kept.get((name, value), []), {}  # a screen's releases, reused
     try:
         for i in range(search.repeats):
             seed = derived_seed(search.seed, f"{name}={value!r}/{i}")
-            release = _run(search, name, value, seed)
-            report = _evaluate(search, release, derived_seed(seed, "evaluate"))
-            row = _row(report)
+            release, report = kept[i] if i < len(kept) else (_run(search, name, value, seed), None)
+            evaluated = derived_seed(seed, "evaluate")
+            report, row = _evaluate(search, name, release, evaluated, not screen, report)
+            if screen:
+                search.kept.setdefault((name, value), []).append((release, report))
             cand.seeds.append(seed)
             cand.utility.append(_utility(report, search.objective))
             for b in search.bounds:
                 cand.scores.setdefault(b.key, []).append(_value(b, row))
+            if i + 1 == EARLY_STOP < search.repeats and _clearly_fails(search, cand):
+                cand.stopped = True
+                break
     except NotApplicable as err:
         cand.reason = str(err)
     cand.seconds = time.perf_counter() - start
+    if screen:
+        search.screens.append(cand)
+        search.progress(_line(search, cand))
+        return cand
     if not cand.reason:
         for b in search.bounds:
-            cand.interval[b.key] = _interval(cand.scores[b.key], b.op, search.confidence)
+            cand.interval[b.key] = interval(cand.scores[b.key], b.op, search.confidence)
         cand.meets = all(
             b.meets(cand.interval[b.key][1]) for b in search.bounds if _applies(b, name)
         )
@@ -362,21 +297,69 @@ def _measure(search: _Search, name: str, value: float, step: str) -> Candidate:
     return cand
 
 
-def _evaluate(search: _Search, release: UncertainGraph, seed: int, analyst: bool = False) -> Any:
-    return evaluate(
-        search.graph,
-        release,
-        search.samples,
-        seed=seed,
-        k=search.original.k,
-        threads=search.threads,
-        original=search.original,
-        attacks=search.attacks,
-        analyst=analyst or search.original.analyst,
-    )
+def _clearly_fails(search: Search, cand: Candidate) -> bool:
+    """Whether a bound that judges ``cand`` is broken even at the other side's confidence bound."""
+    for b in search.bounds:
+        if not _applies(b, cand.scheme):
+            continue
+        other = ">=" if b.op == "<=" else "<="
+        _, far = interval(cand.scores[b.key], other, search.confidence)
+        if not math.isnan(far) and b.margin(far) < 0:
+            return True
+    return False
 
 
-def _line(search: _Search, cand: Candidate) -> str:
+def _evaluate(
+    search: Search,
+    name: str,
+    release: UncertainGraph,
+    seed: int,
+    attacks: bool = True,
+    report: Any = None,
+) -> tuple[Any, dict[str, Any]]:
+    """A release's report (its worlds, no attack) and the row its bounds read.
+
+    Only the attacks whose columns a bound judging ``name`` reads run (none for a node-level
+    bound on a scheme without node identity), with G0's twins computed once per search.
+    """
+    if report is None:  # else: this release's, measured by a screen with the same seed
+        report = evaluate(
+            search.graph, release, search.samples, seed=seed, k=search.original.k,
+            threads=search.threads, original=search.original, analyst=search.original.analyst,
+        )  # fmt: skip
+    row = _row(report)
+    needed = _attacks_needed(search.bounds, name) if attacks else []
+    if needed and search.twins is None and any(a.reidentifies for a in needed):
+        search.twins = structural_twins(search.graph)
+    request = attack_registry.ScoreRequest(
+        min(search.samples, ATTACK_SAMPLES), derived_seed(seed, "attacks"),
+        default_seeds(search.graph.n), DEFAULT_ECCENTRICITY, search.threads, search.twins,
+        worlds=("sampled",) if _sampled_only(search.bounds) else WORLDS,
+    )  # fmt: skip
+    for attack in needed:
+        row.update(attack.score(search.graph, release, request))
+    return report, row
+
+
+def _sampled_only(bounds: Sequence[Bound]) -> bool:
+    """Whether the bounds read the sampled world's columns alone (no ``_most_likely``, ``_top_m``).
+
+    Then the attacks match the sampled world only (its mapping is the same either way).
+    """
+    keys = [c for b in bounds for c in (b.score.strongest or (b.score.key(b.k),))]
+    return not any(k.endswith(("_most_likely", "_top_m")) for k in keys)
+
+
+def _attacks_needed(bounds: Sequence[Bound], name: str) -> list[attack_registry.Attack]:
+    """The registered attacks whose columns the bounds judging scheme ``name`` read."""
+    columns: set[str] = set()
+    for b in bounds:
+        if b.score.on == "attack" and _applies(b, name):
+            columns.update(b.score.strongest or (b.score.key(b.k),))
+    return [a for a in attack_registry.REGISTRY.values() if columns & set(a.names())]
+
+
+def _line(search: Search, cand: Candidate) -> str:
     """A progress line: the value tried and its time, never a measured score (print policy)."""
     done = " (not applicable)" if cand.reason else ""
     return f"measured {cand.label} [{cand.step}]{done} in {cand.seconds:.1f} s"
@@ -391,39 +374,119 @@ def _between(knob: Any, a: float, b: float) -> float | None:
     return None if abs(a - b) <= 1e-3 * max(abs(a), abs(b)) else float(f"{mid:.4g}")
 
 
-def _search_scheme(search: _Search, name: str, steps: int) -> Candidate | None:
-    """The least private value of ``name``'s knob that meets the target (None: none does)."""
-    knob = registry.scheme(name).knob
+def _search_scheme(search: Search, name: str, steps: int) -> Candidate | None:
+    """The value of ``name``'s knob of least utility loss that meets the target (None: none does).
+
+    The least private end was measured first (:func:`_search_all`: for utility alone when an
+    attack judges the scheme). Met there, it is the scheme's value when its utility is monotone.
+    Otherwise the scheme may be pruned (:func:`~graphveil.publishing.bnb.prune`); then the most
+    private end (not met: the scheme cannot reach the target; or "utility first",
+    :func:`_private_end`), then bisections toward the least private end (attacked only when
+    reached, or for a scheme whose utility is not monotone), each failing value checked for
+    pruning.
+    """
+    record = registry.scheme(name)
+    knob = record.knob
     if knob is None:
-        return _grid(search, name, registry.scheme(name).default_grid)
-    private, open_ = (
-        (knob.high, knob.low) if knob.more_private == "higher" else (knob.low, knob.high)
-    )
-    first = _measure(search, name, private, "private end")
-    for value in _toward_open(knob):  # not applicable there (EdgeFlip's size): the grid inward
-        if not first.reason or search.out_of_time:
-            break
-        first = _measure(search, name, value, "private end")
-    if not first.meets or search.out_of_time:
-        return first if first.meets else None
-    last = _measure(search, name, open_, "open end")
-    if last.meets:
-        return min((first, last), key=lambda c: c.utility_mean)
+        return _grid(search, name, record.default_grid)
+    last = _open_end(search, name)
+    assert last is not None
+    if last.meets and (knob.utility_monotone or search.out_of_time):
+        return last
+    if not last.meets and prune(search, name):
+        return None
+    first = _private_end(search, name, knob, last.value, steps)
+    if first.step == "utility first" and not first.meets and prune(search, name):
+        return None
+    if last.screened and first.meets and not knob.utility_monotone and not search.out_of_time:
+        last = _measure(search, name, last.value, "open end")  # met there, it may lose least
+    if last.meets and first.meets and not knob.utility_monotone:
+        _least_loss_inside(search, name, knob)
+    if last.meets or not first.meets or search.out_of_time:
+        met = _met(search, name)
+        return min(met, key=lambda c: c.utility_mean) if met else None
     meets, fails = first, last
     for _ in range(steps):
         mid = _between(knob, meets.value, fails.value)
+        if mid is None and fails.screened:  # next to the open end: measure it
+            mid = fails.value
         if mid is None or search.out_of_time:
             break
         c = _measure(search, name, mid, "bisection")
         if c.reason:
             break
         meets, fails = (c, fails) if c.meets else (meets, c)
+        if c.meets and c.value == last.value:  # the open end itself
+            break
+        if not c.meets and prune(search, name):
+            break
     problem = _monotone_problem(search, name, knob.more_private)
     if problem is None:  # the boundary, or a more private value measured that lost less
         return min(_met(search, name), key=lambda c: c.utility_mean)
-    search.notes.append(f"{registry.scheme(name).title}: {problem}; searched by its grid instead")
-    search.progress(f"{registry.scheme(name).title}: not monotone; searching its grid")
+    search.notes.append(f"{record.title}: {problem}; searched by its grid instead")
+    search.progress(f"{record.title}: not monotone; searching its grid")
     return _grid(search, name, knob.grid)
+
+
+def _least_loss_inside(search: Search, name: str, knob: Any) -> None:
+    """The least loss between two ends that meet, of a knob whose utility is not monotone.
+
+    Every value between meets too (the scores are monotone), and the least loss may lie inside
+    (on email-Enron RandWalk-mod loses less at t = 3 than at either end): the grid's inner values
+    are measured for utility alone, and the one of least loss, if it beats both ends, in full.
+    """
+    inner = [float(v) for v in knob.grid if float(v) not in (knob.low, knob.high)]
+    screens = [_measure(search, name, v, "grid", screen=True) for v in inner]
+    screens = [c for c in screens if not c.reason]
+    if screens and not search.out_of_time:
+        best = min(screens, key=lambda c: c.utility_mean)
+        if best.utility_mean < min(c.utility_mean for c in _met(search, name)):
+            _measure(search, name, best.value, "grid")
+
+
+def _private_end(search: Search, name: str, knob: Any, open_: float, steps: int) -> Candidate:
+    """The most private value that runs (EdgeFlip's size: the grid inward), measured.
+
+    With a rival incumbent (:func:`~graphveil.publishing.bnb.rival`) its utility is measured
+    first: when it already loses clearly more (:func:`~graphveil.publishing.bnb.outclassed`),
+    ``steps`` bisections on utility alone find a less private value that still does, and that
+    one is measured ("utility first"): met, it brackets the search as the private end would;
+    failed, the scheme is pruned (:func:`~graphveil.publishing.bnb.prune`). Whether the
+    private end itself meets does not matter then: it cannot win.
+    """
+    first = None
+    for value in [ends(knob)[0], *_toward_open(knob)]:
+        if rival(search, name) is not None:
+            screen = _measure(search, name, value, "private end", screen=True)
+            if screen.screened and outclassed(search, screen):
+                worse, better = value, open_
+                for _ in range(steps):
+                    mid = _between(knob, worse, better)
+                    if mid is None or search.out_of_time:
+                        break
+                    c = _measure(search, name, mid, "utility bisection", screen=True)
+                    if c.reason:
+                        break
+                    worse, better = (mid, better) if outclassed(search, c) else (worse, mid)
+                return _measure(search, name, worse, "utility first")
+        first = _measure(search, name, value, "private end")
+        if not first.reason or search.out_of_time:
+            break
+    assert first is not None
+    return first
+
+
+def _open_end(search: Search, name: str) -> Candidate | None:
+    """The least private value of ``name`` that runs (G0 itself there: the grid inward)."""
+    knob = registry.scheme(name).knob
+    if knob is None:
+        return None
+    cand = _measure(search, name, ends(knob)[1], "open end", screen=True)
+    for value in sorted(knob.grid, reverse=knob.more_private == "lower")[1:]:
+        if not cand.reason or search.out_of_time:
+            break
+        cand = _measure(search, name, value, "open end", screen=True)
+    return cand
 
 
 def _toward_open(knob: Any) -> list[float]:
@@ -431,7 +494,7 @@ def _toward_open(knob: Any) -> list[float]:
     return sorted(knob.grid, reverse=knob.more_private == "higher")[1:]
 
 
-def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None:
+def _grid(search: Search, name: str, grid: Iterable[float]) -> Candidate | None:
     for value in grid:
         if search.out_of_time:
             break
@@ -440,12 +503,12 @@ def _grid(search: _Search, name: str, grid: Iterable[float]) -> Candidate | None
     return min(met, key=lambda c: c.utility_mean) if met else None
 
 
-def _met(search: _Search, name: str) -> list[Candidate]:
+def _met(search: Search, name: str) -> list[Candidate]:
     """The values of scheme ``name`` measured so far that meet the target."""
     return [c for c in search.candidates if c.scheme == name and c.meets]
 
 
-def _monotone_problem(search: _Search, name: str, more_private: str) -> str | None:
+def _monotone_problem(search: Search, name: str, more_private: str) -> str | None:
     """Where the measured scores of ``name`` break the knob's direction beyond their intervals."""
     tried = sorted(
         (c for c in search.candidates if c.scheme == name and not c.reason),
@@ -510,7 +573,7 @@ class Publication:
 
     def report(self) -> str:
         """The private report, as text: what was chosen and why, the margin, every candidate."""
-        return "\n".join(_report_lines(self.audit))
+        return "\n".join(report_lines(self.audit))
 
 
 def publish(
@@ -599,17 +662,47 @@ def publish(
     search.allow_identity = bool(allow_identity)
     if budget is not None:
         search.deadline = start + 60 * budget
-    chosen: dict[str, Candidate] = {}
-    for name in allowed:
-        if search.out_of_time:
-            search.notes.append(f"the budget ran out before {name} was searched")
-            continue
-        found = _search_scheme(search, name, steps)
-        if found is not None:
-            chosen[name] = found
+    chosen = _search_all(search, allowed, steps)
     if not chosen:
         raise Unreachable(_unreachable(search), search.candidates)
     return _finish(search, chosen, time.monotonic() - start)
+
+
+def _search_all(search: Search, allowed: Sequence[str], steps: int) -> dict[str, Candidate]:
+    """Every allowed scheme searched or pruned: its value of least loss that meets the target.
+
+    First the least private end of every knob (its cheapest value, and for a utility-monotone
+    scheme the least loss it can reach), then the schemes in the order of that loss, so that a
+    good incumbent comes early and prunes the rest (:func:`~graphveil.publishing.bnb.prune`).
+    """
+    loss: dict[str, float] = {}  # the open end's loss; inf: none measured
+    for name in allowed:
+        end = None if search.out_of_time else _open_end(search, name)
+        loss[name] = math.inf if end is None or end.reason else end.utility_mean
+    order = sorted(allowed, key=lambda s: loss[s])  # stable: registry order on ties
+    chosen: dict[str, Candidate] = {}
+    for again in (False, True):
+        for name in order:
+            if again and name not in search.pruned:
+                continue
+            if search.out_of_time:
+                search.notes.append(f"the budget ran out before {name} was searched")
+                continue
+            search.pruned.pop(name, None)
+            found = _search_scheme(search, name, steps)
+            check_utility(search, name)
+            if found is not None:
+                chosen[name] = found
+        if search.prune_ok or not search.pruned:
+            break
+        search.notes.append(
+            "the schemes pruned before are searched again: " + ", ".join(search.pruned)
+        )
+    for name in allowed:  # the budget ran out or a scheme was pruned: what it met still counts
+        met = _met(search, name)
+        if met and name not in chosen:
+            chosen[name] = min(met, key=lambda c: c.utility_mean)
+    return chosen
 
 
 def _start(
@@ -621,7 +714,7 @@ def _start(
     samples: int,
     seed: Any,
     threads: int | None,
-) -> _Search:
+) -> Search:
     if not isinstance(graph, Graph):
         raise TypeError(f"graph must be a graphveil.Graph, got {type(graph).__name__}")
     if graph.directed:
@@ -645,7 +738,7 @@ def _start(
         threads=threads,
         analyst=analyst,
     )
-    return _Search(
+    return Search(
         graph, bounds, objective, original, StudyConfig(threads=threads or 0), repeats, samples,
         confidence, root, threads, math.inf, lambda line: None, False,
     )  # fmt: skip
@@ -660,12 +753,12 @@ def _allowed(schemes: Iterable[str] | None) -> tuple[str, ...]:
     return names
 
 
-def _closest(search: _Search, count: int = 3) -> list[Candidate]:
+def _closest(search: Search, count: int = 3) -> list[Candidate]:
     """The measured values nearest the target: least total shortfall, relative to each limit."""
 
     def shortfall(c: Candidate) -> float:
         total = 0.0
-        for b in search.bounds:
+        for b in (b for b in search.bounds if _applies(b, c.scheme)):
             m = b.margin(c.interval[b.key][1])
             total += (
                 0.0 if m >= 0 else (math.inf if math.isnan(m) else -m / max(abs(b.limit), 1e-9))
@@ -679,7 +772,7 @@ def _closest(search: _Search, count: int = 3) -> list[Candidate]:
     return list(best.values())[:count]
 
 
-def _unreachable(search: _Search) -> str:
+def _unreachable(search: Search) -> str:
     """The refusal: the target and the closest values by name (their scores are private)."""
     target = ", ".join(str(b) for b in search.bounds)
     closest = ", ".join(c.label for c in _closest(search)) or "none measured"
@@ -691,7 +784,7 @@ def _unreachable(search: _Search) -> str:
     )
 
 
-def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Publication:
+def _finish(search: Search, chosen: dict[str, Candidate], seconds: float) -> Publication:
     ranked = sorted(chosen.values(), key=lambda c: c.utility_mean)
     for win in ranked:
         release, draws = _draw(search, win)
@@ -725,11 +818,17 @@ def _finish(search: _Search, chosen: dict[str, Candidate], seconds: float) -> Pu
         ),
         "margins": margins,
         "draws": draws,
+        "pruned": search.pruned,
         "notes": search.notes,
         "candidates": [c.as_dict() for c in search.candidates],
+        "screened": [c.as_dict() for c in search.screens],
         "seconds": seconds,
     }
-    audit.update(_utility_lost(search, release))
+    audit.update(
+        utility_lost(
+            search.graph, search.original, release, search.samples, search.seed, search.threads
+        )
+    )
     release.meta = {**release.meta, "publish": audit}
     return Publication(
         release, win.scheme, win.value, search.bounds, search.candidates, audit, search.seed
@@ -768,14 +867,13 @@ def _trivially_met(bounds: Sequence[Bound], scheme: str) -> str:
     )
 
 
-def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
+def _draw(search: Search, win: Candidate) -> tuple[UncertainGraph | None, list[dict[str, Any]]]:
     """The release at the chosen value: checked on its own, redrawn at most MAX_DRAWS times."""
     draws = []
     for i in range(MAX_DRAWS):
         seed = derived_seed(search.seed, f"release/{i}")
         release = _run(search, win.scheme, win.value, seed)
-        report = _evaluate(search, release, derived_seed(seed, "evaluate"))
-        row = _row(report)
+        report, row = _evaluate(search, win.scheme, release, derived_seed(seed, "evaluate"))
         values = {b.key: _value(b, row) for b in search.bounds}
         ok = all(b.meets(values[b.key]) for b in search.bounds if _applies(b, win.scheme))
         draws.append(
@@ -790,74 +888,3 @@ def _draw(search: _Search, win: Candidate) -> tuple[UncertainGraph | None, list[
         if ok:
             return release, draws
     return None, draws
-
-
-def _utility_lost(search: _Search, release: UncertainGraph) -> dict[str, Any]:
-    """The release's rel.err terms and, when igraph is there, the analyst statistics' errors."""
-    seed = derived_seed(search.seed, "utility")
-    analyst = search.original.analyst
-    if not analyst:
-        try:
-            import igraph  # noqa: F401  # the analyst extra
-        except ImportError:
-            analyst = False
-        else:
-            analyst = True
-    original = search.original
-    if analyst and not original.analyst:
-        original = Original(
-            search.graph, original.k, statistics_seed=original.statistics_seed,
-            threads=search.threads, analyst=True,
-        )  # fmt: skip
-    report = evaluate(
-        search.graph, release, search.samples, seed=seed, k=original.k, threads=search.threads,
-        original=original, analyst=analyst,
-    )  # fmt: skip
-    lost: dict[str, Any] = {
-        "rel_err": float(report.rel_err),
-        "rel_err_terms": {k: float(v) for k, v in report.rel_err_terms.items()},
-        "analyst_err": float(report.analyst_err) if analyst else None,
-        "analyst_err_terms": {k: float(v) for k, v in report.analyst_err_terms.items()},
-    }
-    lost["destroyed"] = bool(report.rel_err >= DESTROYED)
-    return lost
-
-
-def _report_lines(audit: dict[str, Any]) -> list[str]:
-    win = audit["winner"]
-    record = registry.scheme(win["scheme"])
-    lines = [
-        "PRIVATE: measured on the true graph; never publish this report.",
-        f"target: {', '.join(audit['target'])} (each score's mean over {audit['repeats']} "
-        f"releases at its {audit['confidence']:.0%} one-sided confidence bound)",
-        f"chosen: {record.title} {record.grid_parameter}={win['value']:.4g}",
-        f"why: {audit['why']}",
-        "margin: " + ", ".join(f"{k} {v:+.4g}" for k, v in audit["margins"].items()),
-        f"utility: rel.err {audit['rel_err']:.4g}"
-        + ("" if audit["analyst_err"] is None else f", analyst error {audit['analyst_err']:.4g}"),
-    ]
-    for name in ("rel_err_terms", "analyst_err_terms"):
-        terms = sorted(audit[name].items(), key=lambda x: -x[1] if x[1] == x[1] else 0)
-        if terms:
-            worst = ", ".join(f"{k} {v:.3g}" for k, v in terms[:5])
-            lines.append(f"  worst {name.replace('_err_terms', '')} terms: {worst}")
-    if audit["destroyed"]:
-        lines.append(
-            f"the target is met only by destroying utility: rel.err {audit['rel_err']:.3g} "
-            f"(at least {DESTROYED:g})"
-        )
-    lines += [f"note: {n}" for n in audit["notes"]]
-    lines.append(f"candidates ({len(audit['candidates'])}, {audit['seconds']:.1f} s in all):")
-    for c in audit["candidates"]:
-        title = registry.scheme(c["scheme"])
-        head = f"  {title.title} {title.grid_parameter}={c['value']:.4g} [{c['step']}]"
-        if c["reason"]:
-            lines.append(f"{head}: not applicable: {c['reason']}")
-            continue
-        scores = ", ".join(f"{k} {m:.4g} (bound {u:.4g})" for k, (m, u) in c["interval"].items())
-        verdict = "meets" if c["meets"] else "fails"
-        lines.append(
-            f"{head}: {verdict}; {scores}; {audit['objective']} {c['utility_mean']:.4g}; "
-            f"{c['seconds']:.1f} s"
-        )
-    return lines
