@@ -13,11 +13,11 @@ directed-twin ceiling; direction beats the undirected attack on an edge switch; 
 
 from __future__ import annotations
 
-import heapq
 import json
 
 import numpy as np
 import pytest
+from test_deanonymization import ref_percolation as undirected_reference
 
 import graphveil as gv
 from graphveil import _core
@@ -68,75 +68,11 @@ def _sides(g: gv.Graph) -> tuple[list[list[int]], list[list[int]]]:
 
 
 # ----------------------------------------------------------------------------- references
-def ref_percolation(aux, target, seeds, r=2, expand=True, max_spread=None, max_noisy=None):
+def ref_percolation(aux, target, seeds, *args, **options):
     """Percolation with ExpandWhenStuck on digraphs: marks along out-arcs and in-arcs apart."""
-    ts, as_ = _sides(target), _sides(aux)
-    tdeg = [len(ts[0][i]) + len(ts[1][i]) for i in range(target.n)]
-    adeg = [len(as_[0][i]) + len(as_[1][i]) for i in range(aux.n)]
-    mapping, inverse = [-1] * target.n, [-1] * aux.n
-    marks, spread_done, heap, matched = {}, set(), [], []
-    noisy_left = [float("inf") if max_noisy is None else max_noisy]
-
-    def touched(t, a):  # pairs (t, a) marks: out(t) out(a) + in(t) in(a)
-        return sum(len(ts[s][t]) * len(as_[s][a]) for s in (0, 1))
-
-    def gap(x, y):
-        return sum(abs(len(ts[s][x]) - len(as_[s][y])) for s in (0, 1))
-
-    def spreads(t, a):
-        return max_spread is None or touched(t, a) <= max_spread
-
-    def pairs(t, a):  # unmatched pairs of one side whose nodes have degree >= r
-        for s in (0, 1):
-            for x in ts[s][t]:
-                if mapping[x] < 0 and tdeg[x] >= r:
-                    for y in as_[s][a]:
-                        if inverse[y] < 0 and adeg[y] >= r:
-                            yield x, y
-
-    def spread(t, a):
-        if spreads(t, a):
-            for x, y in pairs(t, a):
-                marks[x, y] = marks.get((x, y), 0) + 1
-                if marks[x, y] >= r:  # most marks, then degree gap, then ids
-                    heapq.heappush(heap, (-marks[x, y], gap(x, y), x, y))
-
-    phase = []
-    for t, a in sorted(map(tuple, np.asarray(seeds).tolist())):
-        mapping[t], inverse[a] = a, t
-        matched.append((t, a))
-        spread_done.add((t, a))
-        phase.append((t, a))
-    expanded = 0
-    while phase:
-        for t, a in phase:
-            spread(t, a)
-        while heap:
-            _, _, t, a = heapq.heappop(heap)
-            if mapping[t] >= 0 or inverse[a] >= 0:
-                continue
-            mapping[t], inverse[a] = a, t
-            matched.append((t, a))
-            if (t, a) not in spread_done:
-                spread_done.add((t, a))
-                spread(t, a)
-        phase = []
-        if not expand:
-            break
-        while expanded < len(matched) and noisy_left[0] > 0:
-            t, a = matched[expanded]
-            expanded += 1
-            if not spreads(t, a):
-                continue
-            for x, y in list(pairs(t, a)):
-                if noisy_left[0] <= 0:
-                    break
-                if (x, y) not in spread_done:
-                    spread_done.add((x, y))
-                    phase.append((x, y))
-                    if spreads(x, y):
-                        noisy_left[0] -= touched(x, y)
-    return np.array(mapping)
+    return undirected_reference(
+        aux, target, seeds, *args, sides=lambda g: list(_sides(g)), **options
+    )
 
 
 def _rows(g: gv.Graph) -> list[list[int]]:

@@ -45,29 +45,42 @@ def _rows(g):
     return [g.neighbors(i).tolist() for i in range(g.n)]
 
 
-def ref_percolation(aux, target, seeds, r=2, expand=True, max_spread=None, max_noisy=None):
-    tdeg, adeg = target.degrees.tolist(), aux.degrees.tolist()
-    tn, an = _rows(target), _rows(aux)
+def ref_percolation(
+    aux, target, seeds, r=2, expand=True, max_spread=None, max_noisy=None, sides=None
+):
+    """Percolation with ExpandWhenStuck. ``sides(g)``: g's rows, one list per side (default: its
+    neighbours; a digraph's out-rows and in-rows, tests/test_attack_directed_matching.py): a
+    matched pair marks the pairs of its neighbours side by side, a node's degree is the sum."""
+    ts, as_ = (sides or (lambda g: [_rows(g)]))(target), (sides or (lambda g: [_rows(g)]))(aux)
+    tdeg = [sum(len(side[i]) for side in ts) for i in range(target.n)]
+    adeg = [sum(len(side[i]) for side in as_) for i in range(aux.n)]
     mapping, inverse = [-1] * target.n, [-1] * aux.n
     marks, spread_done, heap, matched = {}, set(), [], []
     noisy_left = [float("inf") if max_noisy is None else max_noisy]
 
-    def spreads(t, a):
-        return max_spread is None or tdeg[t] * adeg[a] <= max_spread
+    def touched(t, a):  # the pairs (t, a) marks
+        return sum(len(ts[s][t]) * len(as_[s][a]) for s in range(len(ts)))
 
-    def pairs(t, a):  # unmatched neighbouring pairs whose nodes have degree >= r
-        for x in tn[t]:
-            if mapping[x] < 0 and tdeg[x] >= r:
-                for y in an[a]:
-                    if inverse[y] < 0 and adeg[y] >= r:
-                        yield x, y
+    def gap(x, y):
+        return sum(abs(len(ts[s][x]) - len(as_[s][y])) for s in range(len(ts)))
+
+    def spreads(t, a):
+        return max_spread is None or touched(t, a) <= max_spread
+
+    def pairs(t, a):  # unmatched pairs of one side whose nodes have degree >= r
+        for s in range(len(ts)):
+            for x in ts[s][t]:
+                if mapping[x] < 0 and tdeg[x] >= r:
+                    for y in as_[s][a]:
+                        if inverse[y] < 0 and adeg[y] >= r:
+                            yield x, y
 
     def spread(t, a):
         if spreads(t, a):
             for x, y in pairs(t, a):
                 marks[x, y] = marks.get((x, y), 0) + 1
-                if marks[x, y] >= r:  # most marks, then degree difference, then ids
-                    heapq.heappush(heap, (-marks[x, y], abs(tdeg[x] - adeg[y]), x, y))
+                if marks[x, y] >= r:  # most marks, then degree gap, then ids
+                    heapq.heappush(heap, (-marks[x, y], gap(x, y), x, y))
 
     phase = []
     for t, a in sorted(map(tuple, np.asarray(seeds).tolist())):
@@ -103,7 +116,7 @@ def ref_percolation(aux, target, seeds, r=2, expand=True, max_spread=None, max_n
                     spread_done.add((x, y))
                     phase.append((x, y))
                     if spreads(x, y):
-                        noisy_left[0] -= tdeg[x] * adeg[y]
+                        noisy_left[0] -= touched(x, y)
     return np.array(mapping)
 
 
