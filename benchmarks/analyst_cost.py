@@ -6,8 +6,10 @@ sample (G0 with 5% of its edges dropped, as ``bench_utility.py``'s stand-in for 
 nodes, most edges) and times each compute function of :data:`STATISTIC_TABLE` on it, the ten
 statistics' (degrees, S_CC, S_PL, the distances) beside the analyst rows', best of ROUNDS
 (default 2) on THREADS threads (default 2). Prints the wall and CPU seconds (all of this
-process's threads) per function, the two totals and their ratios, the load average before and after (the machine is shared), and every value, so a
-change can be checked to leave them equal.
+process's threads) per function, the two totals and their ratios, then one call of
+``utility_statistics`` with and without the analyst set (the one-thread rows computed beside
+the others, as in a study), the load average before and after (the machine is shared), and
+every value, so a change can be checked to leave them equal.
 """
 
 from __future__ import annotations
@@ -77,6 +79,24 @@ def main() -> None:
     print(
         f"  analyst / ten: {total[True][0] / total[False][0]:.1f}x wall, "
         f"{total[True][1] / total[False][1]:.1f}x CPU"
+    )
+    # one call of utility_statistics, as a study makes it: the one-thread rows (Leiden) beside
+    whole = {
+        analyst: _best(
+            lambda analyst=analyst: U.utility_statistics(
+                sample, seed=1, threads=threads, analyst=ref if analyst else None
+            ),
+            rounds,
+        )[0]
+        for analyst in (False, True)
+    }
+    print(
+        f"  utility_statistics, the ten: {whole[False][0]:.3f} s wall, {whole[False][1]:.3f} s CPU; "
+        f"with the analyst set: {whole[True][0]:.3f} s wall, {whole[True][1]:.3f} s CPU"
+    )
+    print(
+        f"  its analyst set alone / the ten: {(whole[True][0] - whole[False][0]) / whole[False][0]:.1f}x "
+        f"wall, {(whole[True][1] - whole[False][1]) / whole[False][1]:.1f}x CPU"
     )
     print(f"  load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f}")
     print("  values: " + ", ".join(f"{k}={v!r}" for k, v in values.items()))

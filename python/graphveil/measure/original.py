@@ -98,10 +98,10 @@ class Original:
     analyst : bool, default False
         Also measure the analyst statistics (:func:`~graphveil.measure.utility.analyst_names`)
         against G0's :attr:`analyst_reference`, drawn with ``statistics_seed``. Off by default:
-        on web-NotreDame one sample's analyst set takes about 1.3 s of CPU against 0.35 s for
-        the paper's ten (``python benchmarks/analyst_cost.py``, 2 threads, a loaded 2-core
-        machine), and G0's reference about 1.1 s once; on the youtube-size graph 7.7 s against
-        2.7 s, Leiden 2.6 s of it. Undirected G0 only.
+        on web-NotreDame one sample's analyst set adds 0.67 s of wall time (1.3 s of CPU) to
+        the paper's ten's 0.19 s (``python benchmarks/analyst_cost.py``, 2 threads), and G0's
+        reference about 1 s once; on the youtube-size graph 3.6 s (7.5 s of CPU) to 1.6 s
+        (2.6 s of CPU), Leiden 2.6 s of it, computed beside the other rows. Undirected G0 only.
 
     Attributes
     ----------

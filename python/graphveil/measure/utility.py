@@ -26,6 +26,7 @@ graph before the distances).
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,7 @@ import numpy as np
 from graphveil import _core
 from graphveil._checks import check_threads, require_undirected
 from graphveil._seeds import SeedLike
+from graphveil._threads import default_threads
 from graphveil.graph import Graph
 from graphveil.measure import _analyst_rows as _rows
 from graphveil.measure import analyst as _analyst
@@ -295,6 +297,11 @@ class Statistic:
         too (``S_PL`` with fewer than four distinct positive degrees to fit, ``S_ASS`` where
         every edge joins equal degrees). tests/test_api.py checks every row on the graph zoo
         against it.
+    sequential : bool
+        Whether its kernel runs on one thread (default False): with more than one thread,
+        :func:`utility_statistics` computes it in a thread of its own while the other rows'
+        kernels run, so that one sample's statistics take less wall time (the values are the
+        same: every row's randomness is its own seed's).
     """
 
     name: str
@@ -317,6 +324,9 @@ class Statistic:
     reference: str = ""  #: The implementation it is tested against.
     #: Where it may be NaN: ``""``, ``"no nodes"``, ``"no edges"``, ``"some graphs"``.
     undefined: str = ""
+    #: Whether its kernel runs on one thread (the Leiden communities): given more than one
+    #: thread, :func:`utility_statistics` computes it beside the other rows.
+    sequential: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -611,6 +621,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         _SHARE,
         analyst=True,
         reference="networkx community.modularity",
+        sequential=True,
         undefined="no edges",
     ),
     Statistic(
@@ -621,6 +632,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="agreement",
         reference=f"{_SKL} normalized_mutual_info_score",
+        sequential=True,
         undefined="no nodes",
     ),
     Statistic(
@@ -631,6 +643,7 @@ STATISTIC_TABLE: tuple[Statistic, ...] = _checked_table(
         analyst=True,
         score="agreement",
         reference=f"{_SKL} adjusted_rand_score",
+        sequential=True,
         undefined="no nodes",
     ),
     Statistic(
@@ -792,9 +805,17 @@ def utility_statistics(
     ]
     out: dict[str, float] = {}
     diameter_method = ""
-    for stat in rows:
-        if stat.name not in out:  # statistics computed together come from one call
-            part = stat.compute(graph, options)
-            out.update(part)
-            diameter_method = getattr(part, "diameter_method", diameter_method)
+    # statistics computed together come from one call; a one-thread kernel's beside the others
+    beside = list(dict.fromkeys(stat.compute for stat in rows if stat.sequential))
+    if (check_threads(threads) or default_threads()) < 2:
+        beside = []
+    with ThreadPoolExecutor(1) as pool:  # no thread starts without a task
+        pending = [pool.submit(compute, graph, options) for compute in beside]
+        for stat in rows:
+            if stat.name not in out and stat.compute not in beside:
+                part = stat.compute(graph, options)
+                out.update(part)
+                diameter_method = getattr(part, "diameter_method", diameter_method)
+        for future in pending:
+            out.update(future.result())
     return Statistics({stat.name: out[stat.name] for stat in rows}, diameter_method)
