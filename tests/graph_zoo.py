@@ -124,6 +124,17 @@ def karate_graph() -> gv.Graph:
     return gv.Graph.from_networkx(nx.karate_club_graph())
 
 
+def oriented_digraph(n: int, k: int, seed: int, mutual: float = 0.3) -> gv.Graph:
+    """A clustered digraph: powerlaw_cluster's edges, each oriented at random, a share mutual."""
+    g = gv.generators.powerlaw_cluster(n, k, 0.5, seed=seed)
+    rng = np.random.default_rng(seed)
+    u, v = g.edges()
+    flip = rng.random(u.size) < 0.5
+    a, b = np.where(flip, v, u), np.where(flip, u, v)
+    both = rng.random(u.size) < mutual
+    return gv.Graph.from_edges(np.r_[a, b[both]], np.r_[b, a[both]], n, directed=True)
+
+
 def authors_random_walk_transform(
     g: gv.Graph,
     t: int,

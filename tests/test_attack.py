@@ -155,7 +155,15 @@ def _ref_best(from_g, to_g, fmap, taken, x, theta, ratio, eccentricity="ns"):
     return (best, second_id, ecc >= theta)
 
 
-def _ref_propagation(aux, target, seeds, theta, ratio, max_rounds=100, eccentricity="ns"):
+def ref_propagation(
+    aux, target, seeds, theta, ratio, max_rounds=100, eccentricity="ns", best=None, neighbours=None
+):
+    """Rounds as propagate's: a node is scored again when it gained a mapped neighbour or one of
+    its best two candidates was mapped; the reverse match is always fresh. ``best`` scores a
+    node (default: undirected matchScores, :func:`_ref_best`), ``neighbours(t)`` its neighbours
+    in the target (a digraph's: tests/test_attack_directed.py)."""
+    best = best or _ref_best
+    neighbours = neighbours or (lambda t: target.neighbors(t).tolist())
     mapping = [-1] * target.n
     inverse = [-1] * aux.n
     for t, a in seeds:
@@ -166,25 +174,25 @@ def _ref_propagation(aux, target, seeds, theta, ratio, max_rounds=100, eccentric
         frontier = [
             t
             for t in range(target.n)
-            if mapping[t] < 0 and any(mapping[x] >= 0 for x in target.neighbors(t).tolist())
+            if mapping[t] < 0 and any(mapping[x] >= 0 for x in neighbours(t))
         ]
         for t in frontier:
             b, s2, _ = cached[t]
             if fresh[t] or (b >= 0 and inverse[b] >= 0) or (s2 >= 0 and inverse[s2] >= 0):
-                cached[t] = _ref_best(target, aux, mapping, inverse, t, theta, ratio, eccentricity)
+                cached[t] = best(target, aux, mapping, inverse, t, theta, ratio, eccentricity)
                 fresh[t] = False
         reverse = {}
         for t in frontier:
             b, _, ok = cached[t]
             if ok and b not in reverse:
-                rb, _, rok = _ref_best(aux, target, inverse, mapping, b, theta, ratio, eccentricity)
+                rb, _, rok = best(aux, target, inverse, mapping, b, theta, ratio, eccentricity)
                 reverse[b] = rb if rok else -1
         added = [t for t in frontier if cached[t][2] and reverse[cached[t][0]] == t]
         for t in added:
             mapping[t] = cached[t][0]
             inverse[cached[t][0]] = t
         for t in added:
-            for x in target.neighbors(t).tolist():
+            for x in neighbours(t):
                 fresh[x] = True
         if not added:
             break
@@ -219,7 +227,7 @@ def test_propagation_matches_python_reference(case, theta, ratio, eccentricity):
     seeds = high_degree_seeds(aux, truth, 4, seed=case)
     kw = {"theta": theta, "degree_ratio": ratio, "eccentricity": eccentricity}
     got = propagation(aux, target, seeds, **kw, threads=2)
-    want = _ref_propagation(
+    want = ref_propagation(
         aux,
         target,
         seeds.tolist(),

@@ -17,6 +17,8 @@ import statistics
 
 import numpy as np
 import pytest
+from graph_zoo import oriented_digraph
+from test_attack import ref_propagation as undirected_propagation
 
 import graphveil as gv
 from graphveil import _core
@@ -30,17 +32,6 @@ from graphveil.attack import (
     structural_twins,
 )
 from graphveil.attack.propagation import propagation_table
-
-
-def _oriented(n: int, k: int, seed: int, mutual: float = 0.3) -> gv.Graph:
-    """A clustered digraph: powerlaw_cluster's edges, each oriented at random, a share mutual."""
-    g = gv.generators.powerlaw_cluster(n, k, 0.5, seed=seed)
-    rng = np.random.default_rng(seed)
-    u, v = g.edges()
-    flip = rng.random(u.size) < 0.5
-    a, b = np.where(flip, v, u), np.where(flip, u, v)
-    both = rng.random(u.size) < mutual
-    return gv.Graph.from_edges(np.r_[a, b[both]], np.r_[b, a[both]], n, directed=True)
 
 
 # ----------------------------------------------------------------------------- the reference
@@ -93,44 +84,18 @@ def _ref_best(fg, tg, fmap, taken, x, theta, ratio, eccentricity):
 
 
 def _ref_propagation(aux, target, seeds, theta, ratio, eccentricity, max_rounds=100):
-    """Rounds as propagate's: a node is scored again when it gained a mapped neighbour or one of
-    its best two candidates was mapped; the reverse match is always fresh."""
-    mapping, inverse = [-1] * target.n, [-1] * aux.n
-    for t, a in seeds:
-        mapping[t], inverse[a] = a, t
-    cached = [(-1, -1, False)] * target.n
-    fresh = [True] * target.n
-
-    def neighbours(t: int) -> list[int]:
-        return target.predecessors(t).tolist() + target.successors(t).tolist()
-
-    for _ in range(max_rounds):
-        frontier = [
-            t
-            for t in range(target.n)
-            if mapping[t] < 0 and any(mapping[x] >= 0 for x in neighbours(t))
-        ]
-        for t in frontier:
-            b, s2, _ = cached[t]
-            if fresh[t] or (b >= 0 and inverse[b] >= 0) or (s2 >= 0 and inverse[s2] >= 0):
-                cached[t] = _ref_best(target, aux, mapping, inverse, t, theta, ratio, eccentricity)
-                fresh[t] = False
-        reverse = {}
-        for t in frontier:
-            b, _, ok = cached[t]
-            if ok and b not in reverse:
-                rb, _, rok = _ref_best(aux, target, inverse, mapping, b, theta, ratio, eccentricity)
-                reverse[b] = rb if rok else -1
-        added = [t for t in frontier if cached[t][2] and reverse[cached[t][0]] == t]
-        for t in added:
-            mapping[t] = cached[t][0]
-            inverse[cached[t][0]] = t
-        for t in added:
-            for x in neighbours(t):
-                fresh[x] = True
-        if not added:
-            break
-    return np.array(mapping)
+    """test_attack's reference rounds, scored by directed matchScores over in- and out-neighbours."""
+    return undirected_propagation(
+        aux,
+        target,
+        seeds,
+        theta,
+        ratio,
+        max_rounds,
+        eccentricity,
+        best=_ref_best,
+        neighbours=lambda t: target.predecessors(t).tolist() + target.successors(t).tolist(),
+    )
 
 
 def _graph(release: gv.UncertainGraph) -> gv.Graph:
@@ -155,7 +120,7 @@ def _hidden(g: gv.Graph, rng: np.random.Generator, drop: float) -> tuple[gv.Grap
 @pytest.mark.parametrize("case", range(4))
 def test_directed_propagation_matches_python_reference(case, theta, ratio, eccentricity):
     rng = np.random.default_rng(case)
-    aux = _oriented(50 + 25 * case, 2 + case % 2, case, mutual=0.15 * case)
+    aux = oriented_digraph(50 + 25 * case, 2 + case % 2, case, mutual=0.15 * case)
     target, truth = _hidden(aux, rng, drop=0.1 if case % 2 else 0.0)
     seeds = high_degree_seeds(aux.to_undirected(), truth, 4, seed=case)
     kw = {"theta": theta, "degree_ratio": ratio, "eccentricity": eccentricity}
@@ -170,7 +135,7 @@ def test_directed_propagation_matches_python_reference(case, theta, ratio, eccen
 
 
 def test_both_index_widths_and_the_in_csr_checked():
-    g = _oriented(120, 2, 7)
+    g = oriented_digraph(120, 2, 7)
     target, truth = _hidden(g, np.random.default_rng(7), drop=0.05)
     seeds = high_degree_seeds(g.to_undirected(), truth, 5, seed=7)
     want = propagation(g, target, seeds)
@@ -244,7 +209,7 @@ def test_directed_twins_by_hand():
 # ----------------------------------------------------------------------------- the control
 @pytest.fixture(scope="module")
 def digraph() -> gv.Graph:
-    return _oriented(400, 2, 1)
+    return oriented_digraph(400, 2, 1)
 
 
 def test_control_reaches_the_directed_twin_ceiling(digraph):

@@ -17,6 +17,7 @@ import json
 
 import numpy as np
 import pytest
+from graph_zoo import oriented_digraph
 from test_deanonymization import ref_percolation as undirected_reference
 
 import graphveil as gv
@@ -32,17 +33,6 @@ from graphveil.attack import (
     structural_twins,
 )
 from graphveil.attack.deanonymization import deanonymization_table
-
-
-def _oriented(n: int, k: int, seed: int, mutual: float = 0.3) -> gv.Graph:
-    """A clustered digraph: powerlaw_cluster's edges, each oriented at random, a share mutual."""
-    g = gv.generators.powerlaw_cluster(n, k, 0.5, seed=seed)
-    rng = np.random.default_rng(seed)
-    u, v = g.edges()
-    flip = rng.random(u.size) < 0.5
-    a, b = np.where(flip, v, u), np.where(flip, u, v)
-    both = rng.random(u.size) < mutual
-    return gv.Graph.from_edges(np.r_[a, b[both]], np.r_[b, a[both]], n, directed=True)
 
 
 def _noisy(
@@ -145,7 +135,7 @@ def ref_reconciliation(aux, target, seeds, threshold=2, iterations=10, max_row=N
 def _case(case: int) -> tuple[gv.Graph, gv.Graph, np.ndarray, np.ndarray]:
     """aux, a noisy hidden copy, its truth and uniform seeds: case picks size, density, noise."""
     rng = np.random.default_rng(100 + case)
-    aux = _oriented(60 + 20 * (case % 3), 2 + case % 2, case, mutual=0.2 * (case % 4))
+    aux = oriented_digraph(60 + 20 * (case % 3), 2 + case % 2, case, mutual=0.2 * (case % 4))
     target, truth = _noisy(aux, rng, drop=0.05 * (case % 3), add=3 * (case % 2))
     k = 3 + case % 4
     chosen = np.sort(rng.choice(aux.n, size=k, replace=False))
@@ -235,7 +225,7 @@ def test_direction_tells_apart_what_the_undirected_graph_cannot():
 # ----------------------------------------------------------------------------- the control
 @pytest.fixture(scope="module")
 def digraph() -> gv.Graph:
-    return _oriented(400, 2, 1)
+    return oriented_digraph(400, 2, 1)
 
 
 @pytest.mark.parametrize("attack", [percolation_attack, reconciliation_attack])

@@ -40,6 +40,17 @@ inline int run_tests() {
     return failures() == 0 ? 0 : 1;
 }
 
+// Whether f() throws an Error: CHECK(throws<std::invalid_argument>([&] { ... })).
+template <class Error, class F>
+bool throws(F&& f) {
+    try {
+        f();
+    } catch (const Error&) {
+        return true;
+    }
+    return false;
+}
+
 }  // namespace graphveil::test
 
 #define GV_CONCAT2(a, b) a##b

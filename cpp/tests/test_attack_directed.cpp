@@ -37,16 +37,6 @@ graphveil::PropagationStats run(const Digraph& g, std::vector<std::int32_t>& map
                                          graphveil::Eccentricity::kAllNodes, 100, threads);
 }
 
-template <class Error, class F>
-bool throws(F&& f) {
-    try {
-        f();
-    } catch (const Error&) {
-        return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 TEST(directed_propagation_maps_a_digraph_against_itself_on_any_thread_count) {
@@ -63,12 +53,12 @@ TEST(directed_propagation_refuses_bad_input) {
     std::vector<std::int32_t> mapping(6, -1);
     mapping[0] = 1;
     mapping[2] = 1;  // two target nodes on one aux node
-    CHECK(throws<std::invalid_argument>([&] { run(kGraph, mapping, 1); }));
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] { run(kGraph, mapping, 1); }));
     std::vector<std::int32_t> seeds(6, -1);
     seeds[2] = 2;
     auto bad = kGraph.view();
     bad.in.n = 5;  // an in-CSR of another graph
-    CHECK(throws<std::invalid_argument>([&] {
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] {
         graphveil::propagate_directed(bad, kGraph.view(), seeds.data(), 0.5, 2.0,
                                       graphveil::Eccentricity::kAllNodes, 100, 1);
     }));
@@ -88,7 +78,7 @@ TEST(directed_matching_maps_a_digraph_against_itself_on_any_thread_count) {
     for (std::int32_t x = 0; x < 6; ++x) CHECK(one[x] == x);
     std::vector<std::int32_t> bad(6, -1);
     bad[0] = bad[1] = 2;
-    CHECK(throws<std::invalid_argument>([&] {
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] {
         graphveil::reconcile_directed(kGraph.view(), kGraph.view(), bad.data(), 1, 10, INT64_MAX, 1);
     }));
 }

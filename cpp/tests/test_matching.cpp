@@ -25,16 +25,6 @@ graphveil::CsrView<std::int32_t> view(const graphveil::Csr<std::int32_t>& g) {
 // no two nodes share a neighbourhood but 0 and 1 (true twins).
 const auto kGraph = graph(10, {0, 0, 1, 2, 3, 3, 4, 5, 6, 7, 8, 6, 8}, {1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 5, 8, 9});
 
-template <class Error, class F>
-bool throws(F&& f) {
-    try {
-        f();
-    } catch (const Error&) {
-        return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 TEST(percolation_grows_the_seeds_on_a_graph_against_itself) {
@@ -65,8 +55,8 @@ TEST(matching_kernels_refuse_a_seed_mapping_that_is_not_a_matching) {
     std::vector<std::int32_t> mapping(10, -1);
     mapping[0] = 4;
     mapping[1] = 4;
-    CHECK(throws<std::invalid_argument>([&] { graphveil::percolate(g, g, mapping.data(), 2, true, 100, 100); }));
-    CHECK(throws<std::invalid_argument>([&] { graphveil::reconcile(g, g, mapping.data(), 2, 1, 100, 1); }));
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] { graphveil::percolate(g, g, mapping.data(), 2, true, 100, 100); }));
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] { graphveil::reconcile(g, g, mapping.data(), 2, 1, 100, 1); }));
     mapping[1] = 10;
-    CHECK(throws<std::out_of_range>([&] { graphveil::reconcile(g, g, mapping.data(), 2, 1, 100, 1); }));
+    CHECK(graphveil::test::throws<std::out_of_range>([&] { graphveil::reconcile(g, g, mapping.data(), 2, 1, 100, 1); }));
 }

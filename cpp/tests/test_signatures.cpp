@@ -53,12 +53,8 @@ TEST(signature_index_rejects_an_inconsistent_index) {
     const auto g0 = graph(3, {0, 1}, {1, 2});
     auto idx = graphveil::signature_index(view(g0), graphveil::SignatureKind::neighbour_degree_set, 1);
     idx.cls[0] = static_cast<std::int64_t>(idx.key.size());  // out of range
-    bool threw = false;
-    try {
+    CHECK(graphveil::test::throws<std::invalid_argument>([&] {
         graphveil::reidentification_score(graphveil::index_view(idx), view(g0),
                                           graphveil::SignatureKind::neighbour_degree_set, 1);
-    } catch (const std::invalid_argument&) {
-        threw = true;
-    }
-    CHECK(threw);
+    }));
 }
